@@ -1,0 +1,64 @@
+/**
+ * What went wrong with a call to the service:
+ * - `service`: the service answered with a failure envelope (`status: "error"`) or a non-2xx status;
+ * - `timeout`: no complete answer in time (connect, headers or body);
+ * - `network`: the connection failed (refused, reset, DNS);
+ * - `invalid_response`: an answer arrived but is not what the spec says (bad JSON, wrong shape);
+ * - `invalid_request`: the request was refused before it was sent (it breaks the spec's schema).
+ */
+export type ServiceErrorKind = 'service' | 'timeout' | 'network' | 'invalid_response' | 'invalid_request';
+
+export interface ServiceErrorInit {
+  kind: ServiceErrorKind;
+  operation: string;
+  message: string;
+  requestId?: string | undefined;
+  httpStatus?: number | undefined;
+  code?: number | undefined;
+  /** Field-level problems, for `invalid_request` (`bank.routingCodeType: must be equal to "ach"`). */
+  issues?: readonly string[] | undefined;
+  /** The service's `Retry-After` header, if it sent one. */
+  retryAfter?: string | undefined;
+  cause?: unknown;
+}
+
+/** The one error type of the service client. Its message never contains credentials. */
+export class ServiceError extends Error {
+  readonly kind: ServiceErrorKind;
+  readonly operation: string;
+  /** The service's own message (or ours, for timeouts and network failures). */
+  readonly serviceMessage: string;
+  readonly requestId: string | undefined;
+  readonly httpStatus: number | undefined;
+  /** The envelope's `code`, when the service sent one. */
+  readonly code: number | undefined;
+  readonly issues: readonly string[];
+  readonly retryAfter: string | undefined;
+
+  constructor(init: ServiceErrorInit) {
+    const where = [
+      init.httpStatus === undefined ? undefined : `HTTP ${init.httpStatus}`,
+      init.requestId === undefined ? undefined : `request ${init.requestId}`,
+    ].filter((part) => part !== undefined);
+    super(`${init.operation}: ${init.message}${where.length > 0 ? ` (${where.join(', ')})` : ''}`, {
+      cause: init.cause,
+    });
+    this.name = 'ServiceError';
+    this.kind = init.kind;
+    this.operation = init.operation;
+    this.serviceMessage = init.message;
+    this.requestId = init.requestId;
+    this.httpStatus = init.httpStatus;
+    this.code = init.code;
+    this.issues = init.issues ?? [];
+    this.retryAfter = init.retryAfter;
+  }
+
+  /** True when sending the same request again may succeed (timeouts, network errors, 5xx, 429). */
+  get retryable(): boolean {
+    if (this.kind === 'timeout' || this.kind === 'network') return true;
+    return this.kind === 'service' && (this.httpStatus === 429 || (this.httpStatus ?? 0) >= 500);
+  }
+}
+
+export const isServiceError = (error: unknown): error is ServiceError => error instanceof ServiceError;

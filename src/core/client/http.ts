@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import { Pool, errors as undiciErrors } from 'undici';
+import type { z } from 'zod';
+import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
+import { ServiceError } from './errors.js';
+import { TokenDataSchema } from './schemas/auth.js';
+import { TokenCache } from './token-cache.js';
+
+/** Header sets of the spec; `HA_WALLET` is family A's wallet endpoints, where `Authorization` is optional. */
+export type HeaderSetName = 'TOKEN' | 'USERS' | 'HB' | 'HA' | 'HA_WALLET' | 'HB2' | 'NOTIFY';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface ClientConfig {
+  /** The service address; the spec's paths are appended to it. */
+  baseUrl: string;
+  apiKey: string;
+  productId: string;
+  userId: string;
+  /** Company id sent to the token endpoint; also the default `companyCode`. */
+  companyId: string;
+  /** Optional `x-client-id` for the endpoints that accept it. */
+  clientId?: string | undefined;
+  /** Per-attempt timeout (connect + answer), default 30 s. */
+  timeoutMs?: number;
+  /** Retries of safe (GET) requests on timeouts, network errors, 429 and 5xx; default 2. */
+  maxRetries?: number;
+  /** Keep-alive connections per base URL, default 16. */
+  connections?: number;
+  /** Clock for the token cache (tests move it). */
+  now?: () => number;
+  /** Called after every attempt, for logs and metrics; never given credentials. */
+  onResponse?: (event: ResponseEvent) => void;
+}
+
+export interface ResponseEvent {
+  operation: string;
+  method: HttpMethod;
+  path: string;
+  requestId: string;
+  httpStatus?: number;
+  errorKind?: string;
+  ms: number;
+  attempt: number;
+}
+
+/** Per-call options every client method accepts. */
+export interface CallOptions {
+  /** `x-request-id`: pass the same value to make a retry the same request. */
+  requestId?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface RequestSpec<S extends z.ZodType> {
+  operation: string;
+  method: HttpMethod;
+  /** Path built with the `path` tag (segments encoded). */
+  path: string;
+  headerSet: HeaderSetName;
+  /** Extra headers (identity headers, agent codes); `undefined` values are not sent. */
+  headers?: Readonly<Record<string, string | undefined>>;
+  query?: Readonly<Record<string, QueryValue>>;
+  body?: unknown;
+  envelope: EnvelopeKind;
+  /** What the schema describes: the envelope's `data` (default), the whole envelope, or a bare body. */
+  take?: 'data' | 'envelope' | 'body';
+  response: S;
+}
+
+const REQUIRES_BEARER: ReadonlySet<HeaderSetName> = new Set(['HB', 'HA', 'HA_WALLET']);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Backoff before retry `attempt` (1-based): capped exponential with jitter, or the server's Retry-After. */
+function backoffMs(attempt: number, retryAfter: string | undefined): number {
+  const seconds = retryAfter === undefined ? Number.NaN : Number(retryAfter);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, 10_000);
+  const base = Math.min(2_000, 200 * 2 ** (attempt - 1));
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function queryString(query: Readonly<Record<string, QueryValue>> | undefined): string {
+  if (query === undefined) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined) params.append(key, String(value));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function issuesOf(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
+}
+
+/**
+ * The shared HTTP layer of the service client: one keep-alive pool per base URL, the spec's header
+ * sets, an `x-request-id` on every call, the bearer token cache, envelopes, errors and safe retries.
+ */
+export class HttpClient {
+  private readonly pool: Pool;
+  private readonly prefix: string;
+  private readonly tokens: TokenCache;
+  private readonly timeoutMs: number;
+  private readonly maxRetries: number;
+
+  constructor(readonly config: ClientConfig) {
+    const url = new URL(config.baseUrl);
+    this.prefix = url.pathname.replace(/\/+$/, '');
+    this.pool = new Pool(url.origin, {
+      connections: config.connections ?? 16,
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+    });
+    this.timeoutMs = config.timeoutMs ?? 30_000;
+    this.maxRetries = config.maxRetries ?? 2;
+    this.tokens = new TokenCache(() => this.issueToken(), config.now ?? Date.now);
+  }
+
+  /** Asks the token endpoint for a new bearer token (the cache calls this, single-flight). */
+  async issueToken(options: CallOptions = {}): Promise<z.infer<typeof TokenDataSchema>> {
+    return this.call(
+      {
+        operation: 'auth.issueToken',
+        method: 'POST',
+        path: '/svc/api/v1/auth/token',
+        headerSet: 'TOKEN',
+        envelope: 'banking',
+        response: TokenDataSchema,
+      },
+      options,
+    );
+  }
+
+  /** A valid bearer token, from the cache when it has one. */
+  bearerToken(): Promise<string> {
+    return this.tokens.get();
+  }
+
+  async call<S extends z.ZodType>(spec: RequestSpec<S>, options: CallOptions = {}): Promise<z.infer<S>> {
+    const requestId = options.requestId ?? randomUUID();
+    const safe = spec.method === 'GET';
+    let refreshedToken = false;
+    for (let attempt = 1; ; attempt += 1) {
+      const token = REQUIRES_BEARER.has(spec.headerSet) ? await this.tokens.get() : undefined;
+      try {
+        return await this.attempt(spec, requestId, token, options, attempt);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        if (error.httpStatus === 401 && token !== undefined && !refreshedToken) {
+          // Refused before it was processed: forget the token and send the same request once more.
+          refreshedToken = true;
+          this.tokens.invalidate(token);
+          continue;
+        }
+        if (safe && error.retryable && attempt <= this.maxRetries && !options.signal?.aborted) {
+          await sleep(backoffMs(attempt, error.retryAfter));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private headersFor(spec: RequestSpec<z.ZodType>, requestId: string, token: string | undefined) {
+    const c = this.config;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': c.apiKey,
+      'x-request-id': requestId,
+    };
+    switch (spec.headerSet) {
+      case 'TOKEN':
+        headers['x-company-id'] = c.companyId;
+        headers['x-user-id'] = c.userId;
+        break;
+      case 'USERS':
+        headers['x-product-id'] = c.productId;
+        break;
+      case 'HB':
+      case 'HA':
+      case 'HA_WALLET':
+        headers['x-product-id'] = c.productId;
+        headers['x-user-id'] = c.userId;
+        break;
+      case 'HB2':
+        headers['x-product-id'] = c.productId;
+        break;
+      case 'NOTIFY':
+        break;
+    }
+    if (c.clientId !== undefined && (spec.headerSet === 'HB2' || spec.headerSet === 'HA_WALLET')) {
+      headers['x-client-id'] = c.clientId;
+    }
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    for (const [name, value] of Object.entries(spec.headers ?? {}))
+      if (value !== undefined) headers[name] = value;
+    return headers;
+  }
+
+  private async attempt<S extends z.ZodType>(
+    spec: RequestSpec<S>,
+    requestId: string,
+    token: string | undefined,
+    options: CallOptions,
+    attempt: number,
+  ): Promise<z.infer<S>> {
+    const started = performance.now();
+    const fullPath = `${this.prefix}${spec.path}${queryString(spec.query)}`;
+    const report = (extra: { httpStatus?: number; errorKind?: string }): void =>
+      this.config.onResponse?.({
+        operation: spec.operation,
+        method: spec.method,
+        path: spec.path,
+        requestId,
+        ms: performance.now() - started,
+        attempt,
+        ...extra,
+      });
+    const fail = (init: Omit<ConstructorParameters<typeof ServiceError>[0], 'operation' | 'requestId'>) => {
+      report({
+        ...(init.httpStatus === undefined ? {} : { httpStatus: init.httpStatus }),
+        errorKind: init.kind,
+      });
+      return new ServiceError({ ...init, operation: spec.operation, requestId });
+    };
+
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onCallerAbort = (): void => controller.abort();
+    options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+
+    let status: number;
+    let text: string;
+    let retryAfter: string | undefined;
+    try {
+      const response = await this.pool.request({
+        path: fullPath,
+        method: spec.method,
+        headers: this.headersFor(spec, requestId, token),
+        ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+        signal: controller.signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+      status = response.statusCode;
+      const header = response.headers['retry-after'];
+      retryAfter = Array.isArray(header) ? header[0] : header;
+      text = await response.body.text();
+    } catch (error) {
+      const isTimeout =
+        timedOut ||
+        error instanceof undiciErrors.HeadersTimeoutError ||
+        error instanceof undiciErrors.BodyTimeoutError ||
+        error instanceof undiciErrors.ConnectTimeoutError;
+      const reason = error instanceof Error ? error.message : String(error);
+      throw fail({
+        kind: isTimeout ? 'timeout' : 'network',
+        message: isTimeout
+          ? `no answer from the service within ${timeoutMs} ms`
+          : options.signal?.aborted
+            ? 'request aborted by the caller'
+            : `could not reach the service: ${reason}`,
+        cause: error,
+      });
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onCallerAbort);
+    }
+
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch (error) {
+      if (status >= 400) {
+        throw fail({
+          kind: 'service',
+          httpStatus: status,
+          message: `HTTP ${status} with a non-JSON body`,
+          retryAfter,
+        });
+      }
+      throw fail({
+        kind: 'invalid_response',
+        httpStatus: status,
+        message: 'the answer is not valid JSON',
+        cause: error,
+      });
+    }
+
+    const envelope = EnvelopeSchema.safeParse(body);
+    const looksLikeEnvelope = envelope.success && !Array.isArray(body);
+    const failed = status >= 400 || (looksLikeEnvelope && envelope.data.status?.toLowerCase() === 'error');
+    if (failed) {
+      const message = (looksLikeEnvelope ? envelope.data.message : undefined) ?? `HTTP ${status}`;
+      throw fail({
+        kind: 'service',
+        httpStatus: status,
+        code: looksLikeEnvelope ? envelope.data.code : undefined,
+        message,
+        retryAfter,
+      });
+    }
+
+    const take = spec.take ?? (spec.envelope === 'bare' ? 'body' : 'data');
+    if (take !== 'body') {
+      if (!looksLikeEnvelope || !isSuccessStatus(envelope.data.status)) {
+        throw fail({
+          kind: 'invalid_response',
+          httpStatus: status,
+          message: `expected a ${spec.envelope} envelope with status success`,
+        });
+      }
+    }
+    const payload =
+      take === 'body' ? body : take === 'envelope' ? body : envelope.success ? envelope.data.data : undefined;
+    const parsed = spec.response.safeParse(payload);
+    if (!parsed.success) {
+      throw fail({
+        kind: 'invalid_response',
+        httpStatus: status,
+        message: 'the answer does not match the spec',
+        issues: issuesOf(parsed.error),
+        cause: parsed.error,
+      });
+    }
+    report({ httpStatus: status });
+    return parsed.data;
+  }
+
+  /** Validates a request body with its schema before anything is sent. */
+  static checkRequest<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.infer<S> {
+    const parsed = schema.safeParse(input);
+    if (parsed.success) return parsed.data;
+    const issues = issuesOf(parsed.error);
+    throw new ServiceError({
+      kind: 'invalid_request',
+      operation,
+      message: `invalid request: ${issues.join('; ')}`,
+      issues,
+      cause: parsed.error,
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}

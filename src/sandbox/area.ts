@@ -1,0 +1,24 @@
+import type { RouteDef, SandboxArea, SandboxContext } from './types.js';
+
+/** An area bound to a sandbox instance: its routes, and a way to put its state back to the seed. */
+export interface InstalledArea {
+  readonly name: string;
+  readonly routes: readonly RouteDef[];
+  reseed(): void;
+}
+
+export type AreaInstaller = (ctx: SandboxContext) => InstalledArea;
+
+/** Wraps an area so the server can hold areas of different state types in one list. */
+export function defineArea<S>(area: SandboxArea<S>): AreaInstaller {
+  return (ctx) => {
+    let state = area.seed(ctx);
+    return {
+      name: area.name,
+      routes: area.routes(ctx, () => state),
+      reseed: () => {
+        state = area.seed(ctx);
+      },
+    };
+  };
+}

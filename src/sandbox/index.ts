@@ -1,0 +1,3 @@
+export { SandboxClock } from './clock.js';
+export { credentialsFromEnv, SANDBOX_DEFAULTS, type SandboxCredentials } from './credentials.js';
+export { type RunningSandbox, type SandboxOptions, startSandbox } from './server.js';
