@@ -254,8 +254,11 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
         return;
       }
 
+      // `routes` is sorted most-literal first; a literal path (`/conversions/quote`) with the wrong
+      // method is a 405, not a lookup of the id `quote` by a parameter route.
       const candidates = routes.filter((r) => r.pattern.test(path));
-      const route = candidates.find((r) => r.def.method === method);
+      const mostLiteral = candidates[0]?.literalSegments;
+      const route = candidates.find((r) => r.def.method === method && r.literalSegments === mostLiteral);
       if (route === undefined) {
         if (candidates.length > 0) {
           const allowed = [...new Set(candidates.map((r) => r.def.method))].join(', ');

@@ -125,3 +125,14 @@ describe('sandbox framework', () => {
     expect(noType.body.message).toContain('Content-Type');
   });
 });
+
+describe('routing', () => {
+  it('answers 405 for a literal path with the wrong method rather than treating it as an id', async () => {
+    const token = await tokenFor(sandbox);
+    const res = await raw(sandbox, 'GET', '/svc/banking/api/v1/conversions/quote', {
+      headers: headerSets(sandbox).HB(token),
+    });
+    expect(res.status).toBe(405);
+    expect(res.body.message).toContain('allowed: POST');
+  });
+});

@@ -141,9 +141,13 @@ export class HttpClient {
     const requestId = options.requestId ?? randomUUID();
     const safe = spec.method === 'GET';
     let refreshedToken = false;
+    // Counted apart from attempts: the resend after a 401 is not one of the `maxRetries`.
+    let retries = 0;
     for (let attempt = 1; ; attempt += 1) {
-      const token = REQUIRES_BEARER.has(spec.headerSet) ? await this.tokens.get() : undefined;
+      let token: string | undefined;
       try {
+        // Inside the try: a transient failure of the token endpoint is retried like the call itself.
+        token = REQUIRES_BEARER.has(spec.headerSet) ? await this.tokens.get() : undefined;
         return await this.attempt(spec, requestId, token, options, attempt);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
@@ -153,8 +157,9 @@ export class HttpClient {
           this.tokens.invalidate(token);
           continue;
         }
-        if (safe && error.retryable && attempt <= this.maxRetries && !options.signal?.aborted) {
-          await sleep(backoffMs(attempt, error.retryAfter));
+        if (safe && error.retryable && retries < this.maxRetries && !options.signal?.aborted) {
+          retries += 1;
+          await sleep(backoffMs(retries, error.retryAfter));
           continue;
         }
         throw error;
@@ -223,7 +228,13 @@ export class HttpClient {
         ...(init.httpStatus === undefined ? {} : { httpStatus: init.httpStatus }),
         errorKind: init.kind,
       });
-      return new ServiceError({ ...init, operation: spec.operation, requestId });
+      return new ServiceError({
+        ...init,
+        message: this.redact(init.message, token),
+        ...(init.issues === undefined ? {} : { issues: init.issues.map((i) => this.redact(i, token)) }),
+        operation: spec.operation,
+        requestId,
+      });
     };
 
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
@@ -332,6 +343,15 @@ export class HttpClient {
     }
     report({ httpStatus: status });
     return parsed.data;
+  }
+
+  /** A service that echoes the request in its message must not put our secrets into an error. */
+  private redact(text: string, token: string | undefined): string {
+    let out = text;
+    for (const secret of [this.config.apiKey, token]) {
+      if (secret !== undefined && secret !== '') out = out.split(secret).join('[redacted]');
+    }
+    return out;
   }
 
   /** Validates a request body with its schema before anything is sent. */

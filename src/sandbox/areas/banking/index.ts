@@ -1,23 +1,32 @@
 import { defineArea } from '../../area.js';
+import type { RouteDef } from '../../types.js';
+import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
+import { beneficiaryRoutes } from './beneficiaries.js';
+import { conversionRoutes } from './conversions.js';
+import { payoutRoutes } from './payouts.js';
+import { seedBanking } from './seed.js';
+import { settle } from './settle.js';
 import type { BankingState } from './state.js';
 
 export const bankingArea = defineArea<BankingState>({
   name: 'banking',
-  seed: (ctx) => ({
-    user: {
-      userId: ctx.credentials.userId,
-      companyCode: ctx.credentials.companyId,
-      email: ctx.credentials.userEmail,
-      name: 'Demo Treasury',
-      businessName: 'Demo Trading Pte. Ltd.',
-      entityType: 'COMPANY',
-      country: 'SG',
-      kycStatus: 'APPROVED',
-      status: 'ACTIVE',
-      createdAt: '2026-01-05T08:00:00Z',
-      updatedAt: '2026-01-05T08:00:00Z',
-    },
-  }),
-  routes: (ctx, state) => [...authRoutes(ctx, state)],
+  seed: seedBanking,
+  routes: (ctx, state) => {
+    const routes: RouteDef[] = [
+      ...authRoutes(ctx, state),
+      ...accountRoutes(ctx, state),
+      ...beneficiaryRoutes(ctx, state),
+      ...conversionRoutes(ctx, state),
+      ...payoutRoutes(ctx, state),
+    ];
+    // Orders progress lazily: every request first brings them up to the sandbox clock.
+    return routes.map((route) => ({
+      ...route,
+      handler: (req) => {
+        settle(state(), ctx.clock.nowMs());
+        return route.handler(req);
+      },
+    }));
+  },
 });
