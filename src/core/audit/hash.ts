@@ -1,0 +1,11 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../canonical-json.js';
+import type { AuditContent } from './schema.js';
+
+/** The `prev_hash` of the first entry. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. */
+export function entryHash(prevHash: string, content: Readonly<Record<keyof AuditContent, unknown>>): string {
+  return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
+}

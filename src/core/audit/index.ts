@@ -1,0 +1,24 @@
+export { AuditFilterError, AuditInputError, AuditLogCorruptError } from './errors.js';
+export { entryHash, GENESIS_HASH } from './hash.js';
+export type { AppendOptions, AuditLogOptions } from './log.js';
+export { AuditLog } from './log.js';
+export type {
+  AuditAnchor,
+  AuditContent,
+  AuditDecision,
+  AuditEntry,
+  AuditEntryInput,
+  AuditEvent,
+  AuditFilter,
+  AuditOutcome,
+  AuditVerifyResult,
+  FrontEnd,
+} from './schema.js';
+export {
+  auditEntryInputSchema,
+  decisionSchema,
+  eventSchema,
+  frontEndSchema,
+  MAX_ERROR_LENGTH,
+  outcomeSchema,
+} from './schema.js';

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+import type { JsonValue } from '../canonical-json.js';
+
+export const frontEndSchema = z.enum(['slack', 'mcp', 'cli', 'system']);
+
+/** What the policy said when the call arrived (`requested`) or what an approver did (`decided`). */
+export const decisionSchema = z.enum([
+  'allow',
+  'deny',
+  'approval_required',
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'invalid',
+]);
+
+/**
+ * - `requested`: a call arrived and the policy decided (`allow`, `deny`, `approval_required`,
+ *   `invalid`); for `deny` and `invalid` this is also the last entry of the call.
+ * - `decided`: someone or something acted on an approval (`approved`, `rejected`, `cancelled`,
+ *   `expired`); one entry per approver action.
+ * - `executing`: the tool is about to call the service (written before the call, so a crash
+ *   leaves a trace of the attempt).
+ * - `executed` / `failed`: the outcome of running the tool.
+ */
+export const eventSchema = z.enum(['requested', 'decided', 'executing', 'executed', 'failed']);
+
+export const outcomeSchema = z.enum(['ok', 'failed', 'pending']);
+
+export type FrontEnd = z.infer<typeof frontEndSchema>;
+export type AuditDecision = z.infer<typeof decisionSchema>;
+export type AuditEvent = z.infer<typeof eventSchema>;
+export type AuditOutcome = z.infer<typeof outcomeSchema>;
+
+const POLICY_DECISIONS: readonly AuditDecision[] = ['allow', 'deny', 'approval_required', 'invalid'];
+const APPROVER_DECISIONS: readonly AuditDecision[] = ['approved', 'rejected', 'cancelled', 'expired'];
+const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];
+
+/** Errors are capped so one runaway message cannot bloat the log. */
+export const MAX_ERROR_LENGTH = 2000;
+
+/** What a caller hands to `AuditLog.append`; time, sequence and hashes are added by the log. */
+export const auditEntryInputSchema = z
+  .strictObject({
+    actor: z.string().min(1).max(256),
+    frontEnd: frontEndSchema,
+    tool: z.string().min(1).max(128),
+    /** The tool input, already redacted by the caller (the log redacts it again). */
+    input: z.unknown(),
+    decision: decisionSchema,
+    event: eventSchema,
+    approvalId: z.string().min(1).max(128).nullable().default(null),
+    requestIds: z.array(z.string().min(1).max(256)).max(100).default([]),
+    outcome: outcomeSchema.nullable().default(null),
+    error: z.string().nullable().default(null),
+    durationMs: z.number().nonnegative().nullable().default(null),
+  })
+  .superRefine((entry, ctx) => {
+    const problem = (path: string, message: string): void => {
+      ctx.addIssue({ code: 'custom', path: [path], message });
+    };
+    const allowed =
+      entry.event === 'requested'
+        ? POLICY_DECISIONS
+        : entry.event === 'decided'
+          ? APPROVER_DECISIONS
+          : RUN_DECISIONS;
+    if (!allowed.includes(entry.decision)) {
+      problem('decision', `a '${entry.event}' entry takes one of ${allowed.join(', ')}`);
+    }
+    if (entry.event === 'decided' && entry.approvalId === null) {
+      problem('approvalId', "a 'decided' entry names its approval");
+    }
+    if (entry.event === 'executing' && entry.outcome !== 'pending') {
+      problem('outcome', "an 'executing' entry has outcome 'pending'");
+    }
+    if (entry.event === 'executed' && entry.outcome !== 'ok') {
+      problem('outcome', "an 'executed' entry has outcome 'ok'");
+    }
+    if (entry.event === 'failed') {
+      if (entry.outcome !== 'failed') problem('outcome', "a 'failed' entry has outcome 'failed'");
+      if (entry.error === null || entry.error === '') problem('error', "a 'failed' entry says what failed");
+    }
+  });
+
+export type AuditEntryInput = z.input<typeof auditEntryInputSchema>;
+export type ParsedAuditEntryInput = z.output<typeof auditEntryInputSchema>;
+
+/** The part of an entry that its hash covers. */
+export interface AuditContent {
+  seq: number;
+  ts: string;
+  actor: string;
+  frontEnd: FrontEnd;
+  tool: string;
+  input: JsonValue;
+  decision: AuditDecision;
+  event: AuditEvent;
+  approvalId: string | null;
+  requestIds: string[];
+  outcome: AuditOutcome | null;
+  error: string | null;
+  durationMs: number | null;
+}
+
+/** A stored entry: its content, the previous entry's hash and its own. */
+export interface AuditEntry extends AuditContent {
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditFilter {
+  /** Entries at or after this instant (ISO 8601 string or Date). */
+  since?: string | Date;
+  /** Entries strictly before this instant. */
+  until?: string | Date;
+  /** Entries with a sequence number greater than this (for paging through a large log). */
+  afterSeq?: number;
+  tool?: string;
+  actor?: string;
+  approvalId?: string;
+  /** Default 100 for `list`; no default for `exportJsonl`. */
+  limit?: number;
+  /** `asc` (default) gives the oldest matching entries first; `desc` the newest first. */
+  order?: 'asc' | 'desc';
+}
+
+/** A head recorded outside the database (`bankops audit verify` prints one). */
+export interface AuditAnchor {
+  seq: number;
+  hash: string;
+}
+
+export type AuditVerifyResult =
+  | { ok: true; entries: number; head: string; headSeq: number }
+  | { ok: false; entries: number; firstBrokenSeq: number; reason: string };

@@ -1,0 +1,66 @@
+import type { Condition } from './schema.js';
+import type { Money, PolicyTool } from './types.js';
+
+/** A condition that cannot be decided (a tool's `money` threw or returned nonsense); the call is denied. */
+export class ConditionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ConditionError';
+  }
+}
+
+/** The amount a call moves, computed once per evaluation and checked, since it decides approvals. */
+export function moneyOf(tool: PolicyTool, input: unknown): Money | undefined {
+  if (tool.money === undefined) return undefined;
+  let money: Money | undefined;
+  try {
+    money = tool.money(input);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ConditionError(`cannot tell the amount of this ${tool.name} call: ${detail}`, { cause: error });
+  }
+  if (money === undefined) return undefined;
+  if (!Number.isFinite(money.amount) || typeof money.currency !== 'string' || money.currency.trim() === '') {
+    throw new ConditionError(
+      `cannot tell the amount of this ${tool.name} call: the tool reported no valid amount`,
+    );
+  }
+  return { amount: money.amount, currency: money.currency.trim().toUpperCase() };
+}
+
+/** The value at a dotted path, reading own properties only (a path never reaches the prototype). */
+export function valueAt(input: unknown, path: string): unknown {
+  let current: unknown = input;
+  for (const segment of path.split('.')) {
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, segment)) return undefined;
+    current = (current as Record<string, unknown>)[segment];
+  }
+  return current;
+}
+
+export interface ConditionInput {
+  input: unknown;
+  money: Money | undefined;
+}
+
+/** Whether a rule's `when` holds for this call. */
+export function conditionHolds(condition: Condition, call: ConditionInput): boolean {
+  if (condition.all !== undefined) return condition.all.every((inner) => conditionHolds(inner, call));
+  if (condition.any !== undefined) return condition.any.some((inner) => conditionHolds(inner, call));
+  if (condition.amount !== undefined) {
+    // A tool that moves no money never reaches an amount threshold.
+    if (call.money === undefined) return false;
+    const { atLeast } = condition.amount;
+    const key = Object.hasOwn(atLeast, call.money.currency) ? call.money.currency : 'default';
+    const threshold = Object.hasOwn(atLeast, key) ? atLeast[key] : undefined;
+    return threshold !== undefined && call.money.amount >= threshold;
+  }
+  if (condition.input !== undefined) {
+    const value = valueAt(call.input, condition.input.path);
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
+    // Case-insensitive: a tool that accepts `lost` must not slip past a rule written for `LOST`.
+    const seen = String(value).toUpperCase();
+    return condition.input.in.some((wanted) => wanted.toUpperCase() === seen);
+  }
+  return false;
+}

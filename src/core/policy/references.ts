@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import type { Policy } from './schema.js';
+
+/**
+ * Cross-entry rules a per-field schema cannot express: names that must be unique, MCP key names
+ * that must exist, and (when `roles` is declared) role names that must be declared. Each issue
+ * names the offending path.
+ */
+export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
+  const issue = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: 'custom', path, message });
+
+  const keyNames = new Set<string>();
+  const digests = new Set<string>();
+  for (const [i, key] of policy.mcpKeys.entries()) {
+    if (keyNames.has(key.name)) issue(['mcpKeys', i, 'name'], `duplicate key name "${key.name}"`);
+    if (digests.has(key.sha256)) issue(['mcpKeys', i, 'sha256'], 'same digest as an earlier key');
+    keyNames.add(key.name);
+    digests.add(key.sha256);
+  }
+
+  for (const [i, entry] of policy.actors.entries()) {
+    const keyName = entry.match.mcpKey;
+    if (keyName !== undefined && !keyNames.has(keyName)) {
+      issue(['actors', i, 'match', 'mcpKey'], `no entry named "${keyName}" in mcpKeys`);
+    }
+  }
+
+  const ruleNames = new Set<string>();
+  for (const [i, rule] of policy.rules.entries()) {
+    if (rule.name === undefined) continue;
+    if (ruleNames.has(rule.name)) issue(['rules', i, 'name'], `duplicate rule name "${rule.name}"`);
+    ruleNames.add(rule.name);
+  }
+
+  if (policy.roles === undefined) return;
+  const declared = new Set(policy.roles);
+  const checkRole = (role: string, path: (string | number)[]) => {
+    if (!declared.has(role)) issue(path, `role "${role}" is not declared in roles`);
+  };
+  for (const [i, entry] of policy.actors.entries()) {
+    for (const [j, role] of entry.roles.entries()) checkRole(role, ['actors', i, 'roles', j]);
+  }
+  for (const [i, rule] of policy.rules.entries()) {
+    for (const [j, role] of rule.allow.entries()) checkRole(role, ['rules', i, 'allow', j]);
+    if (rule.approval !== undefined) checkRole(rule.approval.role, ['rules', i, 'approval', 'role']);
+  }
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { checkReferences } from './references.js';
+import { TOOLSETS } from './types.js';
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+const roleName = nonEmpty;
+
+/** Exactly one of the given keys must be present: a match or condition that mixes kinds is ambiguous. */
+function exactlyOne(keys: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const present = keys.filter((key) => value[key] !== undefined);
+    if (present.length !== 1) {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          present.length === 0
+            ? `needs one of ${keys.join(', ')}`
+            : `has ${present.join(' and ')}; give exactly one (split it into several entries)`,
+      });
+    }
+  };
+}
+
+export const ActorMatchSchema = z
+  .strictObject({
+    slackUser: nonEmpty.optional(),
+    slackGroup: nonEmpty.optional(),
+    /** The NAME of an entry of `mcpKeys`. */
+    mcpKey: nonEmpty.optional(),
+    /** A local user name, or '*' for any local user. */
+    cli: nonEmpty.optional(),
+  })
+  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'cli']));
+
+export const ActorEntrySchema = z.strictObject({
+  match: ActorMatchSchema,
+  roles: z.array(roleName),
+});
+
+export const McpKeySchema = z.strictObject({
+  name: nonEmpty,
+  sha256: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 hex digest of the key (64 hex characters)')
+    .transform((digest) => digest.toLowerCase()),
+});
+
+export const AmountConditionSchema = z.strictObject({
+  atLeast: z.record(z.string(), z.number().finite().nonnegative()).superRefine((thresholds, ctx) => {
+    const keys = Object.keys(thresholds);
+    if (keys.length === 0)
+      ctx.addIssue({ code: 'custom', message: 'needs at least one currency or "default"' });
+    for (const key of keys) {
+      if (key !== 'default' && !/^[A-Z]{3}$/.test(key)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'must be a 3-letter upper-case currency code or "default"',
+        });
+      }
+    }
+  }),
+});
+
+export const InputConditionSchema = z.strictObject({
+  /** Dotted path into the tool input: `status`, `card.status`. */
+  path: z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted path such as "status" or "card.status"'),
+  in: z.array(z.string()).min(1),
+});
+
+// The recursive type is spelled out because inference cannot see through the getters.
+export interface Condition {
+  amount?: z.output<typeof AmountConditionSchema> | undefined;
+  input?: z.output<typeof InputConditionSchema> | undefined;
+  all?: Condition[] | undefined;
+  any?: Condition[] | undefined;
+}
+
+export const ConditionSchema: z.ZodType<Condition> = z
+  .strictObject({
+    amount: AmountConditionSchema.optional(),
+    input: InputConditionSchema.optional(),
+    get all() {
+      return z.array(ConditionSchema).min(1).optional();
+    },
+    get any() {
+      return z.array(ConditionSchema).min(1).optional();
+    },
+  })
+  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']));
+
+export const ApprovalSchema = z.strictObject({
+  approvers: z.number().int().min(1).max(5),
+  role: roleName,
+});
+
+export const RuleSchema = z.strictObject({
+  name: nonEmpty.optional(),
+  tools: z
+    .array(z.string().regex(/^[a-z0-9_]{1,64}$/, 'must be a tool name ([a-z0-9_], 1-64)'))
+    .min(1)
+    .optional(),
+  toolsets: z.array(z.enum(TOOLSETS)).min(1).optional(),
+  readOnly: z.boolean().optional(),
+  when: ConditionSchema.optional(),
+  allow: z.array(roleName),
+  approval: ApprovalSchema.optional(),
+});
+
+const PolicyShape = z.strictObject({
+  /** Optional list of role names; when given, every role used elsewhere must be in it (catches typos). */
+  roles: z.array(roleName).optional(),
+  actors: z.array(ActorEntrySchema).default([]),
+  mcpKeys: z.array(McpKeySchema).default([]),
+  rules: z.array(RuleSchema),
+});
+
+export const PolicySchema = PolicyShape.superRefine(checkReferences);
+
+export type ActorEntry = z.output<typeof ActorEntrySchema>;
+export type McpKeyEntry = z.output<typeof McpKeySchema>;
+export type Rule = z.output<typeof RuleSchema>;
+export type Policy = z.output<typeof PolicyShape>;

@@ -1,0 +1,130 @@
+import { createHash } from 'node:crypto';
+import { type FSWatcher, readFileSync, watch as watchFs } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { defaultPolicyPath } from './default-path.js';
+import { PolicyError } from './errors.js';
+import { parsePolicyText, readPolicyText } from './parse.js';
+import type { Policy } from './schema.js';
+
+export type ReloadResult = { ok: true } | { ok: false; error: PolicyError };
+
+export interface PolicyChange {
+  trigger: 'file' | 'signal';
+  result: ReloadResult;
+}
+
+export interface PolicyStoreOptions {
+  /** Quiet time after the last file event before reloading; editors write a file in several steps. */
+  debounceMs?: number;
+}
+
+const DEFAULT_DEBOUNCE_MS = 150;
+
+/** Which file: the explicit path, else `BANKOPS_POLICY`, else the shipped default. */
+export function policyPath(path?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen =
+    path ?? (env.BANKOPS_POLICY === undefined || env.BANKOPS_POLICY === '' ? undefined : env.BANKOPS_POLICY);
+  return chosen === undefined ? defaultPolicyPath() : resolve(chosen);
+}
+
+function failure(error: unknown): ReloadResult {
+  if (error instanceof PolicyError) return { ok: false, error };
+  throw error;
+}
+
+const UNREADABLE = 'unreadable';
+const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The policy in force. A reload that fails keeps the previous policy, so a typo in the file never
+ * opens or closes everything; the error is returned (and given to `watch` listeners) to be logged.
+ */
+export class PolicyStore {
+  readonly path: string;
+  #policy: Policy;
+  /** Digest of the text last tried, so a file event that changed nothing does not reload again. */
+  #lastDigest: string;
+  #watcher: FSWatcher | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #onSignal: (() => void) | undefined;
+  readonly #debounceMs: number;
+
+  private constructor(path: string, policy: Policy, digest: string, options: PolicyStoreOptions) {
+    this.path = path;
+    this.#policy = policy;
+    this.#lastDigest = digest;
+    this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  }
+
+  /** Reads and validates the file; throws `PolicyError` when it cannot be used (start-up must stop). */
+  static load(path?: string, options: PolicyStoreOptions = {}): PolicyStore {
+    const file = policyPath(path);
+    const text = readPolicyText(file);
+    return new PolicyStore(file, parsePolicyText(text, file), digestOf(text), options);
+  }
+
+  current(): Policy {
+    return this.#policy;
+  }
+
+  reload(): ReloadResult {
+    let text: string;
+    try {
+      text = readPolicyText(this.path);
+    } catch (error) {
+      this.#lastDigest = UNREADABLE;
+      return failure(error);
+    }
+    this.#lastDigest = digestOf(text);
+    try {
+      this.#policy = parsePolicyText(text, this.path);
+      return { ok: true };
+    } catch (error) {
+      return failure(error);
+    }
+  }
+
+  /**
+   * Reloads when the file changes (debounced) and on SIGHUP; `onChange` hears every attempt.
+   * The directory is watched, not the file, because editors and config managers replace the file
+   * (a new inode) and a watch on the old one would go silent.
+   */
+  watch(onChange: (change: PolicyChange) => void): void {
+    if (this.#watcher !== undefined) throw new Error('PolicyStore.watch was already called');
+    const name = basename(this.path);
+    // Not persistent, like the unref'd timer: watching the policy must never keep a process alive.
+    this.#watcher = watchFs(dirname(this.path), { persistent: false }, (_event, filename) => {
+      // Kubernetes swaps a `..data` symlink instead of touching the file; a null name says nothing.
+      if (filename !== null && filename !== name && !filename.startsWith('..')) return;
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => this.#reloadIfChanged(onChange), this.#debounceMs).unref();
+    });
+    this.#watcher.on('error', () => {
+      // The directory went away; SIGHUP still works, and reload() reports the missing file.
+      this.#watcher?.close();
+    });
+    this.#onSignal = () => onChange({ trigger: 'signal', result: this.reload() });
+    process.on('SIGHUP', this.#onSignal);
+  }
+
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#watcher?.close();
+    this.#watcher = undefined;
+    if (this.#onSignal !== undefined) process.off('SIGHUP', this.#onSignal);
+    this.#onSignal = undefined;
+  }
+
+  #reloadIfChanged(onChange: (change: PolicyChange) => void): void {
+    let digest: string;
+    try {
+      digest = digestOf(readFileSync(this.path, 'utf8'));
+    } catch {
+      digest = UNREADABLE;
+    }
+    if (digest === this.#lastDigest) return;
+    const result = this.reload();
+    onChange({ trigger: 'file', result });
+  }
+}

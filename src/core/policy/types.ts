@@ -1,0 +1,51 @@
+import type { Toolset } from '../toolset.js';
+
+export { TOOLSETS, type Toolset } from '../toolset.js';
+
+/** An amount a tool call would move, as the tool itself reports it. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+/**
+ * The part of a tool the policy looks at. Structural on purpose: the policy must not import the
+ * registry, so any tool value with these fields can be evaluated.
+ */
+export type PolicyTool = {
+  name: string;
+  toolset: Toolset;
+  hints: { readOnly: boolean; destructive: boolean; idempotent: boolean };
+  money?: (input: unknown) => Money | undefined;
+};
+
+/** Who is calling, as the front end established it. Only the front-end specific fields are matched. */
+export type Actor = {
+  /** 'slack:U123' | 'mcp:<key name>' | 'cli:alice'; used in messages, never for matching. */
+  id: string;
+  frontEnd: 'slack' | 'mcp' | 'cli';
+  slackUserId?: string;
+  slackGroupIds?: string[];
+  mcpKeyName?: string;
+  cliUser?: string;
+};
+
+/** Which rule decided, for messages and the audit log. */
+export interface RuleRef {
+  /** Position in the policy's `rules` list, from 0. */
+  index: number;
+  name: string | undefined;
+  /** `'large-payouts'` for a named rule, `rules[3]` otherwise. */
+  label: string;
+}
+
+export type Decision =
+  | { decision: 'allow'; rule: RuleRef; reason: string }
+  | { decision: 'deny'; reason: string; rule?: RuleRef }
+  | { decision: 'approval'; rule: RuleRef; approvers: number; approverRole: string; reason: string };
+
+export interface EvaluationRequest {
+  tool: PolicyTool;
+  input: unknown;
+  actor: Actor;
+}

@@ -1,0 +1,217 @@
+import type { JsonValue } from './canonical-json.js';
+
+/** What a secret is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Field names whose value is a secret wherever they appear: in the spec, a PIN (`pin`), an
+ * activation code, a full card number, the card-details link (`url`), the PIN-setting link
+ * (`set_pin_url`), the subscription API key (`x_api_key` / `x-api-key`), our API key and tokens,
+ * and the `Authorization` header; plus common names for secrets of our own configuration.
+ *
+ * Names are compared ignoring case, `-` and `_`, so `cardNumber`, `card_number` and `Card-Number`
+ * are one name. `code` is NOT here: it is the envelope's status code almost everywhere; the one
+ * tool whose `code` is a secret (family B card assignment) passes it in `extraKeys`.
+ */
+export const SECRET_KEYS: readonly string[] = [
+  'pin',
+  'activation_code',
+  'card_number',
+  'url',
+  'set_pin_url',
+  'x_api_key',
+  'x-api-key',
+  'apiKey',
+  'token',
+  'authorization',
+  'access_token',
+  'refresh_token',
+  'client_secret',
+  'signing_secret',
+  'password',
+  'secret',
+  'cvv',
+  'cvc',
+];
+
+/** Shorter values are not scrubbed from text: they would shred unrelated words and numbers. */
+export const MIN_SCRUB_LENGTH = 4;
+
+const MAX_DEPTH = 64;
+
+function normalizeKey(key: string): string {
+  return key.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+const DEFAULT_KEYS: ReadonlySet<string> = new Set(SECRET_KEYS.map(normalizeKey));
+
+function keySet(extraKeys: Iterable<string>): ReadonlySet<string> {
+  const extra = [...extraKeys];
+  return extra.length === 0 ? DEFAULT_KEYS : new Set([...DEFAULT_KEYS, ...extra.map(normalizeKey)]);
+}
+
+/** True when a field of this name carries a secret (default names plus `extraKeys`). */
+export function isSecretKey(key: string, extraKeys: Iterable<string> = []): boolean {
+  return keySet(extraKeys).has(normalizeKey(key));
+}
+
+/**
+ * A JSON deep copy of `value` in which every secret field's value is `'[REDACTED]'` (a `null`
+ * stays `null`: it reveals nothing). Cycles become `'[Circular]'`, nesting deeper than 64 becomes
+ * `'[Truncated]'`, errors become `{name, message}`, values JSON cannot carry are dropped as
+ * `JSON.stringify` would drop them, and non-finite numbers become `null`.
+ */
+export function redact(value: unknown, extraKeys: Iterable<string> = []): JsonValue {
+  return copy(value, keySet(extraKeys), new Set(), 0) ?? null;
+}
+
+function copy(
+  value: unknown,
+  keys: ReadonlySet<string>,
+  ancestors: Set<object>,
+  depth: number,
+): JsonValue | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? value : null;
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    default:
+      if (value === null) return null;
+      if (typeof value !== 'object') return undefined;
+      if (depth >= MAX_DEPTH) return '[Truncated]';
+      if (ancestors.has(value)) return '[Circular]';
+      ancestors.add(value);
+      try {
+        return copyObject(value, keys, ancestors, depth + 1);
+      } finally {
+        ancestors.delete(value);
+      }
+  }
+}
+
+function copyObject(
+  value: object,
+  keys: ReadonlySet<string>,
+  ancestors: Set<object>,
+  depth: number,
+): JsonValue | undefined {
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  const toJson = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJson === 'function') return copy(toJson.call(value), keys, ancestors, depth);
+  if (Array.isArray(value)) return value.map((item: unknown) => copy(item, keys, ancestors, depth) ?? null);
+  const out: { [key: string]: JsonValue } = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (keys.has(normalizeKey(key))) {
+      if (field === null) out[key] = null;
+      else if (field !== undefined) out[key] = REDACTED;
+    } else {
+      const copied = copy(field, keys, ancestors, depth);
+      if (copied !== undefined) out[key] = copied;
+    }
+  }
+  return out;
+}
+
+/**
+ * The secret values held in `value`'s secret fields (strings and numbers, nested ones too), so
+ * they can also be scrubbed from free text such as an error message that echoes the input.
+ */
+export function collectSecrets(value: unknown, extraKeys: Iterable<string> = []): string[] {
+  const keys = keySet(extraKeys);
+  const found = new Set<string>();
+  const seen = new Set<object>();
+  const visit = (node: unknown, underSecret: boolean): void => {
+    if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') {
+      if (underSecret) found.add(String(node));
+      return;
+    }
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    const entries: [string, unknown][] = Array.isArray(node)
+      ? node.map((item: unknown): [string, unknown] => ['', item])
+      : Object.entries(node);
+    for (const [key, child] of entries) visit(child, underSecret || keys.has(normalizeKey(key)));
+  };
+  visit(value, false);
+  return [...found];
+}
+
+/**
+ * `text` with every occurrence of each known secret (at least 4 characters) replaced by
+ * `'[REDACTED]'`, including its URL-encoded and JSON-escaped forms, longest secret first.
+ */
+export function scrubText(text: string, secrets: Iterable<string>): string {
+  const variants = new Set<string>();
+  for (const secret of secrets) {
+    if (secret.length < MIN_SCRUB_LENGTH) continue;
+    variants.add(secret);
+    variants.add(JSON.stringify(secret).slice(1, -1));
+    try {
+      variants.add(encodeURIComponent(secret));
+    } catch {
+      // A lone surrogate cannot be URL-encoded, so it cannot appear URL-encoded either.
+    }
+  }
+  let out = text;
+  for (const variant of [...variants].sort((a, b) => b.length - a.length)) {
+    out = out.replaceAll(variant, REDACTED);
+  }
+  return out;
+}
+
+/** `'4111111111111111'` → `'411111******1111'` (first six and last four, as PCI DSS allows). */
+export function maskCardNumber(cardNumber: string): string {
+  const digits = cardNumber.replace(/[\s-]/g, '');
+  if (!/^\d{13,19}$/.test(digits)) return REDACTED;
+  return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+}
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Masks every Luhn-valid run of 13–19 digits (spaces or dashes allowed between digits). */
+export function maskCardNumbersInText(text: string): string {
+  return text.replace(/(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g, (match) => {
+    const digits = match.replace(/[ -]/g, '');
+    return passesLuhn(digits) ? maskCardNumber(digits) : match;
+  });
+}
+
+/**
+ * Free text made safe to store: known secrets scrubbed, card numbers masked, bearer/basic
+ * credentials and anything shaped like a JWT removed, whether or not they were known.
+ */
+export function sanitizeText(text: string, secrets: Iterable<string> = []): string {
+  return maskCardNumbersInText(scrubText(text, secrets))
+    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
+    .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED);
+}
+
+/** `sanitizeText` applied to every string (and object key) inside a JSON value. */
+export function sanitizeJson(value: JsonValue, secrets: readonly string[] = []): JsonValue {
+  if (typeof value === 'string') return sanitizeText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => sanitizeJson(item, secrets));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: { [key: string]: JsonValue } = {};
+  for (const [key, field] of Object.entries(value))
+    out[sanitizeText(key, secrets)] = sanitizeJson(field, secrets);
+  return out;
+}

@@ -1,0 +1,111 @@
+import type { z } from 'zod';
+import type { ServiceClient } from './client/index.js';
+import type { Toolset } from './toolset.js';
+
+export type { Toolset } from './toolset.js';
+
+/** What a tool does to the world, for policy, MCP annotations and the read-only mode. */
+export interface ToolHints {
+  /** Reads only; never changes anything at the service. */
+  readOnly: boolean;
+  /** May destroy or irreversibly change something (a permanent card block, a deleted subscription). */
+  destructive: boolean;
+  /** Calling it again with the same input has no further effect. */
+  idempotent: boolean;
+  /** Talks to a system outside bankops (the service): true for every service operation. */
+  openWorld: boolean;
+}
+
+/** Values the configuration already knows, so a user need not repeat them. */
+export interface ToolDefaults {
+  companyCode: string;
+  programCode: string;
+  agentCode: string;
+  subagentCode: string;
+}
+
+/** An amount a call would move, for policy thresholds and approval messages. */
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+/**
+ * What approvers are shown before a money movement, kept with the approval. `bound` is the most the
+ * execution may debit: at execution the tool quotes again and refuses to go beyond it.
+ */
+export interface Preview {
+  /** One line for people: "Pay 1,000.00 USD to ben_de_swift_0001 (918.89 EUR), total debit 1,026.00 USD". */
+  summary: string;
+  /** The quote or facts behind the summary, shown in full to approvers. */
+  details: Record<string, unknown>;
+  bound?: Money;
+}
+
+export interface ToolContext {
+  client: ServiceClient;
+  defaults: ToolDefaults;
+  /** Who is acting, for the service's `created_by` / `updated_by` fields. */
+  actorName: string;
+  /**
+   * The `x-request-id` of the call that creates or moves something. It is derived from the approval
+   * or the caller's idempotency key, so a re-sent execution is the same request at the service.
+   */
+  requestId: string;
+  /** The preview the approvers saw, when this run executes an approval. */
+  approved?: Preview;
+  /** A progress message for long work (Slack, MCP progress notifications, CLI stderr). */
+  progress(message: string): void;
+  signal?: AbortSignal;
+}
+
+/** Input and output schemas are zod objects: MCP wants objects for both. */
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+
+/**
+ * One operation of the service as a tool. Defined once; MCP, Slack, the CLI, docs and schema
+ * snapshots are all derived from it. Methods use method syntax so a tool of specific schemas is
+ * assignable to `AnyTool`.
+ */
+export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSchema = ObjectSchema> {
+  /** `verb_noun`, `[a-z0-9_]`, at most 64 characters, unique. */
+  name: string;
+  title: string;
+  /** For people and AI assistants alike: what, when, units and formats, what it changes, undo. */
+  description: string;
+  toolset: Toolset;
+  input: I;
+  output: O;
+  hints: ToolHints;
+  /** Input or output field names carrying secrets (PINs, codes, card numbers, links, keys). */
+  secretFields?: readonly string[];
+  /** Tools whose input is a PIN or activation code are not offered in Slack. */
+  slack?: boolean;
+  money?(input: z.infer<I>): Money | undefined;
+  /** Before an approval is opened: what approvers must see (a quote for money movement). */
+  preview?(input: z.infer<I>, ctx: ToolContext): Promise<Preview>;
+  run(input: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
+}
+
+export type AnyTool = Tool<ObjectSchema, ObjectSchema>;
+
+/** Identity function that keeps the schemas' types for `run` while checking the definition. */
+export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
+
+/**
+ * Thrown by a tool's `run` when a fresh quote is worse than the approved bound: the approval goes
+ * back to the approvers with the new preview instead of executing.
+ */
+export class OutsideApprovedBoundError extends Error {
+  constructor(
+    readonly preview: Preview,
+    readonly approvedBound: Money,
+  ) {
+    super(
+      `the fresh quote (${preview.bound?.amount} ${preview.bound?.currency}) exceeds the approved ${approvedBound.amount} ${approvedBound.currency}`,
+    );
+    this.name = 'OutsideApprovedBoundError';
+  }
+}
