@@ -5,6 +5,9 @@ export interface InstalledArea {
   readonly name: string;
   readonly routes: readonly RouteDef[];
   reseed(): void;
+  /** The area's whole state, structured-clone serializable (Maps, Dates), for persistence. */
+  snapshot(): unknown;
+  restore(state: unknown): void;
 }
 
 export type AreaInstaller = (ctx: SandboxContext) => InstalledArea;
@@ -18,6 +21,10 @@ export function defineArea<S>(area: SandboxArea<S>): AreaInstaller {
       routes: area.routes(ctx, () => state),
       reseed: () => {
         state = area.seed(ctx);
+      },
+      snapshot: () => state,
+      restore: (saved) => {
+        state = saved as S;
       },
     };
   };

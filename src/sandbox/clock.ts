@@ -21,6 +21,11 @@ export class SandboxClock {
     this.offsetMs = 0;
   }
 
+  /** Restores an offset saved by a previous process (persistent sandbox). */
+  setOffsetSeconds(seconds: number): void {
+    this.offsetMs = seconds * 1000;
+  }
+
   get offsetSeconds(): number {
     return this.offsetMs / 1000;
   }

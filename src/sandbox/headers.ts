@@ -5,6 +5,10 @@ import type { HeaderSetName, SandboxRequest } from './types.js';
 
 type Bearer = 'required' | 'optional' | 'none';
 
+/** The spelling the spec uses, for messages. */
+const headerLabel = (name: string): string =>
+  name === 'content-type' ? 'Content-Type' : name === 'authorization' ? 'Authorization' : name;
+
 interface HeaderSet {
   required: readonly string[];
   bearer: Bearer;
@@ -26,8 +30,8 @@ const SETS: Record<HeaderSetName, HeaderSet> = {
 };
 
 /**
- * Checks the route's header set: presence of every required header (400 naming it), then the
- * credentials (401): API key, product id, user id and company id must be the configured ones, and a
+ * Checks the route's header set: presence of every required header, Content-Type and, where
+ * required, Authorization included (400 naming it), then the credentials (401): API key, product id, user id and company id must be the configured ones, and a
  * bearer token must be valid and unexpired where required, and valid if sent where optional.
  * Returns the user id the token was issued to, if a token was checked.
  */
@@ -39,11 +43,23 @@ export function checkHeaders(
   tokens: TokenIssuer,
 ): { userId?: string } {
   const set = SETS[setName];
-  for (const name of [...set.required, ...extra]) {
-    const value = req.header(name);
-    if (value === undefined || value.trim() === '') throw invalid(`missing required header ${name}`);
-  }
   if (setName === 'none') return {};
+  // Every header set of the spec lists Content-Type, bodies or not ("Send Content-Type:
+  // application/json on every request"), and a missing Authorization is a missing header too.
+  const required = [
+    ...set.required,
+    ...extra,
+    'content-type',
+    ...(set.bearer === 'required' ? ['authorization'] : []),
+  ];
+  for (const name of required) {
+    const value = req.header(name);
+    if (value === undefined || value.trim() === '')
+      throw invalid(`missing required header ${headerLabel(name)}`);
+  }
+  if (!req.header('content-type')?.toLowerCase().includes('application/json')) {
+    throw invalid('Content-Type must be application/json');
+  }
   if (req.header('x-api-key') !== creds.apiKey) throw unauthorized('invalid x-api-key');
   const productId = req.header('x-product-id');
   if (set.required.includes('x-product-id') && productId !== creds.productId) {
@@ -59,7 +75,7 @@ export function checkHeaders(
   }
   const authorization = req.header('authorization');
   if (set.bearer === 'none' || (set.bearer === 'optional' && authorization === undefined)) return {};
-  if (authorization === undefined) throw unauthorized('missing Authorization: Bearer token');
+  if (authorization === undefined) throw invalid('missing required header Authorization');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match?.[1]) throw unauthorized('Authorization header must be "Bearer <token>"');
   const claims = tokens.verify(match[1]);

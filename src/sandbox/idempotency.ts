@@ -53,4 +53,13 @@ export class IdempotencyStore {
   clear(): void {
     this.entries.clear();
   }
+
+  snapshot(): [string, Entry][] {
+    return [...this.entries];
+  }
+
+  restore(entries: readonly [string, Entry][]): void {
+    this.entries.clear();
+    for (const [key, entry] of entries) this.entries.set(key, entry);
+  }
 }

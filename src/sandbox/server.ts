@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deserialize, serialize } from 'node:v8';
 import { z } from 'zod';
 import { SANDBOX_AREAS } from './areas/index.js';
 import { SandboxClock } from './clock.js';
@@ -14,7 +15,18 @@ import { TokenIssuer } from './tokens.js';
 import type { EnvelopeKind, HttpMethod, Reply, RouteDef, SandboxContext, SandboxRequest } from './types.js';
 import { parseInput } from './validate.js';
 
+/**
+ * Where a persistent sandbox keeps its state between processes (the CLI's embedded sandbox: a payout
+ * requested by one command is approved by the next). `load` returns the newest saved state when it
+ * is newer than `revision`; `save` stores one after every request that may have changed something.
+ */
+export interface SandboxPersistence {
+  load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
+  save(state: Buffer): number;
+}
+
 export interface SandboxOptions {
+  persistence?: SandboxPersistence;
   credentials?: SandboxCredentials;
   clock?: SandboxClock;
   /** Called once per handled request (for `bankops sandbox --verbose`). */
@@ -191,6 +203,35 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
   // Literal segments win over parameters: `/accounts/balances` before `/accounts/:accountId`.
   routes.sort((a, b) => b.literalSegments - a.literalSegments);
 
+  interface Snapshot {
+    version: 1;
+    clockOffsetSeconds: number;
+    idempotency: ReturnType<IdempotencyStore['snapshot']>;
+    areas: Record<string, unknown>;
+  }
+  let revision = 0;
+  const persist = (): void => {
+    if (options.persistence === undefined) return;
+    const snapshot: Snapshot = {
+      version: 1,
+      clockOffsetSeconds: clock.offsetSeconds,
+      idempotency: idempotency.snapshot(),
+      areas: Object.fromEntries(areas.map((area) => [area.name, area.snapshot()])),
+    };
+    revision = options.persistence.save(serialize(snapshot));
+  };
+  /** Picks up what another process saved since this one last looked. */
+  const refresh = (): void => {
+    const saved = options.persistence?.load(revision);
+    if (saved === undefined) return;
+    const snapshot = deserialize(saved.state) as Snapshot;
+    if (snapshot.version !== 1) return;
+    clock.setOffsetSeconds(snapshot.clockOffsetSeconds);
+    idempotency.restore(snapshot.idempotency);
+    for (const area of areas) if (area.name in snapshot.areas) area.restore(snapshot.areas[area.name]);
+    revision = saved.revision;
+  };
+
   const reset = (): void => {
     idempotency.clear();
     faults.clear();
@@ -247,9 +288,11 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
         }
       }
 
+      refresh();
       const controlAnswer = path.startsWith('/_sandbox/') ? control(method, path, body) : undefined;
       if (controlAnswer !== undefined) {
         status = 200;
+        if (method !== 'GET') persist();
         send(res, status, controlAnswer);
         return;
       }
@@ -345,6 +388,8 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
       if (fingerprint !== undefined && echoId !== undefined) {
         idempotency.remember(def.operation, echoId, fingerprint, { httpStatus: status, body: out });
       }
+      // Saved before the answer leaves, so a caller that crashes right after still finds the state.
+      if (method !== 'GET') persist();
       send(res, status, out, echoId);
     } catch (error) {
       const failure =

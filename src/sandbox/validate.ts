@@ -60,6 +60,20 @@ export function intQuery(
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 100;
 
+/** A page-number query parameter (`page`, `page_num`, `pageNumber`): an integer from 1, default 1. */
+export function pageNumberQuery(req: SandboxRequest, name: string): number {
+  return intQuery(req, name, { min: 1, fallback: 1 });
+}
+
+/**
+ * A page-size query parameter (`pageSize`, `page_size`, `size`): an integer from 1, default
+ * {@link DEFAULT_PAGE_SIZE}. A size above {@link MAX_PAGE_SIZE} is capped to it, not refused: the
+ * spec shows no maximum, so a caller asking for more simply gets the largest page.
+ */
+export function pageSizeQuery(req: SandboxRequest, name: string): number {
+  return Math.min(intQuery(req, name, { min: 1, fallback: DEFAULT_PAGE_SIZE }), MAX_PAGE_SIZE);
+}
+
 /** Pages count from 1. Returns the slice and the paging facts. */
 export function paginate<T>(
   items: readonly T[],
@@ -106,6 +120,11 @@ export function ageOn(dateOfBirth: string, now: Date): number {
 
 /** ISO 8601 UTC without milliseconds: `2026-11-22T09:15:00Z`. */
 export const isoUtc = (date: Date): string => `${date.toISOString().slice(0, 19)}Z`;
+/**
+ * ISO 8601 UTC with milliseconds: `2026-11-22T09:15:00.123Z`. For instants that decide something
+ * (quote `expiresAt`), where cutting to whole seconds would misstate the moment by up to 1 s.
+ */
+export const isoUtcMs = (date: Date): string => date.toISOString();
 /** `YYYY-MM-DD HH:MM:SS` (family A and B cardholder timestamps). */
 export const spaceTimestamp = (date: Date): string => date.toISOString().slice(0, 19).replace('T', ' ');
 /** `YYYY-MM-DDTHH:MM:SS` without zone (wallet timestamps, history items). */

@@ -60,10 +60,17 @@ describe('accounts list', () => {
     expect(beyond.body.data.items).toEqual([]);
   });
 
+  it('caps a pageSize above 100 to 100 instead of refusing it', async () => {
+    const res = await bank.get(`/accounts?companyCode=${COMPANY}&pageSize=500`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ pageNumber: 1, pageSize: 100, total: 5 });
+    expect(res.body.data.items).toHaveLength(5);
+  });
+
   it.each([
     ['pageNumber=0', 'pageNumber must be at least 1'],
     ['pageNumber=-1', 'pageNumber must be at least 1'],
-    ['pageSize=101', 'pageSize must be at most 100'],
+    ['pageSize=0', 'pageSize must be at least 1'],
     ['pageSize=abc', 'pageSize must be an integer'],
     ['currency=usd', 'currency must be a 3-letter'],
   ])('refuses %s', async (query, message) => {
@@ -92,7 +99,12 @@ describe('accounts list', () => {
   it('requires the bearer token (HB header set)', async () => {
     const { authorization: _drop, ...noToken } = headerSets(sandbox).HB('x');
     const res = await raw(sandbox, 'GET', `${BANKING}/accounts?companyCode=${COMPANY}`, { headers: noToken });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('missing required header Authorization');
+    const bad = await raw(sandbox, 'GET', `${BANKING}/accounts?companyCode=${COMPANY}`, {
+      headers: { ...noToken, authorization: 'Bearer expired.or.forged' },
+    });
+    expect(bad.status).toBe(401);
   });
 });
 

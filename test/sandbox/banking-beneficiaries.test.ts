@@ -58,6 +58,20 @@ describe('beneficiary corridor options', () => {
     expect(eur.body.data.every((o: { currency: string }) => o.currency === 'EUR')).toBe(true);
     expect((await bank.get('/beneficiaries/options?currency=JPY')).body.data).toEqual([]);
   });
+
+  it('refuses a lower-case currency filter with 400 naming the rule, as the account list does', async () => {
+    for (const path of [
+      '/beneficiaries/options?currency=usd',
+      `/accounts?companyCode=${COMPANY}&currency=usd`,
+    ]) {
+      const res = await bank.get(path);
+      expect(res.status, path).toBe(400);
+      expect(res.body).toMatchObject({ code: 400, status: 'error' });
+      expect(res.body.message).toContain(
+        'query parameter currency must be a 3-letter upper-case currency code',
+      );
+    }
+  });
 });
 
 describe('beneficiary schema', () => {
@@ -314,12 +328,32 @@ describe('beneficiary creation', () => {
     );
   });
 
-  it('requires displayName (request field list), though the sample schema does not', async () => {
+  it('accepts a beneficiary without displayName (the corridor schema does not require it)', async () => {
     const body = achBeneficiary();
     delete body.displayName;
     const res = await bank.post('/beneficiaries', body);
-    expect(res.status).toBe(400);
-    expect(res.body.message).toContain('displayName: is required');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.beneficiary_id).toMatch(/^ben_/);
+    // The new payee can be paid like any other.
+    const q = await bank.post('/payouts/quote', {
+      companyCode: COMPANY,
+      beneficiaryId: res.body.data.beneficiary_id,
+      destinationRail: 'ACH',
+      sourceAssetCode: 'USD',
+      sourceAccountId: 'acc_usd_0001',
+      amount: 10,
+      side: 'SOURCE',
+    });
+    expect(q.status, JSON.stringify(q.body)).toBe(200);
+  });
+
+  it('refuses an empty displayName (and a non-string one)', async () => {
+    const empty = await bank.post('/beneficiaries', { ...achBeneficiary(), displayName: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.message).toContain('displayName: must not be empty');
+    const number = await bank.post('/beneficiaries', { ...achBeneficiary(), displayName: 42 });
+    expect(number.status).toBe(400);
+    expect(number.body.message).toContain('displayName: must be string');
   });
 
   it('refuses an unknown clearing system, other-currency fields and missing names', async () => {

@@ -60,8 +60,9 @@ describe('FX quotes', () => {
     expect(q.inverseRate).toBeCloseTo(1 / q.rate, 6);
     expect(q.targetAmount).toBeCloseTo(1000 * q.rate, 2);
     const expires = Date.parse(q.expiresAt);
-    expect(q.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(expires - before).toBeGreaterThanOrEqual(74_000);
+    // Milliseconds kept: expiresAt is the exact instant the quote stops being executable.
+    expect(q.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(expires - before).toBeGreaterThanOrEqual(75_000);
     expect(expires - before).toBeLessThanOrEqual(76_000);
   });
 

@@ -70,7 +70,8 @@ describe('issuing A: create cardholder', () => {
     const ch = (await ia.get(`/card/cardholder?id=${res.body.data[0].id}`)).body.data[0];
     expect(ch.country_code).toBe('MY');
     expect(ch.individual.address.line2).toBeNull();
-    expect(ch.individual.name).toMatchObject({ title: null, middle_name: '', name_on_card: null });
+    // Absent optional name parts read as null, middle_name included (not "").
+    expect(ch.individual.name).toMatchObject({ title: null, middle_name: null, name_on_card: null });
   });
 
   it('requires the agent-code and subagent-code headers', async () => {
@@ -197,8 +198,14 @@ describe('issuing A: read cardholders', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('status must be one of PENDING, SUCCESS, INCOMPLETE, FAILED');
     expect((await ia.get('/card/cardholder?page_num=0')).body.message).toContain('page_num');
-    expect((await ia.get('/card/cardholder?page_size=101')).body.message).toContain('page_size');
+    expect((await ia.get('/card/cardholder?page_size=0')).body.message).toContain('page_size');
     expect((await ia.get('/card/cardholder?page_size=abc')).status).toBe(400);
+  });
+
+  it('caps a page_size above 100 to 100 instead of refusing it', async () => {
+    const res = await ia.get('/card/cardholder?page_size=101');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toHaveLength(res.body.totalcount);
   });
 
   it('gets one cardholder by id or by email, as a one-element array without totalcount', async () => {
@@ -222,7 +229,10 @@ describe('issuing A: read cardholders', () => {
 
   it('requires the bearer token', async () => {
     const res = await ia.get('/card/cardholder', { authorization: undefined });
-    expect(res.status).toBe(401);
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('missing required header Authorization');
+    const bad = await ia.get('/card/cardholder', { authorization: 'Bearer forged' });
+    expect(bad.status).toBe(401);
   });
 });
 
@@ -301,7 +311,7 @@ describe('issuing A: update cardholder', () => {
     expect(ch.individual.name).toEqual({
       title: null,
       first_name: 'Benjamin',
-      middle_name: '',
+      middle_name: null,
       last_name: 'Okafor',
       name_on_card: null,
     });

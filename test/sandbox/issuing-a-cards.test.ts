@@ -101,22 +101,28 @@ describe('issuing A: create card', () => {
     expect(message).toBe("cardholder 'cha_nope' not found");
   });
 
-  it('replays a repeated x-request-id or body request_id with the same card', async () => {
+  it('replays a repeated x-request-id with the same card; the body request_id is no idempotency key', async () => {
     const body = cardBody(DEMO.ava);
     const requestId = randomUUID();
     const first = await ia.post('/card', body, { 'x-request-id': requestId });
     const sameHeader = await ia.post('/card', body, { 'x-request-id': requestId });
-    const sameBodyId = await ia.post('/card', body);
     expect(first.status).toBe(201);
     expect(sameHeader.body).toEqual(first.body);
-    expect(sameBodyId.status).toBe(201);
-    expect(sameBodyId.body.data.id).toBe(first.body.data.id);
 
-    const changed = await ia.post('/card', { ...body, created_by: 'someone-else' });
+    // The same body (same request_id) under another x-request-id is a new request: a second card.
+    const sameBodyId = await ia.post('/card', body);
+    expect(sameBodyId.status).toBe(201);
+    expect(sameBodyId.body.data.id).not.toBe(first.body.data.id);
+    for (const id of [first.body.data.id, sameBodyId.body.data.id]) {
+      expect((await ia.get(`/card/transaction?id=${id}`)).status).toBe(200);
+    }
+    // A different body under a used x-request-id is refused by the x-request-id rule.
+    const changed = await ia.post(
+      '/card',
+      { ...body, created_by: 'someone-else' },
+      { 'x-request-id': requestId },
+    );
     expect(changed.status).toBe(400);
-    expect(changed.body.message).toContain(`request_id '${String(body.request_id)}' was already used`);
-    const fresh = await ia.post('/card', cardBody(DEMO.ava));
-    expect(fresh.body.data.id).not.toBe(first.body.data.id);
   });
 });
 
@@ -238,6 +244,14 @@ describe('issuing A: card transactions', () => {
     const small = await list('&page_size=5&page_num=3');
     expect(small.body.data).toMatchObject({ has_more: false });
     expect(small.body.data.items).toHaveLength(2);
+  });
+
+  it('caps a page_size above 100 to 100 instead of refusing it; page_size 0 is refused', async () => {
+    const all = await list('&page_size=1000');
+    expect(all.status, JSON.stringify(all.body)).toBe(200);
+    expect(all.body.data).toMatchObject({ has_more: false });
+    expect(all.body.data.items).toHaveLength(12);
+    await refused(list('&page_size=0'), 'page_size must be at least 1');
   });
 
   it('carries every item field of the spec', async () => {

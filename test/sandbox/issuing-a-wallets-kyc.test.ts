@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO, issuingA } from '../helpers/issuing-a.js';
+import { deliveries, notify } from '../helpers/notifications.js';
 import { type RunningSandbox, raw, startTestSandbox, tokenFor } from '../helpers/sandbox.js';
 
 let sandbox: RunningSandbox;
@@ -152,7 +153,13 @@ describe('issuing A: wallet history', () => {
     await refused(history('?to_date=2026-08-01T25:00:00'), 'to_date');
     await refused(history('?from_date=2026-09-01&to_date=2026-08-01'), 'from_date must not be after to_date');
     await refused(history('?page=0'), 'page');
-    await refused(history('?size=500'), 'size');
+    await refused(history('?size=0'), 'size');
+  });
+
+  it('caps a size above 100 to 100 instead of refusing it', async () => {
+    const res = await history('?size=500');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toHaveLength(25);
   });
 
   it('refuses a wallet of another cardholder, an unknown wallet and a missing x-wallet-id', async () => {
@@ -220,8 +227,38 @@ describe('issuing A: KYC and RFI', () => {
     expect((await kyc('/kyc', DEMO.ben)).body.data[0].kycLink).toBe(view.kycLink);
   });
 
-  it('refuses a respond without an open RFI, an unknown cardholder and a missing header', async () => {
-    await refused(kyc('/kyc/rfi/respond', DEMO.ava), 'no open request for information');
+  it('answers a respond without an open RFI with the KYC view and a link, emitting no event', async () => {
+    const c = sandbox.credentials;
+    const sub = await notify(sandbox, 'POST', '/subscribe', {
+      event_name: 'kyc_rfi_responded',
+      subscription_type: 'n',
+      agent_code: c.agentCode,
+      subagent_code: c.subagentCode,
+      program_code: c.programCode,
+      company_code: c.companyId,
+      created_by: 'issuing-a-test',
+    });
+    expect(sub.status).toBe(200);
+
+    for (const id of [DEMO.ava, DEMO.chloe]) {
+      const res = await kyc('/kyc/rfi/respond', id);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toMatchObject({ status: 'success', code: 200 });
+      expect(res.body.data).toHaveLength(1);
+      expect(res.body.data[0]).toMatchObject({ documentType: 'E_KYC', email: expect.any(String) });
+      expect(res.body.data[0].kycLink).toMatch(/^https:\/\/\S+/);
+    }
+    // Ava's KYC is complete: /kyc still shows no link, the respond endpoint hands one out anyway.
+    expect((await kyc('/kyc', DEMO.ava)).body.data[0]).toMatchObject({ kycStatus: 'COMPLETED', kycLink: '' });
+    expect(await deliveries(sandbox)).toEqual([]);
+
+    // With an open RFI the event is emitted.
+    expect((await kyc('/kyc/rfi/respond', DEMO.ben)).status).toBe(200);
+    expect((await deliveries(sandbox)).map((d) => d.event_name)).toEqual(['kyc_rfi_responded']);
+  });
+
+  it('refuses an unknown cardholder and a missing header', async () => {
+    await refused(kyc('/kyc/rfi/respond', 'cha_nope'), "cardholder 'cha_nope' not found");
     await refused(kyc('/kyc', 'cha_nope'), "cardholder 'cha_nope' not found");
     await refused(ia.get('/kyc'), 'missing required header x-cardholderHash-id');
   });

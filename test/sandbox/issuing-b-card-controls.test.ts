@@ -22,8 +22,12 @@ describe('issuing B: PIN links', () => {
   it('hands out set, reset and change PIN iframe URLs and marks the PIN as set', async () => {
     const { holder, wallet, card } = await newCardSetup(sandbox);
     const ids = { holder, wallet, card };
+    // A change link is handed out even before a PIN is set (the iframe handles that case) and
+    // does not mark the PIN set.
     const change = await ibCall(sandbox, 'GET', '/card/changepin', { ids });
-    expect(expectRefused(change)).toContain('has no PIN to change');
+    expect(change.status, JSON.stringify(change.body)).toBe(200);
+    expect(change.body.data[0].set_pin_url).toMatch(/^https:\/\/cards\.sandbox\.invalid\/pin\/change\//);
+    expect((await ibCall(sandbox, 'GET', '/card/details', { ids })).body.data[0].is_pin_set).toBe(false);
 
     const set = await ibCall(sandbox, 'GET', '/card/setpin', { ids });
     expect(set.status).toBe(200);
@@ -52,7 +56,7 @@ describe('issuing B: 3D Secure', () => {
     const read = await ibCall(sandbox, 'GET', '/card/3DS', { ids });
     expect(read.body).toMatchObject({ status: 'success', code: 200 });
     expect(read.body.data).toEqual([
-      { otp_delivery_method: 'EMAIL', destination: 'al***@cards.demo.bankops.test', status: 'ACTIVE' },
+      { otp_delivery_method: 'EMAIL', destination: SEED.alice.email, status: 'ACTIVE' },
     ]);
 
     const off = await ibCall(sandbox, 'DELETE', '/card/3DS', { ids });
@@ -71,7 +75,7 @@ describe('issuing B: 3D Secure', () => {
     expect(on.body).toMatchObject({ code: 200, data: [] });
     const sms = await ibCall(sandbox, 'GET', '/card/3DS', { ids });
     expect(sms.body.data).toEqual([
-      { otp_delivery_method: 'SMS', destination: '+65 ****4567', status: 'ACTIVE' },
+      { otp_delivery_method: 'SMS', destination: '+6591234567', status: 'ACTIVE' },
     ]);
 
     const update = await ibCall(sandbox, 'PATCH', '/card/3DS', {
@@ -91,11 +95,27 @@ describe('issuing B: 3D Secure', () => {
     expect((await ibCall(sandbox, 'GET', '/card/3DS', { ids })).body.data[0].otp_delivery_method).toBe('SMS');
   });
 
-  it('uses the SMS destination of the card holder for 3DS', async () => {
+  it('shows the full SMS destination of the card holder for 3DS: +<mobileCountryCode><mobile>, unmasked', async () => {
     const res = await ibCall(sandbox, 'GET', '/card/3DS', { ids: brunoCard });
     expect(res.body.data[0]).toEqual({
       otp_delivery_method: 'SMS',
-      destination: '+55 *******4321',
+      destination: '+5511987654321',
+      status: 'ACTIVE',
+    });
+    // It follows the cardholder's current details.
+    await ibCall(sandbox, 'PATCH', '/cardholder', {
+      ids: { hash: SEED.bruno.id },
+      body: { mobileCountryCode: '44', mobile: '7700900123' },
+    });
+    const after = await ibCall(sandbox, 'GET', '/card/3DS', { ids: brunoCard });
+    expect(after.body.data[0].destination).toBe('+447700900123');
+  });
+
+  it('shows the full registered e-mail as the EMAIL destination, unmasked', async () => {
+    const res = await ibCall(sandbox, 'GET', '/card/3DS', { ids: aliceCard });
+    expect(res.body.data[0]).toEqual({
+      otp_delivery_method: 'EMAIL',
+      destination: 'alice.tan@cards.demo.bankops.test',
       status: 'ACTIVE',
     });
   });
@@ -213,10 +233,28 @@ describe('issuing B: KYC', () => {
         email: SEED.alice.email,
       },
     ]);
+    // No open RFI: the same answer as family A, one element with nothing declined.
     const rfi = await ibCall(sandbox, 'GET', '/kyc/rfi', { ids: { hash: SEED.alice.id } });
-    expect(rfi.body.data).toEqual([]);
+    expect(rfi.status).toBe(200);
+    expect(rfi.body.data).toEqual([
+      { services_declined_codes: { address: [], document: [] }, declined_reason: '' },
+    ]);
+    // Respond without an open RFI: 200, the KYC view with a submission link.
     const respond = await ibCall(sandbox, 'GET', '/kyc/rfi/respond', { ids: { hash: SEED.alice.id } });
-    expect(expectRefused(respond)).toContain('has no open RFI');
+    expect(respond.status, JSON.stringify(respond.body)).toBe(200);
+    expect(respond.body.data).toEqual([
+      {
+        kycStatus: 'COMPLETED',
+        kycLink: expect.stringMatching(/^https:\/\/kyc\.sandbox\.invalid\/submit\//),
+        documentType: 'E_KYC',
+        complianceStatus: 'COMPLETED',
+        email: SEED.alice.email,
+      },
+    ]);
+    // /kyc keeps showing no link for a completed KYC.
+    expect(
+      (await ibCall(sandbox, 'GET', '/kyc', { ids: { hash: SEED.alice.id } })).body.data[0].kycLink,
+    ).toBe('');
   });
 
   it('shows the pending KYC and RFI, answers it with a link, and completes it', async () => {
@@ -245,7 +283,9 @@ describe('issuing B: KYC', () => {
       complianceStatus: 'COMPLETED',
       kycLink: '',
     });
-    expect((await ibCall(sandbox, 'GET', '/kyc/rfi', { ids })).body.data).toEqual([]);
+    expect((await ibCall(sandbox, 'GET', '/kyc/rfi', { ids })).body.data).toEqual([
+      { services_declined_codes: { address: [], document: [] }, declined_reason: '' },
+    ]);
     expect((await ibControl(sandbox, `/kyc/${SEED.bruno.id}/complete`)).status).toBe(400);
   });
 

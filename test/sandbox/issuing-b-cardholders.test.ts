@@ -275,12 +275,43 @@ describe('issuing B: cardholder deactivation and activation', () => {
     expect(wallets.status).toBe(200);
   });
 
-  it('refuses to activate an active cardholder; activates the seeded deactivated one', async () => {
+  it('activating an active cardholder is a no-op answering ACTIVE; activates the seeded deactivated one', async () => {
     const active = await ibCall(sandbox, 'POST', '/cardholder/activate', { ids: { hash: SEED.alice.id } });
-    expect(expectRefused(active)).toContain('already ACTIVE');
+    expect(active.status, JSON.stringify(active.body)).toBe(200);
+    expect(active.body).toMatchObject({ status: 'success', code: 200, data: [{ status: 'ACTIVE' }] });
+    expect(
+      (await ibCall(sandbox, 'GET', '/cardholder', { ids: { hash: SEED.alice.id } })).body.data[0].status,
+    ).toBe('ACTIVE');
     const chloe = await ibCall(sandbox, 'POST', '/cardholder/activate', { ids: { hash: SEED.chloe.id } });
     expect(chloe.status).toBe(200);
+    expect(chloe.body.data).toEqual([{ status: 'ACTIVE' }]);
     const again = await ibControl(sandbox, '/cardholders/chb_nobody/deactivate');
     expect(again.status).toBe(400);
+  });
+
+  it('takes the cardholder id from x-cardholderHash-id or x-cardholder-id', async () => {
+    const byPlain = await ibCall(sandbox, 'POST', '/cardholder/activate', { ids: { holder: SEED.chloe.id } });
+    expect(byPlain.status, JSON.stringify(byPlain.body)).toBe(200);
+    expect(byPlain.body.data).toEqual([{ status: 'ACTIVE' }]);
+    const wallets = await ibCall(sandbox, 'GET', '/wallet', { ids: { holder: SEED.chloe.id } });
+    expect(wallets.status).toBe(200);
+
+    const both = await ibCall(sandbox, 'POST', '/cardholder/activate', {
+      ids: { hash: SEED.chloe.id, holder: SEED.chloe.id },
+    });
+    expect(both.status).toBe(200);
+    const differ = await ibCall(sandbox, 'POST', '/cardholder/activate', {
+      ids: { hash: SEED.chloe.id, holder: SEED.alice.id },
+    });
+    expect(expectRefused(differ)).toContain('name different cardholders');
+    const unknown = await ibCall(sandbox, 'POST', '/cardholder/activate', { ids: { holder: 'chb_nobody' } });
+    expect(expectRefused(unknown)).toContain("x-cardholder-id: cardholder 'chb_nobody' not found");
+  });
+
+  it('refuses an activation naming no cardholder, naming both headers', async () => {
+    const none = await ibCall(sandbox, 'POST', '/cardholder/activate');
+    const message = expectRefused(none);
+    expect(message).toContain('x-cardholderHash-id');
+    expect(message).toContain('x-cardholder-id');
   });
 });

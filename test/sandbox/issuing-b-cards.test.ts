@@ -52,7 +52,7 @@ describe('issuing B: card creation and assignment', () => {
 
     const threeDs = await ibCall(sandbox, 'GET', '/card/3DS', { ids });
     expect(threeDs.body.data).toEqual([
-      { otp_delivery_method: 'EMAIL', destination: 'al***@cards.demo.bankops.test', status: 'ACTIVE' },
+      { otp_delivery_method: 'EMAIL', destination: SEED.alice.email, status: 'ACTIVE' },
     ]);
 
     const limits = await ibCall(sandbox, 'GET', '/card/limit', { ids });
@@ -189,6 +189,14 @@ describe('issuing B: card list, details, token, configuration', () => {
     expect(second).toMatchObject({ total_count: 4, page: 2, total_pages: 2 });
     expect(second.cards.map((c: { cardId: string }) => c.cardId)).toEqual([SEED.alice.stolen]);
     expect(expectRefused(await listCards(alice, '?page=0'))).toContain('page must be at least 1');
+  });
+
+  it('caps a size above 100 to 100 instead of refusing it', async () => {
+    const res = await listCards(alice, '?size=250');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data[0]).toMatchObject({ total_count: 4, page: 1, total_pages: 1 });
+    expect(res.body.data[0].cards).toHaveLength(4);
+    expect(expectRefused(await listCards(alice, '?size=0'))).toContain('size must be at least 1');
   });
 
   it('gives a details token link and never the full card number', async () => {

@@ -110,9 +110,15 @@ describe('issuing B: wallet history', () => {
     expect(times.body.data.map((t: { txn_ref_id: string }) => t.txn_ref_id)).toEqual(['txn_seed_alice_005']);
   });
 
+  it('caps a size above 100 to 100 instead of refusing it', async () => {
+    const res = await history(alice, '?size=101');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toHaveLength(32);
+  });
+
   it('refuses bad paging and date parameters', async () => {
     expect(expectRefused(await history(alice, '?page=0'))).toContain('page must be at least 1');
-    expect(expectRefused(await history(alice, '?size=101'))).toContain('size must be at most 100');
+    expect(expectRefused(await history(alice, '?size=0'))).toContain('size must be at least 1');
     expect(expectRefused(await history(alice, '?size=abc'))).toContain('size must be an integer');
     expect(expectRefused(await history(alice, '?from_date=05/10/2026'))).toContain(
       'from_date must be a date',

@@ -1,7 +1,7 @@
-import { invalid, unknownResource } from '../../errors.js';
+import { unknownResource } from '../../errors.js';
 import type { RouteDef, SandboxContext, SandboxRequest } from '../../types.js';
-import { DEFAULT_PAGE_SIZE, intQuery, MAX_PAGE_SIZE, optionalQuery, paginate } from '../../validate.js';
-import { companyCodeQuery } from './fields.js';
+import { pageNumberQuery, pageSizeQuery, paginate } from '../../validate.js';
+import { companyCodeQuery, currencyFilterQuery } from './fields.js';
 import { balanceOf, balanceView } from './ledger.js';
 import type { Account, BankingState } from './state.js';
 
@@ -44,16 +44,9 @@ export function accountRoutes(ctx: SandboxContext, state: () => BankingState): R
       path: PREFIX,
       handler: (req) => {
         companyCodeQuery(ctx, req);
-        const currency = optionalQuery(req, 'currency');
-        if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-          throw invalid('query parameter currency must be a 3-letter upper-case currency code');
-        }
-        const pageNumber = intQuery(req, 'pageNumber', { min: 1, fallback: 1 });
-        const pageSize = intQuery(req, 'pageSize', {
-          min: 1,
-          max: MAX_PAGE_SIZE,
-          fallback: DEFAULT_PAGE_SIZE,
-        });
+        const currency = currencyFilterQuery(req);
+        const pageNumber = pageNumberQuery(req, 'pageNumber');
+        const pageSize = pageSizeQuery(req, 'pageSize');
         const matching = state().accounts.filter((a) => currency === undefined || a.currency === currency);
         const page = paginate(matching, pageNumber, pageSize);
         return { data: { items: page.items.map(listItem), pageSize, pageNumber, total: page.total } };

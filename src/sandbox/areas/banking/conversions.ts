@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid, unknownResource } from '../../errors.js';
 import type { RouteDef, SandboxContext } from '../../types.js';
-import { isoUtc, parseInput } from '../../validate.js';
+import { isoUtcMs, parseInput } from '../../validate.js';
 import {
   checkCompanyCode,
   currencyCode,
@@ -59,7 +59,7 @@ export function conversionRoutes(ctx: SandboxContext, state: () => BankingState)
         checkCompanyCode(ctx, body.companyCode);
         const source = body.sourceAssetCode;
         const target = body.targetAssetCode;
-        const rate = clientRate(source, target);
+        const rate = clientRate(state().usdPerUnit, source, target);
         const sourceAmount = roundTo(body.side === 'SOURCE' ? body.amount : body.amount / rate, source);
         const targetAmount = roundTo(body.side === 'SOURCE' ? sourceAmount * rate : body.amount, target);
         if (sourceAmount <= 0 || targetAmount <= 0) {
@@ -93,7 +93,7 @@ export function conversionRoutes(ctx: SandboxContext, state: () => BankingState)
             processingFee: 0,
             networkFee: 0,
             feeAssetCode: null,
-            expiresAt: isoUtc(new Date(quote.expiresAtMs)),
+            expiresAt: isoUtcMs(new Date(quote.expiresAtMs)),
           },
         };
       },

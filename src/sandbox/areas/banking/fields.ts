@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
 import type { SandboxContext, SandboxRequest } from '../../types.js';
-import { requiredQuery } from '../../validate.js';
+import { optionalQuery, requiredQuery } from '../../validate.js';
 import { isKnownCurrency, KNOWN_CURRENCIES } from './money.js';
 
 /** Field rules shared by the banking bodies; messages read `field: <rule>` once parseInput adds the path. */
@@ -44,4 +44,19 @@ export function companyCodeQuery(ctx: SandboxContext, req: SandboxRequest): stri
   const value = requiredQuery(req, 'companyCode');
   checkCompanyCode(ctx, value);
   return value;
+}
+
+/**
+ * The optional `currency` filter of the account list and the beneficiary options: a currency code
+ * is three upper-case letters (ISO 4217), so `usd` is refused with 400 naming the rule rather than
+ * read as USD or matching nothing. A well-formed code the sandbox does not hold matches nothing.
+ */
+export function currencyFilterQuery(req: SandboxRequest): string | undefined {
+  const currency = optionalQuery(req, 'currency');
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
+    throw invalid(
+      `query parameter currency must be a 3-letter upper-case currency code (ISO 4217, e.g. USD), not '${currency}'`,
+    );
+  }
+  return currency;
 }

@@ -3,6 +3,7 @@ import type { RouteDef } from '../../types.js';
 import { accountRoutes } from './accounts.js';
 import { authRoutes } from './auth.js';
 import { beneficiaryRoutes } from './beneficiaries.js';
+import { controlRoutes } from './control.js';
 import { conversionRoutes } from './conversions.js';
 import { payoutRoutes } from './payouts.js';
 import { seedBanking } from './seed.js';
@@ -19,6 +20,7 @@ export const bankingArea = defineArea<BankingState>({
       ...beneficiaryRoutes(ctx, state),
       ...conversionRoutes(ctx, state),
       ...payoutRoutes(ctx, state),
+      ...controlRoutes(state),
     ];
     // Orders progress lazily: every request first brings them up to the sandbox clock.
     return routes.map((route) => ({

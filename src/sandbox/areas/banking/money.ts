@@ -1,8 +1,9 @@
 /**
- * Currencies the sandbox knows, their minor-unit decimals, and fixed mid-market rates. Rates are
- * seeded constants so that quotes are reproducible from one run to the next.
+ * Currencies the sandbox knows, their minor-unit decimals, and the seeded mid-market rates. Rates
+ * are constants so that quotes are reproducible; tests move them with `POST /_sandbox/banking/rates`
+ * (they live in the area's state, so a reset restores these).
  */
-const USD_PER_UNIT: Readonly<Record<string, number>> = {
+export const SEED_USD_PER_UNIT: Readonly<Record<string, number>> = {
   USD: 1,
   EUR: 1.085,
   GBP: 1.27,
@@ -15,9 +16,9 @@ const DECIMALS: Readonly<Record<string, number>> = { JPY: 0 };
 /** Spread taken from the mid-rate on every conversion between two different currencies (0.3 %). */
 export const FX_SPREAD = 0.003;
 
-export const KNOWN_CURRENCIES: readonly string[] = Object.keys(USD_PER_UNIT);
+export const KNOWN_CURRENCIES: readonly string[] = Object.keys(SEED_USD_PER_UNIT);
 
-export const isKnownCurrency = (code: string): boolean => Object.hasOwn(USD_PER_UNIT, code);
+export const isKnownCurrency = (code: string): boolean => Object.hasOwn(SEED_USD_PER_UNIT, code);
 
 export const decimalsOf = (currency: string): number => DECIMALS[currency] ?? 2;
 
@@ -36,9 +37,13 @@ const significant = (value: number): number => Number(value.toPrecision(8));
  * Units of `target` the client receives per unit of `source`, spread included; 1 for the same
  * currency. Both codes must be known.
  */
-export function clientRate(source: string, target: string): number {
+export function clientRate(
+  usdPerUnit: Readonly<Record<string, number>>,
+  source: string,
+  target: string,
+): number {
   if (source === target) return 1;
-  const mid = (USD_PER_UNIT[source] ?? Number.NaN) / (USD_PER_UNIT[target] ?? Number.NaN);
+  const mid = (usdPerUnit[source] ?? Number.NaN) / (usdPerUnit[target] ?? Number.NaN);
   return significant(mid * (1 - FX_SPREAD));
 }
 

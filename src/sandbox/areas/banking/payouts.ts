@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid, unknownResource } from '../../errors.js';
 import type { RouteDef, SandboxContext } from '../../types.js';
-import { isoUtc, parseInput } from '../../validate.js';
+import { isoUtcMs, parseInput } from '../../validate.js';
 import {
   checkCompanyCode,
   currencyCode,
@@ -70,7 +70,7 @@ function quoteView(q: PayoutQuote) {
     feeAssetCode: q.sourceAssetCode,
     platformFee: q.platformFee,
     totalDebitAmount: q.totalDebitAmount,
-    expiresAt: isoUtc(new Date(q.expiresAtMs)),
+    expiresAt: isoUtcMs(new Date(q.expiresAtMs)),
   };
 }
 
@@ -105,7 +105,7 @@ export function payoutRoutes(ctx: SandboxContext, state: () => BankingState): Ro
           );
         }
 
-        const fxRate = clientRate(source, destination);
+        const fxRate = clientRate(s.usdPerUnit, source, destination);
         const sourceAmount = roundTo(body.side === 'SOURCE' ? body.amount : body.amount / fxRate, source);
         const destinationAmount = roundTo(
           body.side === 'SOURCE' ? sourceAmount * fxRate : body.amount,

@@ -1,5 +1,5 @@
 import { invalid, unknownResource } from '../../errors.js';
-import { isoUtc } from '../../validate.js';
+import { isoUtcMs } from '../../validate.js';
 
 /** Quote validity from the spec ("about 75 seconds"), judged by the sandbox clock. */
 export const QUOTE_VALIDITY_MS = 75_000;
@@ -35,9 +35,10 @@ export function usableQuote<Q extends Quote>(
       `quote '${quoteId}' was already executed by '${quote.usedBy}' and is invalidated; request a new quote`,
     );
   }
-  if (nowMs > quote.expiresAtMs) {
+  // `expiresAt` is the first instant at which the quote can no longer be executed.
+  if (nowMs >= quote.expiresAtMs) {
     throw invalid(
-      `quote '${quoteId}' expired at ${isoUtc(new Date(quote.expiresAtMs))}; request a new quote`,
+      `quote '${quoteId}' expired at ${isoUtcMs(new Date(quote.expiresAtMs))}; request a new quote`,
     );
   }
   return quote;

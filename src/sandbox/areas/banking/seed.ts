@@ -1,5 +1,5 @@
 import type { SandboxContext } from '../../types.js';
-import { toMinor } from './money.js';
+import { SEED_USD_PER_UNIT, toMinor } from './money.js';
 import type { Account, BankingState, Beneficiary, CurrencyBalance } from './state.js';
 
 /** Demo data every sandbox starts with (documented in docs/sandbox/banking.md). */
@@ -159,6 +159,7 @@ export function seedBanking(ctx: SandboxContext): BankingState {
     });
   }
   return {
+    usdPerUnit: { ...SEED_USD_PER_UNIT },
     user: {
       userId: ctx.credentials.userId,
       companyCode: ctx.credentials.companyId,

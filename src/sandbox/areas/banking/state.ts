@@ -54,7 +54,8 @@ export interface CurrencyBalance {
 export interface Beneficiary {
   beneficiaryId: string;
   entityType: 'INDIVIDUAL' | 'COMPANY';
-  displayName: string;
+  /** Optional on create (not required by the corridor schema). */
+  displayName: string | null;
   currency: string;
   bankCountry: string;
   paymentMethod: 'LOCAL' | 'SWIFT';
@@ -131,4 +132,6 @@ export interface BankingState {
   payoutQuotes: Map<string, PayoutQuote>;
   conversions: Map<string, Conversion>;
   payouts: Map<string, Payout>;
+  /** Mid-market rates, USD per unit of each known currency. */
+  usdPerUnit: Record<string, number>;
 }

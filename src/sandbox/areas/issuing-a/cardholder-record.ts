@@ -12,11 +12,11 @@ export const toAddress = (a: AddressBody): AddressA => ({
   postcode: a.postcode,
 });
 
-/** Optional name parts: title and name_on_card are nullable in the spec, middle_name is not (empty). */
+/** Optional name parts left out of the request read as null: title, middle_name, name_on_card. */
 export const toName = (n: NameBody): NameA => ({
   title: n.title ?? null,
   first_name: n.first_name,
-  middle_name: n.middle_name ?? '',
+  middle_name: n.middle_name ?? null,
   last_name: n.last_name,
   name_on_card: n.name_on_card ?? null,
 });

@@ -153,6 +153,7 @@ function cards(): CardRecord[] {
     nickname: 'Ava travel',
     createdAt: '2026-06-02T10:00:00Z',
     createdBy: 'seed',
+    requestId: null,
     limits: [{ amount: 1_000, interval: 'PER_TRANSACTION' }],
     limitsSource: 'request',
     cardMode: null,
@@ -169,6 +170,7 @@ function cards(): CardRecord[] {
     nickname: null,
     createdAt: '2026-06-03T09:00:00Z',
     createdBy: 'seed',
+    requestId: null,
     limits: [...PROGRAM_DEFAULT_CARD_LIMITS],
     limitsSource: 'program_default',
     cardMode: 'SINGLE',
@@ -245,6 +247,5 @@ export function seedState(ctx: SandboxContext): IssuingAState {
     cardTransactions: new Map([
       [DEMO.avaVirtualCard, seedCardTransactions(virtualCard, '2026-09-01T08:00:00', 12)],
     ]),
-    cardRequests: new Map(),
   };
 }

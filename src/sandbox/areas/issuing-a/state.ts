@@ -17,11 +17,14 @@ export interface AddressA {
   postcode: string;
 }
 
-/** The spec makes "the first, second and last" name parts nullable: title, first_name, name_on_card. */
+/**
+ * The spec makes "the first, second and last" name parts nullable (title, first_name,
+ * name_on_card); an optional part the cardholder does not have is null, middle_name included.
+ */
 export interface NameA {
   title: string | null;
   first_name: string | null;
-  middle_name: string;
+  middle_name: string | null;
   last_name: string;
   name_on_card: string | null;
 }
@@ -89,6 +92,8 @@ export interface CardRecord {
   nickname: string | null;
   createdAt: string;
   createdBy: string;
+  /** Body `request_id` of POST /card, kept as given (not an idempotency key); null for assigned cards. */
+  requestId: string | null;
   limits: CardLimit[];
   limitsSource: 'request' | 'program_default';
   cardMode: 'SINGLE' | null;
@@ -206,6 +211,4 @@ export interface IssuingAState {
   walletHistory: Map<string, WalletTransaction[]>;
   /** Newest last; keyed by card id. */
   cardTransactions: Map<string, CardTransaction[]>;
-  /** Body `request_id` of POST /card: the card it made and the request it came with. */
-  cardRequests: Map<string, { fingerprint: string; cardId: string }>;
 }

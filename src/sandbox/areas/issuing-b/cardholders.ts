@@ -3,7 +3,7 @@ import type { RouteDef, SandboxContext } from '../../types.js';
 import { parseInput } from '../../validate.js';
 import { CreateCardholderBody, UpdateCardholderBody } from './cardholder-fields.js';
 import { defined } from './defined.js';
-import { holderByHash } from './identity.js';
+import { holderByEitherId, holderByHash } from './identity.js';
 import { kycLink } from './links.js';
 import { control, HASH, hb2 } from './route.js';
 import type { Cardholder, CardholderFields, IssuingBState, Kyc } from './state.js';
@@ -96,10 +96,11 @@ export function cardholderRoutes(ctx: SandboxContext, state: () => IssuingBState
       operation: 'issuingB.activateCardholder',
       method: 'POST',
       path: '/cardholder/activate',
-      requiredHeaders: HASH,
+      // Headers not shown: x-cardholderHash-id or x-cardholder-id, checked by holderByEitherId.
       handler: (req) => {
-        const holder = holderByHash(req, state());
-        if (holder.active) throw invalid(`cardholder '${holder.id}' is already ACTIVE`);
+        const holder = holderByEitherId(req, state());
+        // Activating an active cardholder changes nothing and says so (no-op, not an error).
+        if (holder.active) return { message: 'Cardholder is already active', data: [{ status: 'ACTIVE' }] };
         holder.active = true;
         return { message: 'Cardholder activated successfully', data: [{ status: 'ACTIVE' }] };
       },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { invalid } from '../../errors.js';
 import type { RouteDef, SandboxContext } from '../../types.js';
-import { DEFAULT_PAGE_SIZE, intQuery, MAX_PAGE_SIZE, paginate, parseInput } from '../../validate.js';
+import { pageNumberQuery, pageSizeQuery, paginate, parseInput } from '../../validate.js';
 import { newCardNumber } from './card-number.js';
 import { activeHolder, assertChangeable, cardRequest, walletOf } from './identity.js';
 import { defaultLimits } from './limits.js';
@@ -123,8 +123,8 @@ export function cardRoutes(ctx: SandboxContext, state: () => IssuingBState): Rou
       handler: (req) => {
         const s = state();
         const wallet = walletOf(req, s, activeHolder(req, s));
-        const page = intQuery(req, 'page', { min: 1, fallback: 1 });
-        const size = intQuery(req, 'size', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
+        const page = pageNumberQuery(req, 'page');
+        const size = pageSizeQuery(req, 'size');
         const cards = [...s.cards.values()].filter((c) => c.walletId === wallet.id);
         const slice = paginate(cards, page, size);
         return {

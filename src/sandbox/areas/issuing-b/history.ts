@@ -1,10 +1,9 @@
 import { invalid } from '../../errors.js';
 import type { SandboxRequest } from '../../types.js';
 import {
-  DEFAULT_PAGE_SIZE,
-  intQuery,
-  MAX_PAGE_SIZE,
   optionalQuery,
+  pageNumberQuery,
+  pageSizeQuery,
   paginate,
   parseDateOrDateTime,
 } from '../../validate.js';
@@ -34,8 +33,8 @@ export function walletHistory(req: SandboxRequest, wallet: Wallet, card?: Card):
   if (from !== undefined && to !== undefined && from > to) {
     throw invalid('query parameter from_date must not be after to_date');
   }
-  const page = intQuery(req, 'page', { min: 1, fallback: 1 });
-  const size = intQuery(req, 'size', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
+  const page = pageNumberQuery(req, 'page');
+  const size = pageSizeQuery(req, 'size');
   const matching = wallet.history
     .filter((t) => card === undefined || (t.card_id === card.id && COMPLETED.has(t.txn_status)))
     .filter((t) => {

@@ -20,6 +20,26 @@ export function holderByHash(req: SandboxRequest, state: IssuingBState): Cardhol
   return holder;
 }
 
+/**
+ * The cardholder of Activate Cardholder, whose headers the spec does not show: named by
+ * `x-cardholderHash-id` (as on the other cardholder endpoints) or `x-cardholder-id` (as on the
+ * wallet and card endpoints). One is required; both may be sent if they name the same cardholder.
+ */
+export function holderByEitherId(req: SandboxRequest, state: IssuingBState): Cardholder {
+  const hash = req.header('x-cardholderHash-id')?.trim() || undefined;
+  const plain = req.header('x-cardholder-id')?.trim() || undefined;
+  if (hash === undefined && plain === undefined) {
+    throw invalid('missing required header x-cardholderHash-id or x-cardholder-id (send one of them)');
+  }
+  if (hash !== undefined && plain !== undefined && hash !== plain) {
+    throw invalid('x-cardholderHash-id and x-cardholder-id name different cardholders; send one of them');
+  }
+  const [name, id] = hash !== undefined ? ['x-cardholderHash-id', hash] : ['x-cardholder-id', plain ?? ''];
+  const holder = state.cardholders.get(id);
+  if (holder === undefined) throw invalid(`${name}: cardholder '${id}' not found`);
+  return holder;
+}
+
 /** The cardholder of `x-cardholder-id`; wallet and card functions need an active cardholder. */
 export function activeHolder(req: SandboxRequest, state: IssuingBState): Cardholder {
   const id = header(req, 'x-cardholder-id');

@@ -26,11 +26,15 @@ export function kycRoutes(ctx: SandboxContext, state: () => IssuingBState): Rout
       requiredHeaders: HASH,
       handler: (req) => {
         const rfi = holderByHash(req, state()).kyc.rfi;
+        // "The same responses as family A": without an open RFI, one element with nothing declined.
+        if (rfi === undefined) {
+          return {
+            message: 'No open request for information',
+            data: [{ services_declined_codes: { address: [], document: [] }, declined_reason: '' }],
+          };
+        }
         return {
-          data:
-            rfi === undefined
-              ? []
-              : [{ services_declined_codes: rfi.servicesDeclinedCodes, declined_reason: rfi.declinedReason }],
+          data: [{ services_declined_codes: rfi.servicesDeclinedCodes, declined_reason: rfi.declinedReason }],
         };
       },
     }),
@@ -42,9 +46,18 @@ export function kycRoutes(ctx: SandboxContext, state: () => IssuingBState): Rout
       handler: (req) => {
         const holder = holderByHash(req, state());
         const rfi = holder.kyc.rfi;
-        if (rfi === undefined) throw invalid(`cardholder '${holder.id}' has no open RFI to respond to`);
-        // A fresh submission link each time; the event only for the first response.
-        holder.kyc.link = kycLink();
+        // A fresh submission link each time, also without an open RFI and for a completed KYC
+        // (the respond endpoint always hands one out); kept as the pending KYC's link.
+        const link = kycLink();
+        if (holder.kyc.status !== 'COMPLETED') holder.kyc.link = link;
+        if (rfi === undefined) {
+          // No RFI to respond to, so no kyc_rfi_responded event.
+          return {
+            message: 'No open request for information; documents can be submitted at kycLink',
+            data: [kycView(holder, link)],
+          };
+        }
+        // The event only for the first response to the RFI.
         if (!rfi.responded) {
           rfi.responded = true;
           ctx.events.emit({
@@ -54,7 +67,7 @@ export function kycRoutes(ctx: SandboxContext, state: () => IssuingBState): Rout
             subagentCode: holder.subagentCode,
           });
         }
-        return { message: 'RFI response link generated', data: [kycView(holder)] };
+        return { message: 'RFI response link generated', data: [kycView(holder, link)] };
       },
     }),
     // KYC review happens outside the interface; this completes it.

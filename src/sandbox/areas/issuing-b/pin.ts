@@ -1,4 +1,3 @@
-import { invalid } from '../../errors.js';
 import type { RouteDef, SandboxRequest } from '../../types.js';
 import { assertChangeable, cardRequest } from './identity.js';
 import { pinLink } from './links.js';
@@ -9,7 +8,9 @@ type Step = 'set' | 'reset' | 'change';
 
 /**
  * The PIN iframes. The PIN itself is entered in the iframe, outside this interface, so the sandbox
- * counts the PIN as set once a set or reset link is handed out (docs/sandbox/issuing-b.md).
+ * counts the PIN as set once a set or reset link is handed out (docs/sandbox.md). A change link is
+ * handed out whether or not a PIN is set: the iframe deals with a card that has none, and handing
+ * it out does not mark the PIN set.
  */
 function pinRoute(operation: string, path: string, step: Step, state: () => IssuingBState): RouteDef {
   return hb2({
@@ -20,10 +21,7 @@ function pinRoute(operation: string, path: string, step: Step, state: () => Issu
     handler: (req: SandboxRequest) => {
       const { card } = cardRequest(req, state());
       assertChangeable(card);
-      if (step === 'change' && !card.pinSet) {
-        throw invalid(`card '${card.id}' has no PIN to change; set one with /card/setpin first`);
-      }
-      card.pinSet = true;
+      if (step !== 'change') card.pinSet = true;
       return { data: [{ set_pin_url: pinLink(step) }] };
     },
   });

@@ -81,30 +81,25 @@ export function cardDetails(card: Card): Record<string, unknown> {
   };
 }
 
-/** `al***@demo.example`: enough to recognise the address, not enough to harvest it. */
-export function maskEmail(email: string): string {
-  const at = email.indexOf('@');
-  if (at < 0) return '***';
-  return `${email.slice(0, Math.min(2, at))}***${email.slice(at)}`;
-}
-
-/** `+65 ******4567`: country code and the last four digits. */
-export function maskMobile(countryCode: string, mobile: string): string {
-  return `+${countryCode} ${'*'.repeat(Math.max(0, mobile.length - 4))}${mobile.slice(-4)}`;
-}
-
+/**
+ * 3DS enrollment view. `destination` is where the OTP goes, in full: the cardholder's registered
+ * e-mail (EMAIL) or `+<mobileCountryCode><mobile>` (SMS), read from the cardholder's current
+ * details. The API caller owns that data; masking it is left to the front ends that display it.
+ */
 export function threeDsView(holder: Cardholder, method: OtpMethod): Record<string, unknown> {
   const destination =
-    method === 'EMAIL'
-      ? maskEmail(holder.fields.email)
-      : maskMobile(holder.fields.mobileCountryCode, holder.fields.mobile);
+    method === 'EMAIL' ? holder.fields.email : `+${holder.fields.mobileCountryCode}${holder.fields.mobile}`;
   return { otp_delivery_method: method, destination, status: 'ACTIVE' };
 }
 
-export function kycView(holder: Cardholder): Record<string, unknown> {
+/**
+ * KYC view; `kycLink` is empty once KYC is complete, except when `submissionLink` is given (the
+ * respond endpoint always hands out a document-submission link).
+ */
+export function kycView(holder: Cardholder, submissionLink?: string): Record<string, unknown> {
   return {
     kycStatus: holder.kyc.status,
-    kycLink: holder.kyc.status === 'COMPLETED' ? '' : holder.kyc.link,
+    kycLink: submissionLink ?? (holder.kyc.status === 'COMPLETED' ? '' : holder.kyc.link),
     documentType: 'E_KYC',
     complianceStatus: holder.kyc.complianceStatus,
     email: holder.fields.email,

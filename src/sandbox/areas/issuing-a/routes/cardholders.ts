@@ -1,10 +1,9 @@
 import { invalid } from '../../../errors.js';
 import type { RouteDef, SandboxContext } from '../../../types.js';
 import {
-  DEFAULT_PAGE_SIZE,
-  intQuery,
-  MAX_PAGE_SIZE,
   optionalQuery,
+  pageNumberQuery,
+  pageSizeQuery,
   paginate,
   parseInput,
   requiredQuery,
@@ -104,8 +103,8 @@ export function cardholderRoutes(ctx: SandboxContext, state: () => IssuingAState
         if (status !== undefined && !isStatus(status)) {
           throw invalid(`query parameter status must be one of ${CARDHOLDER_STATUSES.join(', ')}`);
         }
-        const page = intQuery(req, 'page_num', { min: 1, fallback: 1 });
-        const size = intQuery(req, 'page_size', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
+        const page = pageNumberQuery(req, 'page_num');
+        const size = pageSizeQuery(req, 'page_size');
         // Newest first: a cardholder just created is on the first page.
         const all = [...s.cardholders.values()]
           .reverse()

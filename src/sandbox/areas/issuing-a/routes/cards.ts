@@ -1,5 +1,4 @@
 import { invalid } from '../../../errors.js';
-import { IdempotencyStore } from '../../../idempotency.js';
 import type { RouteDef, SandboxContext } from '../../../types.js';
 import { isoUtc, parseInput } from '../../../validate.js';
 import { maskCardNumber, newVirtualCardNumber } from '../card-number.js';
@@ -22,17 +21,9 @@ export function cardRoutes(ctx: SandboxContext, state: () => IssuingAState): Rou
       handler: (req) => {
         const s = state();
         const body = parseInput(CreateCardBody, req.body);
-        // The body's request_id is a second idempotency key: a repeat gets the card it made.
-        const fingerprint = IdempotencyStore.fingerprint(body);
-        const earlier = s.cardRequests.get(body.request_id);
-        if (earlier !== undefined) {
-          if (earlier.fingerprint !== fingerprint) {
-            throw invalid(
-              `request_id '${body.request_id}' was already used for a different card request; use a new request_id`,
-            );
-          }
-          return { data: { id: earlier.cardId }, message: 'Card created successfully' };
-        }
+        // The body's request_id is stored with the card but is not an idempotency key: the
+        // x-request-id header is (route option `idempotent`), so two requests that copy the same
+        // sample body under different x-request-ids make two cards.
         const holder = cardholderById(s, body.card_holder_id);
         const limits = body.authorization_controls.transaction_limits.limits;
         const now = isoUtc(ctx.clock.now());
@@ -46,6 +37,7 @@ export function cardRoutes(ctx: SandboxContext, state: () => IssuingAState): Rou
           nickname: null,
           createdAt: now,
           createdBy: body.created_by,
+          requestId: body.request_id,
           limits: limits === undefined ? [...PROGRAM_DEFAULT_CARD_LIMITS] : limits.map((l) => ({ ...l })),
           limitsSource: limits === undefined ? 'program_default' : 'request',
           cardMode: null,
@@ -53,7 +45,6 @@ export function cardRoutes(ctx: SandboxContext, state: () => IssuingAState): Rou
           activatedAt: now,
         };
         s.cards.set(card.id, card);
-        s.cardRequests.set(body.request_id, { fingerprint, cardId: card.id });
         ctx.events.emit({
           eventName: 'card_create',
           data: { cardId: card.id, cardholderId: holder.view.id, cardType: 'VIRTUAL' },
@@ -95,6 +86,7 @@ export function cardRoutes(ctx: SandboxContext, state: () => IssuingAState): Rou
           nickname: null,
           createdAt: isoUtc(ctx.clock.now()),
           createdBy,
+          requestId: null,
           limits: [...PROGRAM_DEFAULT_CARD_LIMITS],
           limitsSource: 'program_default',
           cardMode: body.card_mode,

@@ -1,18 +1,21 @@
-import { invalid } from '../../../errors.js';
 import type { RouteDef, SandboxContext } from '../../../types.js';
 import { isoUtc } from '../../../validate.js';
-import { rfiLinkFor } from '../defaults.js';
+import { kycLinkFor, rfiLinkFor } from '../defaults.js';
 import { hashHeaderCardholder, PREFIX } from '../lookup.js';
 import type { CardholderRecord, IssuingAState } from '../state.js';
 
 const KYC_HEADERS = ['x-cardholderHash-id'] as const;
 
-/** The KYC view (spec "KYC and RFI"); the link is empty once KYC is complete. */
-function kycView(record: CardholderRecord, link?: string) {
+/**
+ * The KYC view (spec "KYC and RFI"); the link is empty once KYC is complete, except on the respond
+ * endpoint, which always hands out a document-submission link (`submissionLink`).
+ */
+function kycView(record: CardholderRecord, submissionLink?: string) {
   const kyc = record.kyc;
   return {
     kycStatus: kyc.kycStatus,
-    kycLink: kyc.kycStatus === 'COMPLETED' ? '' : (link ?? kyc.rfi?.submissionLink ?? kyc.kycLink),
+    kycLink:
+      submissionLink ?? (kyc.kycStatus === 'COMPLETED' ? '' : (kyc.rfi?.submissionLink ?? kyc.kycLink)),
     documentType: kyc.documentType,
     complianceStatus: kyc.complianceStatus,
     email: record.view.email,
@@ -74,7 +77,14 @@ export function kycRoutes(ctx: SandboxContext, state: () => IssuingAState): Rout
       handler: (req) => {
         const record = hashHeaderCardholder(state(), req);
         const rfi = record.kyc.rfi;
-        if (rfi === null) throw invalid(`cardholder '${record.view.id}' has no open request for information`);
+        // No open RFI: still the KYC view with the cardholder's submission link, and no event
+        // (kyc_rfi_responded is about an RFI).
+        if (rfi === null) {
+          return {
+            data: [kycView(record, record.kyc.kycLink || kycLinkFor(record.view.id))],
+            message: 'No open request for information; documents can be submitted at kycLink',
+          };
+        }
         // The first response opens the submission link; asking again hands out the same link.
         if (rfi.respondedAt === null || rfi.submissionLink === null) {
           rfi.respondedAt = isoUtc(ctx.clock.now());

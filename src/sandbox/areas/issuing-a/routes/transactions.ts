@@ -1,11 +1,10 @@
 import { invalid } from '../../../errors.js';
 import type { RouteDef, SandboxRequest } from '../../../types.js';
 import {
-  DEFAULT_PAGE_SIZE,
-  intQuery,
   isCalendarDate,
-  MAX_PAGE_SIZE,
   optionalQuery,
+  pageNumberQuery,
+  pageSizeQuery,
   paginate,
   requiredQuery,
 } from '../../../validate.js';
@@ -44,8 +43,8 @@ export function transactionRoutes(state: () => IssuingAState): RouteDef[] {
         const s = state();
         const card = cardById(s, requiredQuery(req, 'id'));
         const range = dateRange(req);
-        const page = intQuery(req, 'page_num', { min: 1, fallback: 1 });
-        const size = intQuery(req, 'page_size', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
+        const page = pageNumberQuery(req, 'page_num');
+        const size = pageSizeQuery(req, 'page_size');
         // Newest first; seeded dates are UTC (`+00:00`), so the date part is the UTC day.
         const items = [...(s.cardTransactions.get(card.id) ?? [])].reverse().filter((t) => {
           const day = t.transaction_date.slice(0, 10);

@@ -1,11 +1,10 @@
 import { invalid } from '../../../errors.js';
 import type { RouteDef, SandboxContext, SandboxRequest } from '../../../types.js';
 import {
-  DEFAULT_PAGE_SIZE,
-  intQuery,
   localTimestamp,
-  MAX_PAGE_SIZE,
   optionalQuery,
+  pageNumberQuery,
+  pageSizeQuery,
   paginate,
   parseDateOrDateTime,
   parseInput,
@@ -100,8 +99,8 @@ export function walletRoutes(ctx: SandboxContext, state: () => IssuingAState): R
         if (from !== undefined && to !== undefined && from > to) {
           throw invalid('query parameter from_date must not be after to_date');
         }
-        const page = intQuery(req, 'page', { min: 1, fallback: 1 });
-        const size = intQuery(req, 'size', { min: 1, max: MAX_PAGE_SIZE, fallback: DEFAULT_PAGE_SIZE });
+        const page = pageNumberQuery(req, 'page');
+        const size = pageSizeQuery(req, 'size');
         // Newest first.
         const items = [...(s.walletHistory.get(wallet.view.id) ?? [])].reverse().filter((t) => {
           const at = Date.parse(`${t.initiatedAt}Z`);
