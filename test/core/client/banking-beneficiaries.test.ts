@@ -187,11 +187,20 @@ describe('beneficiary creation', () => {
   it('refuses what the request shape itself requires before fetching any schema', async () => {
     const before = count('beneficiaries.schema');
     const error = await invalidRequest(
-      client.beneficiaries.create({ ...achIndividual(), displayName: '', extras: {} as never }),
+      client.beneficiaries.create({ ...achIndividual(), currency: '', extras: {} as never }),
     );
-    expect(error.issues.join('\n')).toMatch(/displayName/);
+    expect(error.issues.join('\n')).toMatch(/currency/);
     expect(error.issues.join('\n')).toMatch(/extras\.paymentMethod/);
     expect(count('beneficiaries.schema')).toBe(before);
+  });
+
+  it('creates a beneficiary without displayName (optional: the corridor schema does not require it)', async () => {
+    const { displayName: _omit, ...withoutName } = achIndividual();
+    const created = await client.beneficiaries.create(withoutName);
+    expect(created.beneficiary_id).toMatch(/^ben_/);
+    // An empty displayName is dropped like any empty field, not sent and not refused.
+    const blank = await client.beneficiaries.create(achIndividual({ displayName: '' }));
+    expect(blank.beneficiary_id).toMatch(/^ben_/);
   });
 
   it('fetches each corridor schema once per client', async () => {

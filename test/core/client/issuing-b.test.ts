@@ -256,17 +256,25 @@ describe('issuing family B client: KYC', () => {
     expect(bruno.kycLink).toMatch(/^https:\/\//);
   });
 
-  it('reads an open RFI, none for a cardholder without one, and responds with a link', async () => {
+  it('reads an open RFI, nothing declined for a cardholder without one, and responds with a link', async () => {
     const rfi = await client.issuingB.getRfi({ cardholderHashId: BRUNO });
     expect(rfi?.services_declined_codes).toEqual({
       address: ['ADDRESS_PROOF_EXPIRED'],
       document: ['DOCUMENT_IMAGE_BLURRED'],
     });
     expect(rfi?.declined_reason).toMatch(/\S/);
-    expect(await client.issuingB.getRfi({ cardholderHashId: ALICE })).toBeUndefined();
+    // Like family A: one element with empty lists when no RFI is open.
+    expect(await client.issuingB.getRfi({ cardholderHashId: ALICE })).toEqual({
+      services_declined_codes: { address: [], document: [] },
+      declined_reason: '',
+    });
 
     const responded = await client.issuingB.respondRfi({ cardholderHashId: BRUNO });
     expect(responded).toMatchObject({ kycStatus: 'PENDING' });
     expect(responded.kycLink).toMatch(/^https:\/\//);
+    // Without an open RFI the respond endpoint still hands out a submission link.
+    const noRfi = await client.issuingB.respondRfi({ cardholderHashId: ALICE });
+    expect(noRfi).toMatchObject({ kycStatus: 'COMPLETED' });
+    expect(noRfi.kycLink).toMatch(/^https:\/\//);
   });
 });

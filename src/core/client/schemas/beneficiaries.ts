@@ -74,11 +74,13 @@ const BankSchema = z.looseObject({
 /**
  * Beneficiary request shape (spec "Resources: Beneficiary"). Only the fields the spec marks "yes"
  * are required here; the rest is decided by the corridor schema, checked before sending.
+ * `displayName` is the exception: "yes" in the request field list, but the sample corridor schema
+ * (which the request is validated against) lists it without requiring it, so it is optional.
  */
 export const CreateBeneficiarySchema = z.looseObject({
   companyCode: text,
   entityType: EntityTypeSchema,
-  displayName: text,
+  displayName: text.optional(),
   firstName: text.optional(),
   lastName: text.optional(),
   companyName: text.optional(),
