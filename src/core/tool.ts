@@ -54,6 +54,12 @@ export interface ToolContext {
   requestId: string;
   /** The preview the approvers saw, when this run executes an approval. */
   approved?: Preview;
+  /**
+   * A checkpoint: the first call produces and records the value (durably, when executing an
+   * approval); a re-execution after a crash gets the recorded value back. A payout's quote goes
+   * through it, so a re-sent payout carries the same quote and request id and the service replays it.
+   */
+  once<T>(key: string, produce: () => Promise<T>): Promise<T>;
   /** A progress message for long work (Slack, MCP progress notifications, CLI stderr). */
   progress(message: string): void;
   signal?: AbortSignal;

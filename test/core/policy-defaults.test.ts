@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   defaultPolicyPath,
@@ -118,5 +118,30 @@ describe('shipped default policy', () => {
         reason: expect.stringContaining('needs role admin'),
       });
     }
+  });
+});
+
+describe('shipped default policy: card-data links', () => {
+  it('gives links that reveal a card number or set a PIN to operators, not to every reader', async () => {
+    const { parsePolicyText } = await import('../../src/core/policy/index.js');
+    const withViewer = parsePolicyText(
+      `${readFileSync(defaultPolicyPath(), 'utf8')}\n`.replace(
+        /^actors:\n/m,
+        'actors:\n  - match: { slackUser: UVIEW }\n    roles: [viewer]\n  - match: { slackUser: UOPS }\n    roles: [operator]\n',
+      ),
+      'test',
+    );
+    const link = { ...tools.getCardDetailsB, name: 'get_card_details_link_b' };
+    expect(evaluate(withViewer, { tool: link, input: {}, actor: slackUser('UVIEW') })).toMatchObject({
+      decision: 'deny',
+    });
+    expect(evaluate(withViewer, { tool: link, input: {}, actor: slackUser('UOPS') })).toMatchObject({
+      decision: 'allow',
+    });
+    expect(
+      evaluate(withViewer, { tool: tools.getCardDetailsB, input: {}, actor: slackUser('UVIEW') }),
+    ).toMatchObject({
+      decision: 'allow',
+    });
   });
 });

@@ -13,6 +13,7 @@ export const decisionSchema = z.enum([
   'cancelled',
   'expired',
   'invalid',
+  'refused',
 ]);
 
 /**
@@ -34,7 +35,14 @@ export type AuditEvent = z.infer<typeof eventSchema>;
 export type AuditOutcome = z.infer<typeof outcomeSchema>;
 
 const POLICY_DECISIONS: readonly AuditDecision[] = ['allow', 'deny', 'approval_required', 'invalid'];
-const APPROVER_DECISIONS: readonly AuditDecision[] = ['approved', 'rejected', 'cancelled', 'expired'];
+/** `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong state). */
+const APPROVER_DECISIONS: readonly AuditDecision[] = [
+  'approved',
+  'rejected',
+  'cancelled',
+  'expired',
+  'refused',
+];
 const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];
 
 /** Errors are capped so one runaway message cannot bloat the log. */

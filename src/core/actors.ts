@@ -1,0 +1,19 @@
+import type { Actor } from './policy/types.js';
+
+/** The local operator at the CLI (`--as <name>` or BANKOPS_ACTOR names who is acting). */
+export const cliActor = (name: string): Actor => ({ id: `cli:${name}`, frontEnd: 'cli', cliUser: name });
+
+/** An assistant connected over MCP with the key the policy names `keyName`. */
+export const mcpActor = (keyName: string): Actor => ({
+  id: `mcp:${keyName}`,
+  frontEnd: 'mcp',
+  mcpKeyName: keyName,
+});
+
+/** A Slack user, with the user groups they belong to. */
+export const slackActor = (userId: string, groupIds: readonly string[] = []): Actor => ({
+  id: `slack:${userId}`,
+  frontEnd: 'slack',
+  slackUserId: userId,
+  slackGroupIds: [...groupIds],
+});

@@ -1,0 +1,89 @@
+import type { Money, Preview } from '../tool.js';
+import type { ApprovalBound } from './types.js';
+
+// ISO 4217 currencies without the usual two decimals; every other code is taken to have two.
+const ZERO_DECIMALS = new Set([
+  'BIF',
+  'CLP',
+  'DJF',
+  'GNF',
+  'ISK',
+  'JPY',
+  'KMF',
+  'KRW',
+  'PYG',
+  'RWF',
+  'UGX',
+  'VND',
+  'VUV',
+  'XAF',
+  'XOF',
+  'XPF',
+]);
+const THREE_DECIMALS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+export function minorDigits(currency: string): number {
+  if (ZERO_DECIMALS.has(currency)) return 0;
+  return THREE_DECIMALS.has(currency) ? 3 : 2;
+}
+
+/** An amount in integer minor units, so comparisons are exact (1026 × 1.005 is 1031.1299… in floats). */
+export const toMinor = (money: Money): number => Math.round(money.amount * 10 ** minorDigits(money.currency));
+
+const fromMinor = (minor: number, currency: string): Money => ({
+  amount: minor / 10 ** minorDigits(currency),
+  currency,
+});
+
+/**
+ * The bound approvers are asked to accept: the quoted debit plus `tolerancePercent`, rounded DOWN
+ * to the minor unit, so the tolerance is never exceeded by rounding. Computed in integers (basis
+ * points), hence the tolerance counts to 0.01 %.
+ */
+export function boundFor(quoted: Money, tolerancePercent: number): ApprovalBound {
+  const currency = quoted.currency.trim().toUpperCase();
+  const minor = toMinor({ amount: quoted.amount, currency });
+  const basisPoints = Math.round(tolerancePercent * 100);
+  const max = minor + Math.floor((minor * basisPoints) / 10_000);
+  return {
+    quoted: fromMinor(minor, currency),
+    tolerancePercent: basisPoints / 100,
+    max: fromMinor(max, currency),
+  };
+}
+
+/**
+ * True when `fresh` may not be executed under `bound`: more minor units, or another currency (an
+ * amount in another currency was never approved, whatever its value).
+ */
+export function exceedsBound(fresh: Money, bound: Money): boolean {
+  if (fresh.currency.trim().toUpperCase() !== bound.currency.trim().toUpperCase()) return true;
+  return toMinor(fresh) > toMinor(bound);
+}
+
+/** `1,031.13 USD`: grouped, with the currency's minor digits. */
+export const formatAmount = (money: Money): string =>
+  `${money.amount.toLocaleString('en-US', {
+    minimumFractionDigits: minorDigits(money.currency),
+    maximumFractionDigits: minorDigits(money.currency),
+  })} ${money.currency}`;
+
+/**
+ * The preview as approvers see it: the tool's bound replaced by the maximum (quote + tolerance) and
+ * the summary saying so, so every front end shows the limit without knowing about tolerances.
+ */
+export function sealPreview(
+  preview: Preview,
+  tolerancePercent: number,
+): { preview: Preview; bound?: ApprovalBound } {
+  if (preview.bound === undefined) return { preview };
+  const bound = boundFor(preview.bound, tolerancePercent);
+  const limit =
+    bound.tolerancePercent === 0
+      ? `executes only if a fresh quote debits at most ${formatAmount(bound.max)}`
+      : `executes only if a fresh quote debits at most ${formatAmount(bound.max)} (quoted + ${bound.tolerancePercent} %)`;
+  return {
+    preview: { summary: `${preview.summary}; ${limit}`, details: preview.details, bound: bound.max },
+    bound,
+  };
+}

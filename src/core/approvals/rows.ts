@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { Preview } from '../tool.js';
+import { sealPreview } from './bound.js';
+import type { ApprovalRow } from './store.js';
+import type { OpenApprovalRequest } from './types.js';
+
+export interface RowSettings {
+  now: Date;
+  ttlSeconds: number;
+  tolerancePercent: number;
+}
+
+/** Each attempt of an approval is one request at the service, whoever executes it and however often. */
+export const requestIdOf = (id: string, attempt: number): string => `${id}-${attempt}`;
+
+export const expiryAfter = (from: Date, ttlSeconds: number): string =>
+  new Date(from.getTime() + ttlSeconds * 1000).toISOString();
+
+/** The row of a new pending approval: attempt 1, the preview sealed with the tolerance in force. */
+export function newApprovalRow(
+  request: OpenApprovalRequest,
+  preview: Preview | undefined,
+  settings: RowSettings,
+): ApprovalRow {
+  const id = `apr_${randomBytes(12).toString('hex')}`;
+  const now = settings.now.toISOString();
+  const sealed = preview === undefined ? undefined : sealPreview(preview, settings.tolerancePercent);
+  return {
+    id,
+    tool: request.tool.name,
+    input_json: JSON.stringify(request.input),
+    fingerprint: request.fingerprint,
+    idempotency_key: request.idempotencyKey ?? null,
+    requester_id: request.actor.id,
+    requester_json: JSON.stringify(request.actor),
+    state: 'pending',
+    required_approvers: request.decision.approvers,
+    approver_role: request.decision.approverRole,
+    policy_rule: request.decision.rule.label,
+    policy_reason: request.decision.reason,
+    preview_json: sealed === undefined ? null : JSON.stringify(sealed.preview),
+    bound_json: sealed?.bound === undefined ? null : JSON.stringify(sealed.bound),
+    checkpoints_json: '{}',
+    result_json: null,
+    error_json: null,
+    request_id: requestIdOf(id, 1),
+    attempt: 1,
+    owner: null,
+    lease_until: null,
+    created_at: now,
+    updated_at: now,
+    expires_at: expiryAfter(settings.now, settings.ttlSeconds),
+    decided_by: null,
+    decision_reason: null,
+  };
+}

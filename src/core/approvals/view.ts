@@ -1,0 +1,45 @@
+import type { Actor } from '../policy/types.js';
+import { redact } from '../redact.js';
+import type { Failure } from '../results.js';
+import type { Preview } from '../tool.js';
+import type { ApprovalRow, VoteRow } from './store.js';
+import type { ApprovalBound, ApprovalView } from './types.js';
+
+const parse = <T>(json: string | null): T | undefined =>
+  json === null ? undefined : (JSON.parse(json) as T);
+
+export const requesterOf = (row: ApprovalRow): Actor => JSON.parse(row.requester_json) as Actor;
+
+/** The row as front ends may show it: input redacted again, since views end up in chat channels. */
+export function viewOf(
+  row: ApprovalRow,
+  votes: readonly VoteRow[],
+  secretFields: readonly string[],
+): ApprovalView {
+  const preview = parse<Preview>(row.preview_json);
+  const bound = parse<ApprovalBound>(row.bound_json);
+  const result = parse<Record<string, unknown>>(row.result_json);
+  const error = parse<Failure>(row.error_json);
+  return {
+    id: row.id,
+    tool: row.tool,
+    state: row.state,
+    input: redact(JSON.parse(row.input_json), secretFields) as Record<string, unknown>,
+    requester: row.requester_id,
+    requiredApprovers: row.required_approvers,
+    approverRole: row.approver_role,
+    reason: row.policy_reason,
+    ...(preview === undefined ? {} : { preview }),
+    ...(bound === undefined ? {} : { bound }),
+    attempt: row.attempt,
+    approvals: votes.map((vote) => ({ approver: vote.approver_id, at: vote.voted_at })),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at,
+    ...(row.decided_by === null ? {} : { decidedBy: row.decided_by }),
+    ...(row.decision_reason === null ? {} : { decisionReason: row.decision_reason }),
+    ...(result === undefined ? {} : { result }),
+    ...(error === undefined ? {} : { error }),
+    requestId: row.request_id,
+  };
+}

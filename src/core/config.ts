@@ -1,0 +1,130 @@
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
+
+/**
+ * Configuration from the environment, validated once at start-up. A bad value stops start-up with a
+ * message naming the variable; no service URL means the embedded sandbox (with its credentials).
+ */
+const text = z.string().trim().min(1);
+const positiveInt = z.coerce.number().int().positive();
+
+const EnvSchema = z.object({
+  BANKOPS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  BANKOPS_API_KEY: text.optional(),
+  BANKOPS_PRODUCT_ID: text.optional(),
+  BANKOPS_USER_ID: text.optional(),
+  BANKOPS_COMPANY_ID: text.optional(),
+  BANKOPS_USER_EMAIL: text.optional(),
+  BANKOPS_CLIENT_ID: text.optional(),
+  BANKOPS_PROGRAM_CODE: text.optional(),
+  BANKOPS_AGENT_CODE: text.optional(),
+  BANKOPS_SUBAGENT_CODE: text.optional(),
+  BANKOPS_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
+  BANKOPS_DB: text.optional(),
+  BANKOPS_POLICY: text.optional(),
+  BANKOPS_ACTOR: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64')
+    .optional(),
+  BANKOPS_APPROVAL_TTL_SECONDS: positiveInt.default(24 * 3600),
+  BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number().min(0).max(10).default(0.5),
+  XDG_DATA_HOME: text.optional(),
+});
+
+export interface ServiceConfig {
+  baseUrl: string;
+  apiKey: string;
+  productId: string;
+  userId: string;
+  companyId: string;
+  clientId?: string;
+  timeoutMs: number;
+}
+
+export interface Config {
+  /** `embedded`: no service URL configured, the sandbox runs in-process on loopback. */
+  mode: 'service' | 'embedded';
+  /** Credentials for the service; `baseUrl` is filled in when the embedded sandbox starts. */
+  service: Omit<ServiceConfig, 'baseUrl'> & { baseUrl: string | undefined };
+  defaults: { companyCode: string; programCode: string; agentCode: string; subagentCode: string };
+  userEmail: string;
+  /** SQLite file for the audit log, approvals and the embedded sandbox's state. */
+  databasePath: string;
+  policyPath: string | undefined;
+  /** Who is acting at the CLI (`--as` overrides it). */
+  cliActor: string;
+  approvalTtlSeconds: number;
+  /** How much worse than the approved bound a fresh quote may be, in percent. */
+  quoteTolerancePercent: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function defaultDataDir(env: Record<string, string | undefined>): string {
+  const base = env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share');
+  return join(base, 'bankops');
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username.replace(/[^A-Za-z0-9._@-]/g, '_') || 'operator';
+  } catch {
+    return 'operator';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([key, value]) => key in EnvSchema.shape && value !== '')),
+  );
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const mode = e.BANKOPS_BASE_URL === undefined ? 'embedded' : 'service';
+  if (mode === 'service') {
+    const missing = (
+      ['BANKOPS_API_KEY', 'BANKOPS_PRODUCT_ID', 'BANKOPS_USER_ID', 'BANKOPS_COMPANY_ID'] as const
+    ).filter((name) => e[name] === undefined);
+    if (missing.length > 0) {
+      throw new ConfigError(
+        missing.map((name) => `${name}: required when BANKOPS_BASE_URL is set (the service's credentials)`),
+      );
+    }
+  }
+  const d = SANDBOX_DEFAULTS;
+  return {
+    mode,
+    service: {
+      baseUrl: e.BANKOPS_BASE_URL,
+      apiKey: e.BANKOPS_API_KEY ?? d.apiKey,
+      productId: e.BANKOPS_PRODUCT_ID ?? d.productId,
+      userId: e.BANKOPS_USER_ID ?? d.userId,
+      companyId: e.BANKOPS_COMPANY_ID ?? d.companyId,
+      ...(e.BANKOPS_CLIENT_ID === undefined ? {} : { clientId: e.BANKOPS_CLIENT_ID }),
+      timeoutMs: e.BANKOPS_TIMEOUT_MS,
+    },
+    defaults: {
+      companyCode: e.BANKOPS_COMPANY_ID ?? d.companyId,
+      programCode: e.BANKOPS_PROGRAM_CODE ?? d.programCode,
+      agentCode: e.BANKOPS_AGENT_CODE ?? d.agentCode,
+      subagentCode: e.BANKOPS_SUBAGENT_CODE ?? d.subagentCode,
+    },
+    userEmail: e.BANKOPS_USER_EMAIL ?? d.userEmail,
+    databasePath: e.BANKOPS_DB ?? join(defaultDataDir(env), 'bankops.db'),
+    policyPath: e.BANKOPS_POLICY,
+    cliActor: e.BANKOPS_ACTOR ?? osUser(),
+    approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,
+    quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
+  };
+}

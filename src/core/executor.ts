@@ -1,0 +1,310 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type {
+  ApprovalActionResult,
+  ApprovalFilter,
+  ApprovalListener,
+  ApprovalService,
+  ApprovalView,
+} from './approvals/types.js';
+import type { AuditLog } from './audit/index.js';
+import { canonicalJson } from './canonical-json.js';
+import type { ServiceClient } from './client/index.js';
+import { type Db, migrate } from './db.js';
+import { evaluate } from './policy/evaluate.js';
+import type { PolicyStore } from './policy/store.js';
+import type { Actor, PolicyTool } from './policy/types.js';
+import { redact } from './redact.js';
+import type { Registry } from './registry.js';
+import type { ExecuteResult, Failure, FieldError } from './results.js';
+import { runTool, secretsOf } from './run-tool.js';
+import type { AnyTool, ToolDefaults } from './tool.js';
+
+export interface ExecuteRequest {
+  tool: string;
+  input: unknown;
+  actor: Actor;
+  /**
+   * Makes a retry the same request: a repeat with the same key returns the first result (and the
+   * service sees the same `x-request-id`); the same key with a different input is refused.
+   */
+  idempotencyKey?: string;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface ExecutorDeps {
+  db: Db;
+  registry: Registry;
+  policy: PolicyStore;
+  audit: AuditLog;
+  client: ServiceClient;
+  defaults: ToolDefaults;
+  approvals?: ApprovalService;
+}
+
+const MIGRATION = [
+  `CREATE TABLE IF NOT EXISTS executions (
+     actor TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     idempotency_key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     result_json TEXT,
+     created_at TEXT NOT NULL,
+     PRIMARY KEY (actor, tool, idempotency_key)
+   )`,
+];
+
+/** SHA-256 of who asks for what: an identical request has the same fingerprint. */
+export function requestFingerprint(actor: Actor, tool: string, input: unknown): string {
+  return createHash('sha256')
+    .update(canonicalJson({ actor: actor.id, tool, input: input as never }))
+    .digest('hex');
+}
+
+/** The request id of a keyed call: stable, so the service deduplicates a retry too. */
+const keyedRequestId = (actor: Actor, tool: string, key: string): string =>
+  `idem-${createHash('sha256').update(`${actor.id}\u0000${tool}\u0000${key}`).digest('hex').slice(0, 32)}`;
+
+function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+}
+
+/**
+ * A request the client refused before sending it (it breaks the service's schema, e.g. a
+ * beneficiary's corridor schema) is the caller's to fix: report it as invalid input, field by field.
+ */
+function invalidRequest(tool: string, error: Failure): ExecuteResult | undefined {
+  if (error.kind !== 'invalid_request') return undefined;
+  const errors = (error.issues ?? [error.message]).map((issue) => {
+    const at = issue.indexOf(': ');
+    return at > 0
+      ? { path: issue.slice(0, at).replace(/^\//, '').replaceAll('/', '.'), message: issue.slice(at + 2) }
+      : { path: '', message: issue };
+  });
+  return { status: 'invalid', tool, message: `invalid input for ${tool}: ${error.message}`, errors };
+}
+
+/** The part of a tool the policy reads. */
+function policyView(tool: AnyTool): PolicyTool {
+  const money = tool.money?.bind(tool);
+  return {
+    name: tool.name,
+    toolset: tool.toolset,
+    hints: tool.hints,
+    ...(money === undefined ? {} : { money: (input: unknown) => money(input as Record<string, unknown>) }),
+  };
+}
+
+/**
+ * The one way any front end calls the service: validate, authorize, apply the approval policy,
+ * audit, then run the tool or open an approval (DESIGN "Data flow").
+ */
+export class Executor {
+  private readonly inflight = new Map<string, Promise<ExecuteResult>>();
+
+  constructor(private readonly deps: ExecutorDeps) {
+    migrate(deps.db, 'executor-1', MIGRATION);
+  }
+
+  get registry(): Registry {
+    return this.deps.registry;
+  }
+
+  async execute(req: ExecuteRequest): Promise<ExecuteResult> {
+    const { actor } = req;
+    const tool = this.deps.registry.get(req.tool);
+    if (tool === undefined) {
+      const message = `unknown tool '${req.tool}'; \`bankops tools\` lists the tools`;
+      this.auditRefusal(req.tool, actor, redact(req.input ?? {}), 'invalid', message);
+      return { status: 'invalid', tool: req.tool, message, errors: [{ path: '', message }] };
+    }
+    const parsed = tool.input.safeParse(req.input ?? {});
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      const message = `invalid input for ${tool.name}: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`;
+      this.auditRefusal(
+        tool.name,
+        actor,
+        redact(req.input ?? {}, tool.secretFields ?? []),
+        'invalid',
+        message,
+        tool,
+      );
+      return { status: 'invalid', tool: tool.name, message, errors };
+    }
+    const input = parsed.data as Record<string, unknown>;
+    const decision = evaluate(this.deps.policy.current(), { tool: policyView(tool), input, actor });
+    if (decision.decision === 'deny') {
+      this.auditRefusal(
+        tool.name,
+        actor,
+        redact(input, tool.secretFields ?? []),
+        'deny',
+        decision.reason,
+        tool,
+      );
+      return { status: 'denied', tool: tool.name, reason: decision.reason };
+    }
+
+    const fingerprint = requestFingerprint(actor, tool.name, input);
+    if (decision.decision === 'approval') {
+      const refusal = this.approvalRefusal(tool, input);
+      if (refusal !== undefined) {
+        this.auditRefusal(tool.name, actor, redact(input, tool.secretFields ?? []), 'deny', refusal, tool);
+        return { status: 'denied', tool: tool.name, reason: refusal };
+      }
+      return this.deps.approvals!.open({
+        tool,
+        input,
+        actor,
+        decision,
+        fingerprint,
+        ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
+        ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+      });
+    }
+
+    // An identical request while the first is still running joins it (assistants retry).
+    const joined = this.inflight.get(fingerprint);
+    if (joined !== undefined) return joined;
+    const running = this.runAllowed(tool, input, actor, fingerprint, req).finally(() => {
+      this.inflight.delete(fingerprint);
+    });
+    this.inflight.set(fingerprint, running);
+    return running;
+  }
+
+  private approvalRefusal(tool: AnyTool, input: Record<string, unknown>): string | undefined {
+    if (this.deps.approvals === undefined)
+      return `${tool.name} needs approval, and approvals are not available here`;
+    if (secretsOf(tool, input).length > 0) {
+      return `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`;
+    }
+    return undefined;
+  }
+
+  private async runAllowed(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    actor: Actor,
+    fingerprint: string,
+    req: ExecuteRequest,
+  ): Promise<ExecuteResult> {
+    const key = req.idempotencyKey;
+    let requestId: string = randomUUID();
+    if (key !== undefined) {
+      const previous = this.deps.db
+        .prepare(
+          'SELECT fingerprint, result_json FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?',
+        )
+        .get(actor.id, tool.name, key) as { fingerprint: string; result_json: string | null } | undefined;
+      if (previous !== undefined && previous.fingerprint !== fingerprint) {
+        const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
+        return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
+      }
+      if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
+      requestId = keyedRequestId(actor, tool.name, key);
+      this.deps.db
+        .prepare(
+          `INSERT OR IGNORE INTO executions (actor, tool, idempotency_key, fingerprint, request_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(actor.id, tool.name, key, fingerprint, requestId, new Date().toISOString());
+    }
+    this.deps.audit.append(
+      {
+        actor: actor.id,
+        frontEnd: actor.frontEnd,
+        tool: tool.name,
+        input: redact(input, tool.secretFields ?? []),
+        decision: 'allow',
+        event: 'requested',
+        requestIds: [requestId],
+      },
+      { secrets: secretsOf(tool, input) },
+    );
+    const outcome = await runTool(this.deps, {
+      tool,
+      input,
+      actor,
+      requestId,
+      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+      ...(req.signal === undefined ? {} : { signal: req.signal }),
+    });
+    const result: ExecuteResult =
+      outcome.status === 'ok'
+        ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }
+        : (invalidRequest(tool.name, outcome.error) ?? {
+            status: 'failed',
+            tool: tool.name,
+            error: outcome.error,
+          });
+    // Only a success is remembered: a failed call may be retried with the same key (and request id).
+    if (key !== undefined && result.status === 'ok') {
+      this.deps.db
+        .prepare('UPDATE executions SET result_json = ? WHERE actor = ? AND tool = ? AND idempotency_key = ?')
+        .run(JSON.stringify(result), actor.id, tool.name, key);
+    }
+    return result;
+  }
+
+  private auditRefusal(
+    tool: string,
+    actor: Actor,
+    input: unknown,
+    decision: 'deny' | 'invalid',
+    reason: string,
+    definition?: AnyTool,
+  ): void {
+    this.deps.audit.append(
+      {
+        actor: actor.id,
+        frontEnd: actor.frontEnd,
+        tool,
+        input,
+        decision,
+        event: 'requested',
+        outcome: 'failed',
+        error: reason,
+      },
+      { secrets: definition === undefined ? [] : secretsOf(definition, input) },
+    );
+  }
+
+  // Approvals, for every front end.
+
+  private get approvalService(): ApprovalService {
+    if (this.deps.approvals === undefined) throw new Error('approvals are not available');
+    return this.deps.approvals;
+  }
+
+  approve(id: string, approver: Actor): Promise<ApprovalActionResult> {
+    return this.approvalService.approve(id, approver);
+  }
+
+  reject(id: string, approver: Actor, reason: string): ApprovalActionResult {
+    return this.approvalService.reject(id, approver, reason);
+  }
+
+  cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult {
+    return this.approvalService.cancel(id, actor, reason);
+  }
+
+  getApproval(id: string): ApprovalView | undefined {
+    return this.approvalService.get(id);
+  }
+
+  listApprovals(filter?: ApprovalFilter): ApprovalView[] {
+    return this.approvalService.list(filter);
+  }
+
+  recover(): Promise<number> {
+    return this.deps.approvals?.recover() ?? Promise.resolve(0);
+  }
+
+  onApprovalChange(listener: ApprovalListener): () => void {
+    return this.approvalService.onChange(listener);
+  }
+}

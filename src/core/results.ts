@@ -1,0 +1,29 @@
+import type { ApprovalView } from './approvals/types.js';
+
+/** A field the input schema refused, with a message saying what to fix. */
+export interface FieldError {
+  /** Dotted path into the input (`individual.name.first_name`), or `''` for the whole input. */
+  path: string;
+  message: string;
+}
+
+/** Why a call failed, with the service's own message when the service refused it. */
+export interface Failure {
+  message: string;
+  /** `service`, `timeout`, `network`, `invalid_response`, `invalid_request`, or `internal`. */
+  kind: string;
+  httpStatus?: number;
+  code?: number;
+  requestId?: string;
+  operation?: string;
+  /** Field-level problems when the request was refused before it was sent (`invalid_request`). */
+  issues?: string[];
+}
+
+/** The one result type of the executor, for every front end. */
+export type ExecuteResult =
+  | { status: 'ok'; tool: string; output: Record<string, unknown>; requestId: string }
+  | { status: 'denied'; tool: string; reason: string }
+  | { status: 'invalid'; tool: string; message: string; errors: FieldError[] }
+  | { status: 'pending_approval'; tool: string; approvalId: string; approval: ApprovalView }
+  | { status: 'failed'; tool: string; error: Failure };

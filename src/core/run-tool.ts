@@ -1,0 +1,148 @@
+import type { AuditLog } from './audit/index.js';
+import { isServiceError, type ServiceClient } from './client/index.js';
+import type { Actor } from './policy/types.js';
+import { collectSecrets, redact, sanitizeText } from './redact.js';
+import type { Failure } from './results.js';
+import {
+  type AnyTool,
+  OutsideApprovedBoundError,
+  type Preview,
+  type ToolContext,
+  type ToolDefaults,
+} from './tool.js';
+
+/** Where a tool's checkpoints (`ctx.once`) are kept: in memory for a direct call, durably for an approval. */
+export interface CheckpointStore {
+  get(key: string): { value: unknown } | undefined;
+  set(key: string, value: unknown): void;
+}
+
+export function memoryCheckpoints(): CheckpointStore {
+  const values = new Map<string, unknown>();
+  return {
+    get: (key) => (values.has(key) ? { value: values.get(key) } : undefined),
+    set: (key, value) => {
+      values.set(key, value);
+    },
+  };
+}
+
+export interface RunDeps {
+  client: ServiceClient;
+  defaults: ToolDefaults;
+  audit: AuditLog;
+}
+
+export interface RunRequest {
+  tool: AnyTool;
+  /** Already validated by the tool's input schema. */
+  input: Record<string, unknown>;
+  actor: Actor;
+  requestId: string;
+  approvalId?: string;
+  approved?: Preview;
+  checkpoints?: CheckpointStore;
+  onProgress?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+export type RunOutcome =
+  | { status: 'ok'; output: Record<string, unknown> }
+  | { status: 'failed'; error: Failure }
+  | { status: 'outside_bound'; preview: Preview; error: Failure };
+
+/** The actor's name as the service should record it in `created_by` / `updated_by`. */
+export const actorName = (actor: Actor): string => actor.id;
+
+/** Secret values found in an input, so they can be scrubbed from any message that echoes them. */
+export const secretsOf = (tool: AnyTool, value: unknown): string[] =>
+  collectSecrets(value, tool.secretFields ?? []);
+
+/** A failure as the executor reports it: the service's message kept, secrets scrubbed. */
+export function toFailure(error: unknown, secrets: readonly string[]): Failure {
+  if (isServiceError(error)) {
+    return {
+      message: sanitizeText(error.serviceMessage, secrets),
+      kind: error.kind,
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      ...(error.code === undefined ? {} : { code: error.code }),
+      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
+      operation: error.operation,
+      ...(error.issues.length === 0
+        ? {}
+        : { issues: error.issues.map((issue) => sanitizeText(issue, secrets)) }),
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: sanitizeText(message, secrets), kind: 'internal' };
+}
+
+/**
+ * Runs one tool against the service and writes the audit entries of the run: `executing` before a
+ * call that changes something (so a crash leaves a trace), then `executed` or `failed`.
+ */
+export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcome> {
+  const { tool, actor } = req;
+  const started = performance.now();
+  const secrets = secretsOf(tool, req.input);
+  const auditInput = redact(req.input, tool.secretFields ?? []);
+  const decision: 'allow' | 'approved' = req.approvalId === undefined ? 'allow' : 'approved';
+  const common = {
+    actor: actor.id,
+    frontEnd: actor.frontEnd,
+    tool: tool.name,
+    input: auditInput,
+    decision,
+    approvalId: req.approvalId ?? null,
+    requestIds: [req.requestId],
+  };
+  if (!tool.hints.readOnly)
+    deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
+
+  const checkpoints = req.checkpoints ?? memoryCheckpoints();
+  const ctx: ToolContext = {
+    client: deps.client,
+    defaults: deps.defaults,
+    actorName: actorName(actor),
+    requestId: req.requestId,
+    ...(req.approved === undefined ? {} : { approved: req.approved }),
+    once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
+      const saved = checkpoints.get(key);
+      if (saved !== undefined) return saved.value as T;
+      const value = await produce();
+      checkpoints.set(key, value);
+      return value;
+    },
+    progress: (message) => req.onProgress?.(message),
+    ...(req.signal === undefined ? {} : { signal: req.signal }),
+  };
+
+  try {
+    const output = await tool.run(req.input, ctx);
+    deps.audit.append(
+      { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
+      { secrets },
+    );
+    return { status: 'ok', output };
+  } catch (error) {
+    const failure = toFailure(error, secrets);
+    const requestIds =
+      failure.requestId && failure.requestId !== req.requestId
+        ? [req.requestId, failure.requestId]
+        : [req.requestId];
+    deps.audit.append(
+      {
+        ...common,
+        requestIds,
+        event: 'failed',
+        outcome: 'failed',
+        error: failure.message,
+        durationMs: performance.now() - started,
+      },
+      { secrets },
+    );
+    if (error instanceof OutsideApprovedBoundError)
+      return { status: 'outside_bound', preview: error.preview, error: failure };
+    return { status: 'failed', error: failure };
+  }
+}

@@ -1,0 +1,149 @@
+import { hostname } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import {
+  available,
+  type Child,
+  creates,
+  fault,
+  PAYOUT,
+  PAYOUT_DEBIT,
+  pending,
+  slowDown,
+  startChild,
+  until,
+} from '../helpers/approvals.js';
+import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
+
+const PAYOUTS = '/svc/banking/api/v1/payouts';
+
+let core: TestCore | undefined;
+async function start(options: TestCoreOptions = {}): Promise<TestCore> {
+  core = await createTestCore(options);
+  return core;
+}
+let child: Child | undefined;
+afterEach(async () => {
+  await child?.kill();
+  child = undefined;
+  await core?.close();
+  core = undefined;
+});
+
+const row = (c: TestCore, id: string) =>
+  c.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow;
+
+describe('an approval whose process dies while executing', () => {
+  it('is finished on restart with the same request id, and the service pays once', async () => {
+    const c = await start();
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    // The payout request reaches the sandbox, which answers only after 2 s: the kill lands in between.
+    await slowDown(c, PAYOUTS, 2000);
+    child = await startChild(c);
+    child.send({ cmd: 'approve', id, as: 'approver' });
+    await until(() => creates(c) === 1, 'the payout request to reach the sandbox');
+
+    // Durable before the call: executing, held by the child, with the quote it is sending.
+    const held = row(c, id);
+    expect(held).toMatchObject({ state: 'executing', owner: `${hostname()}:${child.pid}` });
+    const quoteId = (JSON.parse(held.checkpoints_json) as { quote: { quoteId: string } }).quote.quoteId;
+    // While the child lives, nobody takes its approval over.
+    expect(await c.executor.recover()).toBe(0);
+
+    await child.kill();
+    // The first request still completes at the service: the money has left.
+    await until(async () => (await available(c)) === 250_000 - PAYOUT_DEBIT, 'the first payout to land');
+    expect(row(c, id).state).toBe('executing');
+
+    expect(await c.executor.recover()).toBe(1);
+    const done = c.approvals.get(id);
+    expect(done).toMatchObject({ state: 'succeeded', requestId: `${id}-1`, result: { quote: { quoteId } } });
+    // Sent twice with the same x-request-id and quote; the service replayed the first answer.
+    expect(creates(c)).toBe(2);
+    expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+    const payoutId = (done?.result as { payoutId: string } | undefined)?.payoutId ?? '';
+    expect(await c.ok('get_payout', { payoutId })).toMatchObject({ payoutId });
+
+    const executing = c.audit.list({ approvalId: id, limit: 100 }).filter((e) => e.event === 'executing');
+    expect(executing.map((e) => e.requestIds)).toEqual([[`${id}-1`], [`${id}-1`]]);
+    expect(c.audit.verify()).toMatchObject({ ok: true });
+    expect(await c.executor.recover()).toBe(0);
+  });
+
+  it('takes a fresh quote when the process died before anything was sent', async () => {
+    const c = await start();
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    // The execution's quote is the slow request: the kill lands before any payout was sent.
+    await slowDown(c, `${PAYOUTS}/quote`, 2000);
+    child = await startChild(c);
+    child.send({ cmd: 'approve', id, as: 'approver' });
+    await until(() => creates(c, 'payouts.quote') === 2, 'the execution to ask for its quote');
+    await child.kill();
+    expect(row(c, id)).toMatchObject({ state: 'executing', checkpoints_json: '{}' });
+
+    expect(await c.executor.recover()).toBe(1);
+    expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
+    expect(creates(c)).toBe(1);
+    expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+  });
+
+  it('is taken over from another host only once its lease has run out', async () => {
+    let now = new Date();
+    const c = await start({ now: () => now });
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    await slowDown(c, PAYOUTS, 1000);
+    // A process on another host: its pid means nothing here, only its lease (15 minutes) counts.
+    child = await startChild(c, { owner: 'other-host:4242' });
+    child.send({ cmd: 'approve', id, as: 'approver' });
+    await until(() => creates(c) === 1, 'the payout request to reach the sandbox');
+    await child.kill();
+    await until(async () => (await available(c)) === 250_000 - PAYOUT_DEBIT, 'the first payout to land');
+    expect(row(c, id)).toMatchObject({ state: 'executing', owner: 'other-host:4242' });
+
+    expect(await c.executor.recover()).toBe(0);
+    now = new Date(now.getTime() + 14 * 60_000);
+    expect(await c.executor.recover()).toBe(0);
+    now = new Date(now.getTime() + 2 * 60_000);
+    expect(await c.executor.recover()).toBe(1);
+    expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
+    expect(creates(c)).toBe(2);
+    expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+  });
+});
+
+describe('an execution whose outcome is unknown', () => {
+  it('is sent again with the same request id, and pays once', async () => {
+    const c = await start({ resendDelaysMs: [50, 50] });
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    await fault(c, PAYOUTS, { status: 503 }, 1);
+    expect(await c.executor.approve(id, c.approver)).toMatchObject({
+      status: 'ok',
+      approval: { state: 'succeeded' },
+    });
+    expect(creates(c)).toBe(2);
+    expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+    const sends = c.audit.list({ approvalId: id, limit: 100 }).filter((e) => e.event === 'executing');
+    expect(sends.map((e) => e.requestIds)).toEqual([[`${id}-1`], [`${id}-1`]]);
+  });
+
+  it('stays executing, never failed, until recover() gets an answer', async () => {
+    const c = await start({ resendDelaysMs: [50, 50] });
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    await fault(c, PAYOUTS, { status: 503 }, 3);
+    const decided = await c.executor.approve(id, c.approver);
+    expect(decided).toMatchObject({
+      status: 'ok',
+      approval: { state: 'executing', error: { message: expect.stringContaining('outcome unknown') } },
+    });
+    expect(creates(c)).toBe(3);
+    // An identical request cannot open a second payout meanwhile: it joins this one.
+    expect(pending(await c.call('create_payout', PAYOUT)).id).toBe(id);
+
+    expect(await c.executor.recover()).toBe(1);
+    const done = c.approvals.get(id);
+    expect(done).toMatchObject({ state: 'succeeded', requestId: `${id}-1` });
+    expect(done?.error).toBeUndefined();
+    expect(creates(c)).toBe(4);
+    expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+  });
+});

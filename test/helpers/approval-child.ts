@@ -1,0 +1,66 @@
+// A second bankops process over the same database file and sandbox, for the approval tests that
+// need real processes: racing approvers, and a process killed while it executes an approval.
+// Usage: [APPROVAL_CHILD_OWNER=host:pid] node --import tsx approval-child.ts <db-file> <sandbox-url> [policy-file]
+// Commands on stdin, one JSON object a line: {"cmd":"approve","id":"apr_…","as":"name"} | {"cmd":"recover"}.
+// Answers on stdout, one JSON object a line, starting with {"ready":true,"pid":…}.
+import { createInterface } from 'node:readline';
+import { cliActor } from '../../src/core/actors.js';
+import { createServiceClient } from '../../src/core/client/index.js';
+import { openDatabase } from '../../src/core/db.js';
+import { PolicyStore } from '../../src/core/policy/store.js';
+import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
+import { assembleCore } from './core.js';
+
+const [dbFile, sandboxUrl, policyFile] = process.argv.slice(2);
+if (dbFile === undefined || sandboxUrl === undefined) {
+  throw new Error('usage: approval-child.ts <db-file> <sandbox-url> [policy-file]');
+}
+
+const c = SANDBOX_DEFAULTS;
+const client = createServiceClient({
+  baseUrl: sandboxUrl,
+  apiKey: c.apiKey,
+  productId: c.productId,
+  userId: c.userId,
+  companyId: c.companyId,
+  maxRetries: 0,
+});
+const db = openDatabase(dbFile);
+const policy = PolicyStore.load(policyFile);
+const defaults = {
+  companyCode: c.companyId,
+  programCode: c.programCode,
+  agentCode: c.agentCode,
+  subagentCode: c.subagentCode,
+};
+// APPROVAL_CHILD_OWNER plays a process on another host (only its lease tells when it is gone).
+const owner = process.env.APPROVAL_CHILD_OWNER;
+const { executor } = assembleCore({ db, client, policy, defaults, options: owner ? { owner } : {} });
+
+const say = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+};
+
+const running = new Set<Promise<void>>();
+const lines = createInterface({ input: process.stdin });
+lines.on('line', (line) => {
+  const command = JSON.parse(line) as { cmd: string; id?: string; as?: string };
+  const work =
+    command.cmd === 'approve'
+      ? executor
+          .approve(command.id ?? '', cliActor(command.as ?? 'nobody'))
+          .then((result) => ({ approve: result }))
+      : executor.recover().then((recovered) => ({ recovered }));
+  const done = work
+    .then(say, (error: unknown) => say({ error: error instanceof Error ? error.message : String(error) }))
+    .finally(() => running.delete(done));
+  running.add(done);
+});
+lines.on('close', () => {
+  void Promise.all(running).then(async () => {
+    policy.close();
+    db.close();
+    await client.close();
+  });
+});
+say({ ready: true, pid: process.pid });
