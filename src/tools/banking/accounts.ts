@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import {
+  AccountBalanceByIdSchema,
+  AccountDetailSchema,
+  AccountListItemSchema,
+  BalancesSchema,
+} from '../../core/client/schemas/accounts.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions } from '../shared/call-options.js';
+import { accountIdField, companyCodeField, currencyCode } from './fields.js';
+
+const READ = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const;
+
+export const listAccounts = defineTool({
+  name: 'list_accounts',
+  title: 'List receiving accounts',
+  description:
+    'Lists the multi-currency receiving accounts (id, currency, bank coordinates, owner name, rails), one page at a time, optionally of one currency. accountOwnerName is the beneficiary name to use when sending money to an account. Read-only.',
+  toolset: 'banking',
+  input: z.object({
+    companyCode: companyCodeField,
+    currency: currencyCode.optional().describe('Only accounts of this currency, e.g. USD.'),
+    pageNumber: z.number().int().positive().optional().describe('Page to return, counting from 1.'),
+    pageSize: z.number().int().positive().optional().describe('Accounts per page.'),
+  }),
+  output: z.object({
+    accounts: z.array(AccountListItemSchema).describe('The accounts of this page.'),
+    pageNumber: z.number().describe('Page returned, counting from 1.'),
+    pageSize: z.number().describe('Accounts per page.'),
+    total: z.number().describe('Number of accounts on all pages.'),
+  }),
+  hints: READ,
+  async run(input, ctx) {
+    const page = await ctx.client.accounts.list(
+      {
+        companyCode: input.companyCode ?? ctx.defaults.companyCode,
+        ...(input.currency === undefined ? {} : { currency: input.currency }),
+        ...(input.pageNumber === undefined ? {} : { pageNumber: input.pageNumber }),
+        ...(input.pageSize === undefined ? {} : { pageSize: input.pageSize }),
+      },
+      readOptions(ctx),
+    );
+    return { accounts: page.items, pageNumber: page.pageNumber, pageSize: page.pageSize, total: page.total };
+  },
+});
+
+export const getAccount = defineTool({
+  name: 'get_account',
+  title: 'Get account details',
+  description:
+    'Shows one receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name and its currency balance. Coordinates may be missing while bankDetailsAvailable is false; ask again later. Read-only.',
+  toolset: 'banking',
+  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  output: AccountDetailSchema,
+  hints: READ,
+  run: (input, ctx) =>
+    ctx.client.accounts.get(
+      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
+      readOptions(ctx),
+    ),
+});
+
+export const getBalances = defineTool({
+  name: 'get_balances',
+  title: 'Get balances per currency',
+  description:
+    'Shows the balance of every currency (available, frozen, prepaid, margin; decimal amounts in that currency) and the accounts that collect into it. Use this for totals: accounts of one currency share one balance, so never add up balances of accounts. Read-only.',
+  toolset: 'banking',
+  input: z.object({ companyCode: companyCodeField }),
+  output: BalancesSchema,
+  hints: READ,
+  run: (input, ctx) =>
+    ctx.client.accounts.balances(
+      { companyCode: input.companyCode ?? ctx.defaults.companyCode },
+      readOptions(ctx),
+    ),
+});
+
+export const getAccountBalance = defineTool({
+  name: 'get_account_balance',
+  title: 'Get account balance',
+  description:
+    'Shows the balance of the currency one account collects into (decimal amounts in that currency). Several accounts of one currency report the same balance, so never add balances of different accounts; use get_balances for totals. Read-only.',
+  toolset: 'banking',
+  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  output: AccountBalanceByIdSchema,
+  hints: READ,
+  run: (input, ctx) =>
+    ctx.client.accounts.balance(
+      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
+      readOptions(ctx),
+    ),
+});

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  CorridorJsonSchemaSchema,
+  CorridorOptionSchema,
+  CreatedBeneficiarySchema,
+  EntityTypeSchema,
+  PaymentMethodSchema,
+} from '../../core/client/schemas/beneficiaries.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { BeneficiaryInputSchema } from './beneficiary-input.js';
+import { currencyCode } from './fields.js';
+
+const READ = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const;
+
+export const listBeneficiaryOptions = defineTool({
+  name: 'list_beneficiary_options',
+  title: 'List beneficiary corridors',
+  description:
+    'Lists the corridors in which payees can be registered: currency, bank country, entity type (INDIVIDUAL or COMPANY) and payment method (LOCAL or SWIFT). Start here before get_beneficiary_schema and create_beneficiary. Read-only.',
+  toolset: 'banking',
+  input: z.object({
+    currency: currencyCode.optional().describe('Only corridors of this currency, e.g. USD.'),
+  }),
+  output: z.object({ options: z.array(CorridorOptionSchema).describe('The corridors offered.') }),
+  hints: READ,
+  async run(input, ctx) {
+    const options = await ctx.client.beneficiaries.options(
+      input.currency === undefined ? {} : { currency: input.currency },
+      readOptions(ctx),
+    );
+    return { options };
+  },
+});
+
+/** The rails a corridor schema offers, from `bank.extras.clearingSystem` (an enum or a const). */
+function clearingSystemsOf(schema: unknown): string[] {
+  let node: unknown = schema;
+  for (const key of ['properties', 'bank', 'properties', 'extras', 'properties', 'clearingSystem']) {
+    node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  }
+  if (typeof node !== 'object' || node === null) return [];
+  const { enum: values, const: only } = node as { enum?: unknown; const?: unknown };
+  const list = Array.isArray(values) ? values : only === undefined ? [] : [only];
+  return list.filter((value): value is string => typeof value === 'string');
+}
+
+export const getBeneficiarySchema = defineTool({
+  name: 'get_beneficiary_schema',
+  title: 'Get beneficiary corridor schema',
+  description:
+    'Returns the JSON Schema a create_beneficiary request must match for one corridor, and its rails (clearingSystems). Call once without clearingSystem to learn the rails, then again with the chosen rail for its exact rules (e.g. routingCodeType). Read-only.',
+  toolset: 'banking',
+  input: z.object({
+    currency: currencyCode.describe('Currency the payee receives, e.g. USD.'),
+    entityType: EntityTypeSchema.describe('INDIVIDUAL or COMPANY payee.'),
+    paymentMethod: PaymentMethodSchema.describe('LOCAL or SWIFT.'),
+    country: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case country code, e.g. US')
+      .optional()
+      .describe(
+        "Payee bank's 2-letter country code; give it when the bank is outside the currency's home country.",
+      ),
+    clearingSystem: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Rail from clearingSystems of a first call, e.g. ACH or FEDWIRE.'),
+  }),
+  output: z.object({
+    schema: CorridorJsonSchemaSchema.describe('JSON Schema (draft 2020-12) of the beneficiary request.'),
+    clearingSystems: z
+      .array(z.string())
+      .describe('Rails of the corridor (bank.extras.clearingSystem); may be empty.'),
+  }),
+  hints: READ,
+  async run(input, ctx) {
+    const schema = await ctx.client.beneficiaries.schema(
+      {
+        currency: input.currency,
+        entityType: input.entityType,
+        paymentMethod: input.paymentMethod,
+        ...(input.country === undefined ? {} : { country: input.country }),
+        ...(input.clearingSystem === undefined ? {} : { clearingSystem: input.clearingSystem }),
+      },
+      readOptions(ctx),
+    );
+    return { schema, clearingSystems: clearingSystemsOf(schema) };
+  },
+});
+
+export const createBeneficiary = defineTool({
+  name: 'create_beneficiary',
+  title: 'Register a beneficiary',
+  description:
+    'Registers a payee for payouts and returns its beneficiary_id (for quote_payout). The request is checked against the corridor schema (see get_beneficiary_schema) before sending; leave out fields that do not apply. A beneficiary cannot be changed or deleted afterwards.',
+  toolset: 'banking',
+  input: BeneficiaryInputSchema,
+  output: CreatedBeneficiarySchema,
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  run: (input, ctx) =>
+    ctx.client.beneficiaries.create(
+      { ...input, companyCode: input.companyCode ?? ctx.defaults.companyCode },
+      writeOptions(ctx),
+    ),
+});

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { ConversionSchema, FxQuoteSchema } from '../../core/client/schemas/conversions.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions } from '../shared/call-options.js';
+import { amountField, companyCodeField, currencyCode, sideField } from './fields.js';
+
+export const quoteConversion = defineTool({
+  name: 'quote_conversion',
+  title: 'Quote a currency conversion',
+  description:
+    'Gets an FX quote between two currencies of the company: rate, source and target amounts (decimal, in each currency) and fees. Moves no money; the quote expires about 75 seconds after creation (expiresAt). To convert, use create_conversion.',
+  toolset: 'banking',
+  input: z.object({
+    companyCode: companyCodeField,
+    sourceAssetCode: currencyCode.describe('Currency to sell (debited), e.g. USD.'),
+    targetAssetCode: currencyCode.describe('Currency to buy (credited), e.g. EUR.'),
+    amount: amountField,
+    side: sideField,
+  }),
+  output: FxQuoteSchema,
+  // Not strictly a read (the service stores a quote), but it moves and commits to nothing; each
+  // call gives a new quote, hence not idempotent.
+  hints: { readOnly: true, destructive: false, idempotent: false, openWorld: true },
+  // No request id: a repeat must give a fresh quote, not replay an expired one.
+  run: (input, ctx) =>
+    ctx.client.conversions.quote(
+      {
+        companyCode: input.companyCode ?? ctx.defaults.companyCode,
+        direction: 'FX_CONVERT',
+        sourceAssetCode: input.sourceAssetCode,
+        targetAssetCode: input.targetAssetCode,
+        amount: input.amount,
+        side: input.side,
+      },
+      readOptions(ctx),
+    ),
+});
+
+export const getConversion = defineTool({
+  name: 'get_conversion',
+  title: 'Get conversion status',
+  description:
+    'Shows the status and external reference of a currency conversion (EXECUTING right after creation, later e.g. COMPLETED). Read-only.',
+  toolset: 'banking',
+  input: z.object({
+    conversionId: z.string().trim().min(1).describe('Conversion id returned by create_conversion.'),
+  }),
+  output: ConversionSchema,
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  run: (input, ctx) => ctx.client.conversions.get({ conversionId: input.conversionId }, readOptions(ctx)),
+});

@@ -1,0 +1,20 @@
+import { Registry } from '../core/registry.js';
+import type { AnyTool } from '../core/tool.js';
+import { bankingTools } from './banking/index.js';
+import { issuingATools } from './issuing-a/index.js';
+import { issuingBTools } from './issuing-b/index.js';
+import { moneyTools } from './money/index.js';
+import { notificationTools } from './notifications/index.js';
+
+/** Every tool, one per operation of the service (plus the money-movement composites). */
+export const ALL_TOOLS: readonly AnyTool[] = [
+  ...bankingTools,
+  ...moneyTools,
+  ...issuingATools,
+  ...issuingBTools,
+  ...notificationTools,
+];
+
+export function createRegistry(tools: readonly AnyTool[] = ALL_TOOLS): Registry {
+  return new Registry(tools);
+}

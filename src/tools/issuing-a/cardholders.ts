@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { CardholderASchema, CardholderStatusSchema } from '../../core/client/schemas/issuing-a.js';
+import { IssuingAckSchema } from '../../core/client/schemas/issuing-common.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import {
+  addressShape,
+  cardholderIdField,
+  countryField,
+  FAMILY_A,
+  nameShape,
+  opt,
+  optionalShape,
+  pageField,
+  READ,
+  sizeField,
+  UPDATE,
+  WRITE,
+  YMD,
+  YMD_MESSAGE,
+} from './common.js';
+import { ADDRESS, addressOf, missingParts, NAME, nameOf } from './fields.js';
+
+const email = z.email().describe('E-mail address of the cardholder.');
+const mobileNumber = z
+  .string()
+  .regex(/^\d+$/, 'must be digits only, without the country code')
+  .describe('Mobile number, digits only, without the country code.');
+const mobileCountry = countryField(
+  'Country of the mobile number, 2-letter ISO 3166-1 code (e.g. SG); defaults to the address country on create.',
+);
+
+export const createCardholderA = defineTool({
+  name: 'create_cardholder_a',
+  title: 'Create cardholder (family A)',
+  description: `${FAMILY_A} Creates an individual cardholder, who must be 18 to 79 and pass name screening. date_of_birth is YYYY-MM-DD; names in English letters. Returns the new cardholderId; KYC starts as PENDING. Cannot be undone (no delete).`,
+  toolset: 'issuing_a',
+  input: z.object({
+    email,
+    mobile_number: mobileNumber,
+    country_code: opt(mobileCountry),
+    date_of_birth: z.string().regex(YMD, YMD_MESSAGE).describe('Date of birth, YYYY-MM-DD.'),
+    ...nameShape,
+    ...addressShape,
+    agent_code: z.string().min(1).optional().describe('Agent code; defaults to the configured agent.'),
+    subagent_code: z.string().min(1).optional().describe('Sub-agent code; defaults to the configured one.'),
+    created_by: z.string().min(1).optional().describe('Recorded creator; defaults to the acting user.'),
+  }),
+  output: z.object({ cardholderId: z.string().describe('Id of the new family A cardholder.') }),
+  hints: WRITE,
+  async run(input, ctx) {
+    const name = nameOf(input);
+    const address = addressOf(input);
+    // The input schema requires every part of both, so these only guard the types.
+    if (name === undefined || address === undefined) throw new Error('name and address are required');
+    const created = await ctx.client.issuingA.createCardholder(
+      {
+        agentCode: input.agent_code ?? ctx.defaults.agentCode,
+        subagentCode: input.subagent_code ?? ctx.defaults.subagentCode,
+      },
+      {
+        email: input.email,
+        mobile_number: input.mobile_number,
+        ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
+        individual: { date_of_birth: input.date_of_birth, name, address },
+        type: 'INDIVIDUAL',
+        created_by: input.created_by ?? ctx.actorName,
+      },
+      writeOptions(ctx),
+    );
+    return { cardholderId: created.id };
+  },
+});
+
+export const listCardholdersA = defineTool({
+  name: 'list_cardholders_a',
+  title: 'List cardholders (family A)',
+  description: `${FAMILY_A} Lists cardholders, newest first, optionally only those of one status. Pages count from 1. Returns the page and totalcount (all matches). Read-only.`,
+  toolset: 'issuing_a',
+  input: z.object({
+    status: CardholderStatusSchema.optional().describe(
+      'Only cardholders in this status: PENDING, SUCCESS, INCOMPLETE or FAILED.',
+    ),
+    page_num: pageField('Page number, from 1 (default 1).'),
+    page_size: sizeField('Cardholders per page (service default 10).'),
+  }),
+  output: z.object({
+    totalcount: z.number().int().describe('Number of cardholders matching the filter, over all pages.'),
+    cardholders: z.array(CardholderASchema).describe('This page of cardholders.'),
+  }),
+  hints: READ,
+  run: (input, ctx) => ctx.client.issuingA.listCardholders(input, readOptions(ctx)),
+});
+
+export const getCardholderA = defineTool({
+  name: 'get_cardholder_a',
+  title: 'Get cardholder (family A)',
+  description: `${FAMILY_A} Shows one cardholder, found by cardholderId or by email (give exactly one): contact, status, kyc_status, name, address, date of birth. Read-only.`,
+  toolset: 'issuing_a',
+  input: z
+    .object({
+      cardholderId: opt(cardholderIdField),
+      email: opt(email),
+    })
+    .superRefine((input, ctx) => {
+      if ((input.cardholderId === undefined) === (input.email === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cardholderId'],
+          message: 'give exactly one of cardholderId and email',
+        });
+      }
+    }),
+  output: z.object({ cardholder: CardholderASchema.describe('The cardholder.') }),
+  hints: READ,
+  async run(input, ctx) {
+    const { cardholderId, email } = input;
+    // The input schema lets exactly one through; this only narrows the types.
+    const query =
+      cardholderId !== undefined ? { id: cardholderId } : email !== undefined ? { email } : undefined;
+    if (query === undefined) throw new Error('give exactly one of cardholderId and email');
+    return { cardholder: await ctx.client.issuingA.getCardholder(query, readOptions(ctx)) };
+  },
+});
+
+export const updateCardholderA = defineTool({
+  name: 'update_cardholder_a',
+  title: 'Update cardholder (family A)',
+  description: `${FAMILY_A} Changes a cardholder's mobile (mobile_number with country_code), address (line1, city, state, country, postcode, optional line2) and/or name (first_name, last_name, optional parts); only what is given changes. The old values are not kept: to undo, update again.`,
+  toolset: 'issuing_a',
+  input: z
+    .object({
+      cardholderId: cardholderIdField,
+      mobile_number: opt(mobileNumber),
+      country_code: opt(
+        countryField('Country of the mobile number, 2-letter ISO 3166-1 code; give with mobile_number.'),
+      ),
+      ...optionalShape(nameShape),
+      ...optionalShape(addressShape),
+      updated_by: z.string().min(1).optional().describe('Recorded editor; defaults to the acting user.'),
+    })
+    .superRefine((input, ctx) => {
+      if ((input.mobile_number === undefined) !== (input.country_code === undefined)) {
+        const path = input.mobile_number === undefined ? 'mobile_number' : 'country_code';
+        ctx.addIssue({ code: 'custom', path: [path], message: 'mobile_number and country_code go together' });
+      }
+      for (const issue of [
+        ...missingParts(input, ADDRESS.fields, ADDRESS.required, 'address'),
+        ...missingParts(input, NAME.fields, NAME.required, 'name'),
+      ]) {
+        ctx.addIssue({ code: 'custom', ...issue });
+      }
+    }),
+  output: IssuingAckSchema.extend({ cardholderId: z.string().describe('The cardholder that was updated.') }),
+  hints: UPDATE,
+  async run(input, ctx) {
+    const address = addressOf(input);
+    const name = nameOf(input);
+    const individual = {
+      ...(address === undefined ? {} : { address }),
+      ...(name === undefined ? {} : { name }),
+    };
+    const ack = await ctx.client.issuingA.updateCardholder(
+      { cardholderId: input.cardholderId },
+      {
+        ...(input.mobile_number === undefined ? {} : { mobile_number: input.mobile_number }),
+        ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
+        ...(Object.keys(individual).length === 0 ? {} : { individual }),
+        updated_by: input.updated_by ?? ctx.actorName,
+      },
+      writeOptions(ctx),
+    );
+    return { cardholderId: input.cardholderId, ...ack };
+  },
+});

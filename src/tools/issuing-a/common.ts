@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import type { ToolHints } from '../../core/tool.js';
+
+/** How every family A description starts, so people and assistants can tell the two families apart. */
+export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1; family B tools end in _b).';
+
+export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
+/** A create or an action (POST): a second call creates a second one or is refused. */
+export const WRITE: ToolHints = { readOnly: false, destructive: false, idempotent: false, openWorld: true };
+/** A change whose repeat with the same input has no further effect. */
+export const UPDATE: ToolHints = { readOnly: false, destructive: false, idempotent: true, openWorld: true };
+
+/**
+ * `schema.optional()` keeping its description on the outer schema, where front ends read it
+ * (zod 4 keeps `.describe()` on the inner schema only).
+ */
+export function opt<S extends z.ZodType>(schema: S): z.ZodOptional<S> {
+  const optional = schema.optional();
+  return schema.description === undefined ? optional : optional.describe(schema.description);
+}
+
+/** Every field of a shape made optional, descriptions kept (update inputs). */
+export function optionalShape<S extends Record<string, z.ZodType>>(
+  shape: S,
+): { [K in keyof S]: z.ZodOptional<S[K]> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(shape)) out[key] = opt(field);
+  return out as { [K in keyof S]: z.ZodOptional<S[K]> };
+}
+
+const id = (what: string) => z.string().trim().min(1).describe(what);
+
+export const cardholderIdField = id('Family A cardholder id, e.g. cha_demo_ava (from list_cardholders_a).');
+export const cardIdField = id('Family A card id, e.g. card_demo_ava_virtual.');
+export const walletIdField = id(
+  'Family A wallet id of that cardholder, e.g. wal_demo_ava_usd (from list_wallets_a).',
+);
+
+export const currencyField = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code such as USD')
+    .describe(what);
+
+export const countryField = (what: string) =>
+  z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter ISO 3166-1 country code such as SG')
+    .describe(what);
+
+export const pageField = (what: string) => opt(z.number().int().min(1).describe(what));
+export const sizeField = (what: string) => opt(z.number().int().min(1).describe(what));
+
+export const YMD = /^\d{4}-\d{2}-\d{2}$/;
+export const YMD_MESSAGE = 'must be a date YYYY-MM-DD';
+
+/** The spec's `individual.address` fields, flat so every front end can fill them (Slack, CLI flags). */
+export const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'state', 'country', 'postcode'] as const;
+/** What the service needs whenever an address is given: it replaces the whole address. */
+export const ADDRESS_REQUIRED = ['line1', 'city', 'state', 'country', 'postcode'] as const;
+
+export const addressShape = {
+  line1: z.string().trim().min(1).describe('Address line 1 (street and number).'),
+  line2: opt(z.string().trim().min(1).describe('Address line 2 (optional).')),
+  city: z.string().trim().min(1).describe('City.'),
+  state: z.string().trim().min(1).describe('State or region.'),
+  country: countryField('Address country, 2-letter ISO 3166-1 code (e.g. SG, GB, US).'),
+  postcode: z.string().trim().min(1).describe('Postal code.'),
+};
+
+/** The spec's `individual.name` fields, flat like the address. */
+export const NAME_FIELDS = ['title', 'first_name', 'middle_name', 'last_name', 'name_on_card'] as const;
+export const NAME_REQUIRED = ['first_name', 'last_name'] as const;
+
+export const nameShape = {
+  title: opt(z.string().trim().min(1).describe('Title, e.g. Mr, Ms, Dr (optional).')),
+  first_name: z.string().trim().min(1).describe('First name, English letters only.'),
+  middle_name: opt(z.string().trim().min(1).describe('Middle name (optional).')),
+  last_name: z.string().trim().min(1).describe('Last name, English letters only.'),
+  name_on_card: opt(z.string().trim().min(1).describe('Name printed on cards (optional).')),
+};
+
+/** The key-value pairs of `source` for `keys` that are set, for building a request body. */
+export function pick<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): { [P in K]?: Exclude<T[P], undefined> } {
+  const out: { [P in K]?: Exclude<T[P], undefined> } = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (value !== undefined) out[key] = value as Exclude<T[K], undefined>;
+  }
+  return out;
+}

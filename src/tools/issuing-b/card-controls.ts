@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import {
+  CardConfigurationSchema,
+  OtpDeliveryMethodSchema,
+  SpendLimitSchema,
+  ThreeDsEnrollmentSchema,
+  UpdateSpendLimitBodySchema,
+} from '../../core/client/schemas/issuing-b.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { cardInput, cardRef, FAMILY_B, READ, UPDATE } from './fields.js';
+
+const cardPresentField = z
+  .boolean()
+  .describe('true: the card works at point-of-sale terminals (swipe, insert, tap); false: online only.');
+
+export const getCardConfigurationB = defineTool({
+  name: 'get_card_configuration_b',
+  title: 'Card configuration (family B)',
+  description: `${FAMILY_B} Tells whether card-present (point-of-sale) transactions are enabled for a card. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: CardConfigurationSchema,
+  hints: READ,
+  run: (input, ctx) => ctx.client.issuingB.getCardConfiguration(cardRef(input), readOptions(ctx)),
+});
+
+export const updateCardConfigurationB = defineTool({
+  name: 'update_card_configuration_b',
+  title: 'Change card configuration (family B)',
+  description: `${FAMILY_B} Enables or disables card-present (point-of-sale: swipe, insert, tap) transactions for a card; online use is unaffected. Reversible by calling it again.`,
+  toolset: 'issuing_b',
+  input: z.object({ ...cardInput, card_present_transaction_enabled: cardPresentField }),
+  output: CardConfigurationSchema,
+  hints: UPDATE,
+  run: (input, ctx) =>
+    ctx.client.issuingB.updateCardConfiguration(
+      cardRef(input),
+      { card_present_transaction_enabled: input.card_present_transaction_enabled },
+      writeOptions(ctx),
+    ),
+});
+
+const otpField = OtpDeliveryMethodSchema.describe(
+  "How 3D Secure one-time passwords reach the cardholder: EMAIL or SMS (to the cardholder's registered e-mail or mobile).",
+);
+
+export const enroll3dsB = defineTool({
+  name: 'enroll_3ds_b',
+  title: 'Enroll card in 3D Secure (family B)',
+  description: `${FAMILY_B} Enrolls a card in 3D Secure so online payments are confirmed with a one-time password by EMAIL or SMS. New cards are already enrolled by e-mail. Undo with unenroll_3ds_b.`,
+  toolset: 'issuing_b',
+  input: z.object({ ...cardInput, otp_delivery_method: otpField }),
+  output: z.object({
+    enrolled: z.literal(true).describe('The card is enrolled.'),
+    otp_delivery_method: z.string().describe('The delivery method requested.'),
+  }),
+  hints: UPDATE,
+  async run(input, ctx) {
+    await ctx.client.issuingB.enroll3ds(
+      cardRef(input),
+      { otp_delivery_method: input.otp_delivery_method },
+      writeOptions(ctx),
+    );
+    return { enrolled: true as const, otp_delivery_method: input.otp_delivery_method };
+  },
+});
+
+export const get3dsB = defineTool({
+  name: 'get_3ds_b',
+  title: '3D Secure enrollment (family B)',
+  description: `${FAMILY_B} Shows whether a card is enrolled in 3D Secure and, if so, the OTP delivery method (EMAIL or SMS), the destination in full (the cardholder's e-mail, or +<country code><mobile> for SMS) and the status. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: z.object({
+    enrolled: z.boolean().describe('Whether the card is enrolled in 3D Secure.'),
+    enrollment: ThreeDsEnrollmentSchema.nullable().describe('The enrollment; null when not enrolled.'),
+  }),
+  hints: READ,
+  async run(input, ctx) {
+    const enrollment = await ctx.client.issuingB.get3ds(cardRef(input), readOptions(ctx));
+    return { enrolled: enrollment !== undefined, enrollment: enrollment ?? null };
+  },
+});
+
+export const update3dsB = defineTool({
+  name: 'update_3ds_b',
+  title: 'Change 3D Secure method (family B)',
+  description: `${FAMILY_B} Changes how an enrolled card's 3D Secure one-time passwords are delivered (EMAIL or SMS). Refused if the card is not enrolled. Reversible.`,
+  toolset: 'issuing_b',
+  input: z.object({ ...cardInput, otp_delivery_method: otpField }),
+  output: z.object({ otp_delivery_method: z.string().describe('The delivery method now requested.') }),
+  hints: UPDATE,
+  async run(input, ctx) {
+    await ctx.client.issuingB.update3ds(
+      cardRef(input),
+      { otp_delivery_method: input.otp_delivery_method },
+      writeOptions(ctx),
+    );
+    return { otp_delivery_method: input.otp_delivery_method };
+  },
+});
+
+export const unenroll3dsB = defineTool({
+  name: 'unenroll_3ds_b',
+  title: 'Unenroll card from 3D Secure (family B)',
+  description: `${FAMILY_B} Removes a card from 3D Secure: online payments are no longer confirmed with a one-time password, which weakens fraud protection. Re-enroll with enroll_3ds_b.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: z.object({ enrolled: z.literal(false).describe('The card is no longer enrolled.') }),
+  // Removes a fraud control; flagged destructive so assistants and people confirm it.
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  async run(input, ctx) {
+    await ctx.client.issuingB.unenroll3ds(cardRef(input), writeOptions(ctx));
+    return { enrolled: false as const };
+  },
+});
+
+export const getSpendLimitsB = defineTool({
+  name: 'get_spend_limits_b',
+  title: 'Card spend limits (family B)',
+  description: `${FAMILY_B} Lists a card's spend limits: per transaction type (PURCHASE, ATM_CASH_WITHDRAWAL) and period (TRANSACTION, DAY, WEEK, MONTH, YEAR, LIFETIME), amount in currency units, currency and whether active. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: z.object({ limits: z.array(SpendLimitSchema) }),
+  hints: READ,
+  async run(input, ctx) {
+    const limits = await ctx.client.issuingB.getSpendLimits(cardRef(input), readOptions(ctx));
+    return { limits };
+  },
+});
+
+const limit = UpdateSpendLimitBodySchema.shape;
+
+export const updateSpendLimitB = defineTool({
+  name: 'update_spend_limit_b',
+  title: 'Change card spend limit (family B)',
+  description: `${FAMILY_B} Sets one spend limit of a card, replacing the current one for that transaction type and period. Amount is a whole number in the card currency's units (e.g. 500 = 500 USD). ATM_CASH_WITHDRAWAL accepts only DAY and MONTH.`,
+  toolset: 'issuing_b',
+  input: z.object({
+    ...cardInput,
+    transaction_type: limit.transaction_type.describe('PURCHASE or ATM_CASH_WITHDRAWAL.'),
+    amount_limit_period: limit.amount_limit_period.describe(
+      'DAY, WEEK, MONTH, YEAR, LIFETIME or TRANSACTION (per transaction); ATM withdrawals: DAY or MONTH only.',
+    ),
+    amount_limit: z
+      .number()
+      .int()
+      .positive()
+      .describe('New limit, a whole number greater than 0 in currency units (not minor units).'),
+  }),
+  output: z.object({
+    transaction_type: z.string().describe('Transaction type of the limit set.'),
+    amount_limit_period: z.string().describe('Period of the limit set.'),
+    amount_limit: z.number().describe('The limit now in force, in currency units.'),
+  }),
+  hints: UPDATE,
+  async run(input, ctx) {
+    const body = {
+      amount_limit_period: input.amount_limit_period,
+      amount_limit: input.amount_limit,
+      transaction_type: input.transaction_type,
+    };
+    await ctx.client.issuingB.updateSpendLimit(cardRef(input), body, writeOptions(ctx));
+    return body;
+  },
+});
+
+export const cardControlTools = [
+  getCardConfigurationB,
+  updateCardConfigurationB,
+  enroll3dsB,
+  get3dsB,
+  update3dsB,
+  unenroll3dsB,
+  getSpendLimitsB,
+  updateSpendLimitB,
+];

@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+import { CreateCardholderBBodySchema } from '../../core/client/schemas/issuing-b.js';
+
+/**
+ * The family B cardholder fields as tool inputs: the client's request schemas (types and enums),
+ * each with a description carrying the spec's rule. Lengths, charsets and country codes stay the
+ * service's rules, so its message names every failing field at once.
+ */
+
+const body = CreateCardholderBBodySchema.shape;
+
+const ADDRESS_LINE =
+  'at most 35 characters: letters, digits, inner spaces and _ @ # / , . - ( ) (no parentheses on update)';
+
+const descriptions = {
+  title: 'Title: Mr, Mrs or Miss.',
+  firstName: 'First name, at most 14 characters.',
+  middleName: 'Middle name, at most 35 characters.',
+  lastName: 'Last name, at most 11 characters.',
+  preferredName: 'Name printed on the card, at most 26 characters.',
+  gender: 'Gender: M, F or O.',
+  dateOfBirth: 'Date of birth, YYYY-MM-DD.',
+  mobileCountryName: 'Country of the mobile number, 2-letter ISO code (e.g. SG).',
+  mobileCountryCode: 'Dialling code, digits only without +, e.g. 65.',
+  mobile: 'Mobile number, 8 to 12 digits, without the country code.',
+  nationality: 'Nationality, 2-letter ISO code (e.g. SG).',
+  email: 'E-mail address; wallet transfers find the receiver by it.',
+  deliveryAddress1: `Card delivery address line 1, ${ADDRESS_LINE}.`,
+  deliveryAddress2: `Card delivery address line 2, ${ADDRESS_LINE}.`,
+  deliveryAddress3: `Card delivery address line 3, ${ADDRESS_LINE}.`,
+  deliveryAddress4: `Card delivery address line 4, ${ADDRESS_LINE}.`,
+  deliveryCity: 'Delivery city.',
+  deliveryState: 'Delivery state or region, at most 20 characters.',
+  deliveryCountry: 'Delivery country, 2-letter ISO code.',
+  deliveryZipCode: 'Delivery postal code.',
+  billingAddress1: `Billing address line 1, ${ADDRESS_LINE}.`,
+  billingAddress2: `Billing address line 2, ${ADDRESS_LINE}.`,
+  billingAddress3: `Billing address line 3, ${ADDRESS_LINE}.`,
+  billingAddress4: `Billing address line 4, ${ADDRESS_LINE}.`,
+  billingCity: 'Billing city.',
+  billingState: 'Billing state or region, at most 20 characters.',
+  billingCountry: 'Billing country, 2-letter ISO code.',
+  billingZipCode: 'Billing postal code.',
+  kycProviderName:
+    'Only when you run KYC with your own provider and it has finished: SUMSUB, MYINFO, JUMIO or DIDIT. Needs kycReferenceId.',
+  kycReferenceId: "The provider's KYC reference; required with kycProviderName.",
+} as const satisfies Record<keyof typeof body, string>;
+
+type Body = typeof body;
+
+// `Object.fromEntries` forgets the keys; the mapped types restore them (each entry is built from
+// the same key's schema, so the assertion holds by construction).
+
+/** Create: the spec's required fields required, the rest optional, each described. */
+export const createCardholderFields = Object.fromEntries(
+  Object.entries(body).map(([key, schema]) => [key, schema.describe(descriptions[key as keyof Body])]),
+) as { [K in keyof Body]: Body[K] };
+
+/** Update: every field optional; only the ones given change. */
+export const updateCardholderFields = Object.fromEntries(
+  Object.entries(body).map(([key, schema]) => [
+    key,
+    // The description goes on the outermost schema: zod 4 does not carry it through `.optional()`.
+    schema.optional().describe(descriptions[key as keyof Body]),
+  ]),
+) as { [K in keyof Body]: z.ZodOptional<Body[K]> };

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import {
+  CardDetailsSchema,
+  CardListSchema,
+  CardStatusSchema,
+  CardTokenSchema,
+} from '../../core/client/schemas/issuing-b.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import {
+  CREATE,
+  cardInput,
+  cardRef,
+  FAMILY_B,
+  pageField,
+  READ,
+  sizeField,
+  UPDATE,
+  walletInput,
+} from './fields.js';
+
+const cardIdOutput = z.object({ cardId: z.string().describe('The card id, for the other card tools.') });
+
+export const createCardB = defineTool({
+  name: 'create_card_b',
+  title: 'Create virtual card (family B)',
+  description: `${FAMILY_B} Issues a virtual card on a wallet. The card is active at once, enrolled in 3DS by e-mail, with the default spend limits and no PIN. Stop using it with update_card_status_b.`,
+  toolset: 'issuing_b',
+  input: z.object({
+    ...walletInput,
+    is_primary: z
+      .boolean()
+      .optional()
+      .describe("Make it the wallet's primary card (the other cards stop being primary). Default false."),
+  }),
+  output: cardIdOutput,
+  hints: CREATE,
+  async run(input, ctx) {
+    const { cardholderId, walletId, is_primary } = input;
+    const card = await ctx.client.issuingB.createCard(
+      { cardholderId, walletId },
+      // The spec sends the flag as the string 'true' or 'false'.
+      { card_type: 'virtual', ...(is_primary === undefined ? {} : { is_primary: `${is_primary}` as const }) },
+      writeOptions(ctx),
+    );
+    return { cardId: card.cardId };
+  },
+});
+
+export const assignCardB = defineTool({
+  name: 'assign_card_b',
+  title: 'Assign physical card (family B)',
+  description: `${FAMILY_B} Links a physical card from inventory to a cardholder's wallet using its last four digits and the assignment code delivered with it. The card becomes active, enrolled in 3DS, with default limits. The code is secret: not offered in Slack.`,
+  toolset: 'issuing_b',
+  input: z.object({
+    ...walletInput,
+    last_four_digit: z
+      .string()
+      .regex(/^\d{4}$/, 'must be exactly 4 digits')
+      .describe('Last four digits of the physical card number.'),
+    code: z.string().min(1).describe('Assignment code delivered with the card (secret).'),
+  }),
+  output: cardIdOutput,
+  hints: CREATE,
+  secretFields: ['code'],
+  // The assignment code works like an activation code: typed into Slack it would stay in the
+  // workspace's message history (DESIGN decision 7).
+  slack: false,
+  async run(input, ctx) {
+    const { cardholderId, walletId, last_four_digit, code } = input;
+    const card = await ctx.client.issuingB.assignCard(
+      { cardholderId, walletId },
+      { last_four_digit, code },
+      writeOptions(ctx),
+    );
+    return { cardId: card.cardId };
+  },
+});
+
+export const listCardsB = defineTool({
+  name: 'list_cards_b',
+  title: 'List cards (family B)',
+  description: `${FAMILY_B} Lists the virtual and physical cards of a wallet (card id, last four digits, type, status, created date), paged. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object({ ...walletInput, page: pageField, size: sizeField }),
+  output: CardListSchema,
+  hints: READ,
+  run: ({ cardholderId, walletId, page, size }, ctx) =>
+    ctx.client.issuingB.listCards(
+      { cardholderId, walletId },
+      { ...(page === undefined ? {} : { page }), ...(size === undefined ? {} : { size }) },
+      readOptions(ctx),
+    ),
+});
+
+export const activateCardB = defineTool({
+  name: 'activate_card_b',
+  title: 'Activate card (family B)',
+  description: `${FAMILY_B} Activates an INACTIVE card (status becomes ACTIVE). Any other status is refused: a LOCKED card is unlocked with update_card_status_b.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: z.object({ status: z.string().describe('The card status afterwards (ACTIVE).') }),
+  hints: UPDATE,
+  async run(input, ctx) {
+    const result = await ctx.client.issuingB.activateCard(cardRef(input), writeOptions(ctx));
+    return { status: result.status };
+  },
+});
+
+export const getCardDetailsB = defineTool({
+  name: 'get_card_details_b',
+  title: 'Card details (family B)',
+  description: `${FAMILY_B} Shows a card's details with the card number masked: type, status, primary flag, PIN set, delivery and printing state, and the PURCHASE spend limits as strings. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: z.object({ card: CardDetailsSchema }),
+  hints: READ,
+  async run(input, ctx) {
+    const card = await ctx.client.issuingB.getCardDetails(cardRef(input), readOptions(ctx));
+    return { card };
+  },
+});
+
+export const getCardDetailsLinkB = defineTool({
+  name: 'get_card_details_link_b',
+  title: 'Card details link (family B)',
+  description: `${FAMILY_B} Returns a secure link (url) that reveals the FULL card number, expiry, CVV and name. Show it only to the person who asked, never in a shared channel; it is redacted from logs. Each call gives a fresh link. Changes nothing.`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output: CardTokenSchema,
+  hints: READ,
+  secretFields: ['url'],
+  run: (input, ctx) => ctx.client.issuingB.getCardToken(cardRef(input), readOptions(ctx)),
+});
+
+export const updateCardStatusB = defineTool({
+  name: 'update_card_status_b',
+  title: 'Change card status (family B)',
+  description: `${FAMILY_B} Sets a card's status. LOCKED blocks it temporarily and only a LOCKED card can be set ACTIVE again. LOST, STOLEN and BLOCKED are PERMANENT: the card can never be used or reactivated (needs approval).`,
+  toolset: 'issuing_b',
+  input: z.object({
+    ...cardInput,
+    status: CardStatusSchema.describe(
+      'Target status: INACTIVE, ACTIVE (only from LOCKED), LOCKED (reversible), or LOST, STOLEN, BLOCKED (permanent).',
+    ),
+  }),
+  output: z.object({ status: z.string().describe('The card status afterwards.') }),
+  // Permanent targets destroy the card; the policy asks for approval on exactly those.
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  async run(input, ctx) {
+    const result = await ctx.client.issuingB.updateCardStatus(
+      cardRef(input),
+      { status: input.status },
+      writeOptions(ctx),
+    );
+    return { status: result.status };
+  },
+});
+
+export const cardTools = [
+  createCardB,
+  assignCardB,
+  listCardsB,
+  activateCardB,
+  getCardDetailsB,
+  getCardDetailsLinkB,
+  updateCardStatusB,
+];

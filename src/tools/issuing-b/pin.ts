@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { PinUrlSchema } from '../../core/client/schemas/issuing-b.js';
+import { defineTool } from '../../core/tool.js';
+import { writeOptions } from '../shared/call-options.js';
+import { cardInput, cardRef, FAMILY_B } from './fields.js';
+
+/**
+ * The three PIN endpoints are GETs that hand out an iframe link through which the PIN is set. The
+ * link lets whoever holds it change the card's PIN, so it is a secret and the tools are not
+ * read-only (a read-only mode or a viewer must not hand one out). Each call gives a fresh link.
+ */
+const PIN_HINTS = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const;
+const output = PinUrlSchema;
+const secretFields = ['set_pin_url'] as const;
+
+const SHOW_ONLY =
+  'The link (set_pin_url) lets its holder set the PIN: give it only to the cardholder or the requester, never in a shared channel.';
+
+export const getSetPinLinkB = defineTool({
+  name: 'get_set_pin_link_b',
+  title: 'Set-PIN link (family B)',
+  description: `${FAMILY_B} Returns an iframe link where the cardholder sets a card's first PIN (enter, confirm). ${SHOW_ONLY}`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output,
+  hints: PIN_HINTS,
+  secretFields,
+  run: (input, ctx) => ctx.client.issuingB.getSetPinUrl(cardRef(input), writeOptions(ctx)),
+});
+
+export const getResetPinLinkB = defineTool({
+  name: 'get_reset_pin_link_b',
+  title: 'Reset-PIN link (family B)',
+  description: `${FAMILY_B} Returns an iframe link where the cardholder resets a forgotten PIN (new PIN, confirm). ${SHOW_ONLY}`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output,
+  hints: PIN_HINTS,
+  secretFields,
+  run: (input, ctx) => ctx.client.issuingB.getResetPinUrl(cardRef(input), writeOptions(ctx)),
+});
+
+export const getChangePinLinkB = defineTool({
+  name: 'get_change_pin_link_b',
+  title: 'Change-PIN link (family B)',
+  description: `${FAMILY_B} Returns an iframe link where the cardholder changes the card's PIN (current PIN, new PIN, confirm), also when no PIN is set yet (a first PIN: get_set_pin_link_b). ${SHOW_ONLY}`,
+  toolset: 'issuing_b',
+  input: z.object(cardInput),
+  output,
+  hints: PIN_HINTS,
+  secretFields,
+  run: (input, ctx) => ctx.client.issuingB.getChangePinUrl(cardRef(input), writeOptions(ctx)),
+});
+
+export const pinTools = [getSetPinLinkB, getResetPinLinkB, getChangePinLinkB];

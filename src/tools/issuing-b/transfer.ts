@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { Wallet } from '../../core/client/schemas/issuing-common.js';
+import { defineTool, type Money, type ToolContext } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { cardholderIdField, FAMILY_B } from './fields.js';
+
+/**
+ * The transfer body has no currency: the service debits the sender's wallet (the sandbox its first,
+ * oldest wallet) in that wallet's currency. Policy thresholds and approvers need the currency before
+ * anything is sent, so the tool takes it as an input (USD when omitted) and both the preview and
+ * the run refuse when the debited wallet is in another currency. Nothing is sent in that case.
+ */
+export class TransferCurrencyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransferCurrencyError';
+  }
+}
+
+const DEFAULT_CURRENCY = 'USD';
+
+const input = z.object({
+  cardholderId: cardholderIdField.describe('Family B cardholder id of the sender, e.g. chb_demo_alice.'),
+  email: z.email().describe('E-mail address of the receiving family B cardholder.'),
+  amount: z
+    .number()
+    .positive()
+    .describe('Amount as a decimal number in the currency units, e.g. 25.5 (at most 2 decimals).'),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD')
+    .optional()
+    .describe("Currency of the sender's wallet, e.g. USD (default USD); checked before sending."),
+  description: z.string().min(1).describe("Reason, shown in both wallets' history."),
+});
+type Input = z.infer<typeof input>;
+
+const moneyOf = (i: Input): Money => ({ amount: i.amount, currency: i.currency ?? DEFAULT_CURRENCY });
+
+/** The wallet the transfer debits, checked against the currency the approvers and policy saw. */
+async function debitedWallet(i: Input, ctx: ToolContext): Promise<Wallet> {
+  const wallets = await ctx.client.issuingB.listWallets({ cardholderId: i.cardholderId }, readOptions(ctx));
+  const wallet = wallets[0];
+  const { currency } = moneyOf(i);
+  if (wallet === undefined) throw new TransferCurrencyError(`cardholder ${i.cardholderId} has no wallet`);
+  if (wallet.currency !== currency) {
+    throw new TransferCurrencyError(
+      `currency: the transfer would debit wallet ${wallet.id} in ${wallet.currency}, not ${currency}; give currency ${wallet.currency}`,
+    );
+  }
+  return wallet;
+}
+
+const format = (amount: number, currency: string) =>
+  `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+
+export const transferWalletFunds = defineTool({
+  name: 'transfer_wallet_funds',
+  title: 'Transfer between wallets (family B)',
+  description: `${FAMILY_B} Moves money peer-to-peer from a cardholder's wallet to the wallet of the same currency of another cardholder, found by e-mail. Amount in decimal currency units. Cannot be undone (only by a transfer back); usually needs approval.`,
+  toolset: 'issuing_b',
+  input,
+  output: z.object({
+    transferId: z.string().describe("Transfer reference; each wallet's history shows it as txn_ref_id."),
+    amount: z.number().describe('Amount moved, in currency units.'),
+    currency: z.string().describe('Currency of the debited wallet.'),
+  }),
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  money: moneyOf,
+  async preview(i, ctx) {
+    const wallet = await debitedWallet(i, ctx);
+    const money = moneyOf(i);
+    return {
+      summary: `Transfer ${format(money.amount, money.currency)} from ${i.cardholderId} (wallet ${wallet.id}, balance ${format(wallet.amount, wallet.currency)}) to ${i.email}: ${i.description}`,
+      details: {
+        senderCardholderId: i.cardholderId,
+        senderWalletId: wallet.id,
+        senderBalance: wallet.amount,
+        receiverEmail: i.email,
+        amount: money.amount,
+        currency: money.currency,
+        description: i.description,
+      },
+      bound: money,
+    };
+  },
+  async run(i, ctx) {
+    const { currency } = await debitedWallet(i, ctx);
+    const result = await ctx.client.issuingB.transfer(
+      { cardholderId: i.cardholderId },
+      { email: i.email, amount: i.amount, description: i.description },
+      writeOptions(ctx),
+    );
+    return { transferId: result.id, amount: i.amount, currency };
+  },
+});

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, walletInput } from './fields.js';
+
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
+
+export const createWalletB = defineTool({
+  name: 'create_wallet_b',
+  title: 'Create wallet (family B)',
+  description: `${FAMILY_B} Opens a new, empty wallet in one currency for a cardholder; cards are issued on a wallet. Returns the wallet. A wallet cannot be deleted afterwards.`,
+  toolset: 'issuing_b',
+  input: z.object({
+    cardholderId: cardholderIdField,
+    currency: currencyCode.describe('Wallet currency, 3-letter upper-case code, e.g. USD.'),
+  }),
+  output: z.object({ wallet: WalletSchema }),
+  hints: CREATE,
+  async run(input, ctx) {
+    const wallet = await ctx.client.issuingB.createWallet(
+      { cardholderId: input.cardholderId },
+      { currency: input.currency },
+      writeOptions(ctx),
+    );
+    return { wallet };
+  },
+});
+
+export const listWalletsB = defineTool({
+  name: 'list_wallets_b',
+  title: 'List wallets (family B)',
+  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object({ cardholderId: cardholderIdField }),
+  output: z.object({ wallets: z.array(WalletSchema) }),
+  hints: READ,
+  async run(input, ctx) {
+    const wallets = await ctx.client.issuingB.listWallets(
+      { cardholderId: input.cardholderId },
+      readOptions(ctx),
+    );
+    return { wallets };
+  },
+});
+
+const dateField = (edge: string) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2})?$/, 'must be YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS')
+    .optional()
+    .describe(`${edge} of the period, inclusive: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.`);
+
+export const getWalletHistoryB = defineTool({
+  name: 'get_wallet_history_b',
+  title: 'Wallet history (family B)',
+  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions. Read-only.`,
+  toolset: 'issuing_b',
+  input: z.object({
+    ...walletInput,
+    cardId: z.string().min(1).optional().describe("Only this card's completed transactions."),
+    from_date: dateField('Start'),
+    to_date: dateField('End'),
+    page: pageField,
+    size: sizeField,
+  }),
+  output: z.object({ transactions: z.array(WalletTransactionSchema) }),
+  hints: READ,
+  async run(input, ctx) {
+    const { cardholderId, walletId, cardId, ...query } = input;
+    const transactions = await ctx.client.issuingB.walletHistory(
+      { cardholderId, walletId, ...(cardId === undefined ? {} : { cardId }) },
+      query,
+      readOptions(ctx),
+    );
+    return { transactions };
+  },
+});
+
+export const walletTools = [createWalletB, listWalletsB, getWalletHistoryB];

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { formatAmount } from '../../core/approvals/bound.js';
+import { type PayoutQuote, PayoutQuoteSchema, PurposeCodeSchema } from '../../core/client/schemas/payouts.js';
+import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
+import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { checkApprovedBound } from './bound-check.js';
+
+const input = z
+  .object({
+    beneficiaryId: z
+      .string()
+      .trim()
+      .min(1)
+      .describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
+    sourceAccountId: accountIdField.describe('Funding account id, e.g. acc_usd_0001 (from list_accounts).'),
+    sourceAssetCode: currencyCode.describe('Currency of the funding account (debited), e.g. USD.'),
+    destinationAssetCode: currencyCode
+      .optional()
+      .describe(
+        "Currency the payee receives, e.g. EUR; defaults to the beneficiary's. Required when side is TARGET.",
+      ),
+    destinationRail: z
+      .string()
+      .trim()
+      .min(1)
+      .describe('Rail that delivers the payout, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
+    amount: amountField,
+    side: sideField,
+    purposeCode: PurposeCodeSchema.describe('Why the money is sent, e.g. GOODS_PURCHASED or WAGES_SALARY.'),
+    reference: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe("Payment reference shown in the payee's bank records."),
+    clientReference: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('Your own reference, returned as externalReference.'),
+    companyCode: companyCodeField,
+  })
+  .superRefine((value, ctx) => {
+    // The policy's thresholds need the currency the amount is in; with TARGET that is the payee's.
+    if (value.side === 'TARGET' && value.destinationAssetCode === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['destinationAssetCode'],
+        message: 'is required when side is TARGET (the amount is in this currency)',
+      });
+    }
+  });
+type Input = z.infer<typeof input>;
+
+const output = z.object({
+  payoutId: z.string().describe('Payout id, for get_payout.'),
+  externalReference: z.string().nullish().describe('clientReference, or a reference the service generated.'),
+  status: z.string().describe('PENDING right after creation.'),
+  quote: PayoutQuoteSchema.describe('The quote the payout was executed on (taken at execution).'),
+});
+
+function quote(input: Input, ctx: ToolContext): Promise<PayoutQuote> {
+  return ctx.client.payouts.quote(
+    {
+      companyCode: input.companyCode ?? ctx.defaults.companyCode,
+      beneficiaryId: input.beneficiaryId,
+      destinationRail: input.destinationRail,
+      sourceAccountId: input.sourceAccountId,
+      sourceAssetCode: input.sourceAssetCode,
+      ...(input.destinationAssetCode === undefined
+        ? {}
+        : { destinationAssetCode: input.destinationAssetCode }),
+      amount: input.amount,
+      side: input.side,
+    },
+    readOptions(ctx),
+  );
+}
+
+const debitOf = (q: PayoutQuote) => ({ amount: q.totalDebitAmount, currency: q.sourceAssetCode });
+
+function previewOf(input: Input, q: PayoutQuote): Preview {
+  const fees = [q.processingFee, q.networkFee, q.platformFee].reduce<number>(
+    (sum, fee) => sum + (fee ?? 0),
+    0,
+  );
+  return {
+    summary:
+      `Pay ${formatAmount({ amount: q.destinationAmount, currency: q.destinationAssetCode })} to ${input.beneficiaryId} ` +
+      `via ${input.destinationRail} from ${input.sourceAccountId}: ` +
+      `${formatAmount({ amount: q.sourceAmount, currency: q.sourceAssetCode })} + fees ` +
+      `${formatAmount({ amount: fees, currency: q.feeAssetCode ?? q.sourceAssetCode })}, ` +
+      `total debit ${formatAmount(debitOf(q))} (purpose ${input.purposeCode})`,
+    details: q,
+    bound: debitOf(q),
+  };
+}
+
+export const createPayout = defineTool({
+  name: 'create_payout',
+  title: 'Send a payout',
+  description:
+    'Pays a registered beneficiary from a funding account. Needs approval: the money moves only after approvers accept. They see a quote (expires in ~75 s); at execution a fresh quote is taken and used only if its total debit is within the approved bound, else it goes back to them.',
+  toolset: 'banking',
+  input,
+  output,
+  // Money that has left cannot be called back: destructive, so MCP clients confirm first.
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+  // For the policy's thresholds: the amount in the currency `side` names (SOURCE: the funding
+  // currency, TARGET: the payee's). The thresholds are per currency, so no FX rate is needed.
+  money: (i) => ({
+    amount: i.amount,
+    currency: i.side === 'SOURCE' ? i.sourceAssetCode : (i.destinationAssetCode ?? ''),
+  }),
+  preview: async (i, ctx) => previewOf(i, await quote(i, ctx)),
+  run: async (i, ctx) => {
+    // Checkpointed: a re-execution after a crash re-sends this quote with the same request id.
+    const q = PayoutQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
+    checkApprovedBound(ctx, debitOf(q), () => previewOf(i, q));
+    ctx.progress(`sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`);
+    const payout = await ctx.client.payouts.create(
+      {
+        companyCode: i.companyCode ?? ctx.defaults.companyCode,
+        quoteId: q.quoteId,
+        purposeCode: i.purposeCode,
+        ...(i.reference === undefined ? {} : { reference: i.reference }),
+        ...(i.clientReference === undefined ? {} : { clientReference: i.clientReference }),
+      },
+      writeOptions(ctx),
+    );
+    return {
+      payoutId: payout.payoutId,
+      externalReference: payout.externalReference,
+      status: payout.status,
+      quote: q,
+    };
+  },
+});

@@ -1,0 +1,17 @@
+import type { AnyTool } from '../../core/tool.js';
+import { listWebhookEvents } from './events.js';
+import {
+  createSubscription,
+  deleteSubscription,
+  listSubscriptions,
+  updateSubscription,
+} from './subscriptions.js';
+
+/** Notification tools (toolset `notifications`): the event catalog and event subscriptions. */
+export const notificationTools: readonly AnyTool[] = [
+  listWebhookEvents,
+  createSubscription,
+  listSubscriptions,
+  updateSubscription,
+  deleteSubscription,
+];

@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import {
+  NotificationResultSchema,
+  SubscriptionRecordSchema,
+} from '../../core/client/schemas/notifications.js';
+import { defineTool } from '../../core/tool.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import {
+  apiKeyField,
+  eventNameField,
+  requireWebhookFields,
+  scopeFields,
+  scopeOf,
+  senderEmailField,
+  subscriptionTypeField,
+  webhookUrlField,
+} from './fields.js';
+
+/**
+ * The delivery fields of the chosen type only (webhook: URL and key; e-mail: sender), and only
+ * those given: a key typed by mistake on an e-mail subscription is not sent anywhere.
+ */
+function deliveryOf(input: {
+  subscription_type: 'w' | 'n';
+  webhook_url?: string | undefined;
+  x_api_key?: string | undefined;
+  sender_email?: string | undefined;
+}) {
+  if (input.subscription_type === 'n')
+    return input.sender_email === undefined ? {} : { sender_email: input.sender_email };
+  return {
+    ...(input.webhook_url === undefined ? {} : { webhook_url: input.webhook_url }),
+    ...(input.x_api_key === undefined ? {} : { x_api_key: input.x_api_key }),
+  };
+}
+
+export const createSubscription = defineTool({
+  name: 'create_subscription',
+  title: 'Subscribe to an event',
+  description:
+    'Subscribes to one event: type w posts it to webhook_url with x_api_key in the x-api-key header; type n sends an e-mail. One subscription per event and scope; change it with update_subscription, remove it with delete_subscription.',
+  toolset: 'notifications',
+  input: z
+    .object({
+      event_name: eventNameField,
+      subscription_type: subscriptionTypeField,
+      webhook_url: webhookUrlField,
+      x_api_key: apiKeyField,
+      sender_email: senderEmailField,
+      ...scopeFields,
+      created_by: z.string().min(1).optional().describe('Who creates it; defaults to the acting user.'),
+    })
+    .superRefine(requireWebhookFields),
+  output: NotificationResultSchema,
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  secretFields: ['x_api_key'],
+  async run(input, ctx) {
+    const common = {
+      event_name: input.event_name,
+      ...scopeOf(input, ctx.defaults),
+      created_by: input.created_by ?? ctx.actorName,
+    };
+    // Each type gets only its own delivery fields: a key typed by mistake on an e-mail
+    // subscription is not sent anywhere.
+    if (input.subscription_type === 'n') {
+      const sender = input.sender_email === undefined ? {} : { sender_email: input.sender_email };
+      return ctx.client.notifications.subscribe(
+        { ...common, subscription_type: 'n', ...sender },
+        writeOptions(ctx),
+      );
+    }
+    // The input refinement guarantees both for type w; the client checks again before sending.
+    const webhook = { webhook_url: input.webhook_url ?? '', x_api_key: input.x_api_key ?? '' };
+    return ctx.client.notifications.subscribe(
+      { ...common, subscription_type: 'w', ...webhook },
+      writeOptions(ctx),
+    );
+  },
+});
+
+export const listSubscriptions = defineTool({
+  name: 'list_subscriptions',
+  title: 'List event subscriptions',
+  description:
+    'Lists the event subscriptions of an agent and sub-agent in a program: event, type (w webhook, n e-mail), webhook URL or sender, who created and changed it and when. Read-only.',
+  toolset: 'notifications',
+  input: z.object({
+    program_code: scopeFields.program_code,
+    agent_code: scopeFields.agent_code,
+    subagent_code: scopeFields.subagent_code,
+  }),
+  output: z.object({
+    subscriptions: z.array(SubscriptionRecordSchema).describe('The subscriptions, oldest first.'),
+  }),
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
+  // Records may carry the subscription's key (the sandbox masks it; the spec does not say).
+  secretFields: ['x_api_key'],
+  async run(input, ctx) {
+    const { program_code, agent_code, subagent_code } = scopeOf(input, ctx.defaults);
+    const subscriptions = await ctx.client.notifications.listSubscriptions(
+      { program_code, agent_code, subagent_code },
+      readOptions(ctx),
+    );
+    return { subscriptions };
+  },
+});
+
+export const updateSubscription = defineTool({
+  name: 'update_subscription',
+  title: 'Change an event subscription',
+  description:
+    'Changes how an existing subscription delivers: switch between w (webhook) and n (e-mail), or set a new webhook_url, x_api_key or sender_email. Omitted webhook fields keep their stored values. Undo by updating again.',
+  toolset: 'notifications',
+  input: z.object({
+    event_name: eventNameField,
+    subscription_type: subscriptionTypeField,
+    webhook_url: webhookUrlField,
+    x_api_key: apiKeyField,
+    sender_email: senderEmailField,
+    ...scopeFields,
+    updated_by: z.string().min(1).optional().describe('Who changes it; defaults to the acting user.'),
+  }),
+  output: NotificationResultSchema,
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: true },
+  secretFields: ['x_api_key'],
+  run: (input, ctx) =>
+    ctx.client.notifications.updateSubscription(
+      {
+        event_name: input.event_name,
+        subscription_type: input.subscription_type,
+        ...scopeOf(input, ctx.defaults),
+        updated_by: input.updated_by ?? ctx.actorName,
+        ...deliveryOf(input),
+      },
+      writeOptions(ctx),
+    ),
+});
+
+export const deleteSubscription = defineTool({
+  name: 'delete_subscription',
+  title: 'Delete an event subscription',
+  description:
+    'Removes the subscription to one event: its webhook or e-mail notifications stop at once and silently. Cannot be undone; the settings (URL, key) must be given again to resubscribe.',
+  toolset: 'notifications',
+  input: z.object({
+    event_name: eventNameField.describe('Event whose subscription to remove, e.g. card_create.'),
+    ...scopeFields,
+  }),
+  output: NotificationResultSchema,
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  // The request id makes a re-executed approval replay the first deletion instead of failing.
+  run: (input, ctx) =>
+    ctx.client.notifications.unsubscribe(
+      { event_name: input.event_name, ...scopeOf(input, ctx.defaults) },
+      writeOptions(ctx),
+    ),
+});
