@@ -1,0 +1,3 @@
+// `npm run bench`: every benchmark in turn. Not part of the tests.
+await import('./audit.bench.js');
+await import('./core.bench.js');

@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { AuditLog } from '../../core/audit/index.js';
+import { loadConfig } from '../../core/config.js';
+import { openDatabase } from '../../core/db.js';
+import { EXIT, printJson, table, UsageError } from '../io.js';
+
+export const AUDIT_HELP = `Usage:
+  bankops audit tail [-n <count>] [--json]
+  bankops audit verify [--anchor <seq>:<hash>]
+  bankops audit export [--since <ISO time>] [--tool <name>] [--actor <id>]
+
+The audit log of every call: allowed, denied, pending, approved, failed. It is append-only and
+hash-chained; verify recomputes the chain and names the first entry that does not match. Record the
+head it prints somewhere else, and pass it back with --anchor to also detect removed newest entries.
+export writes JSON lines to stdout.
+`;
+
+export function auditCommand(args: string[]): number {
+  const [sub, ...rest] = args;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      n: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      anchor: { type: 'string' },
+      since: { type: 'string' },
+      tool: { type: 'string' },
+      actor: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (sub === undefined || sub === 'help' || values.help) {
+    process.stdout.write(AUDIT_HELP);
+    return sub === undefined ? EXIT.usage : EXIT.ok;
+  }
+  // The audit log needs no service: open the database alone.
+  const db = openDatabase(loadConfig().databasePath);
+  try {
+    const audit = new AuditLog(db);
+    switch (sub) {
+      case 'tail': {
+        const n = values.n === undefined ? 20 : Number(values.n);
+        if (!Number.isInteger(n) || n < 1) throw new UsageError('-n must be a positive integer');
+        const entries = audit.tail(n);
+        if (values.json) printJson(entries);
+        else {
+          const rows = entries.map((e) => [
+            String(e.seq),
+            e.ts,
+            e.actor,
+            e.tool,
+            `${e.event}/${e.decision}`,
+            e.outcome ?? '',
+            e.approvalId ?? '',
+            e.error ?? '',
+          ]);
+          process.stdout.write(
+            `${table(['SEQ', 'TIME', 'ACTOR', 'TOOL', 'EVENT', 'OUTCOME', 'APPROVAL', 'ERROR'], rows)}\n`,
+          );
+        }
+        return EXIT.ok;
+      }
+      case 'verify': {
+        let anchor: { seq: number; hash: string } | undefined;
+        if (values.anchor !== undefined) {
+          const m = /^(\d+):([0-9a-f]{64})$/.exec(values.anchor);
+          if (!m?.[1] || !m[2])
+            throw new UsageError('--anchor must be <seq>:<sha256 hex>, as verify prints it');
+          anchor = { seq: Number(m[1]), hash: m[2] };
+        }
+        const result = audit.verify(anchor);
+        if (result.ok) {
+          process.stdout.write(
+            `audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`,
+          );
+          return EXIT.ok;
+        }
+        process.stdout.write(
+          `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
+        );
+        return EXIT.failed;
+      }
+      case 'export': {
+        const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {
+          ...(values.since === undefined ? {} : { since: values.since }),
+          ...(values.tool === undefined ? {} : { tool: values.tool }),
+          ...(values.actor === undefined ? {} : { actor: values.actor }),
+        });
+        process.stderr.write(`exported ${count} entries\n`);
+        return EXIT.ok;
+      }
+      default:
+        throw new UsageError(`unknown audit command '${sub}'`, AUDIT_HELP);
+    }
+  } finally {
+    db.close();
+  }
+}

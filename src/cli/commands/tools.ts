@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { inputJsonSchema } from '../../core/registry.js';
+import { TOOLSETS, type Toolset } from '../../core/toolset.js';
+import { createRegistry } from '../../tools/index.js';
+import { printJson, table, UsageError } from '../io.js';
+
+export const TOOLS_HELP = `Usage: bankops tools [--toolset <a,b>] [--read-only] [--json]
+
+Lists the tools: one per operation of the service.
+
+Options:
+  --toolset <list>  only these toolsets (${TOOLSETS.join(', ')})
+  --read-only       only tools that change nothing
+  --json            an array with name, title, toolset, hints and the input JSON Schema
+`;
+
+export function parseToolsets(value: string | undefined): Toolset[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
+  }
+  return names as Toolset[];
+}
+
+export function toolsCommand(args: string[]): number {
+  const { values } = parseArgs({
+    args,
+    options: {
+      toolset: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(TOOLS_HELP);
+    return 0;
+  }
+  const toolsets = parseToolsets(values.toolset);
+  const tools = createRegistry().list({
+    ...(toolsets === undefined ? {} : { toolsets }),
+    ...(values['read-only'] ? { readOnly: true } : {}),
+  });
+  if (values.json) {
+    printJson(
+      tools.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        toolset: tool.toolset,
+        description: tool.description,
+        hints: tool.hints,
+        inputSchema: inputJsonSchema(tool),
+      })),
+    );
+    return 0;
+  }
+  const hint = (t: (typeof tools)[number]): string =>
+    t.hints.readOnly ? 'read' : t.hints.destructive ? 'write, destructive' : 'write';
+  process.stdout.write(
+    `${table(
+      ['NAME', 'TOOLSET', 'KIND', 'TITLE'],
+      tools.map((t) => [t.name, t.toolset, hint(t), t.title]),
+    )}\n\n${tools.length} tools\n`,
+  );
+  return 0;
+}

@@ -1,0 +1,27 @@
+import { cliActor } from '../core/actors.js';
+import { loadConfig } from '../core/config.js';
+import { createLogger } from '../core/log.js';
+import type { Actor } from '../core/policy/types.js';
+import { createRuntime, type Runtime } from '../core/runtime.js';
+
+/** Runs a command with the runtime built from the environment, and closes it afterwards. */
+export async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const runtime = await createRuntime(config, {
+    log: createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+  });
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/** The CLI actor: `--as <name>`, else BANKOPS_ACTOR, else the OS user. */
+export function actorFor(runtime: Runtime, as: string | undefined): Actor {
+  const name = as ?? runtime.config.cliActor;
+  if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
+    throw new Error(`--as must be letters, digits and . _ @ - only (at most 64), got '${name}'`);
+  }
+  return cliActor(name);
+}

@@ -1,0 +1,47 @@
+/** Exit codes of `bankops call` and the approval commands (documented in README). */
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalid: 2, denied: 3 } as const;
+
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly help?: string,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const printJson = (value: unknown): void => {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+};
+
+/** A plain text table: columns padded to their widest cell, long cells cut. */
+export function table(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  maxWidth = 60,
+): string {
+  const cut = (cell: string): string => (cell.length > maxWidth ? `${cell.slice(0, maxWidth - 1)}…` : cell);
+  const cells = [headers, ...rows].map((row) => row.map(cut));
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  const line = (row: readonly string[]): string =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [line(cells[0] ?? []), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join(
+    '\n',
+  );
+}
+
+/** Parses `--input` JSON, naming the problem. */
+export function parseJsonInput(text: string | undefined, flag = '--input'): unknown {
+  if (text === undefined) return {};
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `${flag} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
