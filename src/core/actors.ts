@@ -10,6 +10,9 @@ export const mcpActor = (keyName: string): Actor => ({
   mcpKeyName: keyName,
 });
 
+/** The assistant on this machine, connected over stdio (`bankops mcp`); it presents no key. */
+export const mcpStdioActor = (): Actor => ({ id: 'mcp:stdio', frontEnd: 'mcp', mcpStdio: true });
+
 /** A Slack user, with the user groups they belong to. */
 export const slackActor = (userId: string, groupIds: readonly string[] = []): Actor => ({
   id: `slack:${userId}`,

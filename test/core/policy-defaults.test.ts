@@ -29,7 +29,20 @@ describe('shipped default policy', () => {
     );
   });
 
-  it('gives any local CLI user viewer, operator and approver, and Slack and MCP actors nothing', () => {
+  it('gives the local assistant over stdio viewer and operator, never approver, even with a key of the same name', async () => {
+    const { mcpStdioActor } = await import('../../src/core/actors.js');
+    expect(rolesOf(policy, mcpStdioActor()).sort()).toEqual(['operator', 'viewer']);
+    expect(rolesOf(policy, { id: 'mcp:stdio', frontEnd: 'mcp', mcpKeyName: 'stdio' })).toEqual([]);
+    expect(
+      evaluate(policy, {
+        tool: tools.createPayout,
+        input: { amount: 10, currency: 'USD' },
+        actor: mcpStdioActor(),
+      }),
+    ).toMatchObject({ decision: 'approval' });
+  });
+
+  it('gives any local CLI user viewer, operator and approver, and Slack and MCP key actors nothing', () => {
     expect(rolesOf(policy, alice).sort()).toEqual(['approver', 'operator', 'viewer']);
     expect(rolesOf(policy, slackUser('U123', ['S1']))).toEqual([]);
     expect(rolesOf(policy, mcpActor('any'))).toEqual([]);

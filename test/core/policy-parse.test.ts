@@ -99,7 +99,7 @@ describe('policy file parsing', () => {
       ].join('\n'),
     );
     expect(issues).toEqual([
-      expect.stringMatching(/^actors\[0\]\.match: needs one of slackUser, slackGroup, mcpKey, cli/),
+      expect.stringMatching(/^actors\[0\]\.match: needs one of slackUser, slackGroup, mcpKey, mcpStdio, cli/),
       expect.stringMatching(/^actors\[1\]\.match: has slackUser and cli/),
     ]);
   });

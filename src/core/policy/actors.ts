@@ -3,14 +3,15 @@ import type { Actor } from './types.js';
 
 /** Only the front-end specific field is trusted; `actor.id` is a label for messages. */
 function matches(entry: ActorEntry, actor: Actor): boolean {
-  const { slackUser, slackGroup, mcpKey, cli } = entry.match;
+  const { slackUser, slackGroup, mcpKey, mcpStdio, cli } = entry.match;
   switch (actor.frontEnd) {
     case 'slack':
       if (slackUser !== undefined) return actor.slackUserId === slackUser;
       if (slackGroup !== undefined) return actor.slackGroupIds?.includes(slackGroup) ?? false;
       return false;
     case 'mcp':
-      return mcpKey !== undefined && actor.mcpKeyName === mcpKey;
+      if (mcpStdio === true) return actor.mcpStdio === true;
+      return mcpKey !== undefined && actor.mcpStdio !== true && actor.mcpKeyName === mcpKey;
     case 'cli':
       if (cli === undefined || actor.cliUser === undefined || actor.cliUser === '') return false;
       return cli === '*' || cli === actor.cliUser;

@@ -27,10 +27,12 @@ export const ActorMatchSchema = z
     slackGroup: nonEmpty.optional(),
     /** The NAME of an entry of `mcpKeys`. */
     mcpKey: nonEmpty.optional(),
+    /** The assistant on this machine, over stdio (`bankops mcp`): it presents no key. */
+    mcpStdio: z.literal(true).optional(),
     /** A local user name, or '*' for any local user. */
     cli: nonEmpty.optional(),
   })
-  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'cli']));
+  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli']));
 
 export const ActorEntrySchema = z.strictObject({
   match: ActorMatchSchema,

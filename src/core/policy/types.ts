@@ -27,6 +27,8 @@ export type Actor = {
   slackUserId?: string;
   slackGroupIds?: string[];
   mcpKeyName?: string;
+  /** The local assistant over stdio, which presents no key. */
+  mcpStdio?: boolean;
   cliUser?: string;
 };
 
