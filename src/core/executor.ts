@@ -12,6 +12,7 @@ import { canonicalJson } from './canonical-json.js';
 import type { ServiceClient } from './client/index.js';
 import { type Db, migrate } from './db.js';
 import { evaluate } from './policy/evaluate.js';
+import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
 import type { Actor, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
@@ -110,6 +111,11 @@ export class Executor {
 
   get registry(): Registry {
     return this.deps.registry;
+  }
+
+  /** The policy in force now (it reloads), for front ends that show an actor what it may do. */
+  get policy(): Policy {
+    return this.deps.policy.current();
   }
 
   async execute(req: ExecuteRequest): Promise<ExecuteResult> {
@@ -213,18 +219,22 @@ export class Executor {
         )
         .run(actor.id, tool.name, key, fingerprint, requestId, new Date().toISOString());
     }
-    this.deps.audit.append(
-      {
-        actor: actor.id,
-        frontEnd: actor.frontEnd,
-        tool: tool.name,
-        input: redact(input, tool.secretFields ?? []),
-        decision: 'allow',
-        event: 'requested',
-        requestIds: [requestId],
-      },
-      { secrets: secretsOf(tool, input) },
-    );
+    // A read is recorded once, by its outcome entry (actor, input, decision, result); a write also
+    // gets its `requested` entry first, so a crash mid-call still leaves the request on record.
+    if (!tool.hints.readOnly) {
+      this.deps.audit.append(
+        {
+          actor: actor.id,
+          frontEnd: actor.frontEnd,
+          tool: tool.name,
+          input: redact(input, tool.secretFields ?? []),
+          decision: 'allow',
+          event: 'requested',
+          requestIds: [requestId],
+        },
+        { secrets: secretsOf(tool, input) },
+      );
+    }
     const outcome = await runTool(this.deps, {
       tool,
       input,
