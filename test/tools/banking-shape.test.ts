@@ -2,19 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AnyTool } from '../../src/core/tool.js';
 import { bankingTools } from '../../src/tools/banking/index.js';
+import { schemaProperties } from '../helpers/schema.js';
 
-/** Paths of object properties (at any depth) whose JSON Schema carries no description. */
-function undescribed(schema: unknown, at = ''): string[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const node = schema as { properties?: Record<string, { description?: unknown }>; items?: unknown };
-  const own = Object.entries(node.properties ?? {}).flatMap(([key, property]) => [
-    ...(typeof property.description === 'string' && property.description.trim() !== ''
-      ? []
-      : [`${at}${key}`]),
-    ...undescribed(property, `${at}${key}.`),
-  ]);
-  return [...own, ...undescribed(node.items, at)];
-}
+// What every tool must satisfy (names, descriptions, schemas, configuration codes) is checked in
+// registry-shape.test.ts; here only what is particular to the banking tools.
 
 const EXPECTED = {
   check_credentials: { readOnly: true, destructive: false, idempotent: true },
@@ -38,43 +29,21 @@ describe('banking tool shapes', () => {
     for (const tool of bankingTools) expect(tool.toolset, tool.name).toBe('banking');
   });
 
-  it('finds fields without a description (the check itself)', () => {
-    const schema = z.object({ a: z.string(), b: z.object({ c: z.string() }).describe('b') });
-    expect(undescribed(z.toJSONSchema(schema))).toEqual(['a', 'b.c']);
-  });
-
-  it.each(bankingTools.map((t): [string, AnyTool] => [t.name, t]))('%s is well formed', (name, tool) => {
-    expect(name).toMatch(/^[a-z0-9_]{1,64}$/);
-    expect(tool.title.trim()).not.toBe('');
-    expect(tool.description.length).toBeGreaterThan(40);
-    expect(tool.description.length).toBeLessThanOrEqual(400);
-
-    expect(tool.input).toBeInstanceOf(z.ZodObject);
-    const input = z.toJSONSchema(tool.input, { io: 'input' });
-    expect(input.type).toBe('object');
-    expect(undescribed(input)).toEqual([]);
-    // Front ends read the top-level field's own description (zod keeps it on the wrapper it was set on).
-    for (const [key, field] of Object.entries(tool.input.shape))
-      expect(z.globalRegistry.get(field)?.description, key).toBeTruthy();
-
-    expect(tool.output).toBeInstanceOf(z.ZodObject);
-    expect(z.toJSONSchema(tool.output).type).toBe('object');
-
-    expect(tool.hints).toEqual({ ...EXPECTED[name as keyof typeof EXPECTED], openWorld: true });
-    // No banking tool here takes a PIN or code, and none moves money (create_* money tools live elsewhere).
-    expect(tool.slack).not.toBe(false);
-    expect(tool.money).toBeUndefined();
-  });
-
-  it('fills configuration codes instead of demanding them', () => {
-    for (const tool of bankingTools) {
-      const required = z.toJSONSchema(tool.input, { io: 'input' }).required ?? [];
-      expect(required, tool.name).not.toContain('companyCode');
-    }
-  });
+  it.each(bankingTools.map((t): [string, AnyTool] => [t.name, t]))(
+    '%s: hints, Slack, money',
+    (name, tool) => {
+      expect(tool.hints).toEqual({ ...EXPECTED[name as keyof typeof EXPECTED], openWorld: true });
+      // No banking tool here takes a PIN or code, and none moves money (create_* money tools live elsewhere).
+      expect(tool.slack).not.toBe(false);
+      expect(tool.money).toBeUndefined();
+    },
+  );
 
   it('never exposes the bearer token from check_credentials', () => {
     const tool = bankingTools.find((t) => t.name === 'check_credentials');
-    expect(Object.keys(tool?.output.shape ?? {})).not.toContain('token');
+    if (tool === undefined) throw new Error('no tool check_credentials');
+    expect(Object.keys(tool.output.shape)).not.toContain('token');
+    // Nor anywhere deeper in its output.
+    expect(schemaProperties(z.toJSONSchema(tool.output)).map((p) => p.key)).not.toContain('token');
   });
 });

@@ -12,44 +12,28 @@ import {
   type ListAccountsQuery,
   ListAccountsQuerySchema,
 } from '../schemas/accounts.js';
-
-const PREFIX = '/svc/banking/api/v1/accounts';
+import { BANKING, family } from './family.js';
 
 /** Receiving accounts and balances (spec "Accounts"). */
 export function accountsApi(http: HttpClient) {
+  const { send, checked } = family(http, BANKING);
   return {
     /** GET /svc/banking/api/v1/accounts: one page of accounts, optionally of one currency. */
-    list: async (query: ListAccountsQuery, options?: CallOptions) => {
-      const q = HttpClient.checkRequest('accounts.list', ListAccountsQuerySchema, query);
-      return http.call(
-        {
-          operation: 'accounts.list',
-          method: 'GET',
-          path: PREFIX,
-          headerSet: 'HB',
-          query: q,
-          envelope: 'banking',
-          response: AccountListSchema,
-        },
-        options,
-      );
-    },
+    list: (query: ListAccountsQuery, options?: CallOptions) =>
+      checked('accounts.list', 'GET', '/accounts', AccountListSchema, options, {
+        query: [ListAccountsQuerySchema, query],
+      }),
 
     /** GET /svc/banking/api/v1/accounts/{accountID}: account detail with bank coordinates and balance. */
     get: async (input: AccountByIdInput, options?: CallOptions) => {
-      const { accountId, companyCode } = HttpClient.checkRequest(
-        'accounts.get',
-        AccountByIdInputSchema,
-        input,
-      );
-      return http.call(
+      const operation = 'accounts.get';
+      const { accountId, companyCode } = HttpClient.checkRequest(operation, AccountByIdInputSchema, input);
+      return send(
         {
-          operation: 'accounts.get',
+          operation,
           method: 'GET',
-          path: path`/svc/banking/api/v1/accounts/${accountId}`,
-          headerSet: 'HB',
+          route: path`/accounts/${accountId}`,
           query: { companyCode },
-          envelope: 'banking',
           response: AccountDetailSchema,
         },
         options,
@@ -57,40 +41,24 @@ export function accountsApi(http: HttpClient) {
     },
 
     /** GET /svc/banking/api/v1/accounts/balances: one balance per currency (the totals to use). */
-    balances: async (query: CompanyQuery, options?: CallOptions) => {
-      const q = HttpClient.checkRequest('accounts.balances', CompanyQuerySchema, query);
-      return http.call(
-        {
-          operation: 'accounts.balances',
-          method: 'GET',
-          path: `${PREFIX}/balances`,
-          headerSet: 'HB',
-          query: q,
-          envelope: 'banking',
-          response: BalancesSchema,
-        },
-        options,
-      );
-    },
+    balances: (query: CompanyQuery, options?: CallOptions) =>
+      checked('accounts.balances', 'GET', '/accounts/balances', BalancesSchema, options, {
+        query: [CompanyQuerySchema, query],
+      }),
 
     /**
      * GET /svc/banking/api/v1/accounts/{accountID}/balance: the balance of the account's currency.
      * Accounts of one currency share it, so never add these up.
      */
     balance: async (input: AccountByIdInput, options?: CallOptions) => {
-      const { accountId, companyCode } = HttpClient.checkRequest(
-        'accounts.balance',
-        AccountByIdInputSchema,
-        input,
-      );
-      return http.call(
+      const operation = 'accounts.balance';
+      const { accountId, companyCode } = HttpClient.checkRequest(operation, AccountByIdInputSchema, input);
+      return send(
         {
-          operation: 'accounts.balance',
+          operation,
           method: 'GET',
-          path: path`/svc/banking/api/v1/accounts/${accountId}/balance`,
-          headerSet: 'HB',
+          route: path`/accounts/${accountId}/balance`,
           query: { companyCode },
-          envelope: 'banking',
           response: AccountBalanceByIdSchema,
         },
         options,

@@ -13,8 +13,7 @@ import {
   CreateBeneficiarySchema,
   CreatedBeneficiarySchema,
 } from '../schemas/beneficiaries.js';
-
-const PREFIX = '/svc/banking/api/v1/beneficiaries';
+import { BANKING, family } from './family.js';
 
 /** The corridor query a beneficiary body implies: its currency, entity type, method, bank country and rail. */
 function corridorOf(body: {
@@ -36,25 +35,15 @@ function corridorOf(body: {
 
 /** Beneficiary corridors, their JSON Schemas and beneficiary registration (spec "Beneficiaries"). */
 export function beneficiariesApi(http: HttpClient) {
+  const { send, checked } = family(http, BANKING);
   const validator = new CorridorValidator();
   // Corridor schemas rarely change; one fetch per corridor per client instance.
   const corridorSchemas = new Map<string, Promise<CorridorJsonSchema>>();
 
-  const fetchSchema = async (query: BeneficiarySchemaQuery, options?: CallOptions) => {
-    const q = HttpClient.checkRequest('beneficiaries.schema', BeneficiarySchemaQuerySchema, query);
-    return http.call(
-      {
-        operation: 'beneficiaries.schema',
-        method: 'GET',
-        path: `${PREFIX}/schema`,
-        headerSet: 'HB',
-        query: q,
-        envelope: 'banking',
-        response: CorridorJsonSchemaSchema,
-      },
-      options,
-    );
-  };
+  const fetchSchema = (query: BeneficiarySchemaQuery, options?: CallOptions) =>
+    checked('beneficiaries.schema', 'GET', '/beneficiaries/schema', CorridorJsonSchemaSchema, options, {
+      query: [BeneficiarySchemaQuerySchema, query],
+    });
 
   const cachedSchema = (query: BeneficiarySchemaQuery, options: CallOptions): Promise<CorridorJsonSchema> => {
     const key = JSON.stringify([
@@ -93,21 +82,10 @@ export function beneficiariesApi(http: HttpClient) {
 
   return {
     /** GET /svc/banking/api/v1/beneficiaries/options: the corridors (currency, country, entity type, method). */
-    options: async (query: BeneficiaryOptionsQuery = {}, options?: CallOptions) => {
-      const q = HttpClient.checkRequest('beneficiaries.options', BeneficiaryOptionsQuerySchema, query);
-      return http.call(
-        {
-          operation: 'beneficiaries.options',
-          method: 'GET',
-          path: `${PREFIX}/options`,
-          headerSet: 'HB',
-          query: q,
-          envelope: 'banking',
-          response: CorridorOptionsSchema,
-        },
-        options,
-      );
-    },
+    options: (query: BeneficiaryOptionsQuery = {}, options?: CallOptions) =>
+      checked('beneficiaries.options', 'GET', '/beneficiaries/options', CorridorOptionsSchema, options, {
+        query: [BeneficiaryOptionsQuerySchema, query],
+      }),
 
     /**
      * GET /svc/banking/api/v1/beneficiaries/schema: the corridor's JSON Schema (draft 2020-12).
@@ -134,14 +112,12 @@ export function beneficiariesApi(http: HttpClient) {
           issues,
         });
       }
-      return http.call(
+      return send(
         {
           operation: 'beneficiaries.create',
           method: 'POST',
-          path: PREFIX,
-          headerSet: 'HB',
+          route: '/beneficiaries',
           body,
-          envelope: 'banking',
           response: CreatedBeneficiarySchema,
         },
         options,

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  type CallOptions,
-  type HeaderSetName,
-  HttpClient,
-  type HttpMethod,
-  type QueryValue,
-} from '../http.js';
+import type { CallOptions, HttpClient } from '../http.js';
 import {
   type ActivateCardABody,
   ActivateCardABodySchema,
@@ -57,21 +51,9 @@ import {
   WalletSchema,
   WalletTransactionSchema,
 } from '../schemas/issuing-common.js';
+import { family } from './family.js';
 
 const PREFIX = '/svc/issuing/api/v1';
-
-interface Route<S extends z.ZodType> {
-  operation: string;
-  method: HttpMethod;
-  /** Path below the family A prefix. */
-  route: string;
-  headerSet?: HeaderSetName;
-  headers?: Readonly<Record<string, string | undefined>>;
-  query?: Readonly<Record<string, QueryValue>>;
-  body?: unknown;
-  take?: 'data' | 'envelope';
-  response: S;
-}
 
 /**
  * Issuing family A (spec "Issuing family A"). Methods take the identity headers and query ids
@@ -81,265 +63,144 @@ interface Route<S extends z.ZodType> {
  * without `data` are returned as `{status, message, code}`.
  */
 export function issuingAApi(http: HttpClient) {
-  const send = <S extends z.ZodType>(r: Route<S>, options: CallOptions | undefined): Promise<z.infer<S>> =>
-    http.call(
-      {
-        operation: r.operation,
-        method: r.method,
-        path: `${PREFIX}${r.route}`,
-        headerSet: r.headerSet ?? 'HA',
-        envelope: 'issuing',
-        response: r.response,
-        ...(r.headers === undefined ? {} : { headers: r.headers }),
-        ...(r.query === undefined ? {} : { query: r.query }),
-        ...(r.body === undefined ? {} : { body: r.body }),
-        ...(r.take === undefined ? {} : { take: r.take }),
-      },
-      options,
-    );
-  const kycHeaders = (ref: CardholderHashRef) => ({
-    'x-cardholderHash-id': ref.cardholderHashId,
-    'x-client-id': http.config.clientId,
-  });
-  const kyc = async <S extends z.ZodType>(
-    operation: string,
-    route: string,
-    ref: CardholderHashRef,
-    response: S,
-    options: CallOptions | undefined,
-  ) => {
-    const r = HttpClient.checkRequest(operation, CardholderHashRefSchema, ref);
-    return send({ operation, method: 'GET', route, headers: kycHeaders(r), response }, options);
-  };
+  const { checked, on } = family(http, { prefix: PREFIX, headerSet: 'HA', envelope: 'issuing' });
+  /** The wallet endpoints, where `Authorization` is optional: header set HA_WALLET. */
+  const wallets = family(http, { prefix: PREFIX, headerSet: 'HA_WALLET', envelope: 'issuing' });
+  /** New cardholders: headers `agent-code`, `subagent-code`. */
+  const asAgent = on(AgentCodesASchema, (c) => ({
+    headers: { 'agent-code': c.agentCode, 'subagent-code': c.subagentCode },
+  }));
+  /** A cardholder named in the query (`?id=`). */
+  const byHolderId = on(CardholderRefSchema, (r) => ({ query: { id: r.cardholderId } }));
+  /** A card named in the query (`?id=`). */
+  const byCardId = on(CardRefASchema, (r) => ({ query: { id: r.cardId } }));
+  /** Wallet endpoints: header `x-cardholder-id`, and `x-wallet-id` for one wallet. */
+  const onHolder = wallets.on(CardholderRefSchema, (r) => ({
+    headers: { 'x-cardholder-id': r.cardholderId },
+  }));
+  const onWallet = wallets.on(WalletRefSchema, (r) => ({
+    headers: { 'x-cardholder-id': r.cardholderId, 'x-wallet-id': r.walletId },
+  }));
+  /** KYC: headers `x-cardholderHash-id` and, when configured, `x-client-id`. */
+  const onHash = on(CardholderHashRefSchema, (r) => ({
+    headers: { 'x-cardholderHash-id': r.cardholderHashId, 'x-client-id': http.config.clientId },
+  }));
 
   return {
     /** POST /svc/issuing/api/v1/card/cardholder (headers `agent-code`, `subagent-code`): the new cardholder's `{id}`. */
-    createCardholder: async (codes: AgentCodesA, body: CreateCardholderABody, options?: CallOptions) => {
-      const operation = 'issuingA.createCardholder';
-      const c = HttpClient.checkRequest(operation, AgentCodesASchema, codes);
-      const b = HttpClient.checkRequest(operation, CreateCardholderABodySchema, body);
-      return send(
-        {
-          operation,
-          method: 'POST',
-          route: '/card/cardholder',
-          headers: { 'agent-code': c.agentCode, 'subagent-code': c.subagentCode },
-          body: b,
-          response: single(IdItemSchema),
-        },
-        options,
-      );
-    },
+    createCardholder: (codes: AgentCodesA, body: CreateCardholderABody, options?: CallOptions) =>
+      asAgent('issuingA.createCardholder', 'POST', '/card/cardholder', codes, single(IdItemSchema), options, {
+        body: [CreateCardholderABodySchema, body],
+      }),
 
     /** GET /svc/issuing/api/v1/card/cardholder?status&page_num&page_size: a page of cardholders and `totalcount`. */
     listCardholders: async (
       query: ListCardholdersAQuery = {},
       options?: CallOptions,
     ): Promise<CardholderListA> => {
-      const operation = 'issuingA.listCardholders';
-      const q = HttpClient.checkRequest(operation, ListCardholdersAQuerySchema, query);
-      const envelope = await send(
-        {
-          operation,
-          method: 'GET',
-          route: '/card/cardholder',
-          query: q,
-          take: 'envelope',
-          response: CardholderListEnvelopeSchema,
-        },
+      const envelope = await checked(
+        'issuingA.listCardholders',
+        'GET',
+        '/card/cardholder',
+        CardholderListEnvelopeSchema,
         options,
+        { query: [ListCardholdersAQuerySchema, query], take: 'envelope' },
       );
       return { totalcount: envelope.totalcount, cardholders: envelope.data };
     },
 
     /** GET /svc/issuing/api/v1/card/cardholder?id= or ?email=: one cardholder. */
-    getCardholder: async (query: GetCardholderAQuery, options?: CallOptions) => {
-      const operation = 'issuingA.getCardholder';
-      const q = HttpClient.checkRequest(operation, GetCardholderAQuerySchema, query);
-      return send(
-        {
-          operation,
-          method: 'GET',
-          route: '/card/cardholder',
-          query: q,
-          response: single(CardholderASchema),
-        },
-        options,
-      );
-    },
+    getCardholder: (query: GetCardholderAQuery, options?: CallOptions) =>
+      checked('issuingA.getCardholder', 'GET', '/card/cardholder', single(CardholderASchema), options, {
+        query: [GetCardholderAQuerySchema, query],
+      }),
 
     /** PATCH /svc/issuing/api/v1/card/cardholder?id=: changes the supplied fields; the envelope without `data`. */
-    updateCardholder: async (
+    updateCardholder: (
       ref: CardholderRef,
       body: UpdateCardholderABody,
       options?: CallOptions,
-    ): Promise<IssuingAck> => {
-      const operation = 'issuingA.updateCardholder';
-      const r = HttpClient.checkRequest(operation, CardholderRefSchema, ref);
-      const b = HttpClient.checkRequest(operation, UpdateCardholderABodySchema, body);
-      const envelope = await send(
-        {
-          operation,
-          method: 'PATCH',
-          route: '/card/cardholder',
-          query: { id: r.cardholderId },
-          body: b,
-          take: 'envelope',
-          response: IssuingAckSchema,
-        },
-        options,
-      );
-      return toAck(envelope);
-    },
+    ): Promise<IssuingAck> =>
+      byHolderId('issuingA.updateCardholder', 'PATCH', '/card/cardholder', ref, IssuingAckSchema, options, {
+        body: [UpdateCardholderABodySchema, body],
+        take: 'envelope',
+      }).then(toAck),
 
     /** POST /svc/issuing/api/v1/card: a virtual card, active at creation; its `{id}`. */
-    createCard: async (body: CreateCardABody, options?: CallOptions) => {
-      const operation = 'issuingA.createCard';
-      const b = HttpClient.checkRequest(operation, CreateCardABodySchema, body);
-      return send({ operation, method: 'POST', route: '/card', body: b, response: IdItemSchema }, options);
-    },
+    createCard: (body: CreateCardABody, options?: CallOptions) =>
+      checked('issuingA.createCard', 'POST', '/card', IdItemSchema, options, {
+        body: [CreateCardABodySchema, body],
+      }),
 
     /** POST /svc/issuing/api/v1/card/assign: assigns a physical card; its `{card_id}` (activate it next). */
-    assignCard: async (body: AssignCardABody, options?: CallOptions) => {
-      const operation = 'issuingA.assignCard';
-      const b = HttpClient.checkRequest(operation, AssignCardABodySchema, body);
-      return send(
-        { operation, method: 'POST', route: '/card/assign', body: b, response: single(CardIdItemASchema) },
-        options,
-      );
-    },
+    assignCard: (body: AssignCardABody, options?: CallOptions) =>
+      checked('issuingA.assignCard', 'POST', '/card/assign', single(CardIdItemASchema), options, {
+        body: [AssignCardABodySchema, body],
+      }),
 
     /** POST /svc/issuing/api/v1/card/activate?id=: activates an assigned physical card and sets its PIN. */
-    activateCard: async (
-      ref: CardRefA,
-      body: ActivateCardABody,
-      options?: CallOptions,
-    ): Promise<IssuingAck> => {
-      const operation = 'issuingA.activateCard';
-      const r = HttpClient.checkRequest(operation, CardRefASchema, ref);
-      const b = HttpClient.checkRequest(operation, ActivateCardABodySchema, body);
-      const envelope = await send(
-        {
-          operation,
-          method: 'POST',
-          route: '/card/activate',
-          query: { id: r.cardId },
-          body: b,
-          take: 'envelope',
-          response: IssuingAckSchema,
-        },
-        options,
-      );
-      return toAck(envelope);
-    },
+    activateCard: (ref: CardRefA, body: ActivateCardABody, options?: CallOptions): Promise<IssuingAck> =>
+      byCardId('issuingA.activateCard', 'POST', '/card/activate', ref, IssuingAckSchema, options, {
+        body: [ActivateCardABodySchema, body],
+        take: 'envelope',
+      }).then(toAck),
 
     /** POST /svc/issuing/api/v1/card/pin?id=: resets the PIN of an assigned physical card. */
-    resetPin: async (ref: CardRefA, body: ResetPinABody, options?: CallOptions): Promise<IssuingAck> => {
-      const operation = 'issuingA.resetPin';
-      const r = HttpClient.checkRequest(operation, CardRefASchema, ref);
-      const b = HttpClient.checkRequest(operation, ResetPinABodySchema, body);
-      const envelope = await send(
-        {
-          operation,
-          method: 'POST',
-          route: '/card/pin',
-          query: { id: r.cardId },
-          body: b,
-          take: 'envelope',
-          response: IssuingAckSchema,
-        },
-        options,
-      );
-      return toAck(envelope);
-    },
+    resetPin: (ref: CardRefA, body: ResetPinABody, options?: CallOptions): Promise<IssuingAck> =>
+      byCardId('issuingA.resetPin', 'POST', '/card/pin', ref, IssuingAckSchema, options, {
+        body: [ResetPinABodySchema, body],
+        take: 'envelope',
+      }).then(toAck),
 
     /** POST /svc/issuing/api/v1/wallet (header `x-cardholder-id`): the new wallet. */
-    createWallet: async (ref: CardholderRef, body: CreateWalletBody, options?: CallOptions) => {
-      const operation = 'issuingA.createWallet';
-      const r = HttpClient.checkRequest(operation, CardholderRefSchema, ref);
-      const b = HttpClient.checkRequest(operation, CreateWalletBodySchema, body);
-      return send(
-        {
-          operation,
-          method: 'POST',
-          route: '/wallet',
-          headerSet: 'HA_WALLET',
-          headers: { 'x-cardholder-id': r.cardholderId },
-          body: b,
-          response: single(WalletSchema),
-        },
-        options,
-      );
-    },
+    createWallet: (ref: CardholderRef, body: CreateWalletBody, options?: CallOptions) =>
+      onHolder('issuingA.createWallet', 'POST', '/wallet', ref, single(WalletSchema), options, {
+        body: [CreateWalletBodySchema, body],
+      }),
 
     /** GET /svc/issuing/api/v1/wallet (header `x-cardholder-id`): the cardholder's wallets. */
-    listWallets: async (ref: CardholderRef, options?: CallOptions) => {
-      const operation = 'issuingA.listWallets';
-      const r = HttpClient.checkRequest(operation, CardholderRefSchema, ref);
-      return send(
-        {
-          operation,
-          method: 'GET',
-          route: '/wallet',
-          headerSet: 'HA_WALLET',
-          headers: { 'x-cardholder-id': r.cardholderId },
-          response: z.array(WalletSchema),
-        },
-        options,
-      );
-    },
+    listWallets: (ref: CardholderRef, options?: CallOptions) =>
+      onHolder('issuingA.listWallets', 'GET', '/wallet', ref, z.array(WalletSchema), options),
 
     /** GET /svc/issuing/api/v1/wallet/history?from_date&to_date&page&size (headers `x-cardholder-id`, `x-wallet-id`). */
-    walletHistory: async (ref: WalletRef, query: WalletHistoryQuery = {}, options?: CallOptions) => {
-      const operation = 'issuingA.walletHistory';
-      const r = HttpClient.checkRequest(operation, WalletRefSchema, ref);
-      const q = HttpClient.checkRequest(operation, WalletHistoryQuerySchema, query);
-      return send(
-        {
-          operation,
-          method: 'GET',
-          route: '/wallet/history',
-          headerSet: 'HA_WALLET',
-          headers: { 'x-cardholder-id': r.cardholderId, 'x-wallet-id': r.walletId },
-          query: q,
-          response: z.array(WalletTransactionSchema),
-        },
+    walletHistory: (ref: WalletRef, query: WalletHistoryQuery = {}, options?: CallOptions) =>
+      onWallet(
+        'issuingA.walletHistory',
+        'GET',
+        '/wallet/history',
+        ref,
+        z.array(WalletTransactionSchema),
         options,
-      );
-    },
+        {
+          query: [WalletHistoryQuerySchema, query],
+        },
+      ),
 
     /** GET /svc/issuing/api/v1/kyc (header `x-cardholderHash-id`): the KYC view. */
     getKyc: (ref: CardholderHashRef, options?: CallOptions) =>
-      kyc('issuingA.getKyc', '/kyc', ref, single(KycViewSchema), options),
+      onHash('issuingA.getKyc', 'GET', '/kyc', ref, single(KycViewSchema), options),
 
     /** GET /svc/issuing/api/v1/kyc/rfi (header `x-cardholderHash-id`): the RFI details, `undefined` if `data` is empty. */
     getRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      kyc('issuingA.getRfi', '/kyc/rfi', ref, optionalSingle(RfiDetailsSchema), options),
+      onHash('issuingA.getRfi', 'GET', '/kyc/rfi', ref, optionalSingle(RfiDetailsSchema), options),
 
     /** GET /svc/issuing/api/v1/kyc/rfi/respond (header `x-cardholderHash-id`): the KYC view with the document link. */
     respondRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      kyc('issuingA.respondRfi', '/kyc/rfi/respond', ref, single(KycViewSchema), options),
+      onHash('issuingA.respondRfi', 'GET', '/kyc/rfi/respond', ref, single(KycViewSchema), options),
 
     /** GET /svc/issuing/api/v1/card/transaction?id&page_num&page_size&from_created_at&to_created_at: `{has_more, items}`. */
-    listCardTransactions: async (
-      ref: CardRefA,
-      query: CardTransactionsAQuery = {},
-      options?: CallOptions,
-    ) => {
-      const operation = 'issuingA.listCardTransactions';
-      const r = HttpClient.checkRequest(operation, CardRefASchema, ref);
-      const q = HttpClient.checkRequest(operation, CardTransactionsAQuerySchema, query);
-      return send(
-        {
-          operation,
-          method: 'GET',
-          route: '/card/transaction',
-          query: { id: r.cardId, ...q },
-          response: CardTransactionPageASchema,
-        },
+    listCardTransactions: (ref: CardRefA, query: CardTransactionsAQuery = {}, options?: CallOptions) =>
+      byCardId(
+        'issuingA.listCardTransactions',
+        'GET',
+        '/card/transaction',
+        ref,
+        CardTransactionPageASchema,
         options,
-      );
-    },
+        {
+          query: [CardTransactionsAQuerySchema, query],
+        },
+      ),
   };
 }
 
