@@ -1,10 +1,5 @@
 import { ConfigError } from '../core/config.js';
 import { PolicyError } from '../core/policy/errors.js';
-import { APPROVALS_HELP, approvalsCommand } from './commands/approvals.js';
-import { AUDIT_HELP, auditCommand } from './commands/audit.js';
-import { CALL_HELP, callCommand } from './commands/call.js';
-import { SANDBOX_HELP, sandboxCommand } from './commands/sandbox.js';
-import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
 import { EXIT, UsageError } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
@@ -15,6 +10,8 @@ Usage:
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
   bankops sandbox [--port <port>]                          run the sandbox of the service
+  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
+  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP (bearer keys from the policy)
   bankops help [<command>]                                 show help
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists in the
@@ -30,37 +27,59 @@ Environment:
   BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
 `;
 
-const COMMAND_HELP: Record<string, string> = {
-  tools: TOOLS_HELP,
-  call: CALL_HELP,
-  approvals: APPROVALS_HELP,
-  audit: AUDIT_HELP,
-  sandbox: SANDBOX_HELP,
+type Status = number | 'running';
+
+/**
+ * Each command is loaded when it runs, so `bankops tools` does not load SQLite or the MCP SDK, and
+ * `bankops mcp` does not load what only `serve` needs.
+ */
+const COMMANDS: Record<
+  string,
+  () => Promise<{ run(args: string[]): Status | Promise<Status>; help: string }>
+> = {
+  tools: async () => {
+    const m = await import('./commands/tools.js');
+    return { run: m.toolsCommand, help: m.TOOLS_HELP };
+  },
+  call: async () => {
+    const m = await import('./commands/call.js');
+    return { run: m.callCommand, help: m.CALL_HELP };
+  },
+  approvals: async () => {
+    const m = await import('./commands/approvals.js');
+    return { run: m.approvalsCommand, help: m.APPROVALS_HELP };
+  },
+  audit: async () => {
+    const m = await import('./commands/audit.js');
+    return { run: m.auditCommand, help: m.AUDIT_HELP };
+  },
+  sandbox: async () => {
+    const m = await import('./commands/sandbox.js');
+    return { run: m.sandboxCommand, help: m.SANDBOX_HELP };
+  },
+  mcp: async () => {
+    const m = await import('./commands/mcp.js');
+    return { run: m.mcpCommand, help: m.MCP_HELP };
+  },
+  serve: async () => {
+    const m = await import('./commands/serve.js');
+    return { run: m.serveCommand, help: m.SERVE_HELP };
+  },
 };
 
-async function dispatch(argv: string[]): Promise<number | 'running'> {
+async function dispatch(argv: string[]): Promise<Status> {
   const [command, ...rest] = argv;
+  const load = command === undefined ? undefined : COMMANDS[command];
+  if (load !== undefined) return (await load()).run(rest);
   switch (command) {
-    case 'tools':
-      return toolsCommand(rest);
-    case 'call':
-      return callCommand(rest);
-    case 'approvals':
-      return approvalsCommand(rest);
-    case 'audit':
-      return auditCommand(rest);
-    case 'sandbox':
-      return sandboxCommand(rest);
     case undefined:
     case '--help':
     case '-h':
       process.stdout.write(HELP);
       return command === undefined ? EXIT.usage : EXIT.ok;
     case 'help': {
-      const topic = rest[0];
-      process.stdout.write(
-        topic !== undefined && topic in COMMAND_HELP ? (COMMAND_HELP[topic] ?? HELP) : HELP,
-      );
+      const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
+      process.stdout.write(topic === undefined ? HELP : (await topic()).help);
       return EXIT.ok;
     }
     default:

@@ -5,6 +5,7 @@ import { collectSecrets, redact, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
 import {
   type AnyTool,
+  type ApprovalReader,
   OutsideApprovedBoundError,
   type Preview,
   type ToolContext,
@@ -31,6 +32,8 @@ export interface RunDeps {
   client: ServiceClient;
   defaults: ToolDefaults;
   audit: AuditLog;
+  /** The executor's approvals, handed to tools as a read-only view. */
+  approvals?: ApprovalReader;
 }
 
 export interface RunRequest {
@@ -77,6 +80,12 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
   return { message: sanitizeText(message, secrets), kind: 'internal' };
 }
 
+/** Only `get` and `list` of the approval service reach a tool, whatever object stands behind them. */
+const readOnlyApprovals = (approvals: ApprovalReader): ApprovalReader => ({
+  get: (id) => approvals.get(id),
+  list: (filter) => approvals.list(filter),
+});
+
 /**
  * Runs one tool against the service and writes the audit entries of the run: `executing` before a
  * call that changes something (so a crash leaves a trace), then `executed` or `failed`.
@@ -115,6 +124,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     },
     progress: (message) => req.onProgress?.(message),
     ...(req.signal === undefined ? {} : { signal: req.signal }),
+    ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
   };
 
   try {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ApprovalService } from './approvals/types.js';
 import type { ServiceClient } from './client/index.js';
 import type { Toolset } from './toolset.js';
 
@@ -42,6 +43,9 @@ export interface Preview {
   bound?: Money;
 }
 
+/** Reading approvals, nothing more: a tool can never vote, reject or cancel. */
+export type ApprovalReader = Pick<ApprovalService, 'get' | 'list'>;
+
 export interface ToolContext {
   client: ServiceClient;
   defaults: ToolDefaults;
@@ -63,6 +67,12 @@ export interface ToolContext {
   /** A progress message for long work (Slack, MCP progress notifications, CLI stderr). */
   progress(message: string): void;
   signal?: AbortSignal;
+  /**
+   * Approvals, read-only, for the tools that let an assistant follow a request it made
+   * (`get_approval`, `list_approvals`). Absent where approvals are not kept, and while an approval
+   * executes (no tool needs them there).
+   */
+  approvals?: ApprovalReader;
 }
 
 /** Input and output schemas are zod objects: MCP wants objects for both. */

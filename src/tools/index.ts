@@ -1,18 +1,23 @@
 import { Registry } from '../core/registry.js';
 import type { AnyTool } from '../core/tool.js';
+import { adminTools } from './admin/index.js';
 import { bankingTools } from './banking/index.js';
 import { issuingATools } from './issuing-a/index.js';
 import { issuingBTools } from './issuing-b/index.js';
 import { moneyTools } from './money/index.js';
 import { notificationTools } from './notifications/index.js';
 
-/** Every tool, one per operation of the service (plus the money-movement composites). */
+/**
+ * Every tool: one per operation of the service (plus the money-movement composites), and the admin
+ * tools that read bankops' own approvals.
+ */
 export const ALL_TOOLS: readonly AnyTool[] = [
   ...bankingTools,
   ...moneyTools,
   ...issuingATools,
   ...issuingBTools,
   ...notificationTools,
+  ...adminTools,
 ];
 
 export function createRegistry(tools: readonly AnyTool[] = ALL_TOOLS): Registry {

@@ -72,14 +72,14 @@ describe('shipped default policy', () => {
   it('needs one approver below the payout threshold and two from it, per currency', () => {
     expect(payout(49_999.99, 'USD')).toEqual({
       decision: 'approval',
-      rule: { index: 2, name: 'payouts', label: "'payouts'" },
+      rule: { index: 3, name: 'payouts', label: "'payouts'" },
       approvers: 1,
       approverRole: 'approver',
       reason: "create_payout of 49999.99 USD needs 1 approver with role approver (rule 'payouts')",
     });
     expect(payout(60_000, 'USD')).toEqual({
       decision: 'approval',
-      rule: { index: 1, name: 'large-payouts', label: "'large-payouts'" },
+      rule: { index: 2, name: 'large-payouts', label: "'large-payouts'" },
       approvers: 2,
       approverRole: 'approver',
       reason: "create_payout of 60000 USD needs 2 approvers with role approver (rule 'large-payouts')",
@@ -123,14 +123,50 @@ describe('shipped default policy', () => {
     }
   });
 
-  it('keeps the admin toolset, reads included, to admins', () => {
-    for (const tool of [tools.listApprovals, tools.verifyAudit]) {
+  it('keeps the rest of the admin toolset, reads included, to admins', () => {
+    for (const tool of [tools.verifyAudit, { ...tools.listApprovals, name: 'export_audit' }]) {
       expect(evaluate(policy, { tool, input: {}, actor: alice })).toMatchObject({
         decision: 'deny',
         rule: { name: 'admin' },
         reason: expect.stringContaining('needs role admin'),
       });
     }
+  });
+
+  it('lets every role follow approvals (get_approval, list_approvals), the stdio assistant included', async () => {
+    const { mcpStdioActor } = await import('../../src/core/actors.js');
+    const { parsePolicyText } = await import('../../src/core/policy/index.js');
+    const oneRoleEach = parsePolicyText(
+      readFileSync(defaultPolicyPath(), 'utf8').replace(
+        /^actors:\n/m,
+        `actors:\n${['viewer', 'operator', 'approver', 'admin']
+          .map((role) => `  - match: { slackUser: U_${role} }\n    roles: [${role}]\n`)
+          .join('')}`,
+      ),
+      'test',
+    );
+    const getApproval = { ...tools.listApprovals, name: 'get_approval' };
+    const actors = [
+      ...['viewer', 'operator', 'approver', 'admin'].map((role) => slackUser(`U_${role}`)),
+      mcpStdioActor(),
+      alice,
+    ];
+    for (const actor of actors)
+      for (const tool of [tools.listApprovals, getApproval]) {
+        expect(evaluate(oneRoleEach, { tool, input: {}, actor }), `${actor.id} ${tool.name}`).toMatchObject({
+          decision: 'allow',
+          rule: { name: 'approval-status' },
+        });
+      }
+    // The rule names the two tools only: it does not open the admin toolset.
+    expect(
+      evaluate(oneRoleEach, { tool: tools.verifyAudit, input: {}, actor: slackUser('U_viewer') }),
+    ).toMatchObject({ decision: 'deny', rule: { name: 'admin' } });
+    // Unknown actors still get nothing.
+    expect(evaluate(oneRoleEach, { tool: getApproval, input: {}, actor: mcpActor('nobody') })).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('unknown actor'),
+    });
   });
 });
 

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { APPROVAL_STATES, type ApprovalView } from '../core/approvals/types.js';
+
+/**
+ * The part of an approval an assistant needs to tell its user what happens next. It is in the
+ * output schema of every write, so its fields go undescribed: their names say it, and the
+ * envelope's description says the rest (get_approval has the full view).
+ */
+export const ApprovalSummarySchema = z.object({
+  state: z.enum(APPROVAL_STATES),
+  summary: z.string(),
+  requiredApprovers: z.number(),
+  approverRole: z.string(),
+  expiresAt: z.string(),
+  next: z.string(),
+});
+export type ApprovalSummary = z.infer<typeof ApprovalSummarySchema>;
+
+const people = (count: number): string => (count === 1 ? '1 more person' : `${count} more people`);
+
+function nextStep(view: ApprovalView): string {
+  const follow = `Follow it with get_approval {"approvalId":"${view.id}"}.`;
+  switch (view.state) {
+    case 'pending': {
+      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
+      return `Nothing has happened yet. ${people(missing)} with role ${view.approverRole} (never the requester) must approve, in Slack or with \`bankops approvals approve ${view.id}\`; the last approval runs ${view.tool} at once. If nobody approves by ${view.expiresAt} it expires and nothing happens. ${follow}`;
+    }
+    case 'approved':
+    case 'executing':
+      return `Approved; bankops is running ${view.tool} now. ${follow}`;
+    case 'succeeded':
+      return `Done: ${view.tool} ran. get_approval shows its result.`;
+    case 'failed':
+      return `${view.tool} ran and failed: ${view.error?.message ?? 'see get_approval'}.`;
+    case 'rejected':
+    case 'cancelled':
+    case 'expired':
+      return `The request was ${view.state}; nothing happened. Ask again if it is still wanted.`;
+  }
+}
+
+export function approvalSummary(view: ApprovalView): ApprovalSummary {
+  return {
+    state: view.state,
+    // The policy's reason says which rule and how many approvers; the preview says what, with amounts.
+    summary: view.preview === undefined ? view.reason : `${view.preview.summary}; ${view.reason}`,
+    requiredApprovers: view.requiredApprovers,
+    approverRole: view.approverRole,
+    expiresAt: view.expiresAt,
+    next: nextStep(view),
+  };
+}

@@ -1,0 +1,75 @@
+import type { ServerResponse } from 'node:http';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+
+/** One MCP session: its own transport and server, bound to the key that opened it. */
+export interface Session {
+  id: string;
+  /** The policy's name of the key that opened the session; no other key may use it. */
+  keyName: string;
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  /** When the last request on the session ended (or began, while none has ended yet). */
+  lastSeen: number;
+  /** Requests still open, SSE streams included: a session with an open stream is not idle. */
+  open: number;
+}
+
+/**
+ * The live sessions by id. A session ends on DELETE, on `close()`, or after `idleMs` with no
+ * request open: a client that vanished must not hold a server (and its event store) forever.
+ */
+export class SessionTable {
+  readonly #sessions = new Map<string, Session>();
+  readonly #idleMs: number;
+  readonly #now: () => number;
+
+  constructor(idleMs: number, now: () => number = Date.now) {
+    this.#idleMs = idleMs;
+    this.#now = now;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  countOf(keyName: string): number {
+    let count = 0;
+    for (const session of this.#sessions.values()) if (session.keyName === keyName) count += 1;
+    return count;
+  }
+
+  get(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  add(session: Omit<Session, 'lastSeen' | 'open'>): Session {
+    const entry: Session = { ...session, lastSeen: this.#now(), open: 0 };
+    this.#sessions.set(entry.id, entry);
+    return entry;
+  }
+
+  delete(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  /** Counts the request as open until its response closes (an SSE stream may stay open long). */
+  track(session: Session, res: ServerResponse): void {
+    session.open += 1;
+    session.lastSeen = this.#now();
+    res.once('close', () => {
+      session.open -= 1;
+      session.lastSeen = this.#now();
+    });
+  }
+
+  /** Sessions with nothing open for longer than the idle timeout. */
+  idle(): Session[] {
+    const now = this.#now();
+    return [...this.#sessions.values()].filter((s) => s.open <= 0 && now - s.lastSeen > this.#idleMs);
+  }
+
+  all(): Session[] {
+    return [...this.#sessions.values()];
+  }
+}

@@ -1,0 +1,87 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
+import type { AnyTool } from '../core/tool.js';
+import { approvalSummary } from './approval-summary.js';
+
+/**
+ * An executor result as MCP wants it. Success and `pending_approval` carry `structuredContent`
+ * matching the advertised output schema (the tool's own for reads, the envelope of `schemas.ts` for
+ * writes; the SDK checks it before sending), plus the same JSON as text for clients that only read
+ * text. Refusals and failures are `isError` results whose text says what to do about them.
+ */
+export function toCallToolResult(tool: AnyTool, result: ExecuteResult): CallToolResult {
+  switch (result.status) {
+    case 'ok': {
+      const parsed = tool.output.safeParse(result.output);
+      if (!parsed.success) {
+        return errorResult(
+          `${tool.name} ran, but its output does not match its schema (a bankops bug; the request id is ${result.requestId}): ${parsed.error.issues.map((i) => `${i.path.join('.') || '(output)'}: ${i.message}`).join('; ')}`,
+        );
+      }
+      // Parsing keeps exactly what the schema describes, so a client checking it finds no stray field.
+      return structured(tool.hints.readOnly ? parsed.data : { status: 'ok', result: parsed.data });
+    }
+    case 'pending_approval': {
+      const approval = approvalSummary(result.approval);
+      const line = `${tool.name} is waiting for approval ${result.approvalId}; nothing has happened yet.`;
+      // A read's output schema has no room for an approval (only a custom policy makes a read wait).
+      if (tool.hints.readOnly) return errorResult(`${line} ${approval.summary}. ${approval.next}`);
+      return structured({ status: 'pending_approval', approvalId: result.approvalId, approval }, line);
+    }
+    case 'invalid':
+      return errorResult(invalidText(tool.name, result.errors));
+    case 'denied':
+      return errorResult(
+        `Denied by the bankops policy: ${result.reason}. Retrying will not change this; the resource bankops://policy lists what you may call.`,
+      );
+    case 'failed':
+      return errorResult(failureText(tool, result.error));
+  }
+}
+
+function structured(value: Record<string, unknown>, lead?: string): CallToolResult {
+  const json = JSON.stringify(value);
+  return {
+    content: [{ type: 'text', text: lead === undefined ? json : `${lead}\n${json}` }],
+    structuredContent: value,
+  };
+}
+
+export function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function invalidText(tool: string, errors: readonly FieldError[]): string {
+  const lines = errors.map((e) => `- ${e.path === '' ? '(the input as a whole)' : e.path}: ${e.message}`);
+  return `Invalid input for ${tool}:\n${lines.join('\n')}\nCorrect these fields and call ${tool} again.`;
+}
+
+/** The service's own message first, then what identifies the call, then what to do. */
+function failureText(tool: AnyTool, error: Failure): string {
+  const facts = [
+    error.httpStatus === undefined ? undefined : `HTTP ${error.httpStatus}`,
+    error.code === undefined ? undefined : `code ${error.code}`,
+    error.operation === undefined ? undefined : `operation ${error.operation}`,
+    error.requestId === undefined ? undefined : `request id ${error.requestId}`,
+  ].filter((fact) => fact !== undefined);
+  const issues = error.issues === undefined ? '' : `\n${error.issues.map((i) => `- ${i}`).join('\n')}`;
+  const where = error.kind === 'internal' ? `${tool.name} failed` : `${tool.name} failed at the service`;
+  const head = `${where}: ${error.message}${facts.length === 0 ? '' : ` (${facts.join(', ')})`}${issues}`;
+  return `${head}\n${advice(tool, error.kind)}`;
+}
+
+function advice(tool: AnyTool, kind: string): string {
+  switch (kind) {
+    case 'timeout':
+    case 'network':
+      return tool.hints.readOnly
+        ? 'The service did not answer; trying again later is safe.'
+        : 'The service did not answer, so this may or may not have happened: check with a read tool before trying again.';
+    case 'invalid_response':
+      return 'The service answered in a form bankops does not understand; tell the bankops operators, with the request id.';
+    case 'service':
+      return 'The service refused the request: correct what its message names, or tell the user if it is not about the input.';
+    default:
+      return 'Tell the user; the request id helps the operators.';
+  }
+}

@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
+import type { AnyTool, ObjectSchema } from '../core/tool.js';
+import { ApprovalSummarySchema } from './approval-summary.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * What an assistant receives for a write: the tool's output once it ran, or the approval it waits
+ * for. MCP wants `structuredContent` matching the output schema on every non-error result, and a
+ * write may end either way, so its schema is this envelope. Reads keep the tool's own output.
+ */
+export function writeEnvelope(tool: AnyTool): ObjectSchema {
+  return z.object({
+    status: z
+      .enum(['ok', 'pending_approval'])
+      .describe('pending_approval: nothing has happened yet; a person must approve.'),
+    result: tool.output.optional().describe('With ok: the output.'),
+    approvalId: z.string().optional().describe('With pending_approval: follow it with get_approval.'),
+    approval: ApprovalSummarySchema.optional().describe(
+      'With pending_approval: what waits, how many approvers of which role, until when, what happens next.',
+    ),
+  });
+}
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Drops what says nothing to an assistant and costs context on every tools/list: `$schema` (MCP's
+ * default dialect is 2020-12, which the registry writes), `additionalProperties: {}` and
+ * `propertyNames: {type: string}` (what JSON allows anyway), and zod's safe-integer bounds on
+ * `.int()` (the executor still enforces them). Every other keyword is kept as written.
+ */
+export function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (typeof node !== 'object' || node === null) return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema') continue;
+    if (key === 'maximum' && value === MAX_SAFE) continue;
+    if (key === 'minimum' && value === -MAX_SAFE) continue;
+    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    if (key === 'propertyNames' && isStringOnly(value)) continue;
+    // Under these the keys are names (a field may be called `maximum`), not keywords.
+    out[key] = NAMED.has(key) ? compactNamed(value) : compactSchema(value);
+  }
+  return out;
+}
+
+const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
+
+function compactNamed(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([field, schema]) => [field, compactSchema(schema)]));
+}
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+const isStringOnly = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.keys(value).length === 1 &&
+  (value as { type?: unknown }).type === 'string';
+
+/** What MCP sees of a tool: the schema `structuredContent` is checked against, and the JSON Schemas. */
+export interface McpToolSchemas {
+  /** The zod schema the SDK validates `structuredContent` with: the tool's output, or the envelope. */
+  output: ObjectSchema;
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
+}
+
+/** Per tool, computed once per process: HTTP opens a server per session, all listing the same tools. */
+const computed = new WeakMap<AnyTool, McpToolSchemas>();
+
+/** The file `npm run build` writes next to the stdio bundle: every tool's advertised JSON Schemas. */
+export const PREBUILT_SCHEMAS_FILE = 'tool-schemas.json';
+
+type Prebuilt = Record<string, { inputSchema: JsonSchema; outputSchema: JsonSchema }>;
+let prebuilt: Prebuilt | undefined | null = null;
+
+/**
+ * Converting 66 tools' zod schemas to JSON Schema costs ~100 ms of every start; the build does it
+ * once (scripts/bundle-mcp.mjs, from the same sources in the same build). Bundled code may sit in
+ * the bundle's folder or in its chunks/ folder, so both are tried; absent (tsc output, tests), the
+ * schemas are computed.
+ */
+function prebuiltSchemas(): Prebuilt | undefined {
+  if (prebuilt !== null) return prebuilt;
+  prebuilt = undefined;
+  for (const relative of [`./${PREBUILT_SCHEMAS_FILE}`, `../${PREBUILT_SCHEMAS_FILE}`]) {
+    try {
+      prebuilt = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Prebuilt;
+      break;
+    } catch {
+      // not there: try the next place, else compute
+    }
+  }
+  return prebuilt;
+}
+
+/**
+ * tools/list advertises the registry's JSON Schemas (those `bankops tools --json` prints),
+ * compacted; for a write, the envelope around the tool's output.
+ */
+export function mcpSchemas(tool: AnyTool): McpToolSchemas {
+  let schemas = computed.get(tool);
+  if (schemas === undefined) {
+    schemas = computeSchemas(tool);
+    computed.set(tool, schemas);
+  }
+  return schemas;
+}
+
+function computeSchemas(tool: AnyTool): McpToolSchemas {
+  const ready = prebuiltSchemas()?.[tool.name];
+  if (ready !== undefined)
+    return { output: tool.hints.readOnly ? tool.output : writeEnvelope(tool), ...ready };
+  const inputSchema = compactSchema(inputJsonSchema(tool)) as JsonSchema;
+  if (tool.hints.readOnly)
+    return {
+      output: tool.output,
+      inputSchema,
+      outputSchema: compactSchema(outputJsonSchema(tool)) as JsonSchema,
+    };
+  const output = writeEnvelope(tool);
+  const outputJson = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' });
+  return { output, inputSchema, outputSchema: compactSchema(outputJson) as JsonSchema };
+}

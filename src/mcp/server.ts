@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Executor } from '../core/executor.js';
+import type { Actor } from '../core/policy/types.js';
+import type { Registry } from '../core/registry.js';
+import type { ExecuteResult } from '../core/results.js';
+import type { AnyTool, Toolset } from '../core/tool.js';
+import { progressFor } from './progress.js';
+import { registerResources } from './resources.js';
+import { errorResult, toCallToolResult } from './results.js';
+import { mcpSchemas } from './schemas.js';
+
+export interface McpServerOptions {
+  registry: Registry;
+  /** The executor, built lazily: tools/list must answer without it (fast start-up). */
+  getExecutor: () => Promise<Executor>;
+  /** Who the assistant is, for the policy and the audit log. */
+  actor: Actor;
+  toolsets?: readonly Toolset[];
+  readOnly?: boolean;
+}
+
+/**
+ * Tools an assistant needs to follow a `pending_approval` to its end: offered whatever the toolsets,
+ * since a write without them leaves the assistant with an approval id and nothing to do with it.
+ */
+export const ALWAYS_OFFERED: readonly string[] = ['get_approval', 'list_approvals'];
+
+/** The registry's tools this server offers: the chosen toolsets, reads only in read-only mode. */
+export function offeredTools(
+  registry: Registry,
+  options: Pick<McpServerOptions, 'toolsets' | 'readOnly'>,
+): AnyTool[] {
+  const toolsets = options.toolsets;
+  return registry
+    .list(options.readOnly ? { readOnly: true } : {})
+    .filter(
+      (tool) =>
+        toolsets === undefined || toolsets.includes(tool.toolset) || ALWAYS_OFFERED.includes(tool.name),
+    );
+}
+
+const INSTRUCTIONS = `bankops operates a banking, card-issuing and notification service.
+Amounts are decimal numbers in currency units (1250.5, not minor units); company, program and agent codes default to the configuration.
+Reads run at once. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
+The resource bankops://policy says which tools you may call and which wait for approval.`;
+
+function outcomeWords(result: ExecuteResult): string {
+  switch (result.status) {
+    case 'ok':
+      return 'done';
+    case 'pending_approval':
+      return `waiting for approval ${result.approvalId}`;
+    case 'denied':
+      return 'denied by the policy';
+    case 'invalid':
+      return 'invalid input';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/** `version` of package.json: the same number `npm` shows; src/mcp and dist/mcp sit equally deep. */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/**
+ * An MCP server offering the registry's tools (DESIGN decision 9). Every call goes to the executor
+ * as `{tool, input, actor}`: validation, policy, approvals and audit happen there, never here.
+ * Approving is not a tool, so an assistant can never approve its own request.
+ */
+export function createMcpServer(options: McpServerOptions): McpServer {
+  const { getExecutor, actor } = options;
+  const server = new McpServer(
+    { name: 'bankops', title: 'bankops', version: packageVersion() },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
+  );
+  const tools = offeredTools(options.registry, options);
+  const listed: ListToolsResult['tools'] = [];
+
+  for (const tool of tools) {
+    const schemas = mcpSchemas(tool);
+    const annotations = {
+      title: tool.title,
+      readOnlyHint: tool.hints.readOnly,
+      destructiveHint: tool.hints.destructive,
+      idempotentHint: tool.hints.idempotent,
+      openWorldHint: tool.hints.openWorld,
+    };
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: schemas.output,
+        annotations,
+      },
+      async (input, extra) => {
+        const progress = progressFor(extra);
+        // Approvals quote and store before answering: worth a word to a waiting user.
+        const slow = !tool.hints.readOnly || tool.preview !== undefined;
+        if (slow) progress.report(`${tool.name}: checking the policy`);
+        try {
+          const executor = await getExecutor();
+          const result = await executor.execute({
+            tool: tool.name,
+            input,
+            actor,
+            onProgress: (message) => progress.report(message),
+            signal: extra.signal,
+          });
+          if (slow) progress.report(`${tool.name}: ${outcomeWords(result)}`);
+          await progress.flushed();
+          return toCallToolResult(tool, result);
+        } catch (error) {
+          await progress.flushed();
+          return errorResult(
+            `bankops could not run ${tool.name}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      },
+    );
+    listed.push({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: schemas.inputSchema as ListToolsResult['tools'][number]['inputSchema'],
+      outputSchema: schemas.outputSchema as ListToolsResult['tools'][number]['inputSchema'],
+      annotations,
+    });
+  }
+
+  // The SDK would list draft-07 schemas converted anew on every request; we advertise the registry's
+  // (2020-12, MCP's default dialect, compacted: see schemas.ts), built once. Calls, input and output
+  // validation stay the SDK's, from the same zod schemas.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
+
+  registerResources(server, { tools, getExecutor, actor });
+  return server;
+}

@@ -1,0 +1,49 @@
+import { parseArgs } from 'node:util';
+import { TOOLSETS, type Toolset } from '../core/toolset.js';
+
+// Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
+
+export const STDIO_HELP = `Usage: bankops mcp [--toolsets <a,b>] [--read-only]
+       node dist/mcp/stdio.js [--toolsets <a,b>] [--read-only]
+
+Serves the tools to an AI assistant over MCP on stdio (stdin/stdout; logs go to stderr). The
+assistant acts as the policy's stdio actor (match: { mcpStdio: true }): by default viewer and
+operator, never approver, so payouts and other approvals wait for a person (docs/mcp.md).
+
+Options:
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); get_approval and
+                     list_approvals are always offered
+  --read-only        only tools that change nothing
+
+The configuration is the CLI's (BANKOPS_DB, BANKOPS_POLICY, BANKOPS_BASE_URL, …); with no
+BANKOPS_BASE_URL the embedded sandbox runs, started at the first tool call.
+`;
+
+export interface StdioOptions {
+  toolsets?: Toolset[];
+  readOnly?: boolean;
+}
+
+/** The options of `bankops mcp` and of `node dist/mcp/stdio.js`; throws with a message naming the problem. */
+export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: boolean } {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      toolsets: { type: 'string' },
+      'read-only': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const toolsets = values.toolsets
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const unknown = toolsets?.filter((name) => !(TOOLSETS as readonly string[]).includes(name)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
+  return {
+    help: values.help === true,
+    ...(toolsets === undefined ? {} : { toolsets: toolsets as Toolset[] }),
+    ...(values['read-only'] ? { readOnly: true } : {}),
+  };
+}

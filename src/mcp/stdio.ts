@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+import { pathToFileURL } from 'node:url';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { mcpStdioActor } from '../core/actors.js';
+import { type Config, loadConfig } from '../core/config.js';
+import type { Executor } from '../core/executor.js';
+import { createLogger, type Logger } from '../core/log.js';
+import type { Runtime } from '../core/runtime.js';
+import { createRegistry } from '../tools/index.js';
+import { createMcpServer, offeredTools } from './server.js';
+import { parseStdioArgs, STDIO_HELP, type StdioOptions } from './stdio-args.js';
+
+/**
+ * The runtime, built at the first call that needs it and once only, however many calls arrive
+ * together. A failed build is forgotten, so the next call tries again (and reports why).
+ */
+function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; close(): Promise<void> } {
+  let building: Promise<Runtime> | undefined;
+  return {
+    get() {
+      building ??= import('../core/runtime.js')
+        .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true }))
+        .then(
+          (runtime) => {
+            log.info('bankops runtime ready', { mode: config.mode, database: config.databasePath });
+            return runtime;
+          },
+          (error: unknown) => {
+            building = undefined;
+            log.error('bankops runtime failed to start', {
+              error: error instanceof Error ? error.message : String(error),
+            });
+            throw error;
+          },
+        );
+      return building;
+    },
+    async close() {
+      const pending = building;
+      building = undefined;
+      if (pending === undefined) return;
+      const runtime = await pending.catch(() => undefined);
+      await runtime?.close();
+    },
+  };
+}
+
+/**
+ * Serves MCP on stdio until stdin closes. Start-up reads the configuration and the registry only:
+ * SQLite, the client and the embedded sandbox wait for the first tools/call (modules included,
+ * loaded then), so an assistant's tools/list is answered at once.
+ */
+export async function serveStdio(options: StdioOptions = {}): Promise<void> {
+  const log = createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'info');
+  const config = loadConfig();
+  const registry = createRegistry();
+  const runtime = lazyRuntime(config, log);
+  const getExecutor = async (): Promise<Executor> => (await runtime.get()).executor;
+  const server = createMcpServer({ registry, getExecutor, actor: mcpStdioActor(), ...options });
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (why: string): Promise<void> => {
+    closing ??= (async () => {
+      log.info('bankops mcp stopping', { why });
+      await server.close().catch(() => {});
+      await runtime.close();
+      log.info('bankops mcp stopped');
+      // Everything is closed, so the process ends by itself; should a stray handle keep it alive,
+      // this ends it (our SIGTERM handler replaced Node's default, so a signal alone would not).
+      setTimeout(() => process.exit(), 500).unref();
+    })();
+    return closing;
+  };
+  // The assistant closing our stdin is the normal end of a stdio server.
+  process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+
+  await server.connect(new StdioServerTransport());
+  log.info('bankops mcp serving on stdio', {
+    tools: offeredTools(registry, options).length,
+    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    readOnly: options.readOnly === true,
+    mode: config.mode,
+  });
+}
+
+/** `node dist/mcp/stdio.js [...]`: the entry assistants start, without the CLI's other commands. */
+async function main(argv: readonly string[]): Promise<void> {
+  try {
+    const options = parseStdioArgs(argv);
+    if (options.help) {
+      process.stderr.write(STDIO_HELP);
+      return;
+    }
+    const { help: _help, ...serve } = options;
+    await serveStdio(serve);
+  } catch (error) {
+    // stdout is the protocol's: even a start-up failure is told on stderr.
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`bankops mcp: ${message}\n`);
+    process.exitCode = 2;
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void main(process.argv.slice(2));
+}

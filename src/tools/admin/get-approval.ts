@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool } from '../../core/tool.js';
+import { ApprovalViewSchema, approvalIdField } from './approval-schema.js';
+import { approvalsOf } from './approvals-of.js';
+
+export const getApproval = defineTool({
+  name: 'get_approval',
+  title: 'Get an approval',
+  description:
+    'Shows one approval: its state (pending, approved, executing, succeeded, failed, rejected, expired, cancelled), who approved so far, what approvers see, and once executed the result (e.g. payoutId) or the error. Follow a pending_approval result with it. Read-only.',
+  toolset: 'admin',
+  input: z.object({ approvalId: approvalIdField }),
+  output: ApprovalViewSchema,
+  // Reads bankops' own database, not the service.
+  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  async run(input, ctx) {
+    const view = approvalsOf(ctx).get(input.approvalId);
+    if (view === undefined)
+      throw new Error(`no approval ${input.approvalId}; list_approvals shows the recent ones`);
+    return view;
+  },
+});

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cliHome, runCli } from '../helpers/cli.js';
+
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+const KEY = `bk_${randomBytes(24).toString('hex')}`;
+
+const POLICY = `actors:
+  - match: { mcpKey: serve-test }
+    roles: [viewer]
+mcpKeys:
+  - { name: serve-test, sha256: ${createHash('sha256').update(KEY).digest('hex')} }
+rules:
+  - readOnly: true
+    allow: [viewer]
+`;
+
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+}
+
+const homes: ReturnType<typeof cliHome>[] = [];
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const home of homes.splice(0)) home.cleanup();
+});
+
+/** Runs the built `bankops serve` and waits until it says where it listens. */
+async function serve(args: string[], policy?: string): Promise<Served> {
+  const home = cliHome();
+  homes.push(home);
+  const env: Record<string, string> = { ...home.env };
+  if (policy !== undefined) {
+    const { writeFileSync } = await import('node:fs');
+    env.BANKOPS_POLICY = `${home.dbPath}.policy.yaml`;
+    writeFileSync(env.BANKOPS_POLICY, policy);
+  }
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BANKOPS_')));
+  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+    env: { ...clean, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stderr = '';
+  let stdout = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 15_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /MCP over HTTP on (http:\/\/\S+\/mcp)[\s\S]*Ctrl-C to stop/.exec(stderr);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  // stdout is the protocol's on stdio; an HTTP server has no business writing there.
+  expect(stdout).toBe('');
+  return { child, url, stderr: () => stderr };
+}
+
+describe('bankops serve', () => {
+  it('serves MCP over HTTP with the policy’s keys, and stops cleanly on SIGTERM', async () => {
+    const served = await serve(['--port', '0', '--read-only'], POLICY);
+    expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(served.stderr()).toContain('1 MCP key');
+    expect(served.stderr()).toContain('read-only');
+
+    const client = new Client({ name: 'serve-test', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(served.url), {
+        requestInit: { headers: { Authorization: `Bearer ${KEY}` } },
+      }),
+    );
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+
+    const exited = once(served.child, 'exit');
+    served.child.kill('SIGTERM');
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(served.stderr()).not.toContain(KEY);
+    await client.close();
+  });
+
+  it('warns that no client can connect when the policy lists no MCP key', async () => {
+    const served = await serve(['--port', '0']);
+    expect(served.stderr()).toContain('0 MCP keys');
+    expect(served.stderr()).toMatch(/no client can connect.*docs\/mcp-http\.md/);
+    const res = await fetch(served.url, { method: 'POST', headers: { Authorization: 'Bearer anything' } });
+    expect(res.status).toBe(401);
+    const exited = once(served.child, 'exit');
+    served.child.kill('SIGINT');
+    expect((await exited)[0]).toBe(0);
+  });
+
+  it('refuses a non-loopback host without --allow-remote, and documents itself', async () => {
+    const home = cliHome();
+    homes.push(home);
+    const remote = await runCli(['serve', '--host', '0.0.0.0', '--port', '0'], home.env);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toContain('not a loopback address');
+    const help = await runCli(['help', 'serve'], home.env);
+    expect(help.stdout).toContain('Usage: bankops serve');
+    expect(help.stdout).toContain('--read-only');
+  });
+});

@@ -1,0 +1,187 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpStdioActor } from '../../src/core/actors.js';
+import { createMcpServer } from '../../src/mcp/server.js';
+import { createRegistry } from '../../src/tools/index.js';
+import { runCli } from '../helpers/cli.js';
+import { PAYOUT, textOf } from './helpers.js';
+
+// The shipped bundle (npm test builds before running vitest), started as an assistant starts it.
+const DIST = join(import.meta.dirname, '..', '..', 'dist');
+const STDIO = join(DIST, 'mcp-bundle', 'bankops-mcp.mjs');
+const registry = createRegistry();
+
+interface Spawned {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+async function spawnServer(args: readonly string[], env: Record<string, string>): Promise<Spawned> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    env,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: 'bankops-stdio-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+let dir: string;
+let env: Record<string, string>;
+let dbPath: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'bankops-mcp-stdio-'));
+  dbPath = join(dir, 'bankops.db');
+  env = { BANKOPS_DB: dbPath };
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client', () => {
+  let server: Spawned;
+
+  beforeAll(async () => {
+    server = await spawnServer([STDIO], env);
+  });
+
+  afterAll(async () => {
+    await server?.client.close();
+  });
+
+  it('answers tools/list from the registry before any runtime exists: no database yet', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.length).toBe(registry.size);
+    // The bundle advertises the schemas the build precomputed: they must be the ones the server
+    // computes from the registry (tests run in-process, where nothing is precomputed).
+    const inProcess = createMcpServer({
+      registry,
+      getExecutor: () => Promise.reject(new Error('not needed to list')),
+      actor: mcpStdioActor(),
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const listing = new Client({ name: 'compare', version: '1' });
+    await Promise.all([inProcess.connect(serverSide), listing.connect(clientSide)]);
+    expect(tools).toEqual((await listing.listTools()).tools);
+    await listing.close();
+    expect(existsSync(dbPath)).toBe(false);
+    expect(server.stderr()).toContain('"message":"bankops mcp serving on stdio"');
+    expect(server.stderr()).not.toContain('runtime ready');
+  });
+
+  it('builds the runtime once for the first calls, even when they arrive together', async () => {
+    const results = await Promise.all([
+      call(server.client, 'get_balances'),
+      call(server.client, 'list_accounts'),
+      call(server.client, 'get_balances'),
+    ]);
+    for (const result of results) expect(result.isError, textOf(result)).not.toBe(true);
+    const balances = results[0]?.structuredContent as { balances: { currency: string }[] };
+    expect(balances.balances.map((b) => b.currency)).toContain('USD');
+    expect(server.stderr().match(/bankops runtime ready/g)).toHaveLength(1);
+    expect(existsSync(dbPath)).toBe(true);
+  });
+
+  it('refuses invalid input naming the field', async () => {
+    const result = await call(server.client, 'get_account', { accountId: 7 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('accountId');
+  });
+
+  it('payout: pending_approval; bob approves with the CLI on the same database; get_approval shows succeeded', async () => {
+    const requested = await call(server.client, 'create_payout', PAYOUT);
+    expect(requested.isError, textOf(requested)).not.toBe(true);
+    const { approvalId, status } = requested.structuredContent as { approvalId: string; status: string };
+    expect(status).toBe('pending_approval');
+
+    const approved = await runCli(['approvals', 'approve', approvalId, '--as', 'bob'], env);
+    expect(approved.code, approved.stderr).toBe(0);
+
+    const followed = await call(server.client, 'get_approval', { approvalId });
+    expect(followed.isError, textOf(followed)).not.toBe(true);
+    expect(followed.structuredContent).toMatchObject({
+      id: approvalId,
+      state: 'succeeded',
+      requester: 'mcp:stdio',
+      approvals: [{ approver: 'cli:bob' }],
+      result: { payoutId: expect.stringMatching(/\S/) },
+    });
+  });
+
+  it('logs JSON lines to stderr only, and never a secret of the configuration', () => {
+    const lines = server.stderr().trim().split('\n');
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(server.stderr()).not.toContain('sandbox-api-key');
+  });
+
+  it('closes the runtime and exits by itself when its stdin closes', async () => {
+    const pid = server.transport.pid;
+    expect(pid).toEqual(expect.any(Number));
+    const started = performance.now();
+    await server.client.close();
+    // The SDK's client waits 2 s for the exit before it sends SIGTERM: well under that means on its own.
+    expect(performance.now() - started).toBeLessThan(1800);
+    expect(server.stderr()).toContain('"message":"bankops mcp stopped"');
+    expect(() => process.kill(pid!, 0)).toThrow();
+  });
+});
+
+describe('stdio options', () => {
+  it('--toolsets issuing_b offers that toolset and the approval tools only', async () => {
+    const server = await spawnServer([STDIO, '--toolsets', 'issuing_b'], env);
+    try {
+      const names = (await server.client.listTools()).tools.map((t) => t.name).sort();
+      const expected = registry.list({ toolsets: ['issuing_b'] }).map((t) => t.name);
+      expect(names).toEqual([...expected, 'get_approval', 'list_approvals'].sort());
+    } finally {
+      await server.client.close();
+    }
+  });
+
+  it('`bankops mcp --read-only` serves the same server through the CLI, reads only', async () => {
+    const server = await spawnServer([join(DIST, 'cli.js'), 'mcp', '--read-only'], env);
+    try {
+      const { tools } = await server.client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        registry
+          .list({ readOnly: true })
+          .map((t) => t.name)
+          .sort(),
+      );
+      const result = await call(server.client, 'list_accounts');
+      expect(result.isError, textOf(result)).not.toBe(true);
+    } finally {
+      await server.client.close();
+    }
+  });
+
+  it('refuses an unknown toolset on stderr with exit 2, writing nothing to stdout', async () => {
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, [STDIO, '--toolsets', 'banking,nope'], { env }, (error, stdout, stderr) =>
+        resolve({ code: error === null ? 0 : (error.code as number), stdout, stderr }),
+      );
+    });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('unknown toolset nope');
+  });
+});
