@@ -22,7 +22,8 @@ Environment:
                       the service and its credentials (all four required with a base URL)
   BANKOPS_PROGRAM_CODE, BANKOPS_AGENT_CODE, BANKOPS_SUBAGENT_CODE
                       defaults for tool inputs
-  BANKOPS_DB          database file (audit log, approvals, embedded sandbox state)
+  BANKOPS_DB          database file (audit log, approvals); the embedded sandbox keeps its
+                      state beside it (bankops.sandbox.db)
   BANKOPS_POLICY      policy file (default: the shipped policy/default.yaml)
   BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
 `;

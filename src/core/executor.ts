@@ -252,10 +252,12 @@ export class Executor {
             error: outcome.error,
           });
     // Only a success is remembered: a failed call may be retried with the same key (and request id).
+    // It is stored redacted: a replay does not hand out a secret (a card-details link) a second time.
     if (key !== undefined && result.status === 'ok') {
+      const stored = { ...result, output: redact(result.output, tool.secretFields ?? []) };
       this.deps.db
         .prepare('UPDATE executions SET result_json = ? WHERE actor = ? AND tool = ? AND idempotency_key = ?')
-        .run(JSON.stringify(result), actor.id, tool.name, key);
+        .run(JSON.stringify(stored), actor.id, tool.name, key);
     }
     return result;
   }

@@ -35,6 +35,10 @@ export interface RuntimeOptions {
   recover?: boolean;
 }
 
+/** `bankops.db` → `bankops.sandbox.db`, beside it. */
+export const sandboxDatabasePath = (databasePath: string): string =>
+  databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.sandbox.db` : `${databasePath}.sandbox`;
+
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
@@ -55,8 +59,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   }
 
   let sandbox: RunningSandbox | undefined;
+  let sandboxDb: Db | undefined;
   let baseUrl = config.service.baseUrl;
   if (config.mode === 'embedded') {
+    // The sandbox stands in for the service, and keeps what a service keeps (card numbers, PINs,
+    // webhook keys): in its own file, never in the database of the audit log and approvals.
+    sandboxDb = openDatabase(sandboxDatabasePath(config.databasePath), { synchronous: 'NORMAL' });
     sandbox = await startSandbox(0, {
       credentials: {
         apiKey: config.service.apiKey,
@@ -68,7 +76,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
         agentCode: config.defaults.agentCode,
         subagentCode: config.defaults.subagentCode,
       },
-      persistence: sqliteSandboxStore(db),
+      persistence: sqliteSandboxStore(sandboxDb),
     });
     baseUrl = sandbox.url;
   }
@@ -116,6 +124,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       policy.close();
       await client.close();
       await sandbox?.close();
+      sandboxDb?.close();
       db.close();
     },
   };
