@@ -1,3 +1,4 @@
 // `npm run bench`: every benchmark in turn. Not part of the tests.
 await import('./audit.bench.js');
 await import('./core.bench.js');
+await import('./mcp.bench.js');
