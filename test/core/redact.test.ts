@@ -128,7 +128,7 @@ describe('scrubText', () => {
     const link = 'https://cards.example/reveal?t=a b';
     expect(scrubText(`see ${encodeURIComponent(link)}`, [link])).toBe(`see ${REDACTED}`);
     expect(scrubText('{"v":"say \\"hi\\" there"}', ['say "hi" there'])).toBe(`{"v":"${REDACTED}"}`);
-    expect(scrubText('key sk_live_123456', ['sk_live_1234', 'sk_live_123456'])).toBe(`key ${REDACTED}`);
+    expect(scrubText('key tok_fake_123456', ['tok_fake_1234', 'tok_fake_123456'])).toBe(`key ${REDACTED}`);
   });
 });
 
