@@ -1,5 +1,5 @@
 /** Exit codes of `bankops call` and the approval commands (documented in README). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, invalid: 2, denied: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, invalid: 2, denied: 3, unfinished: 4 } as const;
 
 export class UsageError extends Error {
   constructor(

@@ -11,6 +11,7 @@ import type { AuditLog } from './audit/index.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ServiceClient } from './client/index.js';
 import { type Db, migrate } from './db.js';
+import type { Logger } from './log.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
@@ -42,6 +43,7 @@ export interface ExecutorDeps {
   client: ServiceClient;
   defaults: ToolDefaults;
   approvals?: ApprovalService;
+  log?: Logger;
 }
 
 const MIGRATION = [
@@ -172,13 +174,15 @@ export class Executor {
       });
     }
 
-    // An identical request while the first is still running joins it (assistants retry).
-    const joined = this.inflight.get(fingerprint);
+    // An identical request (same actor, tool, input and idempotency key) while the first is still
+    // running joins it (assistants retry); different keys are different operations.
+    const flight = `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
+    const joined = this.inflight.get(flight);
     if (joined !== undefined) return joined;
     const running = this.runAllowed(tool, input, actor, fingerprint, req).finally(() => {
-      this.inflight.delete(fingerprint);
+      this.inflight.delete(flight);
     });
-    this.inflight.set(fingerprint, running);
+    this.inflight.set(flight, running);
     return running;
   }
 
@@ -208,6 +212,7 @@ export class Executor {
         .get(actor.id, tool.name, key) as { fingerprint: string; result_json: string | null } | undefined;
       if (previous !== undefined && previous.fingerprint !== fingerprint) {
         const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
+        this.auditRefusal(tool.name, actor, redact(input, tool.secretFields ?? []), 'invalid', message, tool);
         return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
       }
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;

@@ -1,5 +1,6 @@
 import type { AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
+import type { Logger } from './log.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
@@ -32,6 +33,7 @@ export interface RunDeps {
   client: ServiceClient;
   defaults: ToolDefaults;
   audit: AuditLog;
+  log?: Logger;
   /** The executor's approvals, handed to tools as a read-only view. */
   approvals?: ApprovalReader;
 }
@@ -54,6 +56,22 @@ export type RunOutcome =
   | { status: 'failed'; error: Failure }
   | { status: 'outside_bound'; preview: Preview; error: Failure };
 
+/**
+ * Writes an outcome entry; if the audit log refuses it (the database stays locked past its busy
+ * timeout), the outcome stands and the loss is logged loudly: the `executing` entry is already on
+ * record, and the outcome is in the approval or the caller's result.
+ */
+function record(deps: RunDeps, tool: string, append: () => void): void {
+  try {
+    append();
+  } catch (error) {
+    deps.log?.error('audit entry could not be written; the outcome stands', {
+      tool,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
 /** The actor's name as the service should record it in `created_by` / `updated_by`. */
 export const actorName = (actor: Actor): string => actor.id;
 
@@ -65,7 +83,8 @@ export const secretsOf = (tool: AnyTool, value: unknown): string[] =>
 export function toFailure(error: unknown, secrets: readonly string[]): Failure {
   if (isServiceError(error)) {
     return {
-      message: sanitizeText(error.serviceMessage, secrets),
+      // The audit log needs a message: a service that refuses without one still gets a reason.
+      message: sanitizeText(error.serviceMessage, secrets) || `${error.kind} failure without a message`,
       kind: error.kind,
       ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
       ...(error.code === undefined ? {} : { code: error.code }),
@@ -77,7 +96,10 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { message: sanitizeText(message, secrets), kind: 'internal' };
+  return {
+    message: sanitizeText(message, secrets) || 'internal failure without a message',
+    kind: 'internal',
+  };
 }
 
 /** Only `get` and `list` of the approval service reach a tool, whatever object stands behind them. */
@@ -127,32 +149,39 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
   };
 
+  let output: Record<string, unknown>;
   try {
-    const output = await tool.run(req.input, ctx);
-    deps.audit.append(
-      { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
-      { secrets },
-    );
-    return { status: 'ok', output };
+    output = await tool.run(req.input, ctx);
   } catch (error) {
     const failure = toFailure(error, secrets);
     const requestIds =
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    deps.audit.append(
-      {
-        ...common,
-        requestIds,
-        event: 'failed',
-        outcome: 'failed',
-        error: failure.message,
-        durationMs: performance.now() - started,
-      },
-      { secrets },
+    record(deps, tool.name, () =>
+      deps.audit.append(
+        {
+          ...common,
+          requestIds,
+          event: 'failed',
+          outcome: 'failed',
+          error: failure.message,
+          durationMs: performance.now() - started,
+        },
+        { secrets },
+      ),
     );
     if (error instanceof OutsideApprovedBoundError)
       return { status: 'outside_bound', preview: error.preview, error: failure };
     return { status: 'failed', error: failure };
   }
+  // Outside the try: the operation happened. Failing to record it (a locked database) must never
+  // turn a payout that went out into a `failed` one, which would invite a second payout.
+  record(deps, tool.name, () =>
+    deps.audit.append(
+      { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
+      { secrets },
+    ),
+  );
+  return { status: 'ok', output };
 }

@@ -103,11 +103,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ttlSeconds: config.approvalTtlSeconds,
     tolerancePercent: config.quoteTolerancePercent,
   });
-  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals });
+  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, log });
   if (options.recover !== false) {
-    const recovered = await executor.recover();
-    if (recovered > 0)
-      log.info('finished approvals left executing by a stopped process', { count: recovered });
+    // A recovery that fails must not keep every command from starting: it is retried next start.
+    try {
+      const recovered = await executor.recover();
+      if (recovered > 0)
+        log.info('finished approvals left executing by a stopped process', { count: recovered });
+    } catch (error) {
+      log.error('recovering approvals failed; will retry at the next start', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
   }
 
   return {

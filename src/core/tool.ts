@@ -41,6 +41,11 @@ export interface Preview {
   /** The quote or facts behind the summary, shown in full to approvers. */
   details: Record<string, unknown>;
   bound?: Money;
+  /**
+   * What the payee (or the company, for a conversion) receives in the quote shown. Sealed with the
+   * tolerance into the least a fresh quote must deliver: a fixed debit at a worse rate is refused too.
+   */
+  receive?: Money;
 }
 
 /** Reading approvals, nothing more: a tool can never vote, reject or cancel. */

@@ -25,7 +25,14 @@ const sweepEur = defineTool({
   preview: async (_, ctx) => previewOf(await quoteAll(ctx)),
   run: async (_, ctx) => {
     const q = await ctx.once('quote', () => quoteAll(ctx));
-    checkApprovedBound(ctx, { amount: q.sourceAmount, currency: 'EUR' }, () => previewOf(q));
+    checkApprovedBound(
+      ctx,
+      {
+        debit: { amount: q.sourceAmount, currency: 'EUR' },
+        receive: { amount: q.targetAmount, currency: 'USD' },
+      },
+      () => previewOf(q),
+    );
     const created = await ctx.client.conversions.create(
       { companyCode: ctx.defaults.companyCode, quoteId: q.quoteId },
       { requestId: ctx.requestId },
@@ -177,6 +184,51 @@ describe('a fresh quote outside the approved bound', () => {
     expect(second).toMatchObject({ status: 'ok', approval: { state: 'succeeded', attempt: 2 } });
     expect(creates(c)).toBe(1);
     expect(await available(c)).toBeCloseTo(before - requoted, 2);
+  });
+});
+
+describe('a fixed debit at a worse rate', () => {
+  const moveEur = (c: TestCore, factor: number) =>
+    raw(c.sandbox, 'POST', '/_sandbox/banking/rates', {
+      headers: { 'content-type': 'application/json' },
+      body: { rates: { EUR: 1.085 * factor } },
+    });
+
+  it('sends a SOURCE-side payout back when the payee would receive less than approved', async () => {
+    const c = await start();
+    const approval = pending(await c.call('create_payout', { ...PAYOUT, destinationAssetCode: 'EUR' }));
+    expect(approval.bound?.minReceive?.currency).toBe('EUR');
+    // The euro doubles: the same 1,000 USD would buy half the euros the approvers saw.
+    expect((await moveEur(c, 2)).status).toBe(200);
+    const result = await c.executor.approve(approval.id, c.approver);
+    expect(result).toMatchObject({ status: 'ok', approval: { state: 'pending', attempt: 2 } });
+    expect(creates(c)).toBe(0);
+  });
+
+  it('sends a SOURCE-side conversion back when the company would receive less than approved', async () => {
+    const c = await start();
+    const approval = pending(
+      await c.call('create_conversion', {
+        sourceAssetCode: 'USD',
+        targetAssetCode: 'EUR',
+        amount: 1000,
+        side: 'SOURCE',
+      }),
+    );
+    expect((await moveEur(c, 2)).status).toBe(200);
+    const result = await c.executor.approve(approval.id, c.approver);
+    expect(result).toMatchObject({ status: 'ok', approval: { state: 'pending', attempt: 2 } });
+    expect(creates(c, 'conversions.create')).toBe(0);
+  });
+
+  it('executes within the tolerance below what was shown', async () => {
+    const c = await start();
+    const approval = pending(await c.call('create_payout', { ...PAYOUT, destinationAssetCode: 'EUR' }));
+    // 0.2 % fewer euros: inside the default 0.5 % tolerance.
+    expect((await moveEur(c, 1.002)).status).toBe(200);
+    const result = await c.executor.approve(approval.id, c.approver);
+    expect(result).toMatchObject({ status: 'ok', approval: { state: 'succeeded' } });
+    expect(creates(c)).toBe(1);
   });
 });
 

@@ -216,3 +216,12 @@ describe('policy file parsing', () => {
     ]);
   });
 });
+
+describe('reserved names', () => {
+  it("refuses an MCP key named 'stdio', the local assistant's name", () => {
+    const digest = 'a'.repeat(64);
+    expect(() =>
+      parsePolicyText(`mcpKeys:\n  - name: stdio\n    sha256: ${digest}\nrules: []\n`, 'test'),
+    ).toThrow(/mcpKeys\[0\]\.name: 'stdio' is reserved/);
+  });
+});

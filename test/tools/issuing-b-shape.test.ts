@@ -31,7 +31,8 @@ const EXPECTED = {
   list_cards_b: READ,
   activate_card_b: CHANGE,
   get_card_details_b: READ,
-  get_card_details_link_b: READ,
+  // Hands out a secret link: not read-only, so a read-only mode or a viewer never gets one.
+  get_card_details_link_b: CREATE,
   get_card_configuration_b: READ,
   update_card_configuration_b: CHANGE,
   update_card_status_b: DESTROY,

@@ -35,7 +35,9 @@ describe('create_payout', () => {
       quoted: { amount: 1026, currency: 'USD' },
       tolerancePercent: 0.5,
       max: { amount: 1031.13, currency: 'USD' },
+      minReceive: { amount: 914.3, currency: 'EUR' },
     });
+    expect(approval.preview?.summary).toContain('delivers at least 914.30 EUR');
     expect(creates(core)).toBe(0);
 
     const self = await core.executor.approve(approval.id, core.operator);

@@ -98,6 +98,20 @@ describe('notification tools: subscribing', () => {
     expect(delivery?.body).toMatchObject({ event_name: 'card_create', agent_code: 'AGT-DEMO' });
   });
 
+  it('list_subscriptions never hands out a webhook key, whatever the service returns', async () => {
+    await core.ok('create_subscription', {
+      event_name: 'card_activate',
+      subscription_type: 'w',
+      webhook_url: receiver.url,
+      x_api_key: HOOK_KEY,
+    });
+    const listed = await core.ok('list_subscriptions', {});
+    const records = listed.subscriptions as { event_name: string; x_api_key?: unknown }[];
+    const record = records.find((r) => r.event_name === 'card_activate');
+    expect(record?.x_api_key).toBe('[REDACTED]');
+    expect(JSON.stringify(listed)).not.toContain(HOOK_KEY.slice(-4));
+  });
+
   it('create_subscription (e-mail) keeps a whitelisted sender', async () => {
     await core.ok('create_subscription', {
       event_name: 'wallet_create',

@@ -19,7 +19,8 @@ Approvals of money movement, permanent card blocks and subscription deletions. T
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
-Exit status: 0 done, 1 the operation failed when executed, 2 usage or unknown id, 3 refused.
+Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
+3 refused, 4 not finished: the outcome is not known yet, or a fresh quote sent it back for approval.
 `;
 
 function summaryRows(approvals: readonly ApprovalView[]): string[][] {
@@ -36,7 +37,21 @@ function summaryRows(approvals: readonly ApprovalView[]): string[][] {
 function actionExit(result: ApprovalActionResult): number {
   if (result.status === 'not_found') return EXIT.usage;
   if (result.status === 'refused') return EXIT.denied;
-  return result.approval.state === 'failed' ? EXIT.failed : EXIT.ok;
+  switch (result.approval.state) {
+    case 'failed':
+      return EXIT.failed;
+    // The vote that completed the quorum did not finish the operation: its outcome is unknown
+    // (`executing`, recovered later) or a fresh quote sent it back for approval (`pending` again).
+    // A script must not read that as done, unless it only voted toward a quorum.
+    case 'executing':
+      return EXIT.unfinished;
+    case 'pending':
+      return result.approval.attempt > 1 && result.approval.approvals.length === 0
+        ? EXIT.unfinished
+        : EXIT.ok;
+    default:
+      return EXIT.ok;
+  }
 }
 
 export async function approvalsCommand(args: string[]): Promise<number> {

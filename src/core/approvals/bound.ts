@@ -53,6 +53,23 @@ export function boundFor(quoted: Money, tolerancePercent: number): ApprovalBound
 }
 
 /**
+ * The least a fresh quote may deliver: what the shown quote delivers less `tolerancePercent`,
+ * rounded UP to the minor unit, so the tolerance is never exceeded by rounding.
+ */
+export function minReceiveFor(quoted: Money, tolerancePercent: number): Money {
+  const currency = quoted.currency.trim().toUpperCase();
+  const minor = toMinor({ amount: quoted.amount, currency });
+  const basisPoints = Math.round(tolerancePercent * 100);
+  return fromMinor(minor - Math.floor((minor * basisPoints) / 10_000), currency);
+}
+
+/** True when `fresh` delivers less than `minimum`, or in another currency. */
+export function fallsShort(fresh: Money, minimum: Money): boolean {
+  if (fresh.currency.trim().toUpperCase() !== minimum.currency.trim().toUpperCase()) return true;
+  return toMinor(fresh) < toMinor(minimum);
+}
+
+/**
  * True when `fresh` may not be executed under `bound`: more minor units, or another currency (an
  * amount in another currency was never approved, whatever its value).
  */
@@ -77,13 +94,20 @@ export function sealPreview(
   tolerancePercent: number,
 ): { preview: Preview; bound?: ApprovalBound } {
   if (preview.bound === undefined) return { preview };
-  const bound = boundFor(preview.bound, tolerancePercent);
-  const limit =
-    bound.tolerancePercent === 0
-      ? `executes only if a fresh quote debits at most ${formatAmount(bound.max)}`
-      : `executes only if a fresh quote debits at most ${formatAmount(bound.max)} (quoted + ${bound.tolerancePercent} %)`;
+  const debit = boundFor(preview.bound, tolerancePercent);
+  const minReceive =
+    preview.receive === undefined ? undefined : minReceiveFor(preview.receive, tolerancePercent);
+  const bound: ApprovalBound = minReceive === undefined ? debit : { ...debit, minReceive };
+  const tolerance = bound.tolerancePercent === 0 ? '' : ` (quoted ± ${bound.tolerancePercent} %)`;
+  const delivers = minReceive === undefined ? '' : ` and delivers at least ${formatAmount(minReceive)}`;
+  const limit = `executes only if a fresh quote debits at most ${formatAmount(bound.max)}${delivers}${tolerance}`;
   return {
-    preview: { summary: `${preview.summary}; ${limit}`, details: preview.details, bound: bound.max },
+    preview: {
+      summary: `${preview.summary}; ${limit}`,
+      details: preview.details,
+      bound: bound.max,
+      ...(minReceive === undefined ? {} : { receive: minReceive }),
+    },
     bound,
   };
 }

@@ -424,6 +424,7 @@ export class ApprovalEngine implements ApprovalService {
 
   async recover(): Promise<number> {
     let finished = 0;
+    const failures: unknown[] = [];
     for (const row of this.#store.unfinished()) {
       if (!ownerIsGone(row, this.#now())) continue;
       const taken = this.#transaction((): Step<boolean> => {
@@ -439,8 +440,17 @@ export class ApprovalEngine implements ApprovalService {
       this.#emit(taken.events);
       if (!taken.result) continue;
       // Same request id and the recorded checkpoints: the service replays what it already did.
-      await this.#execute(row.id);
-      finished += 1;
+      // One approval that cannot be finished now must not stop the others: it stays `executing`
+      // under this owner's lease and is taken up again when the lease runs out or at the next start.
+      try {
+        await this.#execute(row.id);
+        finished += 1;
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    if (failures.length > 0) {
+      throw new AggregateError(failures, `${failures.length} approval(s) could not be recovered now`);
     }
     return finished;
   }

@@ -30,6 +30,8 @@ export interface ApprovalBound {
   tolerancePercent: number;
   /** `quoted` plus the tolerance, rounded down to the currency's minor unit. */
   max: Money;
+  /** What the quote shown delivers, less the tolerance, rounded up: the least a fresh quote may deliver. */
+  minReceive?: Money;
 }
 
 /** What anyone may see of an approval: redacted input, never a secret. */

@@ -309,7 +309,7 @@ export class HttpClient {
     const looksLikeEnvelope = envelope.success && !Array.isArray(body);
     const failed = status >= 400 || (looksLikeEnvelope && envelope.data.status?.toLowerCase() === 'error');
     if (failed) {
-      const message = (looksLikeEnvelope ? envelope.data.message : undefined) ?? `HTTP ${status}`;
+      const message = (looksLikeEnvelope ? envelope.data.message : undefined) || `HTTP ${status}`;
       throw fail({
         kind: 'service',
         httpStatus: status,

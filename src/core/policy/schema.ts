@@ -40,7 +40,8 @@ export const ActorEntrySchema = z.strictObject({
 });
 
 export const McpKeySchema = z.strictObject({
-  name: nonEmpty,
+  // `stdio` names the local assistant (actor id `mcp:stdio`): a key of that name would share its id.
+  name: nonEmpty.refine((name) => name !== 'stdio', "'stdio' is reserved for the local assistant over stdio"),
   sha256: z
     .string()
     .regex(/^[0-9a-fA-F]{64}$/, 'must be the SHA-256 hex digest of the key (64 hex characters)')

@@ -14,6 +14,7 @@ import {
   FAMILY_B,
   pageField,
   READ,
+  SECRET_LINK,
   sizeField,
   UPDATE,
   walletInput,
@@ -128,7 +129,7 @@ export const getCardDetailsLinkB = defineTool({
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: CardTokenSchema,
-  hints: READ,
+  hints: SECRET_LINK,
   secretFields: ['url'],
   run: (input, ctx) => ctx.client.issuingB.getCardToken(cardRef(input), readOptions(ctx)),
 });

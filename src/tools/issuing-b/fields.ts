@@ -39,6 +39,16 @@ export const READ: ToolHints = { readOnly: true, destructive: false, idempotent:
 export const UPDATE: ToolHints = { readOnly: false, destructive: false, idempotent: true, openWorld: true };
 /** Creates something new each time it is called. */
 export const CREATE: ToolHints = { readOnly: false, destructive: false, idempotent: false, openWorld: true };
+/**
+ * GETs that hand out a secret link (full card details, PIN setting): not read-only, so a read-only
+ * mode or a viewer never hands one out; each call gives a fresh link.
+ */
+export const SECRET_LINK: ToolHints = {
+  readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: true,
+};
 
 export const cardRef = (input: { cardholderId: string; walletId: string; cardId: string }) => ({
   cardholderId: input.cardholderId,

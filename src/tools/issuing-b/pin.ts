@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { PinUrlSchema } from '../../core/client/schemas/issuing-b.js';
 import { defineTool } from '../../core/tool.js';
 import { writeOptions } from '../shared/call-options.js';
-import { cardInput, cardRef, FAMILY_B } from './fields.js';
+import { cardInput, cardRef, FAMILY_B, SECRET_LINK } from './fields.js';
 
 /**
  * The three PIN endpoints are GETs that hand out an iframe link through which the PIN is set. The
- * link lets whoever holds it change the card's PIN, so it is a secret and the tools are not
- * read-only (a read-only mode or a viewer must not hand one out). Each call gives a fresh link.
+ * link lets whoever holds it change the card's PIN: a secret link (see SECRET_LINK).
  */
-const PIN_HINTS = { readOnly: false, destructive: false, idempotent: false, openWorld: true } as const;
 const output = PinUrlSchema;
 const secretFields = ['set_pin_url'] as const;
 
@@ -23,7 +21,7 @@ export const getSetPinLinkB = defineTool({
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,
-  hints: PIN_HINTS,
+  hints: SECRET_LINK,
   secretFields,
   run: (input, ctx) => ctx.client.issuingB.getSetPinUrl(cardRef(input), writeOptions(ctx)),
 });
@@ -35,7 +33,7 @@ export const getResetPinLinkB = defineTool({
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,
-  hints: PIN_HINTS,
+  hints: SECRET_LINK,
   secretFields,
   run: (input, ctx) => ctx.client.issuingB.getResetPinUrl(cardRef(input), writeOptions(ctx)),
 });
@@ -47,7 +45,7 @@ export const getChangePinLinkB = defineTool({
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,
-  hints: PIN_HINTS,
+  hints: SECRET_LINK,
   secretFields,
   run: (input, ctx) => ctx.client.issuingB.getChangePinUrl(cardRef(input), writeOptions(ctx)),
 });

@@ -1,17 +1,21 @@
-import { exceedsBound } from '../../core/approvals/bound.js';
+import { exceedsBound, fallsShort } from '../../core/approvals/bound.js';
 import { type Money, OutsideApprovedBoundError, type Preview, type ToolContext } from '../../core/tool.js';
 
 /**
- * Refuses to go on when the fresh quote would debit more than the approvers accepted. The bound in
- * `ctx.approved` already includes the configured tolerance (the approval engine adds it when the
- * approval opens, and shows it), so the comparison here is exact, in minor units.
+ * Refuses to go on when the fresh quote is worse than what the approvers accepted: it would debit
+ * more, or deliver less (a fixed debit at a worse rate). The approved preview's `bound` and
+ * `receive` already include the configured tolerance (the approval engine seals them when the
+ * approval opens, and shows them), so the comparisons here are exact, in minor units.
  */
 export function checkApprovedBound(
   ctx: Pick<ToolContext, 'approved'>,
-  fresh: Money,
+  fresh: { debit: Money; receive: Money },
   preview: () => Preview,
 ): void {
-  const bound = ctx.approved?.bound;
-  if (bound !== undefined && exceedsBound(fresh, bound))
-    throw new OutsideApprovedBoundError(preview(), bound);
+  const approved = ctx.approved;
+  if (approved?.bound === undefined) return;
+  const worse =
+    exceedsBound(fresh.debit, approved.bound) ||
+    (approved.receive !== undefined && fallsShort(fresh.receive, approved.receive));
+  if (worse) throw new OutsideApprovedBoundError(preview(), approved.bound);
 }

@@ -46,6 +46,8 @@ function quote(input: Input, ctx: ToolContext): Promise<FxQuote> {
 // and the spec shows none (the sandbox quotes 0 and no fee currency).
 const debitOf = (q: FxQuote) => ({ amount: q.sourceAmount, currency: q.sourceAssetCode });
 
+const receiveOf = (q: FxQuote) => ({ amount: q.targetAmount, currency: q.targetAssetCode });
+
 function previewOf(q: FxQuote): Preview {
   return {
     summary:
@@ -53,6 +55,7 @@ function previewOf(q: FxQuote): Preview {
       `at ${q.rate} ${q.currencyPair}`,
     details: q,
     bound: debitOf(q),
+    receive: receiveOf(q),
   };
 }
 
@@ -71,7 +74,7 @@ export const createConversion = defineTool({
   preview: async (i, ctx) => previewOf(await quote(i, ctx)),
   run: async (i, ctx) => {
     const q = FxQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
-    checkApprovedBound(ctx, debitOf(q), () => previewOf(q));
+    checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(q));
     ctx.progress(`executing the conversion on quote ${q.quoteId}`);
     const conversion = await ctx.client.conversions.create(
       {

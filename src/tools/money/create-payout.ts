@@ -80,6 +80,7 @@ function quote(input: Input, ctx: ToolContext): Promise<PayoutQuote> {
 }
 
 const debitOf = (q: PayoutQuote) => ({ amount: q.totalDebitAmount, currency: q.sourceAssetCode });
+const receiveOf = (q: PayoutQuote) => ({ amount: q.destinationAmount, currency: q.destinationAssetCode });
 
 function previewOf(input: Input, q: PayoutQuote): Preview {
   const fees = [q.processingFee, q.networkFee, q.platformFee].reduce<number>(
@@ -95,6 +96,7 @@ function previewOf(input: Input, q: PayoutQuote): Preview {
       `total debit ${formatAmount(debitOf(q))} (purpose ${input.purposeCode})`,
     details: q,
     bound: debitOf(q),
+    receive: receiveOf(q),
   };
 }
 
@@ -118,7 +120,7 @@ export const createPayout = defineTool({
   run: async (i, ctx) => {
     // Checkpointed: a re-execution after a crash re-sends this quote with the same request id.
     const q = PayoutQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
-    checkApprovedBound(ctx, debitOf(q), () => previewOf(i, q));
+    checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(i, q));
     ctx.progress(`sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`);
     const payout = await ctx.client.payouts.create(
       {

@@ -3,6 +3,7 @@ import {
   NotificationResultSchema,
   SubscriptionRecordSchema,
 } from '../../core/client/schemas/notifications.js';
+import { REDACTED } from '../../core/redact.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import {
@@ -93,17 +94,25 @@ export const listSubscriptions = defineTool({
     subscriptions: z.array(SubscriptionRecordSchema).describe('The subscriptions, oldest first.'),
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  // Records may carry the subscription's key (the sandbox masks it; the spec does not say).
+  // Records may carry the subscription's key (the sandbox masks it; the spec does not say). Whoever
+  // holds it can forge deliveries to the customer's webhook, and this is a read open to viewers:
+  // the key never leaves this tool, whatever the service returns.
   secretFields: ['x_api_key'],
   async run(input, ctx) {
     const { program_code, agent_code, subagent_code } = scopeOf(input, ctx.defaults);
-    const subscriptions = await ctx.client.notifications.listSubscriptions(
+    const records = await ctx.client.notifications.listSubscriptions(
       { program_code, agent_code, subagent_code },
       readOptions(ctx),
     );
-    return { subscriptions };
+    return { subscriptions: records.map(withoutKey) };
   },
 });
+
+/** A subscription record with its webhook key replaced by a marker (or absent if it had none). */
+function withoutKey<R extends Record<string, unknown>>(record: R): R {
+  if (record.x_api_key === undefined || record.x_api_key === null) return record;
+  return { ...record, x_api_key: REDACTED };
+}
 
 export const updateSubscription = defineTool({
   name: 'update_subscription',

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/core/client/errors.js';
+import { toFailure } from '../../src/core/run-tool.js';
+import { createTestCore, type TestCore } from '../helpers/core.js';
+
+let core: TestCore;
+beforeAll(async () => {
+  core = await createTestCore();
+});
+afterAll(() => core.close());
+
+const wallet = { cardholderId: 'chb_demo_bruno', currency: 'USD' };
+const walletsOfBruno = async () =>
+  ((await core.ok('list_wallets_b', { cardholderId: 'chb_demo_bruno' })).wallets as unknown[]).length;
+
+describe('executor: idempotency keys', () => {
+  it('runs concurrent calls with different keys as different operations', async () => {
+    const before = await walletsOfBruno();
+    const [a, b] = await Promise.all([
+      core.executor.execute({
+        tool: 'create_wallet_b',
+        input: wallet,
+        actor: core.operator,
+        idempotencyKey: 'k1',
+      }),
+      core.executor.execute({
+        tool: 'create_wallet_b',
+        input: wallet,
+        actor: core.operator,
+        idempotencyKey: 'k2',
+      }),
+    ]);
+    expect(a.status).toBe('ok');
+    expect(b.status).toBe('ok');
+    if (a.status !== 'ok' || b.status !== 'ok') return;
+    expect(a.requestId).not.toBe(b.requestId);
+    expect(await walletsOfBruno()).toBe(before + 2);
+  });
+
+  it('runs concurrent calls with the same key once, and replays the first result afterwards', async () => {
+    const before = await walletsOfBruno();
+    const same = () =>
+      core.executor.execute({
+        tool: 'create_wallet_b',
+        input: wallet,
+        actor: core.operator,
+        idempotencyKey: 'k3',
+      });
+    const [a, b] = await Promise.all([same(), same()]);
+    const replay = await same();
+    expect(await walletsOfBruno()).toBe(before + 1);
+    expect(b).toEqual(a);
+    expect(replay).toMatchObject({ status: 'ok', requestId: a.status === 'ok' ? a.requestId : '' });
+  });
+
+  it('refuses a key reused with another input, and audits the refusal', async () => {
+    const reused = await core.executor.execute({
+      tool: 'create_wallet_b',
+      input: { ...wallet, currency: 'EUR' },
+      actor: core.operator,
+      idempotencyKey: 'k3',
+    });
+    expect(reused).toMatchObject({ status: 'invalid', message: expect.stringContaining("'k3'") });
+    const [last] = core.audit.list({ tool: 'create_wallet_b', order: 'desc', limit: 1 });
+    expect(last).toMatchObject({
+      event: 'requested',
+      decision: 'invalid',
+      error: expect.stringContaining("'k3'"),
+    });
+  });
+});
+
+describe('executor: failures', () => {
+  it('gives a failure a reason even when the service sent none, so it can be audited', () => {
+    const failure = toFailure(
+      new ServiceError({ kind: 'service', operation: 'payouts.create', message: '' }),
+      [],
+    );
+    expect(failure.message).toBe('service failure without a message');
+  });
+});
