@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, runCli } from '../helpers/cli.js';
+import { containsSecret } from '../helpers/secrets.js';
 
 /**
  * Secrets planted through the real CLI (PIN, activation code, card number, card-details link,
@@ -35,8 +36,8 @@ describe('secrets never reach the database or the logs', () => {
     const cardId = assigned.json.output.cardId as string;
     const wrong = await run('activate_card_a', { cardId, activation_code: WRONG_CODE, pin: PIN });
     expect(wrong.json.status).toBe('failed');
-    expect(wrong.stdout).not.toContain(WRONG_CODE);
-    expect(wrong.stdout).not.toContain(PIN);
+    expect(containsSecret(wrong.stdout, WRONG_CODE)).toBe(false);
+    expect(containsSecret(wrong.stdout, PIN)).toBe(false);
     expect(
       (await run('activate_card_a', { cardId, activation_code: ACTIVATION_CODE, pin: PIN })).json.status,
     ).toBe('ok');
@@ -60,6 +61,13 @@ describe('secrets never reach the database or the logs', () => {
 
   afterAll(() => home.cleanup());
 
+  it('finds a short secret standing on its own, not inside a hash or a timestamp', () => {
+    expect(containsSecret('{"pin":"8264"}', NEW_PIN)).toBe(true);
+    expect(containsSecret('pin=8264&x', NEW_PIN)).toBe(true);
+    expect(containsSecret('"hash":"a98264f0","at":1795000082640', NEW_PIN)).toBe(false);
+    expect(containsSecret('x5300001000000012y', CARD_NUMBER)).toBe(true);
+  });
+
   it('keeps every planted secret out of the database file and its WAL', () => {
     const files = [home.dbPath, `${home.dbPath}-wal`].filter((file) => existsSync(file));
     expect(files.length).toBeGreaterThan(0);
@@ -68,7 +76,7 @@ describe('secrets never reach the database or the logs', () => {
     expect(bytes).toContain('assign_card_a');
     expect(bytes).toContain('[REDACTED]');
     for (const secret of [PIN, NEW_PIN, CARD_NUMBER, ACTIVATION_CODE, WRONG_CODE, WEBHOOK_KEY, detailsLink]) {
-      expect(bytes.includes(secret), `found ${secret.slice(0, 4)}… in the database`).toBe(false);
+      expect(containsSecret(bytes, secret), `found ${secret.slice(0, 4)}… in the database`).toBe(false);
     }
   });
 
@@ -77,8 +85,8 @@ describe('secrets never reach the database or the logs', () => {
     expect(logs).toContain('"level":"debug"');
     const exported = await runCli(['audit', 'export'], home.env);
     for (const secret of [PIN, NEW_PIN, CARD_NUMBER, ACTIVATION_CODE, WRONG_CODE, WEBHOOK_KEY, detailsLink]) {
-      expect(logs.includes(secret), `found ${secret.slice(0, 4)}… in the logs`).toBe(false);
-      expect(exported.stdout.includes(secret), `found ${secret.slice(0, 4)}… in the export`).toBe(false);
+      expect(containsSecret(logs, secret), `found ${secret.slice(0, 4)}… in the logs`).toBe(false);
+      expect(containsSecret(exported.stdout, secret), `found ${secret.slice(0, 4)}… in the export`).toBe(false);
     }
   });
 });
