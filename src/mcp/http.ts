@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { mcpActor } from '../core/actors.js';
-import { resolveMcpKey } from '../core/policy/mcp-keys.js';
+import { mcpKeyListed, resolveMcpKey, sha256Hex } from '../core/policy/mcp-keys.js';
 import type { Runtime } from '../core/runtime.js';
 import type { Toolset } from '../core/toolset.js';
 import { bearerKey, CHALLENGE } from './http/auth.js';
@@ -121,6 +121,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     req: IncomingMessage,
     res: ServerResponse,
     keyName: string,
+    keyDigest: string,
     body: unknown,
   ): Promise<void> => {
     const server = createMcpServer({
@@ -135,7 +136,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       eventStore: new BoundedEventStore(options.eventStore),
       maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
-        const session = sessions.add({ id, keyName, transport, server });
+        const session = sessions.add({ id, keyName, keyDigest, transport, server });
         sessions.track(session, res);
         log.info('mcp http: session opened', { session: id.slice(0, 8), key: keyName });
       },
@@ -263,7 +264,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       refuse(req, res, 503, RPC_ERROR.server, 'Too many sessions; try again later', { 'Retry-After': '60' });
       return;
     }
-    await openSession(req, res, keyName, body);
+    await openSession(req, res, keyName, sha256Hex(key), body);
   };
 
   const server: Server = createServer((req, res) => {
@@ -297,11 +298,22 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     });
   }
 
+  // Each request checks its key, but an SSE stream stays open without one: when the policy
+  // changes, the sessions of a key it no longer lists (removed or rotated) end within a second.
+  let policySeen = runtime.policy.current();
   const sweep = setInterval(
     () => {
+      const policy = runtime.policy.current();
+      if (policy !== policySeen) {
+        policySeen = policy;
+        for (const session of sessions.all()) {
+          if (!mcpKeyListed(policy, session.keyName, session.keyDigest))
+            void endSession(session, 'key revoked');
+        }
+      }
       for (const session of sessions.idle()) void endSession(session, 'idle');
     },
-    Math.max(50, Math.min(60_000, Math.floor(idleTimeoutMs / 2))),
+    Math.max(50, Math.min(1_000, Math.floor(idleTimeoutMs / 2))),
   );
   sweep.unref();
 

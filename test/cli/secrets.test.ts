@@ -86,7 +86,9 @@ describe('secrets never reach the database or the logs', () => {
     const exported = await runCli(['audit', 'export'], home.env);
     for (const secret of [PIN, NEW_PIN, CARD_NUMBER, ACTIVATION_CODE, WRONG_CODE, WEBHOOK_KEY, detailsLink]) {
       expect(containsSecret(logs, secret), `found ${secret.slice(0, 4)}… in the logs`).toBe(false);
-      expect(containsSecret(exported.stdout, secret), `found ${secret.slice(0, 4)}… in the export`).toBe(false);
+      expect(containsSecret(exported.stdout, secret), `found ${secret.slice(0, 4)}… in the export`).toBe(
+        false,
+      );
     }
   });
 });

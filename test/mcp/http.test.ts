@@ -319,6 +319,41 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('closes the open SSE stream of a session whose key the policy no longer lists', async () => {
+    const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` });
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    const headers = {
+      Authorization: `Bearer ${VIEWER_KEY}`,
+      'Mcp-Session-Id': sessionId,
+      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+    };
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const stream = await fetch(mcp.url, { headers: { ...headers, Accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    })().catch(() => 'ended');
+    const still = await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_500, 'open'))]);
+    expect(still).toBe('open');
+    writeFileSync(policyPath, policyYaml([ASSISTANT]));
+    expect(runtime.policy.reload()).toEqual({ ok: true });
+    try {
+      const started = Date.now();
+      expect(await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 5_000, 'open'))])).toBe(
+        'ended',
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(logLines.some((line) => line.includes('key revoked') && line.includes('viewer-test'))).toBe(
+        true,
+      );
+    } finally {
+      writeFileSync(policyPath, policyYaml(BOTH_KEYS));
+      expect(runtime.policy.reload()).toEqual({ ok: true });
+    }
+  });
+
   it('resumes a stream that broke before the answer: the client reconnects with Last-Event-ID', async () => {
     const network = flakyNetwork();
     const { client } = await connect(KEY, { fetch: network.fetch });

@@ -23,3 +23,8 @@ export function resolveMcpKey(policy: Pick<Policy, 'mcpKeys'>, presentedKey: str
   }
   return found;
 }
+
+/** Whether the policy still lists the key `name` with this digest (a removed or rotated key does not). */
+export function mcpKeyListed(policy: Pick<Policy, 'mcpKeys'>, name: string, digest: string): boolean {
+  return policy.mcpKeys.some((entry) => entry.name === name && entry.sha256 === digest);
+}

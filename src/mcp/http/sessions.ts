@@ -7,6 +7,8 @@ export interface Session {
   id: string;
   /** The policy's name of the key that opened the session; no other key may use it. */
   keyName: string;
+  /** The SHA-256 of that key: a session ends when the policy no longer lists it (removed or rotated). */
+  keyDigest: string;
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   /** When the last request on the session ended (or began, while none has ended yet). */
