@@ -110,6 +110,20 @@ describe('family A cardholders', () => {
       errors: [{ path: 'cardholderId', message: 'give exactly one of cardholderId and email' }],
     });
 
+    const nothing = await core.call('update_cardholder_a', {
+      cardholderId: 'cha_demo_ben',
+      updated_by: 'ops',
+    });
+    expect(nothing).toMatchObject({
+      status: 'invalid',
+      errors: [
+        {
+          path: 'cardholderId',
+          message: 'give at least one field to change: the mobile, the address or the name',
+        },
+      ],
+    });
+
     const update = await core.call('update_cardholder_a', {
       cardholderId: 'cha_demo_ben',
       mobile_number: '7700900999',

@@ -140,6 +140,14 @@ export const updateCardholderA = defineTool({
       updated_by: z.string().min(1).optional().describe('Recorded editor; defaults to the acting user.'),
     })
     .superRefine((input, ctx) => {
+      const { cardholderId: _id, updated_by: _by, ...changes } = input;
+      if (Object.values(changes).every((value) => value === undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cardholderId'],
+          message: 'give at least one field to change: the mobile, the address or the name',
+        });
+      }
       if ((input.mobile_number === undefined) !== (input.country_code === undefined)) {
         const path = input.mobile_number === undefined ? 'mobile_number' : 'country_code';
         ctx.addIssue({ code: 'custom', path: [path], message: 'mobile_number and country_code go together' });

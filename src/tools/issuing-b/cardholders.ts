@@ -57,7 +57,12 @@ export const updateCardholderB = defineTool({
   title: 'Update cardholder (family B)',
   description: `${FAMILY_B} Changes only the cardholder fields you give (at least one), e.g. mobile, email or an address line. The previous values are not kept; to undo, update again with them.`,
   toolset: 'issuing_b',
-  input: z.object({ cardholderId: cardholderIdField, ...updateCardholderFields }),
+  input: z
+    .object({ cardholderId: cardholderIdField, ...updateCardholderFields })
+    .refine((input) => Object.values(input).filter((value) => value !== undefined).length > 1, {
+      path: ['cardholderId'],
+      message: 'give at least one field to change besides cardholderId',
+    }),
   output: z.object({ message: z.string().describe("The service's confirmation.") }),
   hints: UPDATE,
   async run(input, ctx) {
