@@ -33,6 +33,18 @@ export interface ExecuteRequest {
   idempotencyKey?: string;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
+  /**
+   * Asks the person behind the call to confirm a write the policy allows outright (a write that
+   * needs approval has its approvers instead). Resolves false when they decline; the call then
+   * ends `declined` and nothing runs. Given only by front ends that can ask (MCP elicitation).
+   */
+  confirm?: (write: WriteToConfirm) => Promise<boolean>;
+}
+
+/** What a person is asked to confirm: the tool and its input, secrets already redacted. */
+export interface WriteToConfirm {
+  tool: AnyTool;
+  input: Record<string, unknown>;
 }
 
 export interface ExecutorDeps {
@@ -216,6 +228,10 @@ export class Executor {
         return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
       }
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
+    }
+    const declined = await this.confirmWrite(tool, input, actor, req);
+    if (declined !== undefined) return declined;
+    if (key !== undefined) {
       requestId = keyedRequestId(actor, tool.name, key);
       this.deps.db
         .prepare(
@@ -265,6 +281,38 @@ export class Executor {
         .run(JSON.stringify(stored), actor.id, tool.name, key);
     }
     return result;
+  }
+
+  /** Undefined when the write may go ahead: confirmed, or nobody to ask. */
+  private async confirmWrite(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    actor: Actor,
+    req: ExecuteRequest,
+  ): Promise<ExecuteResult | undefined> {
+    if (req.confirm === undefined || tool.hints.readOnly) return undefined;
+    const redacted = redact(input, tool.secretFields ?? []) as Record<string, unknown>;
+    let reason: string | undefined;
+    try {
+      if (!(await req.confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
+    } catch (error) {
+      reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
+    }
+    if (reason === undefined) return undefined;
+    this.deps.audit.append(
+      {
+        actor: actor.id,
+        frontEnd: actor.frontEnd,
+        tool: tool.name,
+        input: redacted,
+        decision: 'declined',
+        event: 'requested',
+        outcome: 'failed',
+        error: `not run: ${reason}`,
+      },
+      { secrets: secretsOf(tool, input) },
+    );
+    return { status: 'declined', tool: tool.name, reason: `${tool.name} was not run: ${reason}` };
   }
 
   private auditRefusal(

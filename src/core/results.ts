@@ -24,6 +24,8 @@ export interface Failure {
 export type ExecuteResult =
   | { status: 'ok'; tool: string; output: Record<string, unknown>; requestId: string }
   | { status: 'denied'; tool: string; reason: string }
+  /** A write the policy allowed, which the person asked to confirm it (MCP elicitation) did not. */
+  | { status: 'declined'; tool: string; reason: string }
   | { status: 'invalid'; tool: string; message: string; errors: FieldError[] }
   | { status: 'pending_approval'; tool: string; approvalId: string; approval: ApprovalView }
   | { status: 'failed'; tool: string; error: Failure };

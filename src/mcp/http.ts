@@ -32,6 +32,8 @@ export interface McpHttpOptions {
   allowedOrigins?: readonly string[];
   toolsets?: readonly Toolset[];
   readOnly?: boolean;
+  /** Ask the user to confirm writes the policy allows, where the client offers elicitation (default true). */
+  confirmWrites?: boolean;
   /** A session with no open request for this long ends (default 30 minutes). */
   idleTimeoutMs?: number;
   /** Most sessions at once; more initializations get 503 (default 64). */
@@ -130,6 +132,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       actor: mcpActor(keyName),
       ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
       ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
+      ...(options.confirmWrites === undefined ? {} : { confirmWrites: options.confirmWrites }),
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

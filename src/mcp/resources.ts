@@ -54,7 +54,7 @@ export function registerResources(server: McpServer, context: ResourceContext): 
       const why =
         result.status === 'failed'
           ? result.error.message
-          : result.status === 'denied'
+          : result.status === 'denied' || result.status === 'declined'
             ? result.reason
             : result.status === 'invalid'
               ? result.message

@@ -34,6 +34,10 @@ export function toCallToolResult(tool: AnyTool, result: ExecuteResult): CallTool
       return errorResult(
         `Denied by the bankops policy: ${result.reason}. Retrying will not change this; the resource bankops://policy lists what you may call.`,
       );
+    case 'declined':
+      return errorResult(
+        `${result.reason}. Nothing was changed. Do not call it again unless the user asks for it.`,
+      );
     case 'failed':
       return errorResult(failureText(tool, result.error));
   }

@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Executor } from '../core/executor.js';
+import type { Executor, WriteToConfirm } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { Registry } from '../core/registry.js';
 import type { ExecuteResult } from '../core/results.js';
 import type { AnyTool, Toolset } from '../core/tool.js';
+import { confirmerFor } from './confirm.js';
 import { progressFor } from './progress.js';
 import { registerResources } from './resources.js';
 import { errorResult, toCallToolResult } from './results.js';
@@ -19,6 +20,11 @@ export interface McpServerOptions {
   actor: Actor;
   toolsets?: readonly Toolset[];
   readOnly?: boolean;
+  /**
+   * Ask the person to confirm a write the policy allows outright, when the client offers
+   * elicitation (default true). Writes that need approval are confirmed by their approvers instead.
+   */
+  confirmWrites?: boolean;
 }
 
 /**
@@ -43,7 +49,7 @@ export function offeredTools(
 
 const INSTRUCTIONS = `bankops operates a banking, card-issuing and notification service.
 Amounts are decimal numbers in currency units (1250.5, not minor units); company, program and agent codes default to the configuration.
-Reads run at once. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
+Reads run at once. Other writes run at once too, after the user confirms them if your client can ask. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
 The resource bankops://policy says which tools you may call and which wait for approval.`;
 
 function outcomeWords(result: ExecuteResult): string {
@@ -54,6 +60,8 @@ function outcomeWords(result: ExecuteResult): string {
       return `waiting for approval ${result.approvalId}`;
     case 'denied':
       return 'denied by the policy';
+    case 'declined':
+      return 'not confirmed, not run';
     case 'invalid':
       return 'invalid input';
     case 'failed':
@@ -110,6 +118,14 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         // Approvals quote and store before answering: worth a word to a waiting user.
         const slow = !tool.hints.readOnly || tool.preview !== undefined;
         if (slow) progress.report(`${tool.name}: checking the policy`);
+        const ask = options.confirmWrites === false ? undefined : confirmerFor(server, extra);
+        const confirm =
+          ask === undefined
+            ? undefined
+            : (write: WriteToConfirm) => {
+                progress.report(`${tool.name}: waiting for the user to confirm`);
+                return ask(write);
+              };
         try {
           const executor = await getExecutor();
           const result = await executor.execute({
@@ -118,6 +134,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             actor,
             onProgress: (message) => progress.report(message),
             signal: extra.signal,
+            ...(confirm === undefined ? {} : { confirm }),
           });
           if (slow) progress.report(`${tool.name}: ${outcomeWords(result)}`);
           await progress.flushed();

@@ -3,8 +3,8 @@ import { TOOLSETS, type Toolset } from '../core/toolset.js';
 
 // Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
 
-export const STDIO_HELP = `Usage: bankops mcp [--toolsets <a,b>] [--read-only]
-       node dist/mcp/stdio.js [--toolsets <a,b>] [--read-only]
+export const STDIO_HELP = `Usage: bankops mcp [--toolsets <a,b>] [--read-only] [--no-confirm]
+       node dist/mcp/stdio.js [--toolsets <a,b>] [--read-only] [--no-confirm]
 
 Serves the tools to an AI assistant over MCP on stdio (stdin/stdout; logs go to stderr). The
 assistant acts as the policy's stdio actor (match: { mcpStdio: true }): by default viewer and
@@ -14,6 +14,8 @@ Options:
   --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); get_approval and
                      list_approvals are always offered
   --read-only        only tools that change nothing
+  --no-confirm       run writes the policy allows without asking the user to confirm them (by
+                     default an assistant that offers elicitation asks the user first)
 
 The configuration is the CLI's (BANKOPS_DB, BANKOPS_POLICY, BANKOPS_BASE_URL, …); with no
 BANKOPS_BASE_URL the embedded sandbox runs, started at the first tool call.
@@ -22,6 +24,7 @@ BANKOPS_BASE_URL the embedded sandbox runs, started at the first tool call.
 export interface StdioOptions {
   toolsets?: Toolset[];
   readOnly?: boolean;
+  confirmWrites?: boolean;
 }
 
 /** The options of `bankops mcp` and of `node dist/mcp/stdio.js`; throws with a message naming the problem. */
@@ -31,6 +34,7 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     options: {
       toolsets: { type: 'string' },
       'read-only': { type: 'boolean' },
+      'no-confirm': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -45,5 +49,6 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     help: values.help === true,
     ...(toolsets === undefined ? {} : { toolsets: toolsets as Toolset[] }),
     ...(values['read-only'] ? { readOnly: true } : {}),
+    ...(values['no-confirm'] ? { confirmWrites: false } : {}),
   };
 }

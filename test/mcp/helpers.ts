@@ -1,14 +1,20 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { createMcpServer, type McpServerOptions } from '../../src/mcp/server.js';
 
-/** A real SDK client connected to `createMcpServer(options)` through linked in-memory transports. */
-export async function connectInMemory(options: McpServerOptions): Promise<Client> {
+/**
+ * A real SDK client connected to `createMcpServer(options)` through linked in-memory transports,
+ * declaring `capabilities` (elicitation, say) as a desktop assistant would.
+ */
+export async function connectInMemory(
+  options: McpServerOptions,
+  capabilities: ClientCapabilities = {},
+): Promise<Client> {
   const server = createMcpServer(options);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'bankops-test', version: '1.0.0' });
+  const client = new Client({ name: 'bankops-test', version: '1.0.0' }, { capabilities });
   await server.connect(serverSide);
   await client.connect(clientSide);
   return client;

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type ClientCapabilities,
+  ElicitRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
 import { loadConfig } from '../../src/core/config.js';
@@ -68,7 +72,12 @@ interface Connected {
 
 async function connect(
   key: string | undefined,
-  options: { url?: string; fetch?: FetchLike; headers?: Record<string, string> } = {},
+  options: {
+    url?: string;
+    fetch?: FetchLike;
+    headers?: Record<string, string>;
+    capabilities?: ClientCapabilities;
+  } = {},
 ): Promise<Connected> {
   const transport = new StreamableHTTPClientTransport(new URL(options.url ?? mcp.url), {
     requestInit: {
@@ -82,7 +91,10 @@ async function connect(
     },
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
-  const client = new Client({ name: 'bankops-http-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'bankops-http-test', version: '1.0.0' },
+    { capabilities: options.capabilities ?? {} },
+  );
   await client.connect(transport);
   clients.push(client);
   return { client, transport };
@@ -317,6 +329,37 @@ describe('MCP over Streamable HTTP', () => {
       writeFileSync(policyPath, policyYaml(BOTH_KEYS));
       expect(runtime.policy.reload()).toEqual({ ok: true });
     }
+  });
+
+  it('asks the user to confirm a write on the call’s own stream, and runs it only on yes', async () => {
+    const { client } = await connect(KEY, { capabilities: { elicitation: {} } });
+    const questions: string[] = [];
+    let yes = false;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      questions.push(request.params.message);
+      return { action: 'accept', content: { confirm: yes } };
+    });
+    const update = (mobile: string) =>
+      client.callTool({
+        name: 'update_cardholder_b',
+        arguments: { cardholderId: 'chb_demo_chloe', mobile },
+      });
+    const declined = await update('81230001');
+    expect(declined.isError).toBe(true);
+    expect(JSON.stringify(declined.content)).toContain('the user declined to confirm it');
+    yes = true;
+    const done = await update('81230002');
+    expect(done.isError).not.toBe(true);
+    expect(done.structuredContent).toMatchObject({ status: 'ok' });
+    expect(questions).toHaveLength(2);
+    expect(questions[1]).toContain('- mobile: 81230002');
+    const { cardholder } = (
+      await client.callTool({
+        name: 'get_cardholder_b',
+        arguments: { cardholderId: 'chb_demo_chloe' },
+      })
+    ).structuredContent as { cardholder: { mobile: string } };
+    expect(cardholder.mobile).toBe('81230002');
   });
 
   it('closes the open SSE stream of a session whose key the policy no longer lists', async () => {

@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ClientCapabilities,
+  ElicitRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
 import { createMcpServer } from '../../src/mcp/server.js';
@@ -24,7 +28,11 @@ interface Spawned {
   stderr: () => string;
 }
 
-async function spawnServer(args: readonly string[], env: Record<string, string>): Promise<Spawned> {
+async function spawnServer(
+  args: readonly string[],
+  env: Record<string, string>,
+  capabilities: ClientCapabilities = {},
+): Promise<Spawned> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...args],
@@ -35,7 +43,7 @@ async function spawnServer(args: readonly string[], env: Record<string, string>)
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: 'bankops-stdio-test', version: '1.0.0' });
+  const client = new Client({ name: 'bankops-stdio-test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }
@@ -171,6 +179,29 @@ describe('stdio options', () => {
       expect(result.isError, textOf(result)).not.toBe(true);
     } finally {
       await server.client.close();
+    }
+  });
+
+  it('asks a client that offers elicitation to confirm a write, unless started with --no-confirm', async () => {
+    const subscribe = { event_name: 'wallet_create', subscription_type: 'n' };
+    for (const [args, expected] of [
+      [[STDIO], 1],
+      [[join(DIST, 'cli.js'), 'mcp', '--no-confirm'], 0],
+    ] as const) {
+      const server = await spawnServer(args, env, { elicitation: {} });
+      let asked = 0;
+      server.client.setRequestHandler(ElicitRequestSchema, async () => {
+        asked += 1;
+        return { action: 'decline' };
+      });
+      try {
+        const result = await call(server.client, 'create_subscription', subscribe);
+        expect(asked, args.join(' ')).toBe(expected);
+        if (expected === 1) expect(textOf(result)).toContain('the user declined to confirm it');
+        else expect(result.isError, textOf(result)).not.toBe(true);
+      } finally {
+        await server.client.close();
+      }
     }
   });
 

@@ -25,6 +25,7 @@ export const exitCodeOf = (result: ExecuteResult): number => {
     case 'invalid':
       return EXIT.invalid;
     case 'denied':
+    case 'declined':
       return EXIT.denied;
     case 'failed':
       return EXIT.failed;

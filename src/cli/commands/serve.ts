@@ -9,7 +9,7 @@ import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
-                     [--allowed-origin <origin>]... [--allow-remote]
+                     [--no-confirm] [--allowed-origin <origin>]... [--allow-remote]
 
 Runs the long-lived front ends: MCP over Streamable HTTP at http://<host>:<port>/mcp, for AI
 assistants that connect over the network (docs/mcp-http.md). The policy file is watched and
@@ -26,6 +26,8 @@ Options:
                             TLS-terminating reverse proxy in front
   --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications, admin)
   --read-only               only tools that change nothing
+  --no-confirm              run writes the policy allows without asking the user to confirm them
+                            (by default a client that offers elicitation is asked first)
   --allowed-origin <origin> a browser origin allowed besides http://127.0.0.1:<port> and
                             http://localhost:<port> (repeatable); requests without Origin pass
 
@@ -48,6 +50,7 @@ interface ServeOptions {
   allowRemote: boolean;
   toolsets: Toolset[] | undefined;
   readOnly: boolean;
+  confirmWrites: boolean;
   allowedOrigins: string[];
 }
 
@@ -62,6 +65,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
       'allow-remote': { type: 'boolean' },
       toolsets: { type: 'string' },
       'read-only': { type: 'boolean' },
+      'no-confirm': { type: 'boolean' },
       'allowed-origin': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -92,6 +96,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
     allowRemote,
     toolsets: parseToolsets(values.toolsets),
     readOnly: values['read-only'] === true,
+    confirmWrites: values['no-confirm'] !== true,
     allowedOrigins,
   };
 }
@@ -105,6 +110,7 @@ async function startMcpListener(runtime: Runtime, options: ServeOptions): Promis
     allowedOrigins: options.allowedOrigins,
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
+    confirmWrites: options.confirmWrites,
   });
   const keys = runtime.policy.current().mcpKeys.length;
   const tools = runtime.registry.list({

@@ -14,11 +14,13 @@ export const decisionSchema = z.enum([
   'expired',
   'invalid',
   'refused',
+  'declined',
 ]);
 
 /**
  * - `requested`: a call arrived and the policy decided (`allow`, `deny`, `approval_required`,
- *   `invalid`); for `deny` and `invalid` this is also the last entry of the call.
+ *   `invalid`); for `deny` and `invalid` this is also the last entry of the call. `declined`: the
+ *   policy allowed a write, and the person asked to confirm it said no; nothing ran.
  * - `decided`: someone or something acted on an approval (`approved`, `rejected`, `cancelled`,
  *   `expired`); one entry per approver action.
  * - `executing`: the tool is about to call the service (written before the call, so a crash
@@ -34,7 +36,13 @@ export type AuditDecision = z.infer<typeof decisionSchema>;
 export type AuditEvent = z.infer<typeof eventSchema>;
 export type AuditOutcome = z.infer<typeof outcomeSchema>;
 
-const POLICY_DECISIONS: readonly AuditDecision[] = ['allow', 'deny', 'approval_required', 'invalid'];
+const POLICY_DECISIONS: readonly AuditDecision[] = [
+  'allow',
+  'deny',
+  'approval_required',
+  'invalid',
+  'declined',
+];
 /** `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong state). */
 const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'approved',

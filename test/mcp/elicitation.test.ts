@@ -1,0 +1,162 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mcpStdioActor } from '../../src/core/actors.js';
+import { createTestCore, type TestCore } from '../helpers/core.js';
+import { SEED } from '../helpers/issuing-b.js';
+import { connectInMemory, PAYOUT, textOf } from './helpers.js';
+
+/**
+ * A client that offers elicitation is asked to confirm every write the policy allows outright;
+ * its answer decides whether the write runs. Writes that wait for approval, and reads, ask nothing.
+ */
+let core: TestCore;
+let client: Client;
+const asked: string[] = [];
+let answer: ElicitResult = { action: 'accept', content: { confirm: true } };
+
+beforeAll(async () => {
+  core = await createTestCore();
+  client = await connectInMemory(
+    { registry: core.registry, getExecutor: async () => core.executor, actor: mcpStdioActor() },
+    { elicitation: {} },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    asked.push(request.params.message);
+    expect(request.params).toMatchObject({
+      mode: 'form',
+      requestedSchema: { properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+    });
+    return answer;
+  });
+});
+
+beforeEach(() => {
+  asked.length = 0;
+  answer = { action: 'accept', content: { confirm: true } };
+});
+
+afterAll(async () => {
+  await client?.close();
+  await core?.close();
+});
+
+const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+const mobileOfAlice = async (): Promise<unknown> =>
+  ((await core.ok('get_cardholder_b', { cardholderId: SEED.alice.id })).cardholder as { mobile: unknown })
+    .mobile;
+
+const auditSince = (seq: number) => core.audit.list({ afterSeq: seq });
+
+describe('MCP elicitation: the user confirms writes the policy allows', () => {
+  it('asks, shows the tool and its input, and runs the write once the user says yes', async () => {
+    const result = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230001' });
+    if (result.isError) throw new Error(textOf(result));
+    expect(result.structuredContent).toMatchObject({ status: 'ok' });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('"Update cardholder (family B)" (update_cardholder_b)');
+    expect(asked[0]).toContain(`- cardholderId: ${SEED.alice.id}`);
+    expect(asked[0]).toContain('- mobile: 91230001');
+    expect(await mobileOfAlice()).toBe('91230001');
+  });
+
+  it('runs nothing when the user declines, cancels, or accepts without saying yes, and audits it', async () => {
+    const before = await mobileOfAlice();
+    const answers: ElicitResult[] = [
+      { action: 'decline' },
+      { action: 'cancel' },
+      { action: 'accept', content: { confirm: false } },
+    ];
+    for (const [index, given] of answers.entries()) {
+      answer = given;
+      const mark = core.audit.head().seq;
+      const result = await call('update_cardholder_b', {
+        cardholderId: SEED.alice.id,
+        mobile: `9123000${index + 2}`,
+      });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        'update_cardholder_b was not run: the user declined to confirm it. Nothing was changed. Do not call it again unless the user asks for it.',
+      );
+      const entries = auditSince(mark);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({
+        actor: 'mcp:stdio',
+        frontEnd: 'mcp',
+        tool: 'update_cardholder_b',
+        decision: 'declined',
+        event: 'requested',
+        outcome: 'failed',
+        error: 'not run: the user declined to confirm it',
+      });
+    }
+    expect(asked).toHaveLength(3);
+    expect(await mobileOfAlice()).toBe(before);
+    expect(core.audit.verify()).toMatchObject({ ok: true });
+  });
+
+  it('never shows a secret in the question', async () => {
+    const key = 'whk_elicitation_secret_5e1f';
+    const result = await call('create_subscription', {
+      event_name: 'card_create',
+      subscription_type: 'w',
+      webhook_url: 'http://127.0.0.1:9/hook',
+      x_api_key: key,
+    });
+    if (result.isError) throw new Error(textOf(result));
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('- x_api_key: [REDACTED]');
+    expect(asked[0]).not.toContain(key);
+  });
+
+  it('asks nothing for reads, nor for writes that wait for approvers', async () => {
+    const read = await call('list_accounts');
+    expect(read.isError).not.toBe(true);
+    const payout = await call('create_payout', PAYOUT);
+    if (payout.isError) throw new Error(textOf(payout));
+    expect(payout.structuredContent).toMatchObject({ status: 'pending_approval' });
+    expect(asked).toEqual([]);
+  });
+
+  it('does not ask when the server is told not to, nor a client that cannot show a form', async () => {
+    const quiet = await connectInMemory(
+      {
+        registry: core.registry,
+        getExecutor: async () => core.executor,
+        actor: mcpStdioActor(),
+        confirmWrites: false,
+      },
+      { elicitation: {} },
+    );
+    let quietAsked = 0;
+    quiet.setRequestHandler(ElicitRequestSchema, async () => {
+      quietAsked += 1;
+      return { action: 'decline' };
+    });
+    const plain = await connectInMemory({
+      registry: core.registry,
+      getExecutor: async () => core.executor,
+      actor: mcpStdioActor(),
+    });
+    try {
+      for (const [index, each] of [quiet, plain].entries()) {
+        const result = (await each.callTool({
+          name: 'update_cardholder_b',
+          arguments: { cardholderId: SEED.alice.id, mobile: `9123001${index}` },
+        })) as CallToolResult;
+        if (result.isError) throw new Error(textOf(result));
+        expect(await mobileOfAlice()).toBe(`9123001${index}`);
+      }
+      expect(quietAsked).toBe(0);
+    } finally {
+      await quiet.close();
+      await plain.close();
+    }
+  });
+});
