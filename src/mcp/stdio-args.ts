@@ -4,7 +4,7 @@ import { TOOLSETS, type Toolset } from '../core/toolset.js';
 // Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
 
 export const STDIO_HELP = `Usage: bankops mcp [--toolsets <a,b>] [--read-only] [--no-confirm]
-       node dist/mcp/stdio.js [--toolsets <a,b>] [--read-only] [--no-confirm]
+       node dist/mcp-bundle/bankops-mcp.mjs [--toolsets <a,b>] [--read-only] [--no-confirm]
 
 Serves the tools to an AI assistant over MCP on stdio (stdin/stdout; logs go to stderr). The
 assistant acts as the policy's stdio actor (match: { mcpStdio: true }): by default viewer and

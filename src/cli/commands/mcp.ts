@@ -3,7 +3,7 @@ import { UsageError } from '../io.js';
 
 export const MCP_HELP = STDIO_HELP;
 
-/** `bankops mcp`: the same server as `node dist/mcp/stdio.js`, which assistants start faster. */
+/** `bankops mcp`: the same server as `node dist/mcp-bundle/bankops-mcp.mjs`, which assistants start faster. */
 export async function mcpCommand(args: string[]): Promise<number | 'running'> {
   let options: ReturnType<typeof parseStdioArgs>;
   try {
