@@ -140,7 +140,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       maxRequestBodySize: maxBodyBytes,
       onsessioninitialized: (id) => {
         const session = sessions.add({ id, keyName, keyDigest, transport, server });
-        sessions.track(session, res);
+        sessions.track(session, req, res);
         log.info('mcp http: session opened', { session: id.slice(0, 8), key: keyName });
       },
       onsessionclosed: (id) => {
@@ -250,7 +250,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
         sendRpcError(res, 404, RPC_ERROR.sessionNotFound, 'Session not found');
         return;
       }
-      sessions.track(session, res);
+      sessions.track(session, req, res);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -301,18 +301,15 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     });
   }
 
-  // Each request checks its key, but an SSE stream stays open without one: when the policy
-  // changes, the sessions of a key it no longer lists (removed or rotated) end within a second.
-  let policySeen = runtime.policy.current();
+  // Each request checks its key, but an SSE stream stays open without one: the sessions of a key
+  // the policy no longer lists (removed or rotated) end within a second of the change, once the
+  // tool calls they have running are answered (ending a session aborts them).
   const sweep = setInterval(
     () => {
       const policy = runtime.policy.current();
-      if (policy !== policySeen) {
-        policySeen = policy;
-        for (const session of sessions.all()) {
-          if (!mcpKeyListed(policy, session.keyName, session.keyDigest))
-            void endSession(session, 'key revoked');
-        }
+      for (const session of sessions.all()) {
+        if (session.posts === 0 && !mcpKeyListed(policy, session.keyName, session.keyDigest))
+          void endSession(session, 'key revoked');
       }
       for (const session of sessions.idle()) void endSession(session, 'idle');
     },

@@ -397,6 +397,43 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('lets a tool call in flight when its key is revoked finish, then ends the session', async () => {
+    const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` });
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    const headers = {
+      Authorization: `Bearer ${VIEWER_KEY}`,
+      'Mcp-Session-Id': sessionId,
+      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+    };
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 1_500, times: 1 }),
+    });
+    expect(fault.ok).toBe(true);
+    const call = post(
+      { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
+      headers,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    writeFileSync(policyPath, policyYaml([ASSISTANT]));
+    expect(runtime.policy.reload()).toEqual({ ok: true });
+    try {
+      const answered = await call;
+      expect(answered.status).toBe(200);
+      expect(answered.text).toContain('acc_usd_0001');
+      expect(answered.text).not.toContain('"isError":true');
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    } finally {
+      writeFileSync(policyPath, policyYaml(BOTH_KEYS));
+      expect(runtime.policy.reload()).toEqual({ ok: true });
+    }
+    // The key is listed again, but its old session is gone.
+    const after = await post({ jsonrpc: '2.0', id: 10, method: 'tools/list', params: {} }, headers);
+    expect(after.status).toBe(404);
+  });
+
   it('resumes a stream that broke before the answer: the client reconnects with Last-Event-ID', async () => {
     const network = flakyNetwork();
     const { client } = await connect(KEY, { fetch: network.fetch });

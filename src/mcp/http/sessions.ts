@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 
@@ -15,6 +15,8 @@ export interface Session {
   lastSeen: number;
   /** Requests still open, SSE streams included: a session with an open stream is not idle. */
   open: number;
+  /** POSTs still open (tool calls among them): a revoked key's session ends once they are answered. */
+  posts: number;
 }
 
 /**
@@ -45,8 +47,8 @@ export class SessionTable {
     return this.#sessions.get(id);
   }
 
-  add(session: Omit<Session, 'lastSeen' | 'open'>): Session {
-    const entry: Session = { ...session, lastSeen: this.#now(), open: 0 };
+  add(session: Omit<Session, 'lastSeen' | 'open' | 'posts'>): Session {
+    const entry: Session = { ...session, lastSeen: this.#now(), open: 0, posts: 0 };
     this.#sessions.set(entry.id, entry);
     return entry;
   }
@@ -56,11 +58,14 @@ export class SessionTable {
   }
 
   /** Counts the request as open until its response closes (an SSE stream may stay open long). */
-  track(session: Session, res: ServerResponse): void {
+  track(session: Session, req: IncomingMessage, res: ServerResponse): void {
+    const post = req.method === 'POST';
     session.open += 1;
+    if (post) session.posts += 1;
     session.lastSeen = this.#now();
     res.once('close', () => {
       session.open -= 1;
+      if (post) session.posts -= 1;
       session.lastSeen = this.#now();
     });
   }
