@@ -65,6 +65,8 @@ describe('secrets never reach the database or the logs', () => {
     expect(containsSecret('{"pin":"8264"}', NEW_PIN)).toBe(true);
     expect(containsSecret('pin=8264&x', NEW_PIN)).toBe(true);
     expect(containsSecret('"hash":"a98264f0","at":1795000082640', NEW_PIN)).toBe(false);
+    expect(containsSecret('"requestId":"0c1d2e3f-1b2c-4931-8264-5d6e7f8a9b0c"', PIN)).toBe(false);
+    expect(containsSecret('"requestId":"0c1d2e3f-1b2c-4931-8264-5d6e7f8a9b0c"', NEW_PIN)).toBe(false);
     expect(containsSecret('x5300001000000012y', CARD_NUMBER)).toBe(true);
   });
 
