@@ -186,6 +186,15 @@ export class Executor {
       });
     }
 
+    if (req.confirm !== undefined && !tool.hints.readOnly && !this.replayable(actor, tool, fingerprint, req)) {
+      const declined = await this.confirmWrite(tool, input, actor, req.confirm);
+      if (declined !== undefined) return declined;
+      // The answer may have taken minutes: the call is judged again (policy, idempotency key) as if
+      // sent now, so a "yes" never runs a write the policy has since denied or put behind approval.
+      const { confirm: _asked, ...confirmed } = req;
+      return this.execute(confirmed);
+    }
+
     // An identical request (same actor, tool, input and idempotency key) while the first is still
     // running joins it (assistants retry); different keys are different operations.
     const flight = `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
@@ -228,10 +237,6 @@ export class Executor {
         return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
       }
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
-    }
-    const declined = await this.confirmWrite(tool, input, actor, req);
-    if (declined !== undefined) return declined;
-    if (key !== undefined) {
       requestId = keyedRequestId(actor, tool.name, key);
       this.deps.db
         .prepare(
@@ -283,18 +288,29 @@ export class Executor {
     return result;
   }
 
-  /** Undefined when the write may go ahead: confirmed, or nobody to ask. */
+  /** Whether the idempotency key already holds this request's result: a replay asks nobody. */
+  private replayable(actor: Actor, tool: AnyTool, fingerprint: string, req: ExecuteRequest): boolean {
+    if (req.idempotencyKey === undefined) return false;
+    const row = this.deps.db
+      .prepare(
+        `SELECT 1 FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?
+           AND fingerprint = ? AND result_json IS NOT NULL`,
+      )
+      .get(actor.id, tool.name, req.idempotencyKey, fingerprint);
+    return row !== undefined;
+  }
+
+  /** Asks the person to confirm the write; undefined when they said yes, else the `declined` result. */
   private async confirmWrite(
     tool: AnyTool,
     input: Record<string, unknown>,
     actor: Actor,
-    req: ExecuteRequest,
+    confirm: NonNullable<ExecuteRequest['confirm']>,
   ): Promise<ExecuteResult | undefined> {
-    if (req.confirm === undefined || tool.hints.readOnly) return undefined;
     const redacted = redact(input, tool.secretFields ?? []) as Record<string, unknown>;
     let reason: string | undefined;
     try {
-      if (!(await req.confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
+      if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
     } catch (error) {
       reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
     }

@@ -1,3 +1,4 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,
@@ -6,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
+import { defaultPolicyPath } from '../../src/core/policy/default-path.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { SEED } from '../helpers/issuing-b.js';
 import { connectInMemory, PAYOUT, textOf } from './helpers.js';
@@ -18,15 +20,22 @@ let core: TestCore;
 let client: Client;
 const asked: string[] = [];
 let answer: ElicitResult = { action: 'accept', content: { confirm: true } };
+/** Runs while the question is open, before the answer goes back: a policy change, say. */
+let meanwhile: () => void = () => {};
+const SHIPPED = readFileSync(defaultPolicyPath(), 'utf8');
+
+/** The shipped policy with `rule` put first. */
+const policyWith = (rule: string) => SHIPPED.replace('\nrules:\n', `\nrules:\n${rule}`);
 
 beforeAll(async () => {
-  core = await createTestCore();
+  core = await createTestCore({ policyYaml: SHIPPED });
   client = await connectInMemory(
     { registry: core.registry, getExecutor: async () => core.executor, actor: mcpStdioActor() },
     { elicitation: {} },
   );
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
+    meanwhile();
     expect(request.params).toMatchObject({
       mode: 'form',
       requestedSchema: { properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
@@ -38,6 +47,9 @@ beforeAll(async () => {
 beforeEach(() => {
   asked.length = 0;
   answer = { action: 'accept', content: { confirm: true } };
+  meanwhile = () => {};
+  writeFileSync(core.policy.path, SHIPPED);
+  expect(core.policy.reload()).toEqual({ ok: true });
 });
 
 afterAll(async () => {
@@ -113,6 +125,59 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('- x_api_key: [REDACTED]');
     expect(asked[0]).not.toContain(key);
+  });
+
+  it('judges the call again after a yes: a policy changed while the user thought wins', async () => {
+    const before = await mobileOfAlice();
+    const change = (rule: string) => () => {
+      writeFileSync(core.policy.path, policyWith(rule));
+      expect(core.policy.reload()).toEqual({ ok: true });
+    };
+    meanwhile = change('  - name: frozen\n    tools: [update_cardholder_b]\n    allow: [admin]\n');
+    const denied = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230101' });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toMatch(/^Denied by the bankops policy/);
+    expect(await mobileOfAlice()).toBe(before);
+
+    change('')();
+    meanwhile = change(
+      '  - name: reviewed\n    tools: [update_cardholder_b]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n',
+    );
+    const waiting = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230102' });
+    if (waiting.isError) throw new Error(textOf(waiting));
+    expect(waiting.structuredContent).toMatchObject({ status: 'pending_approval' });
+    expect(await mobileOfAlice()).toBe(before);
+    expect(asked).toHaveLength(2);
+  });
+
+  it('keeps one idempotency key to one input while the user is asked', async () => {
+    let release: (yes: boolean) => void = () => {};
+    const gate = new Promise<boolean>((resolve) => {
+      release = resolve;
+    });
+    const send = (mobile: string) =>
+      core.executor.execute({
+        tool: 'update_cardholder_b',
+        input: { cardholderId: SEED.alice.id, mobile },
+        actor: mcpStdioActor(),
+        idempotencyKey: 'same-key',
+        confirm: () => gate,
+      });
+    const first = send('91230201');
+    const second = send('91230202');
+    release(true);
+    const results = await Promise.all([first, second]);
+    expect(results.map((r) => r.status).sort()).toEqual(['invalid', 'ok']);
+    const replay = await core.executor.execute({
+      tool: 'update_cardholder_b',
+      input: { cardholderId: SEED.alice.id, mobile: results[0]!.status === 'ok' ? '91230201' : '91230202' },
+      actor: mcpStdioActor(),
+      idempotencyKey: 'same-key',
+      confirm: async () => {
+        throw new Error('a replay must not ask');
+      },
+    });
+    expect(replay.status).toBe('ok');
   });
 
   it('asks nothing for reads, nor for writes that wait for approvers', async () => {
