@@ -186,7 +186,11 @@ export class Executor {
       });
     }
 
-    if (req.confirm !== undefined && !tool.hints.readOnly && !this.replayable(actor, tool, fingerprint, req)) {
+    if (
+      req.confirm !== undefined &&
+      !tool.hints.readOnly &&
+      !this.replayable(actor, tool, fingerprint, req)
+    ) {
       const declined = await this.confirmWrite(tool, input, actor, req.confirm);
       if (declined !== undefined) return declined;
       // The answer may have taken minutes: the call is judged again (policy, idempotency key) as if

@@ -46,6 +46,11 @@ export interface McpHttpOptions {
   eventStore?: Partial<EventStoreLimits>;
   /** On close, how long POSTs in flight (tool calls) may take to finish (default 10 s). */
   drainMs?: number;
+  /**
+   * After its key leaves the policy, how long a session's open POSTs may take before it ends all
+   * the same (default 30 s): a cancelled call's stream is never answered and would hold it forever.
+   */
+  revokeGraceMs?: number;
 }
 
 export interface RunningMcpHttp {
@@ -61,6 +66,7 @@ const DEFAULTS = {
   maxSessionsPerKey: 16,
   maxBodyBytes: 1024 * 1024,
   drainMs: 10_000,
+  revokeGraceMs: 30_000,
 };
 
 /** What `Access-Control-Allow-Headers` must list for a browser client of an allowed origin. */
@@ -303,13 +309,21 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
 
   // Each request checks its key, but an SSE stream stays open without one: the sessions of a key
   // the policy no longer lists (removed or rotated) end within a second of the change, once the
-  // tool calls they have running are answered (ending a session aborts them).
+  // tool calls they have running are answered (ending a session aborts them), or after a grace.
+  const revokeGraceMs = options.revokeGraceMs ?? DEFAULTS.revokeGraceMs;
   const sweep = setInterval(
     () => {
       const policy = runtime.policy.current();
+      const now = Date.now();
       for (const session of sessions.all()) {
-        if (session.posts === 0 && !mcpKeyListed(policy, session.keyName, session.keyDigest))
+        if (mcpKeyListed(policy, session.keyName, session.keyDigest)) {
+          delete session.revokedAt;
+          continue;
+        }
+        session.revokedAt ??= now;
+        if (session.posts === 0 || now - session.revokedAt >= revokeGraceMs) {
           void endSession(session, 'key revoked');
+        }
       }
       for (const session of sessions.idle()) void endSession(session, 'idle');
     },

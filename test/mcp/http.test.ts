@@ -434,6 +434,51 @@ describe('MCP over Streamable HTTP', () => {
     expect(after.status).toBe(404);
   });
 
+  it('ends a revoked key’s session after a grace even if a call never answers (a cancelled one)', async () => {
+    const graceful = await startMcpHttp({ runtime, port: 0, revokeGraceMs: 300 });
+    try {
+      const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` }, graceful.url);
+      const sessionId = opened.headers.get('mcp-session-id')!;
+      const headers = {
+        Authorization: `Bearer ${VIEWER_KEY}`,
+        'Mcp-Session-Id': sessionId,
+        'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+      };
+      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers, graceful.url);
+      const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 10_000, times: 1 }),
+      });
+      expect(fault.ok).toBe(true);
+      const stuck = post(
+        { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
+        headers,
+        graceful.url,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = Date.now();
+      writeFileSync(policyPath, policyYaml([ASSISTANT]));
+      expect(runtime.policy.reload()).toEqual({ ok: true });
+      try {
+        await stuck;
+        expect(Date.now() - started).toBeLessThan(3_000);
+      } finally {
+        writeFileSync(policyPath, policyYaml(BOTH_KEYS));
+        expect(runtime.policy.reload()).toEqual({ ok: true });
+      }
+      const after = await post(
+        { jsonrpc: '2.0', id: 12, method: 'tools/list', params: {} },
+        headers,
+        graceful.url,
+      );
+      expect(after.status).toBe(404);
+    } finally {
+      await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, { method: 'DELETE' }).catch(() => undefined);
+      await graceful.close();
+    }
+  });
+
   it('resumes a stream that broke before the answer: the client reconnects with Last-Event-ID', async () => {
     const network = flakyNetwork();
     const { client } = await connect(KEY, { fetch: network.fetch });

@@ -17,6 +17,8 @@ export interface Session {
   open: number;
   /** POSTs still open (tool calls among them): a revoked key's session ends once they are answered. */
   posts: number;
+  /** When the sweep first found the session's key gone from the policy. */
+  revokedAt?: number;
 }
 
 /**
