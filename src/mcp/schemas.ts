@@ -24,6 +24,28 @@ export function writeEnvelope(tool: AnyTool): ObjectSchema {
   });
 }
 
+/**
+ * The argument every write takes over MCP besides its own: the executor's idempotency key, so an
+ * assistant that retries after a lost answer gets the first result instead of acting twice.
+ */
+export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
+
+export const idempotencyKeySchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .describe(
+    'Optional key of your choosing; retrying this exact call with it returns the first result, not a second action.',
+  );
+
+/** What the SDK validates a tool's arguments with: a write's input takes the idempotency key too. */
+export function mcpInputSchema(tool: AnyTool): ObjectSchema {
+  return tool.hints.readOnly
+    ? tool.input
+    : tool.input.safeExtend({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+}
+
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
@@ -118,13 +140,18 @@ function computeSchemas(tool: AnyTool): McpToolSchemas {
   const ready = prebuiltSchemas()?.[tool.name];
   if (ready !== undefined)
     return { output: tool.hints.readOnly ? tool.output : writeEnvelope(tool), ...ready };
-  const inputSchema = compactSchema(inputJsonSchema(tool)) as JsonSchema;
+  const toolInput = compactSchema(inputJsonSchema(tool)) as JsonSchema;
   if (tool.hints.readOnly)
     return {
       output: tool.output,
-      inputSchema,
+      inputSchema: toolInput,
       outputSchema: compactSchema(outputJsonSchema(tool)) as JsonSchema,
     };
+  const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' })) as JsonSchema;
+  const inputSchema = {
+    ...toolInput,
+    properties: { ...(toolInput.properties as JsonSchema | undefined), [IDEMPOTENCY_ARGUMENT]: key },
+  };
   const output = writeEnvelope(tool);
   const outputJson = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' });
   return { output, inputSchema, outputSchema: compactSchema(outputJson) as JsonSchema };

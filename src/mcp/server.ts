@@ -10,7 +10,7 @@ import { confirmerFor } from './confirm.js';
 import { progressFor } from './progress.js';
 import { registerResources } from './resources.js';
 import { errorResult, toCallToolResult } from './results.js';
-import { mcpSchemas } from './schemas.js';
+import { IDEMPOTENCY_ARGUMENT, mcpInputSchema, mcpSchemas } from './schemas.js';
 
 export interface McpServerOptions {
   registry: Registry;
@@ -109,11 +109,12 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        inputSchema: mcpInputSchema(tool),
         outputSchema: schemas.output,
         annotations,
       },
-      async (input, extra) => {
+      async (args, extra) => {
+        const { [IDEMPOTENCY_ARGUMENT]: key, ...input } = args as Record<string, unknown>;
         const progress = progressFor(extra);
         // Approvals quote and store before answering: worth a word to a waiting user.
         const slow = !tool.hints.readOnly || tool.preview !== undefined;
@@ -134,6 +135,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             actor,
             onProgress: (message) => progress.report(message),
             signal: extra.signal,
+            ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
             ...(confirm === undefined ? {} : { confirm }),
           });
           if (slow) progress.report(`${tool.name}: ${outcomeWords(result)}`);

@@ -208,6 +208,32 @@ describe('MCP server over in-memory transports: tools/call', () => {
     expect(result.structuredContent).toMatchObject({ status: 'ok', result: expect.any(Object) });
   });
 
+  it('takes an idempotency key on every write: a retry returns the first result, another input is refused', async () => {
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+      expect('idempotencyKey' in properties, tool.name).toBe(tool.annotations?.readOnlyHint !== true);
+      expect(tool.inputSchema.required ?? [], tool.name).not.toContain('idempotencyKey');
+    }
+    const args = { event_name: 'card_enroll3DS', subscription_type: 'n', idempotencyKey: 'retry-7f3a' };
+    const first = await call('create_subscription', args);
+    if (first.isError) throw new Error(textOf(first));
+    // Without the key the same subscription is refused by the service (one per event and scope).
+    const again = await call('create_subscription', args);
+    expect(again.isError, textOf(again)).not.toBe(true);
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    const other = await call('create_subscription', { ...args, event_name: 'kyc_rfi_responded' });
+    expect(other.isError).toBe(true);
+    expect(textOf(other)).toContain(
+      "idempotency key 'retry-7f3a' was already used for a different create_subscription input",
+    );
+    const unkeyed = await call('create_subscription', {
+      event_name: 'card_enroll3DS',
+      subscription_type: 'n',
+    });
+    expect(unkeyed.isError).toBe(true);
+  });
+
   it('answers get_approval for an unknown id with isError', async () => {
     const result = await call('get_approval', { approvalId: 'apr_000000000000000000000000' });
     expect(result.isError).toBe(true);
