@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { type Db, openDatabase } from './db.js';
 import { Executor } from './executor.js';
 import { type Logger, silentLogger } from './log.js';
-import { PolicyStore, unknownToolNames } from './policy/index.js';
+import { PolicyStore, unknownToolNames, unlistedMcpKeys } from './policy/index.js';
 import type { Registry } from './registry.js';
 import { sqliteSandboxStore } from './sandbox-store.js';
 import type { ToolDefaults } from './tool.js';
@@ -45,12 +45,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const audit = new AuditLog(db, { secrets: [config.service.apiKey] });
   const policy = PolicyStore.load(config.policyPath);
   const registry = createRegistry();
-  const unknown = unknownToolNames(policy.current(), registry.names());
-  if (unknown.length > 0) log.warn('the policy names tools that do not exist', { tools: unknown });
+  // Names that point nowhere are not errors (they match nothing), but usually a slip: said each load.
+  const warnDangling = (): void => {
+    const unknown = unknownToolNames(policy.current(), registry.names());
+    if (unknown.length > 0) log.warn('the policy names tools that do not exist', { tools: unknown });
+    const unlisted = unlistedMcpKeys(policy.current());
+    if (unlisted.length > 0)
+      log.warn('the policy gives roles to MCP keys it does not list', { keys: unlisted });
+  };
+  warnDangling();
   if (options.watchPolicy) {
     policy.watch(({ trigger, result }) => {
-      if (result.ok) log.info('policy reloaded', { trigger, path: policy.path });
-      else
+      if (result.ok) {
+        log.info('policy reloaded', { trigger, path: policy.path });
+        warnDangling();
+      } else
         log.error('policy reload failed; keeping the previous policy', {
           trigger,
           error: result.error.message,

@@ -9,6 +9,7 @@ import {
   parsePolicyValue,
   readPolicyFile,
   unknownToolNames,
+  unlistedMcpKeys,
 } from '../../src/core/policy/index.js';
 
 /** The issues of the PolicyError a parse throws; fails the test when it does not throw one. */
@@ -135,7 +136,7 @@ describe('policy file parsing', () => {
     ]);
   });
 
-  it('checks references: MCP key names, duplicate names and digests, declared roles', () => {
+  it('checks references: duplicate names and digests, declared roles', () => {
     const digest = 'a'.repeat(64);
     const issues = yamlIssues(
       [
@@ -154,13 +155,32 @@ describe('policy file parsing', () => {
       expect.arrayContaining([
         'mcpKeys[1].name: duplicate key name "k1"',
         'mcpKeys[1].sha256: same digest as an earlier key',
-        'actors[0].match.mcpKey: no entry named "k2" in mcpKeys',
         'actors[0].roles[1]: role "operatr" is not declared in roles',
         'rules[1].name: duplicate rule name "r"',
         'rules[1].approval.role: role "aprover" is not declared in roles',
       ]),
     );
-    expect(issues).toHaveLength(6);
+    expect(issues).toHaveLength(5);
+  });
+
+  it('loads an actor entry whose MCP key is no longer listed, which matches nothing, and names it', () => {
+    const digest = 'b'.repeat(64);
+    const policy = parsePolicyText(
+      [
+        'mcpKeys:',
+        `  - { name: kept, sha256: ${digest} }`,
+        'actors:',
+        '  - { match: { mcpKey: kept }, roles: [viewer] }',
+        '  - { match: { mcpKey: revoked }, roles: [operator] }',
+        'rules:',
+        '  - { allow: [viewer] }',
+      ].join('\n'),
+      'policy.yaml',
+    );
+    expect(unlistedMcpKeys(policy)).toEqual([
+      'actors[1].match.mcpKey: no entry named "revoked" in mcpKeys, so it matches nothing',
+    ]);
+    expect(policy.mcpKeys.map((key) => key.name)).toEqual(['kept']);
   });
 
   it('refuses a digest that is not 64 hex characters', () => {

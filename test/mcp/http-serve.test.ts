@@ -97,6 +97,37 @@ describe('bankops serve', () => {
     await client.close();
   });
 
+  it('revokes a key whose mcpKeys line is deleted from the watched file, and counts the tools it offers', async () => {
+    const served = await serve(['--port', '0', '--toolsets', 'banking'], POLICY);
+    // The banking toolset (15) and the two approval tools, as tools/list will show.
+    expect(served.stderr()).toContain('(17 tools)');
+    const headers = {
+      Authorization: `Bearer ${KEY}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    };
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    expect((await fetch(served.url, { method: 'POST', headers, body: initialize })).status).toBe(200);
+    const { writeFileSync } = await import('node:fs');
+    const policyFile = homes.at(-1)!.dbPath + '.policy.yaml';
+    writeFileSync(policyFile, POLICY.replace(/^mcpKeys:\n.*\n/m, 'mcpKeys: []\n'));
+    const deadline = Date.now() + 10_000;
+    while (!served.stderr().includes('policy reloaded') && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(served.stderr()).toContain('policy reloaded');
+    expect(served.stderr()).toMatch(/MCP keys it does not list.*serve-test/);
+    expect((await fetch(served.url, { method: 'POST', headers, body: initialize })).status).toBe(401);
+    const exited = once(served.child, 'exit');
+    served.child.kill('SIGTERM');
+    expect((await exited)[0]).toBe(0);
+  });
+
   it('warns that no client can connect when the policy lists no MCP key', async () => {
     const served = await serve(['--port', '0']);
     expect(served.stderr()).toContain('0 MCP keys');

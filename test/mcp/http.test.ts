@@ -380,7 +380,11 @@ describe('MCP over Streamable HTTP', () => {
     })().catch(() => 'ended');
     const still = await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 1_500, 'open'))]);
     expect(still).toBe('open');
-    writeFileSync(policyPath, policyYaml([ASSISTANT]));
+    // As docs/mcp-http.md says: delete the key's mcpKeys line; its actor entry may stay.
+    writeFileSync(
+      policyPath,
+      policyYaml(BOTH_KEYS).replace(`  - { name: viewer-test, sha256: ${sha256(VIEWER_KEY)} }\n`, ''),
+    );
     expect(runtime.policy.reload()).toEqual({ ok: true });
     try {
       const started = Date.now();

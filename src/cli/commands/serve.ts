@@ -5,6 +5,7 @@ import { createRuntime, type Runtime } from '../../core/runtime.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT, startMcpHttp } from '../../mcp/http.js';
+import { offeredTools } from '../../mcp/server.js';
 import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
 
@@ -113,7 +114,8 @@ async function startMcpListener(runtime: Runtime, options: ServeOptions): Promis
     confirmWrites: options.confirmWrites,
   });
   const keys = runtime.policy.current().mcpKeys.length;
-  const tools = runtime.registry.list({
+  // What a client will list: the approval tools come with any toolset.
+  const tools = offeredTools(runtime.registry, {
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
   }).length;

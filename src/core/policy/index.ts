@@ -12,6 +12,7 @@ export {
   readPolicyFile,
   readPolicyText,
 } from './parse.js';
+export { unlistedMcpKeys } from './references.js';
 export type { ActorEntry, Condition, McpKeyEntry, Policy, Rule } from './schema.js';
 export { PolicySchema } from './schema.js';
 export type { PolicyChange, PolicyStoreOptions, ReloadResult } from './store.js';

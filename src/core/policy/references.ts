@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import type { Policy } from './schema.js';
 
 /**
- * Cross-entry rules a per-field schema cannot express: names that must be unique, MCP key names
- * that must exist, and (when `roles` is declared) role names that must be declared. Each issue
- * names the offending path.
+ * Cross-entry rules a per-field schema cannot express: names that must be unique, and (when
+ * `roles` is declared) role names that must be declared. Each issue names the offending path.
+ * An actor entry naming an MCP key that `mcpKeys` does not list is not an error (see
+ * `unlistedMcpKeys`): deleting a key's line must revoke it, not make the whole file fail to load.
  */
 export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
   const issue = (path: (string | number)[], message: string) =>
@@ -17,13 +18,6 @@ export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
     if (digests.has(key.sha256)) issue(['mcpKeys', i, 'sha256'], 'same digest as an earlier key');
     keyNames.add(key.name);
     digests.add(key.sha256);
-  }
-
-  for (const [i, entry] of policy.actors.entries()) {
-    const keyName = entry.match.mcpKey;
-    if (keyName !== undefined && !keyNames.has(keyName)) {
-      issue(['actors', i, 'match', 'mcpKey'], `no entry named "${keyName}" in mcpKeys`);
-    }
   }
 
   const ruleNames = new Set<string>();
@@ -45,4 +39,18 @@ export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
     for (const [j, role] of rule.allow.entries()) checkRole(role, ['rules', i, 'allow', j]);
     if (rule.approval !== undefined) checkRole(rule.approval.role, ['rules', i, 'approval', 'role']);
   }
+}
+
+/**
+ * Actor entries naming an MCP key that `mcpKeys` does not list, as `actors[2].match.mcpKey: ...`
+ * lines. They match nothing (a revoked key, or a misspelt name); the caller warns about them.
+ */
+export function unlistedMcpKeys(policy: Pick<Policy, 'actors' | 'mcpKeys'>): string[] {
+  const listed = new Set(policy.mcpKeys.map((key) => key.name));
+  return policy.actors.flatMap((entry, i) => {
+    const name = entry.match.mcpKey;
+    return name === undefined || listed.has(name)
+      ? []
+      : [`actors[${i}].match.mcpKey: no entry named "${name}" in mcpKeys, so it matches nothing`];
+  });
 }
