@@ -114,7 +114,7 @@ describe('bankops serve', () => {
     });
     expect((await fetch(served.url, { method: 'POST', headers, body: initialize })).status).toBe(200);
     const { writeFileSync } = await import('node:fs');
-    const policyFile = homes.at(-1)!.dbPath + '.policy.yaml';
+    const policyFile = `${homes.at(-1)!.dbPath}.policy.yaml`;
     writeFileSync(policyFile, POLICY.replace(/^mcpKeys:\n.*\n/m, 'mcpKeys: []\n'));
     const deadline = Date.now() + 10_000;
     while (!served.stderr().includes('policy reloaded') && Date.now() < deadline) {
