@@ -3,6 +3,7 @@ import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
 import { createRuntime, type Runtime } from '../core/runtime.js';
+import { UsageError } from './io.js';
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
 export async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
@@ -21,7 +22,9 @@ export async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Prom
 export function actorFor(runtime: Runtime, as: string | undefined): Actor {
   const name = as ?? runtime.config.cliActor;
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
-    throw new Error(`--as must be letters, digits and . _ @ - only (at most 64), got '${name}'`);
+    throw new UsageError(
+      `${as === undefined ? 'BANKOPS_ACTOR' : '--as'} must be letters, digits and . _ @ - only (at most 64), got '${name}'`,
+    );
   }
   return cliActor(name);
 }

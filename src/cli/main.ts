@@ -1,5 +1,6 @@
 import { ConfigError } from '../core/config.js';
 import { PolicyError } from '../core/policy/errors.js';
+import { packageVersion } from '../core/version.js';
 import { EXIT, UsageError } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
@@ -13,6 +14,7 @@ Usage:
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
   bankops serve [--port <port>] [--read-only]              serve MCP over HTTP (bearer keys from the policy)
   bankops help [<command>]                                 show help
+  bankops --version                                        print the version
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists in the
 database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands.
@@ -79,10 +81,19 @@ async function dispatch(argv: string[]): Promise<Status> {
       process.stdout.write(HELP);
       return command === undefined ? EXIT.usage : EXIT.ok;
     case 'help': {
-      const topic = rest[0] === undefined ? undefined : COMMANDS[rest[0]];
-      process.stdout.write(topic === undefined ? HELP : (await topic()).help);
+      if (rest[0] === undefined) {
+        process.stdout.write(HELP);
+        return EXIT.ok;
+      }
+      const topic = COMMANDS[rest[0]];
+      if (topic === undefined) throw new UsageError(`no help for '${rest[0]}': it is not a command`, HELP);
+      process.stdout.write((await topic()).help);
       return EXIT.ok;
     }
+    case '--version':
+    case '-V':
+      process.stdout.write(`${packageVersion()}\n`);
+      return EXIT.ok;
     default:
       throw new UsageError(`unknown command '${command}'`, HELP);
   }

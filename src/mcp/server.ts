@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Executor, WriteToConfirm } from '../core/executor.js';
@@ -6,6 +5,7 @@ import type { Actor } from '../core/policy/types.js';
 import type { Registry } from '../core/registry.js';
 import type { ExecuteResult } from '../core/results.js';
 import type { AnyTool, Toolset } from '../core/tool.js';
+import { packageVersion } from '../core/version.js';
 import { confirmerFor } from './confirm.js';
 import { progressFor } from './progress.js';
 import { registerResources } from './resources.js';
@@ -66,18 +66,6 @@ function outcomeWords(result: ExecuteResult): string {
       return 'invalid input';
     case 'failed':
       return 'failed';
-  }
-}
-
-/** `version` of package.json: the same number `npm` shows; src/mcp and dist/mcp sit equally deep. */
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: unknown;
-    };
-    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    return '0.0.0';
   }
 }
 

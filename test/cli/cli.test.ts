@@ -1,5 +1,11 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../src/core/audit/index.js';
+import { openDatabase } from '../../src/core/db.js';
 import { cliHome, runCli } from '../helpers/cli.js';
 
 let home: ReturnType<typeof cliHome>;
@@ -129,6 +135,44 @@ describe('payout approved from the CLI by a second person, state kept across com
 });
 
 describe('bankops audit', () => {
+  it('exports to a reader that stops early (| head) without a stack trace, exit 0', async () => {
+    const own = cliHome();
+    try {
+      const log = new AuditLog(openDatabase(own.dbPath));
+      for (let i = 0; i < 400; i += 1) {
+        log.append({
+          actor: 'cli:alice',
+          frontEnd: 'cli',
+          tool: 'list_accounts',
+          input: { i },
+          decision: 'allow',
+          event: 'executed',
+          outcome: 'ok',
+        });
+      }
+      const child = spawn(
+        process.execPath,
+        [join(import.meta.dirname, '..', '..', 'dist', 'cli.js'), 'audit', 'export'],
+        {
+          env: { ...process.env, ...own.env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const [first] = (await once(child.stdout, 'data')) as [Buffer];
+      expect(JSON.parse(first.toString().split('\n')[0] ?? '').seq).toBe(1);
+      child.stdout.destroy();
+      const [code] = await once(child, 'exit');
+      expect(stderr).not.toContain('EPIPE');
+      expect(code).toBe(0);
+    } finally {
+      own.cleanup();
+    }
+  });
+
   it('tails, exports JSON lines, verifies, and names the first tampered entry', async () => {
     const tail = await runCli(['audit', 'tail', '-n', '5', '--json'], home.env);
     expect(tail.code).toBe(0);
@@ -168,5 +212,36 @@ describe('help', () => {
     const top = await runCli([], home.env);
     expect(top.code).toBe(2);
     expect(top.stdout).toContain('Usage:');
+  });
+
+  it('answers --help on every command with exit 0, and an unknown help topic with exit 2', async () => {
+    for (const command of ['tools', 'call', 'approvals', 'audit', 'sandbox', 'mcp', 'serve']) {
+      const res = await runCli([command, '--help'], home.env);
+      expect(res.code, command).toBe(0);
+      expect(`${res.stdout}${res.stderr}`, command).toContain(`bankops ${command}`);
+    }
+    const unknown = await runCli(['help', 'nope'], home.env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("bankops: no help for 'nope': it is not a command");
+  });
+
+  it('prints the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    const res = await runCli(['--version'], home.env);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(`${version}\n`);
+  });
+
+  it('refuses a bad --as or BANKOPS_ACTOR as a usage error (exit 2), naming which', async () => {
+    const flag = await runCli(['call', 'get_balances', '--as', 'bob smith'], home.env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain(
+      "--as must be letters, digits and . _ @ - only (at most 64), got 'bob smith'",
+    );
+    const env = await runCli(['approvals', 'list'], { ...home.env, BANKOPS_ACTOR: 'bob smith' });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('BANKOPS_ACTOR');
   });
 });

@@ -67,7 +67,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (sub === undefined || sub === 'help' || values.help) {
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
     process.stdout.write(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }

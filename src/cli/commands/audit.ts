@@ -29,7 +29,7 @@ export function auditCommand(args: string[]): number {
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (sub === undefined || sub === 'help' || values.help) {
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
     process.stdout.write(AUDIT_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
