@@ -34,14 +34,21 @@ export function table(
   );
 }
 
-/** Parses `--input` JSON, naming the problem. */
+/** Parses `--input`: a JSON object, else a usage error naming the problem. */
 export function parseJsonInput(text: string | undefined, flag = '--input'): unknown {
   if (text === undefined) return {};
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     throw new UsageError(
       `${flag} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new UsageError(
+      `${flag} must be a JSON object of the tool's fields, like '{"accountId":"acc_usd_0001"}'`,
+    );
+  }
+  return value;
 }

@@ -21,6 +21,7 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult, Failure, FieldError } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
+import { unknownFields } from './unknown-fields.js';
 
 export interface ExecuteRequest {
   tool: string;
@@ -82,6 +83,10 @@ export function requestFingerprint(actor: Actor, tool: string, input: unknown): 
 const keyedRequestId = (actor: Actor, tool: string, key: string): string =>
   `idem-${createHash('sha256').update(`${actor.id}\u0000${tool}\u0000${key}`).digest('hex').slice(0, 32)}`;
 
+/** A field that is missing says so, instead of "expected string, received undefined". */
+const requiredMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
+  issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
+
 function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
 }
@@ -140,9 +145,10 @@ export class Executor {
       this.auditRefusal(req.tool, actor, redact(req.input ?? {}), 'invalid', message);
       return { status: 'invalid', tool: req.tool, message, errors: [{ path: '', message }] };
     }
-    const parsed = tool.input.safeParse(req.input ?? {});
-    if (!parsed.success) {
-      const errors = fieldErrors(parsed.error);
+    const parsed = tool.input.safeParse(req.input ?? {}, { error: requiredMessage });
+    const unknown = unknownFields(req.input, Object.keys(tool.input.shape));
+    if (!parsed.success || unknown.length > 0) {
+      const errors = [...unknown, ...(parsed.success ? [] : fieldErrors(parsed.error))];
       const message = `invalid input for ${tool.name}: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`;
       this.auditRefusal(
         tool.name,

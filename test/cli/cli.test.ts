@@ -60,6 +60,20 @@ describe('bankops call', () => {
     const notJson = await runCli(['call', 'list_accounts', '--input', '{nope'], home.env);
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('--input is not valid JSON');
+    for (const notObject of ['null', '[1]', '"acc_usd_0001"']) {
+      const res = await runCli(['call', 'get_account', '--input', notObject], home.env);
+      expect(res.code, notObject).toBe(2);
+      expect(res.stderr, notObject).toContain("--input must be a JSON object of the tool's fields");
+    }
+    const misspelt = await runCli(
+      ['call', 'get_account', '--input', '{"accountid":"acc_usd_0001"}'],
+      home.env,
+    );
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.json.errors).toEqual([
+      { path: 'accountid', message: 'unknown field; did you mean accountId?' },
+      { path: 'accountId', message: 'required' },
+    ]);
   });
 
   it("exits 1 with the service's message when the service refuses", async () => {

@@ -79,3 +79,34 @@ describe('executor: failures', () => {
     expect(failure.message).toBe('service failure without a message');
   });
 });
+
+describe('executor: input checks', () => {
+  it('refuses fields the tool does not have, naming the one meant, and sends nothing', async () => {
+    const mark = core.audit.head().seq;
+    const result = await core.call('update_cardholder_b', {
+      cardholderId: 'chb_demo_bruno',
+      Mobile: '91239999',
+      favourite_colour: 'green',
+    });
+    expect(result).toMatchObject({
+      status: 'invalid',
+      errors: [
+        { path: 'Mobile', message: 'unknown field; did you mean mobile?' },
+        {
+          path: 'favourite_colour',
+          message: expect.stringMatching(/^unknown field; the fields are cardholderId, /),
+        },
+        // Without the misspelt field nothing is left to change, which the tool's own rule says too.
+        { path: 'cardholderId', message: 'give at least one field to change besides cardholderId' },
+      ],
+    });
+    const { cardholder } = await core.ok('get_cardholder_b', { cardholderId: 'chb_demo_bruno' });
+    expect((cardholder as { mobile: string }).mobile).not.toBe('91239999');
+    expect(core.audit.list({ afterSeq: mark })[0]).toMatchObject({ decision: 'invalid', outcome: 'failed' });
+  });
+
+  it('says a missing field is required', async () => {
+    const result = await core.call('get_account', {});
+    expect(result).toMatchObject({ status: 'invalid', errors: [{ path: 'accountId', message: 'required' }] });
+  });
+});
