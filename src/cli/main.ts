@@ -6,7 +6,7 @@ import { EXIT, UsageError } from './io.js';
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
 Usage:
-  bankops tools [--toolset <a,b>] [--read-only] [--json]   list the tools
+  bankops tools [--toolsets <a,b>] [--read-only] [--json]  list the tools
   bankops call <tool> --input '<json>' [--as <name>]       run a tool (validation, policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
@@ -118,8 +118,16 @@ export async function main(argv: string[]): Promise<number | 'running'> {
       'code' in error &&
       String(error.code).startsWith('ERR_PARSE_ARGS')
     ) {
-      process.stderr.write(`bankops: ${error.message}\n`);
+      const command = argv[0] !== undefined && argv[0] in COMMANDS ? ` ${argv[0]}` : '';
+      process.stderr.write(`bankops: ${error.message}\n(bankops help${command} lists the options)\n`);
       return EXIT.usage;
+    }
+    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
+      const { address, port } = error as Error & { address?: string; port?: number };
+      process.stderr.write(
+        `bankops: ${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)\n`,
+      );
+      return EXIT.failed;
     }
     process.stderr.write(`bankops: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT.failed;

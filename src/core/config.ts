@@ -8,7 +8,10 @@ import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
  * message naming the variable; no service URL means the embedded sandbox (with its credentials).
  */
 const text = z.string().trim().min(1);
-const positiveInt = z.coerce.number().int().positive();
+const positiveInt = z.coerce
+  .number({ error: 'must be a whole number' })
+  .int('must be a whole number')
+  .positive();
 
 const EnvSchema = z.object({
   BANKOPS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -30,7 +33,7 @@ const EnvSchema = z.object({
     .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64')
     .optional(),
   BANKOPS_APPROVAL_TTL_SECONDS: positiveInt.default(24 * 3600),
-  BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number().min(0).max(10).default(0.5),
+  BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
   XDG_DATA_HOME: text.optional(),
 });
 

@@ -1,5 +1,6 @@
 import type { AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
+import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
@@ -94,6 +95,10 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
         ? {}
         : { issues: error.issues.map((issue) => sanitizeText(issue, secrets)) }),
     };
+  }
+  if (error instanceof InputError) {
+    const message = sanitizeText(error.message, secrets);
+    return { message, kind: 'invalid_request', issues: [`${error.path}: ${message}`] };
   }
   const message = error instanceof Error ? error.message : String(error);
   return {

@@ -42,6 +42,7 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
+  if (toolsets?.length === 0) throw new Error(`name at least one toolset: ${TOOLSETS.join(', ')}`);
   const unknown = toolsets?.filter((name) => !(TOOLSETS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0)
     throw new Error(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ describe('bankops tools', () => {
     expect(table.stdout).toMatch(/^NAME\s+TOOLSET\s+KIND\s+TITLE/);
     expect(table.stdout).toContain('list_accounts');
 
-    const json = await runCli(['tools', '--json', '--toolset', 'issuing_b'], home.env);
+    const json = await runCli(['tools', '--json', '--toolsets', 'issuing_b'], home.env);
     expect(json.code).toBe(0);
     expect(json.json.length).toBe(29);
     for (const tool of json.json) {
@@ -34,10 +35,17 @@ describe('bankops tools', () => {
     expect(readOnly.json.every((t: { hints: { readOnly: boolean } }) => t.hints.readOnly)).toBe(true);
   });
 
-  it('refuses an unknown toolset with exit 2', async () => {
+  it('refuses an unknown toolset, an empty list and an unknown flag with exit 2', async () => {
     const res = await runCli(['tools', '--toolset', 'nope'], home.env);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('unknown toolset nope');
+    const empty = await runCli(['tools', '--toolsets', ''], home.env);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('name at least one toolset');
+    const flag = await runCli(['tools', '--toolsetz', 'banking'], home.env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain("Unknown option '--toolsetz'");
+    expect(flag.stderr).toContain('(bankops help tools lists the options)');
   });
 });
 
@@ -105,6 +113,14 @@ describe('bankops call', () => {
     const res = await runCli(['call', 'list_accounts'], { ...home.env, BANKOPS_BASE_URL: 'not a url' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('BANKOPS_BASE_URL');
+    const numbers = await runCli(['call', 'list_accounts'], {
+      ...home.env,
+      BANKOPS_TIMEOUT_MS: 'abc',
+      BANKOPS_QUOTE_TOLERANCE_PERCENT: 'x',
+    });
+    expect(numbers.code).toBe(2);
+    expect(numbers.stderr).toContain('BANKOPS_TIMEOUT_MS: must be a whole number');
+    expect(numbers.stderr).toContain('BANKOPS_QUOTE_TOLERANCE_PERCENT: must be a number');
   });
 });
 
@@ -237,6 +253,21 @@ describe('help', () => {
     const unknown = await runCli(['help', 'nope'], home.env);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("bankops: no help for 'nope': it is not a command");
+  });
+
+  it('says a port is taken in one line, without a stack trace', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const res = await runCli(['sandbox', '--port', String(port)], home.env);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe(
+        `bankops: 127.0.0.1:${port} is already in use; choose another --port (0 picks a free one)\n`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it('prints the version of package.json', async () => {

@@ -99,7 +99,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'show': {
         const approval = executor.getApproval(needId());
         if (approval === undefined) {
-          process.stderr.write(`no approval '${id}'\n`);
+          process.stderr.write(`bankops: no approval '${id}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
         printJson(approval);

@@ -4,14 +4,14 @@ import { TOOLSETS, type Toolset } from '../../core/toolset.js';
 import { createRegistry } from '../../tools/index.js';
 import { printJson, table, UsageError } from '../io.js';
 
-export const TOOLS_HELP = `Usage: bankops tools [--toolset <a,b>] [--read-only] [--json]
+export const TOOLS_HELP = `Usage: bankops tools [--toolsets <a,b>] [--read-only] [--json]
 
 Lists the tools: one per operation of the service.
 
 Options:
-  --toolset <list>  only these toolsets (${TOOLSETS.join(', ')})
-  --read-only       only tools that change nothing
-  --json            an array with name, title, toolset, hints and the input JSON Schema
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); --toolset works too
+  --read-only        only tools that change nothing
+  --json             an array with name, title, toolset, hints and the input JSON Schema
 `;
 
 export function parseToolsets(value: string | undefined): Toolset[] | undefined {
@@ -20,6 +20,7 @@ export function parseToolsets(value: string | undefined): Toolset[] | undefined 
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  if (names.length === 0) throw new UsageError(`name at least one toolset: ${TOOLSETS.join(', ')}`);
   const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
   if (unknown.length > 0) {
     throw new UsageError(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
@@ -31,6 +32,7 @@ export function toolsCommand(args: string[]): number {
   const { values } = parseArgs({
     args,
     options: {
+      toolsets: { type: 'string' },
       toolset: { type: 'string' },
       'read-only': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -41,7 +43,7 @@ export function toolsCommand(args: string[]): number {
     process.stdout.write(TOOLS_HELP);
     return 0;
   }
-  const toolsets = parseToolsets(values.toolset);
+  const toolsets = parseToolsets(values.toolsets ?? values.toolset);
   const tools = createRegistry().list({
     ...(toolsets === undefined ? {} : { toolsets }),
     ...(values['read-only'] ? { readOnly: true } : {}),

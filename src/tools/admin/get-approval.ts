@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputError } from '../../core/input-error.js';
 import { defineTool } from '../../core/tool.js';
 import { ApprovalViewSchema, approvalIdField } from './approval-schema.js';
 import { approvalsOf } from './approvals-of.js';
@@ -16,7 +17,10 @@ export const getApproval = defineTool({
   async run(input, ctx) {
     const view = approvalsOf(ctx).get(input.approvalId);
     if (view === undefined)
-      throw new Error(`no approval ${input.approvalId}; list_approvals shows the recent ones`);
+      throw new InputError(
+        'approvalId',
+        `no approval ${input.approvalId}; list_approvals shows the recent ones`,
+      );
     return view;
   },
 });

@@ -1,0 +1,14 @@
+/**
+ * Thrown by a tool when its input is well-formed but names something that does not exist in
+ * bankops itself (an approval id, say): the caller's to fix, reported as `invalid` on that field,
+ * not as a failure of bankops.
+ */
+export class InputError extends Error {
+  readonly path: string;
+
+  constructor(path: string, message: string) {
+    super(message);
+    this.name = 'InputError';
+    this.path = path;
+  }
+}
