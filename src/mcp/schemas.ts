@@ -39,11 +39,16 @@ export const idempotencyKeySchema = z
     'Optional key of your choosing; retrying this exact call with it returns the first result, not a second action.',
   );
 
-/** What the SDK validates a tool's arguments with: a write's input takes the idempotency key too. */
+/**
+ * What the SDK validates a tool's arguments with: a write's input takes the idempotency key too.
+ * Unknown arguments pass through (the SDK would drop them silently) so the executor refuses them,
+ * naming the field meant: a misspelt optional field must not vanish from a payout.
+ */
 export function mcpInputSchema(tool: AnyTool): ObjectSchema {
-  return tool.hints.readOnly
+  const input = tool.hints.readOnly
     ? tool.input
     : tool.input.safeExtend({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+  return input.loose();
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

@@ -234,6 +234,12 @@ describe('MCP server over in-memory transports: tools/call', () => {
     expect(unkeyed.isError).toBe(true);
   });
 
+  it('refuses an argument the tool does not have, naming the one meant, instead of dropping it', async () => {
+    const result = await call('get_account', { accountId: 'acc_usd_0001', companycode: 'CMP-OTHER' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('- companycode: unknown field; did you mean companyCode?');
+  });
+
   it('answers get_approval for an unknown id as invalid input on approvalId', async () => {
     const result = await call('get_approval', { approvalId: 'apr_000000000000000000000000' });
     expect(result.isError).toBe(true);
