@@ -71,8 +71,13 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
     })();
     return closing;
   };
-  // The assistant closing our stdin is the normal end of a stdio server.
+  // The assistant closing our stdin is the normal end of a stdio server; closing its end of our
+  // stdout (EPIPE on the next write) means it is gone too.
   process.stdin.once('end', () => void shutdown('stdin closed'));
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') void shutdown('stdout closed');
+    else log.error('bankops mcp: stdout failed', { error: error.message });
+  });
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 

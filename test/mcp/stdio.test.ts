@@ -1,4 +1,5 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -202,6 +203,35 @@ describe('stdio options', () => {
       } finally {
         await server.client.close();
       }
+    }
+  });
+
+  it('shuts down in order when the assistant closes its end of stdout', async () => {
+    for (const args of [[STDIO], [join(DIST, 'cli.js'), 'mcp']]) {
+      const child = spawn(process.execPath, args, {
+        env: { ...process.env, ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const request = (id: number, method: string, params: Record<string, unknown> = {}) =>
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      request(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'raw', version: '1' },
+      });
+      await once(child.stdout, 'data');
+      child.stdout.destroy();
+      const exited = once(child, 'exit');
+      // Answers now go to a closed pipe; the server notices at its next write.
+      for (let id = 2; id < 6; id += 1) request(id, 'tools/list');
+      const [code] = await exited;
+      expect(code, args.join(' ')).toBe(0);
+      expect(stderr, args.join(' ')).toContain('"why":"stdout closed"');
+      expect(stderr, args.join(' ')).toContain('bankops mcp stopped');
     }
   });
 
