@@ -407,6 +407,36 @@ describe('unsubscribe', () => {
     expect(again.body.message).toContain('no subscription');
   });
 
+  it('needs Content-Type with a body only: a GET may leave it out (x-api-key is the one R header)', async () => {
+    const program = sandbox.credentials.programCode;
+    const bare = await raw(
+      sandbox,
+      'GET',
+      `/svc/api/v1/notification/getallwebhooks?program_code=${program}`,
+      {
+        headers: { 'x-api-key': sandbox.credentials.apiKey },
+      },
+    );
+    expect(bare.status).toBe(200);
+    const wrong = await raw(
+      sandbox,
+      'GET',
+      `/svc/api/v1/notification/getallwebhooks?program_code=${program}`,
+      {
+        headers: { 'x-api-key': sandbox.credentials.apiKey, 'content-type': 'text/plain' },
+      },
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.message).toBe('Content-Type must be application/json');
+    const posted = await raw(sandbox, 'POST', '/svc/api/v1/notification/subscribe', {
+      headers: { 'x-api-key': sandbox.credentials.apiKey },
+      body: subscriptionKey(sandbox),
+    });
+    // fetch labels a string body text/plain: refused all the same.
+    expect(posted.status).toBe(400);
+    expect(posted.body.message).toMatch(/Content-Type/);
+  });
+
   it('requires the five key fields', async () => {
     const res = await raw(sandbox, 'DELETE', '/svc/api/v1/notification/subscribe', {
       headers: { 'content-type': 'application/json', 'x-api-key': sandbox.credentials.apiKey },
