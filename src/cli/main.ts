@@ -70,9 +70,14 @@ const COMMANDS: Record<
   },
 };
 
+/** The command of that name; only the table's own entries (`help constructor` names none). */
+function commandNamed(name: string | undefined): (typeof COMMANDS)[string] | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
 async function dispatch(argv: string[]): Promise<Status> {
   const [command, ...rest] = argv;
-  const load = command === undefined ? undefined : COMMANDS[command];
+  const load = commandNamed(command);
   if (load !== undefined) return (await load()).run(rest);
   switch (command) {
     case undefined:
@@ -85,7 +90,7 @@ async function dispatch(argv: string[]): Promise<Status> {
         process.stdout.write(HELP);
         return EXIT.ok;
       }
-      const topic = COMMANDS[rest[0]];
+      const topic = commandNamed(rest[0]);
       if (topic === undefined) throw new UsageError(`no help for '${rest[0]}': it is not a command`, HELP);
       process.stdout.write((await topic()).help);
       return EXIT.ok;
@@ -118,7 +123,7 @@ export async function main(argv: string[]): Promise<number | 'running'> {
       'code' in error &&
       String(error.code).startsWith('ERR_PARSE_ARGS')
     ) {
-      const command = argv[0] !== undefined && argv[0] in COMMANDS ? ` ${argv[0]}` : '';
+      const command = commandNamed(argv[0]) === undefined ? '' : ` ${argv[0]}`;
       process.stderr.write(`bankops: ${error.message}\n(bankops help${command} lists the options)\n`);
       return EXIT.usage;
     }

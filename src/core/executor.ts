@@ -85,7 +85,10 @@ const keyedRequestId = (actor: Actor, tool: string, key: string): string =>
 
 /** A field that is missing says so, instead of "expected string, received undefined". */
 const requiredMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
-  issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
+  MISSING_CODES.has(issue.code ?? '') && issue.input === undefined ? 'required' : undefined;
+
+/** The issues a field left out raises (a type, an enum, a union); a rule of the tool keeps its words. */
+const MISSING_CODES = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
 
 function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
@@ -150,14 +153,9 @@ export class Executor {
     if (!parsed.success || unknown.length > 0) {
       const errors = [...unknown, ...(parsed.success ? [] : fieldErrors(parsed.error))];
       const message = `invalid input for ${tool.name}: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`;
-      this.auditRefusal(
-        tool.name,
-        actor,
-        redact(req.input ?? {}, tool.secretFields ?? []),
-        'invalid',
-        message,
-        tool,
-      );
+      // A misspelt secret field (`pn` for `pin`) is a secret all the same: unknown values are not kept.
+      const hidden = [...(tool.secretFields ?? []), ...unknown.map((e) => e.path)];
+      this.auditRefusal(tool.name, actor, redact(req.input ?? {}, hidden), 'invalid', message, tool);
       return { status: 'invalid', tool: tool.name, message, errors };
     }
     const input = parsed.data as Record<string, unknown>;
@@ -175,6 +173,35 @@ export class Executor {
     }
 
     const fingerprint = requestFingerprint(actor, tool.name, input);
+    let replay = false;
+    if (req.idempotencyKey !== undefined) {
+      const use = this.keyUse(actor, tool, fingerprint, req.idempotencyKey);
+      if (use.conflict !== undefined) {
+        this.auditRefusal(
+          tool.name,
+          actor,
+          redact(input, tool.secretFields ?? []),
+          'invalid',
+          use.conflict,
+          tool,
+        );
+        return {
+          status: 'invalid',
+          tool: tool.name,
+          message: use.conflict,
+          errors: [{ path: '', message: use.conflict }],
+        };
+      }
+      replay = use.replay;
+      // The key already waits for approval with this input: that approval is the answer, even if
+      // the policy would now let the call run directly (running it too would act twice).
+      const waiting = use.approvalId === undefined ? undefined : this.deps.approvals?.get(use.approvalId);
+      if (waiting !== undefined && decision.decision !== 'approval') {
+        return waiting.state === 'succeeded'
+          ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
+          : { status: 'pending_approval', tool: tool.name, approvalId: waiting.id, approval: waiting };
+      }
+    }
     if (decision.decision === 'approval') {
       const refusal = this.approvalRefusal(tool, input);
       if (refusal !== undefined) {
@@ -192,11 +219,7 @@ export class Executor {
       });
     }
 
-    if (
-      req.confirm !== undefined &&
-      !tool.hints.readOnly &&
-      !this.replayable(actor, tool, fingerprint, req)
-    ) {
+    if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
       const declined = await this.confirmWrite(tool, input, actor, req.confirm);
       if (declined !== undefined) return declined;
       // The answer may have taken minutes: the call is judged again (policy, idempotency key) as if
@@ -298,16 +321,37 @@ export class Executor {
     return result;
   }
 
-  /** Whether the idempotency key already holds this request's result: a replay asks nobody. */
-  private replayable(actor: Actor, tool: AnyTool, fingerprint: string, req: ExecuteRequest): boolean {
-    if (req.idempotencyKey === undefined) return false;
-    const row = this.deps.db
+  /**
+   * What an idempotency key already stands for, run directly (executions) or waiting for approval:
+   * another input is a conflict; a stored result of this input is a replay, which asks nobody.
+   * Keys are for tools that change something: a read with a key would replay a stale answer.
+   */
+  private keyUse(
+    actor: Actor,
+    tool: AnyTool,
+    fingerprint: string,
+    key: string,
+  ): { conflict?: string; replay: boolean; approvalId?: string } {
+    if (tool.hints.readOnly) {
+      return {
+        conflict: `${tool.name} only reads, and a read is not repeated with an idempotency key: call it without one`,
+        replay: false,
+      };
+    }
+    const ran = this.deps.db
       .prepare(
-        `SELECT 1 FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?
-           AND fingerprint = ? AND result_json IS NOT NULL`,
+        'SELECT fingerprint, result_json FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?',
       )
-      .get(actor.id, tool.name, req.idempotencyKey, fingerprint);
-    return row !== undefined;
+      .get(actor.id, tool.name, key) as { fingerprint: string; result_json: string | null } | undefined;
+    const waits = this.deps.approvals?.byIdempotencyKey(actor.id, tool.name, key);
+    const used = `idempotency key '${key}' was already used for a different ${tool.name} input`;
+    if (ran !== undefined && ran.fingerprint !== fingerprint) return { conflict: used, replay: false };
+    if (waits !== undefined && waits.fingerprint !== fingerprint)
+      return { conflict: `${used} (approval ${waits.id})`, replay: false };
+    return {
+      replay: ran?.result_json != null || waits !== undefined,
+      ...(waits === undefined ? {} : { approvalId: waits.id }),
+    };
   }
 
   /** Asks the person to confirm the write; undefined when they said yes, else the `declined` result. */

@@ -40,15 +40,16 @@ export const idempotencyKeySchema = z
   );
 
 /**
- * What the SDK validates a tool's arguments with: a write's input takes the idempotency key too.
- * Unknown arguments pass through (the SDK would drop them silently) so the executor refuses them,
- * naming the field meant: a misspelt optional field must not vanish from a payout.
+ * What the SDK checks a tool's arguments with before the callback: only the idempotency key of a
+ * write, everything else passing through. The executor validates the tool's input itself, so every
+ * refusal is audited and says what to fix in one format: `required`, an unknown argument with the
+ * one meant (the SDK would drop it silently: a misspelt optional field must not vanish from a
+ * payout), the tool's own rules. tools/list still advertises the tool's full schema (schemas.ts).
  */
 export function mcpInputSchema(tool: AnyTool): ObjectSchema {
-  const input = tool.hints.readOnly
-    ? tool.input
-    : tool.input.safeExtend({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
-  return input.loose();
+  return tool.hints.readOnly
+    ? z.looseObject({})
+    : z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
 }
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;

@@ -102,7 +102,9 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         annotations,
       },
       async (args, extra) => {
-        const { [IDEMPOTENCY_ARGUMENT]: key, ...input } = args as Record<string, unknown>;
+        // Only writes take the key; on a read it stays an argument the executor refuses.
+        const { [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args as Record<string, unknown>;
+        const input = tool.hints.readOnly ? (args as Record<string, unknown>) : rest;
         const progress = progressFor(extra);
         // Approvals quote and store before answering: worth a word to a waiting user.
         const slow = !tool.hints.readOnly || tool.preview !== undefined;
@@ -123,7 +125,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
             actor,
             onProgress: (message) => progress.report(message),
             signal: extra.signal,
-            ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+            ...(typeof key === 'string' && !tool.hints.readOnly ? { idempotencyKey: key } : {}),
             ...(confirm === undefined ? {} : { confirm }),
           });
           if (slow) progress.report(`${tool.name}: ${outcomeWords(result)}`);

@@ -250,9 +250,14 @@ describe('help', () => {
       expect(res.code, command).toBe(0);
       expect(`${res.stdout}${res.stderr}`, command).toContain(`bankops ${command}`);
     }
-    const unknown = await runCli(['help', 'nope'], home.env);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("bankops: no help for 'nope': it is not a command");
+    for (const topic of ['nope', 'constructor', '__proto__']) {
+      const unknown = await runCli(['help', topic], home.env);
+      expect(unknown.code, topic).toBe(2);
+      expect(unknown.stderr).toContain(`bankops: no help for '${topic}': it is not a command`);
+    }
+    const inherited = await runCli(['toString'], home.env);
+    expect(inherited.code).toBe(2);
+    expect(inherited.stderr).toContain("unknown command 'toString'");
   });
 
   it('says a port is taken in one line, without a stack trace', async () => {

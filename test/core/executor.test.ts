@@ -110,3 +110,62 @@ describe('executor: input checks', () => {
     expect(result).toMatchObject({ status: 'invalid', errors: [{ path: 'accountId', message: 'required' }] });
   });
 });
+
+describe('executor: one idempotency key, one input, across direct runs and approvals', () => {
+  const card = {
+    cardholderId: 'chb_demo_alice',
+    walletId: 'wal_demo_alice_usd',
+    cardId: 'card_demo_alice_locked',
+  };
+  const keyed = (status: string, key: string) =>
+    core.executor.execute({
+      tool: 'update_card_status_b',
+      input: { ...card, status },
+      actor: core.operator,
+      idempotencyKey: key,
+    });
+
+  it('refuses a key used for a direct run when another input would open an approval, and the reverse', async () => {
+    expect((await keyed('ACTIVE', 'one-key')).status).toBe('ok');
+    const approval = await keyed('STOLEN', 'one-key');
+    expect(approval).toMatchObject({
+      status: 'invalid',
+      message: "idempotency key 'one-key' was already used for a different update_card_status_b input",
+    });
+    const opened = await keyed('BLOCKED', 'two-key');
+    expect(opened.status).toBe('pending_approval');
+    const direct = await keyed('LOCKED', 'two-key');
+    expect(direct).toMatchObject({ status: 'invalid' });
+    if (direct.status === 'invalid' && opened.status === 'pending_approval') {
+      expect(direct.message).toContain(`(approval ${opened.approvalId})`);
+    }
+    if (opened.status === 'pending_approval') core.executor.cancel(opened.approvalId, core.operator, 'test');
+  });
+
+  it('refuses a key on a read, which would otherwise replay a stale answer', async () => {
+    const read = await core.executor.execute({
+      tool: 'get_cardholder_b',
+      input: { cardholderId: 'chb_demo_alice' },
+      actor: core.operator,
+      idempotencyKey: 'read-key',
+    });
+    expect(read).toMatchObject({ status: 'invalid' });
+    if (read.status === 'invalid') expect(read.message).toContain('get_cardholder_b only reads');
+  });
+
+  it('keeps the value of a misspelt field out of the audit log: it may be a secret', async () => {
+    const mark = core.audit.head().seq;
+    const secret = 'whsec-misspelt-0123456789abcdef';
+    const result = await core.call('update_subscription', {
+      event_name: 'card_create',
+      subscription_type: 'w',
+      webhook_url: 'http://127.0.0.1:9/hook',
+      x_api_kay: secret,
+    });
+    expect(result.status).toBe('invalid');
+    const entries = core.audit.list({ afterSeq: mark });
+    expect(entries).toHaveLength(1);
+    expect(JSON.stringify(entries)).not.toContain(secret);
+    expect((entries[0]?.input as Record<string, unknown>).x_api_kay).toBe('[REDACTED]');
+  });
+});

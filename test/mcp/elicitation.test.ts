@@ -180,6 +180,52 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
     expect(replay.status).toBe('ok');
   });
 
+  it('refuses a key already used for another input before asking anyone', async () => {
+    const send = (mobile: string) =>
+      core.executor.execute({
+        tool: 'update_cardholder_b',
+        input: { cardholderId: SEED.alice.id, mobile },
+        actor: mcpStdioActor(),
+        idempotencyKey: 'asked-once',
+        confirm: async () => {
+          asked.push(mobile);
+          return true;
+        },
+      });
+    expect((await send('91230301')).status).toBe('ok');
+    const other = await send('91230302');
+    expect(other).toMatchObject({ status: 'invalid' });
+    expect(asked).toEqual(['91230301']);
+  });
+
+  it('answers a key that waits for approval with that approval, even once the policy would run it directly', async () => {
+    const input = { cardholderId: SEED.alice.id, mobile: '91230401' };
+    const send = () =>
+      core.executor.execute({
+        tool: 'update_cardholder_b',
+        input,
+        actor: mcpStdioActor(),
+        idempotencyKey: 'waits',
+      });
+    writeFileSync(
+      core.policy.path,
+      policyWith(
+        '  - name: reviewed\n    tools: [update_cardholder_b]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n',
+      ),
+    );
+    expect(core.policy.reload()).toEqual({ ok: true });
+    const opened = await send();
+    expect(opened.status).toBe('pending_approval');
+    writeFileSync(core.policy.path, SHIPPED);
+    expect(core.policy.reload()).toEqual({ ok: true });
+    const retried = await send();
+    expect(retried).toMatchObject({
+      status: 'pending_approval',
+      approvalId: opened.status === 'pending_approval' ? opened.approvalId : '',
+    });
+    expect(await mobileOfAlice()).not.toBe('91230401');
+  });
+
   it('asks nothing for reads, nor for writes that wait for approvers', async () => {
     const read = await call('list_accounts');
     expect(read.isError).not.toBe(true);

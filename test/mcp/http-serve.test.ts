@@ -117,7 +117,7 @@ describe('bankops serve', () => {
     const policyFile = `${homes.at(-1)!.dbPath}.policy.yaml`;
     writeFileSync(policyFile, POLICY.replace(/^mcpKeys:\n.*\n/m, 'mcpKeys: []\n'));
     const deadline = Date.now() + 10_000;
-    while (!served.stderr().includes('policy reloaded') && Date.now() < deadline) {
+    while (!served.stderr().includes('MCP keys it does not list') && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(served.stderr()).toContain('policy reloaded');

@@ -107,13 +107,23 @@ describe('MCP server over in-memory transports: tools/call', () => {
     expect(latest).toMatchObject({ actor: 'mcp:stdio', frontEnd: 'mcp', outcome: 'ok' });
   });
 
-  it('answers invalid input with isError naming the field', async () => {
+  it('answers invalid input with isError naming the field, and audits it', async () => {
+    const mark = core.audit.head().seq;
     const result = await call('get_account', { accountId: 5 });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain('accountId');
+    expect(textOf(result)).toBe(
+      'Invalid input for get_account:\n- accountId: Invalid input: expected string, received number\nCorrect these fields and call get_account again.',
+    );
     const missing = await call('create_payout', { ...PAYOUT, purposeCode: undefined });
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toContain('purposeCode');
+    expect(textOf(missing)).toContain('- purposeCode: required');
+    const absent = await call('get_account', {});
+    expect(textOf(absent)).toContain('- accountId: required');
+    expect(core.audit.list({ afterSeq: mark }).map((e) => [e.tool, e.decision])).toEqual([
+      ['get_account', 'invalid'],
+      ['create_payout', 'invalid'],
+      ['get_account', 'invalid'],
+    ]);
   });
 
   it('answers a refusal of the service with its message and request id, and what to do', async () => {
@@ -232,6 +242,10 @@ describe('MCP server over in-memory transports: tools/call', () => {
       subscription_type: 'n',
     });
     expect(unkeyed.isError).toBe(true);
+    // A read takes no key: it would replay a stale answer.
+    const read = await call('get_account', { accountId: 'acc_usd_0001', idempotencyKey: 'retry-7f3a' });
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).toContain('- idempotencyKey: unknown field');
   });
 
   it('refuses an argument the tool does not have, naming the one meant, instead of dropping it', async () => {

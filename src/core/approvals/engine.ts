@@ -457,6 +457,15 @@ export class ApprovalEngine implements ApprovalService {
 
   // Reading
 
+  byIdempotencyKey(
+    requesterId: string,
+    tool: string,
+    key: string,
+  ): { id: string; fingerprint: string } | undefined {
+    const row = this.#store.byKey(requesterId, tool, key);
+    return row === undefined ? undefined : { id: row.id, fingerprint: row.fingerprint };
+  }
+
   get(id: string): ApprovalView | undefined {
     const row = this.#store.byId(id);
     if (row === undefined || row.state !== 'pending' || row.expires_at > this.#now().toISOString()) {

@@ -112,6 +112,15 @@ export interface ApprovalService {
   cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult;
   get(id: string): ApprovalView | undefined;
   list(filter?: ApprovalFilter): ApprovalView[];
+  /**
+   * The approval a requester's idempotency key is bound to (open or succeeded), with the request
+   * fingerprint it holds: one key stands for one input, whether it ran directly or waits here.
+   */
+  byIdempotencyKey(
+    requesterId: string,
+    tool: string,
+    key: string,
+  ): { id: string; fingerprint: string } | undefined;
   /** At start-up: finish approvals a dead process left `approved` or `executing`, with their request ids. */
   recover(): Promise<number>;
   onChange(listener: ApprovalListener): () => void;
