@@ -24,8 +24,15 @@ let answer: ElicitResult = { action: 'accept', content: { confirm: true } };
 let meanwhile: () => void = () => {};
 const SHIPPED = readFileSync(defaultPolicyPath(), 'utf8');
 
-/** The shipped policy with `rule` put first. */
-const policyWith = (rule: string) => SHIPPED.replace('\nrules:\n', `\nrules:\n${rule}`);
+/** Puts the shipped policy in force, with `rule` first when given. */
+function usePolicy(rule = ''): void {
+  writeFileSync(core.policy.path, SHIPPED.replace('\nrules:\n', `\nrules:\n${rule}`));
+  expect(core.policy.reload()).toEqual({ ok: true });
+}
+
+/** Writes of cardholders wait for one approver. */
+const REVIEWED =
+  '  - name: reviewed\n    tools: [update_cardholder_b]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n';
 
 beforeAll(async () => {
   core = await createTestCore({ policyYaml: SHIPPED });
@@ -48,8 +55,7 @@ beforeEach(() => {
   asked.length = 0;
   answer = { action: 'accept', content: { confirm: true } };
   meanwhile = () => {};
-  writeFileSync(core.policy.path, SHIPPED);
-  expect(core.policy.reload()).toEqual({ ok: true });
+  usePolicy();
 });
 
 afterAll(async () => {
@@ -129,20 +135,14 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
 
   it('judges the call again after a yes: a policy changed while the user thought wins', async () => {
     const before = await mobileOfAlice();
-    const change = (rule: string) => () => {
-      writeFileSync(core.policy.path, policyWith(rule));
-      expect(core.policy.reload()).toEqual({ ok: true });
-    };
-    meanwhile = change('  - name: frozen\n    tools: [update_cardholder_b]\n    allow: [admin]\n');
+    meanwhile = () => usePolicy('  - name: frozen\n    tools: [update_cardholder_b]\n    allow: [admin]\n');
     const denied = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230101' });
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toMatch(/^Denied by the bankops policy/);
     expect(await mobileOfAlice()).toBe(before);
 
-    change('')();
-    meanwhile = change(
-      '  - name: reviewed\n    tools: [update_cardholder_b]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n',
-    );
+    usePolicy();
+    meanwhile = () => usePolicy(REVIEWED);
     const waiting = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230102' });
     if (waiting.isError) throw new Error(textOf(waiting));
     expect(waiting.structuredContent).toMatchObject({ status: 'pending_approval' });
@@ -207,17 +207,10 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
         actor: mcpStdioActor(),
         idempotencyKey: 'waits',
       });
-    writeFileSync(
-      core.policy.path,
-      policyWith(
-        '  - name: reviewed\n    tools: [update_cardholder_b]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n',
-      ),
-    );
-    expect(core.policy.reload()).toEqual({ ok: true });
+    usePolicy(REVIEWED);
     const opened = await send();
     expect(opened.status).toBe('pending_approval');
-    writeFileSync(core.policy.path, SHIPPED);
-    expect(core.policy.reload()).toEqual({ ok: true });
+    usePolicy();
     const retried = await send();
     expect(retried).toMatchObject({
       status: 'pending_approval',

@@ -126,6 +126,29 @@ async function post(body: unknown, headers: Record<string, string> = {}, url = m
   return { status: response.status, headers: response.headers, text };
 }
 
+/** A session opened by hand (initialize, then initialized): the headers that use it. */
+async function openRawSession(key: string, url = mcp.url): Promise<Record<string, string>> {
+  const opened = await post(INITIALIZE, { Authorization: `Bearer ${key}` }, url);
+  expect(opened.status).toBe(200);
+  const headers = {
+    Authorization: `Bearer ${key}`,
+    'Mcp-Session-Id': opened.headers.get('mcp-session-id')!,
+    'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
+  };
+  await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers, url);
+  return headers;
+}
+
+/** Makes the next banking call of the embedded sandbox take `latencyMs`. */
+async function slowNextBankingCall(latencyMs: number): Promise<void> {
+  const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ path: '/svc/banking/*', latencyMs, times: 1 }),
+  });
+  expect(fault.ok).toBe(true);
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'bankops-mcp-http-'));
   policyPath = join(dir, 'policy.yaml');
@@ -363,15 +386,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('closes the open SSE stream of a session whose key the policy no longer lists', async () => {
-    const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` });
-    expect(opened.status).toBe(200);
-    const sessionId = opened.headers.get('mcp-session-id')!;
-    const headers = {
-      Authorization: `Bearer ${VIEWER_KEY}`,
-      'Mcp-Session-Id': sessionId,
-      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
-    };
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
+    const headers = await openRawSession(VIEWER_KEY);
     const stream = await fetch(mcp.url, { headers: { ...headers, Accept: 'text/event-stream' } });
     expect(stream.status).toBe(200);
     const reader = stream.body!.getReader();
@@ -402,20 +417,8 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('lets a tool call in flight when its key is revoked finish, then ends the session', async () => {
-    const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` });
-    const sessionId = opened.headers.get('mcp-session-id')!;
-    const headers = {
-      Authorization: `Bearer ${VIEWER_KEY}`,
-      'Mcp-Session-Id': sessionId,
-      'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
-    };
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers);
-    const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 1_500, times: 1 }),
-    });
-    expect(fault.ok).toBe(true);
+    const headers = await openRawSession(VIEWER_KEY);
+    await slowNextBankingCall(1_500);
     const call = post(
       { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
       headers,
@@ -441,20 +444,8 @@ describe('MCP over Streamable HTTP', () => {
   it('ends a revoked key’s session after a grace even if a call never answers (a cancelled one)', async () => {
     const graceful = await startMcpHttp({ runtime, port: 0, revokeGraceMs: 300 });
     try {
-      const opened = await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` }, graceful.url);
-      const sessionId = opened.headers.get('mcp-session-id')!;
-      const headers = {
-        Authorization: `Bearer ${VIEWER_KEY}`,
-        'Mcp-Session-Id': sessionId,
-        'Mcp-Protocol-Version': LATEST_PROTOCOL_VERSION,
-      };
-      await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, headers, graceful.url);
-      const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 10_000, times: 1 }),
-      });
-      expect(fault.ok).toBe(true);
+      const headers = await openRawSession(VIEWER_KEY, graceful.url);
+      await slowNextBankingCall(10_000);
       const stuck = post(
         { jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'list_accounts', arguments: {} } },
         headers,
@@ -591,12 +582,7 @@ describe('MCP over Streamable HTTP', () => {
   it('on close, lets a tool call in flight finish, and turns new requests away', async () => {
     const draining = await startMcpHttp({ runtime, port: 0 });
     const { client } = await connect(KEY, { url: draining.url });
-    const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 600, times: 1 }),
-    });
-    expect(fault.ok).toBe(true);
+    await slowNextBankingCall(600);
     const call = client.callTool({ name: 'list_accounts', arguments: {} }, undefined, { timeout: 5000 });
     await new Promise((resolve) => setTimeout(resolve, 150));
     const closed = draining.close();
