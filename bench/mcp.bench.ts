@@ -1,7 +1,7 @@
 // The stdio MCP server: start-up against the smallest SDK server and against @stripe/mcp, and the
 // latency of a read tool call over stdio against the direct client call. Figures are ratios
 // against a baseline measured in the same run, in interleaved rounds (the machines are noisy).
-// Needs `npm run build` (dist/mcp-bundle, dist/mcp/stdio.js). Run: npx tsx bench/mcp.bench.ts [calls]
+// Needs `npm run build` (dist/mcp-bundle, dist/app/mcp-stdio.js). Run: npx tsx bench/mcp.bench.ts [calls]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,7 @@ const CALLS = Number(process.argv[2] ?? 200);
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const BUNDLE = join(root, 'dist/mcp-bundle/bankops-mcp.mjs');
-const UNBUNDLED = join(root, 'dist/mcp/stdio.js');
+const UNBUNDLED = join(root, 'dist/app/mcp-stdio.js');
 const MINIMAL = join(here, 'fixtures/minimal-server.mjs');
 const PROBE = join(here, 'fixtures/network-probe.cjs');
 const STRIPE_VERSION = '0.2.5';
@@ -92,7 +92,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bankops-mcp-bench-'));
 
 try {
   if (!existsSync(BUNDLE) || !existsSync(UNBUNDLED)) {
-    throw new Error('dist/mcp-bundle/bankops-mcp.mjs or dist/mcp/stdio.js is missing: run npm run build');
+    throw new Error('dist/mcp-bundle/bankops-mcp.mjs or dist/app/mcp-stdio.js is missing: run npm run build');
   }
 
   // 1. Start-up: spawn → initialize → tools/list answered, one of each server per round, in turn.

@@ -9,7 +9,7 @@ const { createRegistry } = await import('../dist/tools/index.js');
 const { mcpSchemas, PREBUILT_SCHEMAS_FILE } = await import('../dist/mcp/schemas.js');
 
 await build({
-  entryPoints: { 'bankops-mcp': 'src/mcp/stdio.ts' },
+  entryPoints: { 'bankops-mcp': 'src/app/mcp-stdio.ts' },
   outdir: 'dist/mcp-bundle',
   bundle: true,
   splitting: true,

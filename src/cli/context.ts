@@ -1,8 +1,8 @@
+import { loadConfig } from '../app/config.js';
+import { createRuntime, type Runtime } from '../app/runtime.js';
 import { cliActor } from '../core/actors.js';
-import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
-import { createRuntime, type Runtime } from '../core/runtime.js';
 import { UsageError } from './io.js';
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */

@@ -1,4 +1,4 @@
-import { ConfigError } from '../core/config.js';
+import { ConfigError } from '../app/config.js';
 import { PolicyError } from '../core/policy/errors.js';
 import { packageVersion } from '../core/version.js';
 import { EXIT, UsageError } from './io.js';

@@ -1,7 +1,6 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
 
 /**
  * Configuration from the environment, validated once at start-up. A bad value stops start-up with a
@@ -84,7 +83,22 @@ function osUser(): string {
   }
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * The credentials and codes used when the environment names none: the embedded sandbox's. The
+ * composition root passes them in (src/app/config.ts), so the core does not depend on the sandbox.
+ */
+export interface EmbeddedDefaults {
+  apiKey: string;
+  productId: string;
+  userId: string;
+  companyId: string;
+  userEmail: string;
+  programCode: string;
+  agentCode: string;
+  subagentCode: string;
+}
+
+export function parseConfig(env: Record<string, string | undefined>, d: EmbeddedDefaults): Config {
   const parsed = EnvSchema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([key, value]) => key in EnvSchema.shape && value !== '')),
   );
@@ -105,7 +119,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       );
     }
   }
-  const d = SANDBOX_DEFAULTS;
   return {
     mode,
     service: {

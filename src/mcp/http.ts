@@ -5,8 +5,11 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { mcpActor } from '../core/actors.js';
+import type { Executor } from '../core/executor.js';
+import type { Logger } from '../core/log.js';
 import { mcpKeyListed, resolveMcpKey, sha256Hex } from '../core/policy/mcp-keys.js';
-import type { Runtime } from '../core/runtime.js';
+import type { PolicyStore } from '../core/policy/store.js';
+import type { Registry } from '../core/registry.js';
 import type { Toolset } from '../core/toolset.js';
 import { bearerKey, CHALLENGE } from './http/auth.js';
 import { readJsonBody } from './http/body.js';
@@ -21,7 +24,8 @@ export const MCP_PATH = '/mcp';
 export const DEFAULT_MCP_PORT = 8765;
 
 export interface McpHttpOptions {
-  runtime: Pick<Runtime, 'registry' | 'executor' | 'policy' | 'log'>;
+  /** What the server needs of the runtime (src/app builds it). */
+  runtime: { registry: Registry; executor: Executor; policy: PolicyStore; log: Logger };
   /** Loopback by default; anything else also needs `allowRemote` (and TLS in front: docs/mcp-http.md). */
   host?: string;
   /** 0 picks a free port. */

@@ -3,7 +3,7 @@ import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextproto
 import type { Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { AnyTool } from '../core/tool.js';
-import { policyView } from './policy-view.js';
+import { policyView } from '../present/policy-view.js';
 
 export const POLICY_URI = 'bankops://policy';
 export const EVENTS_URI = 'bankops://events';

@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
-import { approvalSummary } from './approval-summary.js';
+import { approvalSummary } from '../present/approval-summary.js';
+import { describeFailure } from '../present/failure.js';
 
 /**
  * An executor result as MCP wants it. Success and `pending_approval` carry `structuredContent`
@@ -62,30 +63,8 @@ function invalidText(tool: string, errors: readonly FieldError[]): string {
 
 /** The service's own message first, then what identifies the call, then what to do. */
 function failureText(tool: AnyTool, error: Failure): string {
-  const facts = [
-    error.httpStatus === undefined ? undefined : `HTTP ${error.httpStatus}`,
-    error.code === undefined ? undefined : `code ${error.code}`,
-    error.operation === undefined ? undefined : `operation ${error.operation}`,
-    error.requestId === undefined ? undefined : `request id ${error.requestId}`,
-  ].filter((fact) => fact !== undefined);
-  const issues = error.issues === undefined ? '' : `\n${error.issues.map((i) => `- ${i}`).join('\n')}`;
-  const where = error.kind === 'internal' ? `${tool.name} failed` : `${tool.name} failed at the service`;
-  const head = `${where}: ${error.message}${facts.length === 0 ? '' : ` (${facts.join(', ')})`}${issues}`;
-  return `${head}\n${advice(tool, error.kind)}`;
-}
-
-function advice(tool: AnyTool, kind: string): string {
-  switch (kind) {
-    case 'timeout':
-    case 'network':
-      return tool.hints.readOnly
-        ? 'The service did not answer; trying again later is safe.'
-        : 'The service did not answer, so this may or may not have happened: check with a read tool before trying again.';
-    case 'invalid_response':
-      return 'The service answered in a form bankops does not understand; tell the bankops operators, with the request id.';
-    case 'service':
-      return 'The service refused the request: correct what its message names, or tell the user if it is not about the input.';
-    default:
-      return 'Tell the user; the request id helps the operators.';
-  }
+  const words = describeFailure({ name: tool.name, readOnly: tool.hints.readOnly }, error);
+  const facts = words.facts.length === 0 ? '' : ` (${words.facts.join(', ')})`;
+  const issues = words.issues.map((issue) => `\n- ${issue}`).join('');
+  return `${words.headline}${facts}${issues}\n${words.advice}`;
 }

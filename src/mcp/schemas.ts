@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
-import { ApprovalSummarySchema } from './approval-summary.js';
+import { ApprovalSummarySchema } from '../present/approval-summary.js';
 
 export type JsonSchema = Record<string, unknown>;
 

@@ -27,7 +27,7 @@ export interface StdioOptions {
   confirmWrites?: boolean;
 }
 
-/** The options of `bankops mcp` and of `node dist/mcp/stdio.js`; throws with a message naming the problem. */
+/** The options of `bankops mcp` and of `node dist/app/mcp-stdio.js`; throws with a message naming the problem. */
 export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: boolean } {
   const { values } = parseArgs({
     args: [...args],

@@ -4,38 +4,23 @@
 // Commands on stdin, one JSON object a line: {"cmd":"approve","id":"apr_…","as":"name"} | {"cmd":"recover"}.
 // Answers on stdout, one JSON object a line, starting with {"ready":true,"pid":…}.
 import { createInterface } from 'node:readline';
+import { createRuntime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
-import { createServiceClient } from '../../src/core/client/index.js';
-import { openDatabase } from '../../src/core/db.js';
-import { PolicyStore } from '../../src/core/policy/store.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
-import { assembleCore } from './core.js';
+import { runtimeOptions, testConfig } from './core.js';
 
 const [dbFile, sandboxUrl, policyFile] = process.argv.slice(2);
 if (dbFile === undefined || sandboxUrl === undefined) {
   throw new Error('usage: approval-child.ts <db-file> <sandbox-url> [policy-file]');
 }
 
-const c = SANDBOX_DEFAULTS;
-const client = createServiceClient({
-  baseUrl: sandboxUrl,
-  apiKey: c.apiKey,
-  productId: c.productId,
-  userId: c.userId,
-  companyId: c.companyId,
-  maxRetries: 0,
-});
-const db = openDatabase(dbFile);
-const policy = PolicyStore.load(policyFile);
-const defaults = {
-  companyCode: c.companyId,
-  programCode: c.programCode,
-  agentCode: c.agentCode,
-  subagentCode: c.subagentCode,
-};
+// The same composition root as every entry point; the sandbox is the parent's, reached by URL.
+const sandbox = { url: sandboxUrl, credentials: SANDBOX_DEFAULTS };
+const config = testConfig(sandbox, { dbPath: dbFile, ...(policyFile ? { policyPath: policyFile } : {}) });
 // APPROVAL_CHILD_OWNER plays a process on another host (only its lease tells when it is gone).
 const owner = process.env.APPROVAL_CHILD_OWNER;
-const { executor } = assembleCore({ db, client, policy, defaults, options: owner ? { owner } : {} });
+const runtime = await createRuntime(config, runtimeOptions(owner ? { owner } : {}));
+const { executor } = runtime;
 
 const say = (value: unknown): void => {
   process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -57,10 +42,6 @@ lines.on('line', (line) => {
   running.add(done);
 });
 lines.on('close', () => {
-  void Promise.all(running).then(async () => {
-    policy.close();
-    db.close();
-    await client.close();
-  });
+  void Promise.all(running).then(() => runtime.close());
 });
 say({ ready: true, pid: process.pid });

@@ -1,19 +1,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Config, loadConfig } from '../../src/app/config.js';
+import { createRuntime, type RuntimeOptions } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
-import { ApprovalEngine } from '../../src/core/approvals/index.js';
-import { AuditLog } from '../../src/core/audit/index.js';
+import type { ApprovalEngine } from '../../src/core/approvals/index.js';
+import type { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
-import { Executor } from '../../src/core/executor.js';
-import { PolicyStore } from '../../src/core/policy/store.js';
+import type { Db } from '../../src/core/db.js';
+import type { Executor } from '../../src/core/executor.js';
+import type { PolicyStore } from '../../src/core/policy/store.js';
 import type { Actor } from '../../src/core/policy/types.js';
 import type { Registry } from '../../src/core/registry.js';
 import type { ExecuteResult } from '../../src/core/results.js';
-import type { AnyTool, ToolDefaults } from '../../src/core/tool.js';
-import { ALL_TOOLS, createRegistry } from '../../src/tools/index.js';
-import { clientFor, type RunningSandbox, startTestSandbox } from './sandbox.js';
+import type { AnyTool } from '../../src/core/tool.js';
+import { type RunningSandbox, startTestSandbox } from './sandbox.js';
 
 export interface TestCore {
   sandbox: RunningSandbox;
@@ -55,36 +56,40 @@ export interface TestCoreOptions {
   extraTools?: readonly AnyTool[];
 }
 
-export interface CoreParts {
-  db: Db;
-  client: ServiceClient;
-  policy: PolicyStore;
-  defaults: ToolDefaults;
-  options?: TestCoreOptions;
+/** The configuration of a runtime against a running sandbox, with a database file and policy of its own. */
+export function testConfig(
+  sandbox: Pick<RunningSandbox, 'url' | 'credentials'>,
+  files: { dbPath: string; policyPath?: string },
+  options: Pick<TestCoreOptions, 'ttlSeconds' | 'tolerancePercent'> = {},
+): Config {
+  const c = sandbox.credentials;
+  return loadConfig({
+    BANKOPS_BASE_URL: sandbox.url,
+    BANKOPS_API_KEY: c.apiKey,
+    BANKOPS_PRODUCT_ID: c.productId,
+    BANKOPS_USER_ID: c.userId,
+    BANKOPS_COMPANY_ID: c.companyId,
+    BANKOPS_USER_EMAIL: c.userEmail,
+    BANKOPS_PROGRAM_CODE: c.programCode,
+    BANKOPS_AGENT_CODE: c.agentCode,
+    BANKOPS_SUBAGENT_CODE: c.subagentCode,
+    BANKOPS_DB: files.dbPath,
+    ...(files.policyPath === undefined ? {} : { BANKOPS_POLICY: files.policyPath }),
+    BANKOPS_APPROVAL_TTL_SECONDS: String(options.ttlSeconds ?? 3600),
+    BANKOPS_QUOTE_TOLERANCE_PERCENT: String(options.tolerancePercent ?? 0.5),
+  });
 }
 
-/**
- * Audit log, registry, approvals engine and executor over an open database and a client: the
- * wiring `createTestCore` and the child processes of the approval tests share.
- */
-export function assembleCore({ db, client, policy, defaults, options = {} }: CoreParts) {
-  const audit = new AuditLog(db);
-  const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
-  const approvals = new ApprovalEngine({
-    db,
-    audit,
-    policy,
-    registry,
-    client,
-    defaults,
-    ttlSeconds: options.ttlSeconds ?? 3600,
-    tolerancePercent: options.tolerancePercent ?? 0.5,
+/** The composition root's options that the approval tests set. */
+export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
+  return {
+    recover: false,
+    client: { maxRetries: 0 },
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
-  });
-  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals });
-  return { audit, registry, approvals, executor };
+    ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
+  };
 }
 
 /**
@@ -94,23 +99,19 @@ export function assembleCore({ db, client, policy, defaults, options = {} }: Cor
 export async function createTestCore(options: TestCoreOptions = {}): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'bankops-core-'));
   const sandbox = await startTestSandbox();
-  const client = clientFor(sandbox);
   const dbPath = join(dir, 'bankops.db');
-  const db = openDatabase(dbPath);
   let policyPath: string | undefined;
   if (options.policyYaml !== undefined) {
     policyPath = join(dir, 'policy.yaml');
     writeFileSync(policyPath, options.policyYaml);
   }
-  const policy = PolicyStore.load(policyPath);
-  const c = sandbox.credentials;
-  const defaults = {
-    companyCode: c.companyId,
-    programCode: c.programCode,
-    agentCode: c.agentCode,
-    subagentCode: c.subagentCode,
-  };
-  const { audit, registry, approvals, executor } = assembleCore({ db, client, policy, defaults, options });
+  const config = testConfig(
+    sandbox,
+    { dbPath, ...(policyPath === undefined ? {} : { policyPath }) },
+    options,
+  );
+  const runtime = await createRuntime(config, runtimeOptions(options));
+  const { client, db, audit, policy, registry, approvals, executor } = runtime;
   const operator = cliActor('operator');
   const approver = cliActor('approver');
   const approver2 = cliActor('approver2');
@@ -136,9 +137,7 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
       return result.output;
     },
     close: async () => {
-      policy.close();
-      db.close();
-      await client.close();
+      await runtime.close();
       await sandbox.close();
       rmSync(dir, { recursive: true, force: true });
     },

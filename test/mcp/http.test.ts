@@ -11,11 +11,11 @@ import {
   LATEST_PROTOCOL_VERSION,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config.js';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
-import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/log.js';
 import { defaultPolicyPath } from '../../src/core/policy/default-path.js';
-import { createRuntime, type Runtime } from '../../src/core/runtime.js';
 import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.js';
 
 const KEY = `bk_${randomBytes(24).toString('hex')}`;

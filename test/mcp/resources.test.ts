@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
-import type { PolicyView } from '../../src/mcp/policy-view.js';
+import type { PolicyView } from '../../src/present/policy-view.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { connectInMemory, textOf } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
-import { loadConfig } from '../../core/config.js';
 import { openDatabase } from '../../core/db.js';
 import { EXIT, printJson, table, UsageError } from '../io.js';
 

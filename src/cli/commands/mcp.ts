@@ -18,7 +18,7 @@ export async function mcpCommand(args: string[]): Promise<number | 'running'> {
   }
   const { help: _help, ...serve } = options;
   // Loaded here, not at the top: every other command would pay for loading the MCP SDK.
-  const { serveStdio } = await import('../../mcp/stdio.js');
+  const { serveStdio } = await import('../../app/mcp-stdio.js');
   await serveStdio(serve);
   return 'running';
 }

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig } from '../../app/config.js';
+import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
-import { createRuntime, type Runtime } from '../../core/runtime.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT, startMcpHttp } from '../../mcp/http.js';

@@ -1,5 +1,5 @@
+import { type Db, migrate } from '../core/db.js';
 import type { SandboxPersistence } from '../sandbox/server.js';
-import { type Db, migrate } from './db.js';
 
 /**
  * Keeps the embedded sandbox's state in the bankops database, so the sandbox behind one CLI command

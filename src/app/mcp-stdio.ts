@@ -2,13 +2,14 @@
 import { pathToFileURL } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { mcpStdioActor } from '../core/actors.js';
-import { type Config, loadConfig } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
-import type { Runtime } from '../core/runtime.js';
+import { createMcpServer, offeredTools } from '../mcp/server.js';
+import { parseStdioArgs, STDIO_HELP, type StdioOptions } from '../mcp/stdio-args.js';
 import { createRegistry } from '../tools/index.js';
-import { createMcpServer, offeredTools } from './server.js';
-import { parseStdioArgs, STDIO_HELP, type StdioOptions } from './stdio-args.js';
+import { loadConfig } from './config.js';
+import type { Runtime } from './runtime.js';
 
 /**
  * The runtime, built at the first call that needs it and once only, however many calls arrive
@@ -18,7 +19,7 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
   let building: Promise<Runtime> | undefined;
   return {
     get() {
-      building ??= import('../core/runtime.js')
+      building ??= import('./runtime.js')
         .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true }))
         .then(
           (runtime) => {
@@ -90,7 +91,7 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   });
 }
 
-/** `node dist/mcp/stdio.js [...]`: the entry assistants start, without the CLI's other commands. */
+/** `node dist/app/mcp-stdio.js [...]`: the entry assistants start, without the CLI's other commands. */
 async function main(argv: readonly string[]): Promise<void> {
   try {
     const options = parseStdioArgs(argv);

@@ -1,0 +1,174 @@
+import { ApprovalEngine } from '../core/approvals/index.js';
+import { AuditLog } from '../core/audit/index.js';
+import { type ClientConfig, createServiceClient, type ServiceClient } from '../core/client/index.js';
+import type { Config } from '../core/config.js';
+import { type Db, openDatabase } from '../core/db.js';
+import { Executor } from '../core/executor.js';
+import { type Logger, silentLogger } from '../core/log.js';
+import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
+import type { Registry } from '../core/registry.js';
+import type { AnyTool, ToolDefaults } from '../core/tool.js';
+import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
+import { ALL_TOOLS, createRegistry } from '../tools/index.js';
+import { sqliteSandboxStore } from './sandbox-store.js';
+
+/** Everything a front end needs, built once from the configuration. */
+export interface Runtime {
+  config: Config;
+  db: Db;
+  audit: AuditLog;
+  policy: PolicyStore;
+  registry: Registry;
+  client: ServiceClient;
+  approvals: ApprovalEngine;
+  executor: Executor;
+  /** The embedded sandbox, when no service URL is configured. */
+  sandbox?: RunningSandbox;
+  log: Logger;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  log?: Logger;
+  /** Watch the policy file and reload it on change and on SIGHUP (long-running servers). */
+  watchPolicy?: boolean;
+  /** Finish approvals a dead process left executing (on by default). */
+  recover?: boolean;
+  /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
+  now?: () => Date;
+  /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
+  owner?: string;
+  /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
+  resendDelaysMs?: readonly number[];
+  /** Tools added next to the shipped ones (tests). */
+  extraTools?: readonly AnyTool[];
+  /** Client settings the environment does not carry (tests turn retries off). */
+  client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
+}
+
+/** `bankops.db` → `bankops.sandbox.db`, beside it. */
+export const sandboxDatabasePath = (databasePath: string): string =>
+  databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.sandbox.db` : `${databasePath}.sandbox`;
+
+/** The names in the policy that point nowhere: not errors (they match nothing), but usually a slip. */
+function warnDangling(policy: PolicyStore, registry: Registry, log: Logger): void {
+  const unknown = unknownToolNames(policy.current(), registry.names());
+  if (unknown.length > 0) log.warn('the policy names tools that do not exist', { tools: unknown });
+  const unlisted = unlistedMcpKeys(policy.current());
+  if (unlisted.length > 0)
+    log.warn('the policy gives roles to MCP keys it does not list', { keys: unlisted });
+}
+
+function watchPolicy(policy: PolicyStore, registry: Registry, log: Logger): void {
+  policy.watch(({ trigger, result }) => {
+    if (result.ok) {
+      log.info('policy reloaded', { trigger, path: policy.path });
+      warnDangling(policy, registry, log);
+    } else
+      log.error('policy reload failed; keeping the previous policy', {
+        trigger,
+        error: result.error.message,
+      });
+  });
+}
+
+/**
+ * The embedded sandbox stands in for the service, and keeps what a service keeps (card numbers,
+ * PINs, webhook keys): in its own file, never in the database of the audit log and approvals.
+ */
+async function startEmbeddedSandbox(config: Config): Promise<{ sandbox: RunningSandbox; db: Db }> {
+  const db = openDatabase(sandboxDatabasePath(config.databasePath), { synchronous: 'NORMAL' });
+  const sandbox = await startSandbox(0, {
+    credentials: {
+      apiKey: config.service.apiKey,
+      productId: config.service.productId,
+      userId: config.service.userId,
+      companyId: config.service.companyId,
+      userEmail: config.userEmail,
+      programCode: config.defaults.programCode,
+      agentCode: config.defaults.agentCode,
+      subagentCode: config.defaults.subagentCode,
+    },
+    persistence: sqliteSandboxStore(db),
+  });
+  return { sandbox, db };
+}
+
+async function recoverApprovals(executor: Executor, log: Logger): Promise<void> {
+  // A recovery that fails must not keep every command from starting: it is retried next start.
+  try {
+    const recovered = await executor.recover();
+    if (recovered > 0)
+      log.info('finished approvals left executing by a stopped process', { count: recovered });
+  } catch (error) {
+    log.error('recovering approvals failed; will retry at the next start', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/**
+ * The composition root (DESIGN "Layout"): configuration → database → client or embedded sandbox →
+ * registry → executor. Every entry point and every test builds its runtime here.
+ */
+export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? silentLogger;
+  const db = openDatabase(config.databasePath);
+  const audit = new AuditLog(db, { secrets: [config.service.apiKey] });
+  const policy = PolicyStore.load(config.policyPath);
+  const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
+  warnDangling(policy, registry, log);
+  if (options.watchPolicy) watchPolicy(policy, registry, log);
+
+  const embedded = config.mode === 'embedded' ? await startEmbeddedSandbox(config) : undefined;
+  const baseUrl = embedded?.sandbox.url ?? config.service.baseUrl;
+  if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
+
+  const client = createServiceClient({
+    baseUrl,
+    apiKey: config.service.apiKey,
+    productId: config.service.productId,
+    userId: config.service.userId,
+    companyId: config.service.companyId,
+    ...(config.service.clientId === undefined ? {} : { clientId: config.service.clientId }),
+    timeoutMs: config.service.timeoutMs,
+    onResponse: (event) => log.debug('service call', { ...event }),
+    ...options.client,
+  });
+  const defaults: ToolDefaults = config.defaults;
+  const approvals = new ApprovalEngine({
+    db,
+    audit,
+    policy,
+    registry,
+    client,
+    defaults,
+    ttlSeconds: config.approvalTtlSeconds,
+    tolerancePercent: config.quoteTolerancePercent,
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.owner === undefined ? {} : { owner: options.owner }),
+    ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
+  });
+  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, log });
+  if (options.recover !== false) await recoverApprovals(executor, log);
+
+  return {
+    config,
+    db,
+    audit,
+    policy,
+    registry,
+    client,
+    approvals,
+    executor,
+    ...(embedded === undefined ? {} : { sandbox: embedded.sandbox }),
+    log,
+    close: async () => {
+      policy.close();
+      await client.close();
+      await embedded?.sandbox.close();
+      embedded?.db.close();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// DESIGN "Layout": cli → app → slack, mcp → present → tools → core; the sandbox depends on nothing
+// of ours (it must not share a mistake with the client). Each layer lists what it may import.
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+const ALLOWED: Record<string, readonly string[]> = {
+  core: ['core'],
+  tools: ['tools', 'core'],
+  present: ['present', 'tools', 'core'],
+  mcp: ['mcp', 'present', 'tools', 'core'],
+  slack: ['slack', 'present', 'tools', 'core'],
+  app: ['app', 'slack', 'mcp', 'present', 'tools', 'core', 'sandbox'],
+  cli: ['cli', 'app', 'slack', 'mcp', 'present', 'tools', 'core', 'sandbox'],
+  sandbox: ['sandbox'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The layer of a file under src/: its first folder (`src/cli.ts` is the CLI's entry). */
+const layerOf = (file: string): string => {
+  const [first] = relative(SRC, file).split('/');
+  return first === 'cli.ts' ? 'cli' : (first ?? '');
+};
+
+/** Relative imports, static and dynamic, with type-only ones: a type is a dependency too. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)];
+  return found.map((match) => resolve(dirname(file), match[1] ?? ''));
+}
+
+describe('layering', () => {
+  const files = sourceFiles(SRC);
+
+  it('puts every source file in a known layer', () => {
+    const unknown = files.filter((file) => ALLOWED[layerOf(file)] === undefined);
+    expect(unknown.map((file) => relative(SRC, file))).toEqual([]);
+  });
+
+  it('imports only along DESIGN’s arrows', () => {
+    const violations = files.flatMap((file) => {
+      const from = layerOf(file);
+      return importsOf(file)
+        .filter((target) => !(ALLOWED[from] ?? []).includes(layerOf(target)))
+        .map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`);
+    });
+    expect(violations).toEqual([]);
+  });
+
+  it('keeps the core free of the sandbox, the tools, the composition root, presentation and front ends', () => {
+    const core = files.filter((file) => layerOf(file) === 'core');
+    expect(core.length).toBeGreaterThan(50);
+    const reached = new Set(core.flatMap((file) => importsOf(file).map(layerOf)));
+    for (const layer of ['sandbox', 'tools', 'app', 'present', 'mcp', 'slack', 'cli']) {
+      expect(reached.has(layer), `src/core imports src/${layer}`).toBe(false);
+    }
+  });
+});
