@@ -9,8 +9,8 @@ export interface RegistryFilter {
   toolsets?: readonly Toolset[];
   /** Only tools that change nothing. */
   readOnly?: boolean;
-  /** Only tools offered in Slack. */
-  slack?: boolean;
+  /** Leave out tools whose input is a secret a person holds (PIN, code, card number). */
+  noSecretInput?: boolean;
 }
 
 /** The list of tools every front end derives its surface from. Names are checked once, here. */
@@ -38,7 +38,7 @@ export class Registry {
       (tool) =>
         (filter.toolsets === undefined || filter.toolsets.includes(tool.toolset)) &&
         (!filter.readOnly || tool.hints.readOnly) &&
-        (!filter.slack || tool.slack !== false),
+        (!filter.noSecretInput || tool.secretInput !== true),
     );
   }
 

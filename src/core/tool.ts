@@ -100,8 +100,12 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   hints: ToolHints;
   /** Input or output field names carrying secrets (PINs, codes, card numbers, links, keys). */
   secretFields?: readonly string[];
-  /** Tools whose input is a PIN or activation code are not offered in Slack. */
-  slack?: boolean;
+  /**
+   * The input carries a value a person holds and nobody else should see: a PIN, an activation or
+   * assignment code, a full card number. Such a tool is not offered in Slack (what is typed there
+   * is stored by Slack) nor, by default, over MCP (it would pass through the assistant's model).
+   */
+  secretInput?: boolean;
   money?(input: z.infer<I>): Money | undefined;
   /** Before an approval is opened: what approvers must see (a quote for money movement). */
   preview?(input: z.infer<I>, ctx: ToolContext): Promise<Preview>;

@@ -34,7 +34,7 @@ describe('banking tool shapes', () => {
     (name, tool) => {
       expect(tool.hints).toEqual({ ...EXPECTED[name as keyof typeof EXPECTED], openWorld: true });
       // No banking tool here takes a PIN or code, and none moves money (create_* money tools live elsewhere).
-      expect(tool.slack).not.toBe(false);
+      expect(tool.secretInput).toBeUndefined();
       expect(tool.money).toBeUndefined();
     },
   );

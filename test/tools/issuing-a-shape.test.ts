@@ -53,13 +53,13 @@ describe('issuing family A tools: shape', () => {
     expect(tool.hints.destructive, name).toBe(false);
   });
 
-  it('marks the secret fields, which are real input fields, and keeps PIN tools out of Slack', () => {
+  it('marks the secret fields, which are real input fields, and marks PIN, code and card-number tools as secret input', () => {
     for (const tool of issuingATools) {
       const secrets = [...(tool.secretFields ?? [])].sort();
       expect(secrets, tool.name).toEqual([...(SECRETS[tool.name] ?? [])].sort());
       for (const field of secrets) expect(Object.keys(tool.input.shape), tool.name).toContain(field);
-      const takesPinOrCode = secrets.includes('pin') || secrets.includes('activation_code');
-      expect(tool.slack === false, tool.name).toBe(takesPinOrCode);
+      const takesHeldSecret = ['pin', 'activation_code', 'card_number'].some((f) => secrets.includes(f));
+      expect(tool.secretInput === true, tool.name).toBe(takesHeldSecret);
     }
   });
 

@@ -95,7 +95,7 @@ describe('issuing family B tools: shape', () => {
       expect(secrets, t.name).toEqual([...(SECRETS[t.name] ?? [])].sort());
       const fields = [...Object.keys(t.input.shape), ...Object.keys(t.output.shape)];
       for (const field of secrets) expect(fields, t.name).toContain(field);
-      expect(t.slack === false, t.name).toBe(t.name === 'assign_card_b');
+      expect(t.secretInput === true, t.name).toBe(t.name === 'assign_card_b');
     }
   });
 

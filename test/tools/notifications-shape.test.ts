@@ -25,7 +25,7 @@ describe('notification tool shapes', () => {
     (name, tool) => {
       expect(tool.hints).toEqual({ ...EXPECTED[name as keyof typeof EXPECTED], openWorld: true });
       // No notification tool takes a PIN or code, and none moves money.
-      expect(tool.slack).not.toBe(false);
+      expect(tool.secretInput).toBeUndefined();
       expect(tool.money).toBeUndefined();
     },
   );

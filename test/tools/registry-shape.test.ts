@@ -36,7 +36,7 @@ const FILLED_BY_CONFIGURATION = [
  */
 const isPinOrCode = (field: string): boolean => {
   const snake = field.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-  return snake === 'code' || /(^|_)(pin|activation_code)(_|$)/.test(snake);
+  return snake === 'code' || /(^|_)(pin|activation_code|card_number)(_|$)/.test(snake);
 };
 
 const inputFields = (tool: AnyTool): string[] => Object.keys(tool.input.shape);
@@ -141,11 +141,17 @@ describe('the registry as a whole', () => {
     for (const tool of tools) expect(TOOLSETS, tool.name).toContain(tool.toolset);
   });
 
-  it('keeps tools that take a PIN or an activation code out of Slack, and marks the field secret', () => {
-    const offered = registry.list({ slack: true }).map((t) => t.name);
+  it('marks tools that take a PIN, a code or a card number as secret input, and the field secret', () => {
+    const offered = registry.list({ noSecretInput: true }).map((t) => t.name);
+    expect(
+      tools
+        .filter((t) => t.secretInput === true)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['activate_card_a', 'assign_card_a', 'assign_card_b', 'reset_pin_a']);
     for (const tool of tools)
       for (const field of inputFields(tool).filter(isPinOrCode)) {
-        expect(tool.slack, `${tool.name}.${field}`).toBe(false);
+        expect(tool.secretInput, `${tool.name}.${field}`).toBe(true);
         expect(offered, tool.name).not.toContain(tool.name);
         expect(tool.secretFields, `${tool.name}.${field}`).toContain(field);
       }

@@ -89,6 +89,7 @@ export const assignCardA = defineTool({
   }),
   hints: WRITE,
   secretFields: ['card_number'],
+  secretInput: true,
   async run(input, ctx) {
     const assigned = await ctx.client.issuingA.assignCard(
       {
@@ -123,7 +124,7 @@ export const activateCardA = defineTool({
   output: ackOutput,
   hints: WRITE,
   secretFields: ['activation_code', 'pin'],
-  slack: false,
+  secretInput: true,
   async run(input, ctx) {
     const ack = await ctx.client.issuingA.activateCard(
       { cardId: input.cardId },
@@ -143,7 +144,7 @@ export const resetPinA = defineTool({
   output: ackOutput,
   hints: WRITE,
   secretFields: ['pin'],
-  slack: false,
+  secretInput: true,
   async run(input, ctx) {
     const ack = await ctx.client.issuingA.resetPin(
       { cardId: input.cardId },

@@ -66,7 +66,7 @@ export const assignCardB = defineTool({
   secretFields: ['code'],
   // The assignment code works like an activation code: typed into Slack it would stay in the
   // workspace's message history (DESIGN decision 7).
-  slack: false,
+  secretInput: true,
   async run(input, ctx) {
     const { cardholderId, walletId, last_four_digit, code } = input;
     const card = await ctx.client.issuingB.assignCard(
