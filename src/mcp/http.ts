@@ -57,6 +57,18 @@ export interface McpHttpOptions {
   revokeGraceMs?: number;
 }
 
+/**
+ * The `/mcp` endpoint as a request handler, for a listener that serves other routes too
+ * (`bankops serve`). Its checks (Origin, bearer key, sessions) apply to `/mcp` only.
+ */
+export interface McpHttpHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Once the listener's port is known: the loopback origins of that port are allowed. */
+  listening(port: number): void;
+  /** Turns new requests away, lets the tool calls in flight finish (up to `drainMs`), ends every session. */
+  close(): Promise<void>;
+}
+
 export interface RunningMcpHttp {
   /** `http://127.0.0.1:<port>/mcp` */
   url: string;
@@ -87,15 +99,11 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  * check, one transport and one MCP server per session, bound to the key that opened it, and an
  * event store per session so a client that lost its stream resumes with `Last-Event-ID`.
  */
-export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
+export function createMcpHttpHandler(
+  options: Omit<McpHttpOptions, 'host' | 'port' | 'allowRemote'>,
+): McpHttpHandler {
   const { runtime } = options;
   const { log } = runtime;
-  const host = options.host ?? '127.0.0.1';
-  if (!isLoopbackHost(host) && options.allowRemote !== true) {
-    throw new Error(
-      `refusing to listen on ${host}: MCP over HTTP listens on loopback unless told otherwise explicitly (docs/mcp-http.md)`,
-    );
-  }
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
   const maxSessions = options.maxSessions ?? DEFAULTS.maxSessions;
   const maxSessionsPerKey = options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey;
@@ -280,37 +288,6 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     await openSession(req, res, keyName, sha256Hex(key), body);
   };
 
-  const server: Server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log.error('mcp http: request failed', {
-        method: req.method,
-        error: error instanceof Error ? error.message : String(error),
-      });
-      sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
-    });
-  });
-  // SSE streams stay open for a long time; Node's default request timeout would cut them.
-  server.requestTimeout = 0;
-  server.headersTimeout = 30_000;
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_MCP_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  for (const origin of [...loopbackOrigins(port), ...(options.allowedOrigins ?? [])]) {
-    allowedOrigins.add(normalizeOrigin(origin));
-  }
-  if (!isLoopbackHost(host)) {
-    log.warn('mcp http: listening on a non-loopback address; terminate TLS in a reverse proxy in front', {
-      host,
-      port,
-    });
-  }
-
   // Each request checks its key, but an SSE stream stays open without one: the sessions of a key
   // the policy no longer lists (removed or rotated) end within a second of the change, once the
   // tool calls they have running are answered (ending a session aborts them), or after a grace.
@@ -336,8 +313,12 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   sweep.unref();
 
   return {
-    url: `http://${urlHost(host)}:${port}${MCP_PATH}`,
-    port,
+    handle,
+    listening: (port) => {
+      for (const origin of [...loopbackOrigins(port), ...(options.allowedOrigins ?? [])]) {
+        allowedOrigins.add(normalizeOrigin(origin));
+      }
+    },
     close: async () => {
       closing = true;
       clearInterval(sweep);
@@ -345,6 +326,53 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       while (postsInFlight > 0 && Date.now() < deadline) await delay(25);
       if (postsInFlight > 0) log.warn('mcp http: closing with tool calls still running', { postsInFlight });
       await Promise.allSettled(sessions.all().map((s) => endSession(s, 'shutdown')));
+    },
+  };
+}
+
+/** MCP alone on its own listener (`/mcp`; everything else 404). `bankops serve` mounts the handler instead. */
+export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
+  const { log } = options.runtime;
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && options.allowRemote !== true) {
+    throw new Error(
+      `refusing to listen on ${host}: MCP over HTTP listens on loopback unless told otherwise explicitly (docs/mcp-http.md)`,
+    );
+  }
+  const mcp = createMcpHttpHandler(options);
+  const server: Server = createServer((req, res) => {
+    mcp.handle(req, res).catch((error: unknown) => {
+      log.error('mcp http: request failed', {
+        method: req.method,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
+    });
+  });
+  // SSE streams stay open for a long time; Node's default request timeout would cut them.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_MCP_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  mcp.listening(port);
+  if (!isLoopbackHost(host)) {
+    log.warn('mcp http: listening on a non-loopback address; terminate TLS in a reverse proxy in front', {
+      host,
+      port,
+    });
+  }
+  return {
+    url: `http://${urlHost(host)}:${port}${MCP_PATH}`,
+    port,
+    close: async () => {
+      await mcp.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
