@@ -1,8 +1,10 @@
-import { type Config, parseConfig } from '../core/config.js';
+import { z } from 'zod';
+import { type Config, ConfigError, parseConfig } from '../core/config.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
+import { parseSlackSettings, type SlackSettings } from '../slack/config.js';
 
 export type { Config } from '../core/config.js';
-export { ConfigError } from '../core/config.js';
+export { ConfigError };
 
 /**
  * The configuration from the environment; what it does not name defaults to the embedded sandbox's
@@ -10,3 +12,25 @@ export { ConfigError } from '../core/config.js';
  */
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config =>
   parseConfig(env, SANDBOX_DEFAULTS);
+
+/** What `bankops serve` reads besides the core's configuration: Slack, and where it is reached from outside. */
+export interface ServeSettings {
+  slack: SlackSettings;
+  /** `BANKOPS_PUBLIC_URL` without a trailing slash: the proxy or tunnel in front of `serve`. */
+  publicUrl?: string;
+}
+
+const PublicUrlSchema = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http(s) URL, e.g. https://bankops.example.com',
+});
+
+export function loadServeSettings(env: Record<string, string | undefined> = process.env): ServeSettings {
+  const slack = parseSlackSettings(env);
+  const raw = env.BANKOPS_PUBLIC_URL?.trim();
+  if (raw === undefined || raw === '') return { slack };
+  const parsed = PublicUrlSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new ConfigError([`BANKOPS_PUBLIC_URL: ${parsed.error.issues[0]?.message ?? 'invalid'}`]);
+  return { slack, publicUrl: parsed.data.replace(/\/+$/, '') };
+}

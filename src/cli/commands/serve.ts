@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../app/config.js';
+import { loadConfig, loadServeSettings } from '../../app/config.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
+import { type RunningServe, startServe } from '../../app/serve.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
-import { DEFAULT_MCP_PORT, startMcpHttp } from '../../mcp/http.js';
+import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
 import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
@@ -12,13 +13,16 @@ import { parseToolsets } from './tools.js';
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
                      [--no-confirm] [--allowed-origin <origin>]... [--allow-remote]
 
-Runs the long-lived front ends: MCP over Streamable HTTP at http://<host>:<port>/mcp, for AI
-assistants that connect over the network (docs/mcp-http.md). The policy file is watched and
-reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends every session and stops.
-
-Every request needs "Authorization: Bearer <key>", where the SHA-256 of the key is listed under
-mcpKeys in the policy and its name is given roles under actors. With no key listed, no client can
-connect.
+Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:${DEFAULT_MCP_PORT}):
+  /mcp               MCP over Streamable HTTP for AI assistants (docs/mcp-http.md); every request
+                     needs "Authorization: Bearer <key>" with the key's SHA-256 under mcpKeys in the
+                     policy and its name given roles under actors
+  /slack/events      the Slack app's Request URL (slash commands, interactivity, events), each
+                     request checked against the signing secret (docs/slack.md)
+  /webhooks/service  the service's event deliveries, posted to the Slack channels that subscribed
+  /healthz           what runs
+The policy file is watched and reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends
+every session and stops.
 
 Options:
   --port <port>             port to listen on (default ${DEFAULT_MCP_PORT}; 0 picks a free port)
@@ -35,15 +39,13 @@ Options:
 Environment:
   BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (a non-loopback one is allowed)
   BANKOPS_LOG_LEVEL   debug, info (default), warn or error; logs are JSON lines on stderr
+  SLACK_BOT_TOKEN     the Slack app's bot token (xoxb-…); Slack is off without it
+  SLACK_SIGNING_SECRET  HTTP mode: the app's signing secret
+  SLACK_APP_TOKEN     Socket Mode: an app-level token (xapp-…); no public URL needed
+  SLACK_API_URL       the Slack Web API base (default https://slack.com/api/)
+  BANKOPS_SLACK_AUDIT_CHANNEL  a channel id that gets the audit log's head every day
+  BANKOPS_PUBLIC_URL  where Slack and the service reach this server (a proxy or tunnel)
 `;
-
-/** A long-lived front end the command runs (MCP over HTTP today; Slack joins later). */
-interface Listener {
-  name: string;
-  /** Lines for the start-up message: where it listens, and anything the operator must fix. */
-  banner: string[];
-  close(): Promise<void>;
-}
 
 interface ServeOptions {
   port: number;
@@ -102,33 +104,24 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
   };
 }
 
-async function startMcpListener(runtime: Runtime, options: ServeOptions): Promise<Listener> {
-  const mcp = await startMcpHttp({
-    runtime,
-    host: options.host,
-    port: options.port,
-    allowRemote: options.allowRemote,
-    allowedOrigins: options.allowedOrigins,
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
-    readOnly: options.readOnly,
-    confirmWrites: options.confirmWrites,
-  });
-  const keys = runtime.policy.current().mcpKeys.length;
-  // What a client will list: the approval tools come with any toolset.
-  const tools = offeredTools(runtime.registry, {
+/** The tools an MCP client will list: the approval tools come with any toolset. */
+function toolCount(runtime: Runtime, options: ServeOptions): number {
+  return offeredTools(runtime.registry, {
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
   }).length;
-  const banner = [
-    `MCP over HTTP on ${mcp.url} (${tools} tools${options.readOnly ? ', read-only' : ''})`,
-    `  policy ${runtime.policy.path}: ${keys} MCP key${keys === 1 ? '' : 's'}`,
-  ];
+}
+
+/** What the banner says about MCP keys: how many, and whether any client can connect. */
+function keyLines(runtime: Runtime): string[] {
+  const keys = runtime.policy.current().mcpKeys.length;
+  const lines = [`policy ${runtime.policy.path}: ${keys} MCP key${keys === 1 ? '' : 's'}`];
   if (keys === 0) {
-    banner.push(
-      '  warning: the policy lists no MCP key, so no client can connect; docs/mcp-http.md shows how to add one',
+    lines.push(
+      'warning: the policy lists no MCP key, so no client can connect; docs/mcp-http.md shows how to add one',
     );
   }
-  return { name: 'mcp-http', banner, close: () => mcp.close() };
+  return lines;
 }
 
 export async function serveCommand(args: string[]): Promise<number | 'running'> {
@@ -139,8 +132,9 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   }
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
+  const settings = loadServeSettings();
   const runtime = await createRuntime(loadConfig(), { watchPolicy: true, log });
-  const listeners: Listener[] = [];
+  let running: RunningServe | undefined;
 
   // Installed before anything listens, so a signal that comes right after start-up still closes
   // sessions and the database. A second Ctrl-C while stopping kills at once (the handler is `once`).
@@ -149,7 +143,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
     if (stopping) return;
     stopping = true;
     log.info('bankops serve: stopping', { signal });
-    void Promise.allSettled(listeners.map((l) => l.close()))
+    void Promise.allSettled([running?.close()])
       .then(() => runtime.close())
       .then(
         () => process.exit(0),
@@ -165,16 +159,40 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   process.once('SIGTERM', stop);
 
   try {
-    listeners.push(await startMcpListener(runtime, options));
+    running = await startServe({
+      runtime,
+      host: options.host,
+      port: options.port,
+      allowRemote: options.allowRemote,
+      settings,
+      mcpSummary: `${toolCount(runtime, options)} tools${options.readOnly ? ', read-only' : ''}`,
+      mcp: {
+        allowedOrigins: options.allowedOrigins,
+        ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+        readOnly: options.readOnly,
+        confirmWrites: options.confirmWrites,
+      },
+    });
   } catch (error) {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
     await runtime.close();
     throw error;
   }
+  if (!isLoopbackHost(options.host)) {
+    log.warn('serve: listening on a non-loopback address; terminate TLS in a reverse proxy in front', {
+      host: options.host,
+    });
+  }
+  const sandbox =
+    runtime.sandbox === undefined
+      ? []
+      : [
+          `  embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), state in ${runtime.config.databasePath}`,
+        ];
   // One write, so whoever watches stderr sees the whole message at once.
-  process.stderr.write(
-    `bankops serve\n${listeners.flatMap((l) => l.banner.map((line) => `  ${line}\n`)).join('')}  Ctrl-C to stop\n`,
-  );
+  const lines = [...running.banner, ...keyLines(runtime)].map((line) => `  ${line}`);
+  lines.push(...sandbox, '  Ctrl-C to stop');
+  process.stderr.write(`bankops serve\n${lines.join('\n')}\n`);
   return 'running';
 }

@@ -1,0 +1,165 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
+import { createMcpHttpHandler, MCP_PATH, type McpHttpOptions } from '../mcp/http.js';
+import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
+import { SLACK_OFF_HINT } from '../slack/config.js';
+import { sendJson } from '../slack/http/raw-body.js';
+import type { ServeSettings } from './config.js';
+import type { Runtime } from './runtime.js';
+
+export const SLACK_EVENTS_PATH = '/slack/events';
+export const WEBHOOKS_PATH = '/webhooks/service';
+export const HEALTH_PATH = '/healthz';
+
+export interface ServeOptions {
+  runtime: Runtime;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** The explicit consent to listen on a non-loopback address. */
+  allowRemote?: boolean;
+  /** MCP's own options (toolsets, read-only, confirmation, origins, limits). */
+  mcp?: Omit<McpHttpOptions, 'runtime' | 'host' | 'port' | 'allowRemote'>;
+  settings: ServeSettings;
+  /** Said after the MCP address in the banner (`17 tools, read-only`). */
+  mcpSummary?: string;
+  /** Options of the Slack app the environment does not carry (tests). */
+  slack?: Partial<Omit<SlackAppOptions, 'config' | 'runtime' | 'defaults'>>;
+}
+
+export interface RunningServe {
+  /** `http://127.0.0.1:<port>`, the base of every route. */
+  url: string;
+  port: number;
+  slack?: SlackFrontEnd;
+  /** Where the service delivers events (`BANKOPS_PUBLIC_URL`, or this listener for the embedded sandbox). */
+  publicUrl?: string;
+  /** The start-up message: what runs where and what to set next. */
+  banner: string[];
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+const pathOf = (req: IncomingMessage): string => new URL(req.url ?? '/', 'http://localhost').pathname;
+
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/**
+ * `bankops serve` (DESIGN decision 12): every long-lived front end on one HTTP listener. `/mcp` is
+ * MCP over Streamable HTTP with its own Origin and bearer-key checks; `/slack/events` is Slack's
+ * Request URL, each request checked against the signing secret; `/webhooks/service` takes the
+ * service's deliveries, each checked against the keys bankops made; `/healthz` says what runs.
+ * Slack and the service reach it through `BANKOPS_PUBLIC_URL` (a proxy or tunnel); the listener
+ * itself stays on loopback unless told otherwise.
+ */
+export async function startServe(options: ServeOptions): Promise<RunningServe> {
+  const { runtime, settings } = options;
+  const { log } = runtime;
+  if (!isLoopbackHost(options.host) && options.allowRemote !== true) {
+    throw new Error(
+      `refusing to listen on ${options.host}: serve listens on loopback unless told otherwise explicitly`,
+    );
+  }
+  const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
+  let publicUrl = settings.publicUrl;
+  let slack: SlackFrontEnd | undefined;
+  if (settings.slack.enabled) {
+    // Loaded only when Slack is on: a server without it does not pay for Bolt.
+    const { createSlackApp } = await import('../slack/app.js');
+    slack = createSlackApp({
+      config: settings.slack.config,
+      runtime,
+      defaults: runtime.config.defaults,
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...options.slack,
+    });
+  }
+
+  const routes: Record<string, Handler> = {
+    [MCP_PATH]: mcp.handle,
+    [HEALTH_PATH]: async (_req, res) =>
+      sendJson(res, 200, {
+        status: 'ok',
+        mcp: MCP_PATH,
+        slack: slack === undefined ? 'off' : slack.config.mode,
+      }),
+    [SLACK_EVENTS_PATH]: async (req, res) => {
+      if (slack?.events !== undefined) return slack.events(req, res);
+      req.resume();
+      sendJson(res, 404, {
+        error: slack === undefined ? 'Slack is off on this server' : 'Slack runs in Socket Mode here',
+      });
+    },
+    [WEBHOOKS_PATH]: async (req, res) => {
+      if (slack !== undefined) return slack.webhooks(req, res);
+      req.resume();
+      // 503, not 200: the service retries, and nothing is recorded that Slack would then miss.
+      sendJson(res, 503, { error: 'Slack is off on this server, so deliveries have nowhere to go' });
+    },
+  };
+  const server = createServer((req, res) => {
+    const route = routes[pathOf(req)];
+    if (route === undefined) {
+      req.resume();
+      sendJson(res, 404, { error: `not found; the routes are ${Object.keys(routes).join(', ')}` });
+      return;
+    }
+    route(req, res).catch((error: unknown) => {
+      log.error('serve: request failed', {
+        path: pathOf(req),
+        error: error instanceof Error ? error.message : String(error),
+      });
+      sendJson(res, 500, { error: 'internal error' });
+    });
+  });
+  // MCP's SSE streams stay open for a long time; Node's default request timeout would cut them.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+  const port = await listen(server, options.port, options.host);
+  const url = `http://${urlHost(options.host)}:${port}`;
+  mcp.listening(port);
+  // The embedded sandbox runs on this machine: it can deliver to this listener directly.
+  if (publicUrl === undefined && runtime.sandbox !== undefined) {
+    publicUrl = url;
+    if (slack !== undefined) slack.services.publicUrl = url;
+  }
+  await slack?.start();
+
+  const banner = [
+    `listening on ${url}`,
+    `MCP over HTTP on ${url}${MCP_PATH}${options.mcpSummary === undefined ? '' : ` (${options.mcpSummary})`}`,
+    ...(slack === undefined
+      ? [`Slack is off (${settings.slack.enabled ? '' : settings.slack.why}): ${SLACK_OFF_HINT}`]
+      : slack.banner(url)),
+    publicUrl === undefined
+      ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
+      : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
+    `health on ${url}${HEALTH_PATH}`,
+  ];
+  return {
+    url,
+    port,
+    ...(slack === undefined ? {} : { slack }),
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+    banner,
+    close: async () => {
+      await mcp.close();
+      await slack?.stop();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Actor } from '../../core/policy/types.js';
+import type { Reply } from '../respond.js';
+
+/** The person behind a command, a button or a form: who they are to the policy, and where to answer. */
+export interface Asker {
+  actor: Actor;
+  userId: string;
+  /** The channel the command was typed in (a share or a subscription's default goes there). */
+  channelId: string;
+  reply: Reply;
+}

@@ -1,0 +1,81 @@
+import type { ExecuteResult } from '../../core/results.js';
+import type { AnyTool } from '../../core/tool.js';
+import { line, type SlackMessage } from '../render/message.js';
+import { outcomeMessage } from '../render/outcome.js';
+import { pendingMessage } from '../render/pending.js';
+import type { Reply } from '../respond.js';
+import type { SlackServices } from '../services.js';
+import { cardsSeen } from '../store/cards.js';
+import type { Asker } from './asker.js';
+import { outputAnswer } from './output-answer.js';
+
+/**
+ * A "working…" note once the call has taken longer than `afterMs`; `stop` says whether it was shown,
+ * so the answer replaces it instead of appearing under it.
+ */
+function workingNote(reply: Reply, tool: string, afterMs: number): { stop(): Promise<boolean> } {
+  let shown: Promise<boolean> | undefined;
+  const timer = setTimeout(() => {
+    shown = reply(line(`:hourglass_flowing_sand: Working on \`${tool}\`…`)).then(
+      () => true,
+      () => false,
+    );
+  }, afterMs);
+  return {
+    stop: async () => {
+      clearTimeout(timer);
+      return shown === undefined ? false : shown;
+    },
+  };
+}
+
+/** The answer to a result: the output for `ok`, the approval for `pending_approval`, else one line. */
+export function answerFor(
+  services: SlackServices,
+  asker: Asker,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+  result: ExecuteResult,
+): SlackMessage {
+  switch (result.status) {
+    case 'ok':
+      services.cards.remember(cardsSeen(input, result.output));
+      return outputAnswer(services, asker, tool, input, result.output);
+    case 'pending_approval':
+      return (
+        services.approvals?.requested(result.approval, asker.actor, { channel: asker.channelId }) ??
+        pendingMessage(result.approval)
+      );
+    default:
+      return outcomeMessage(result, tool.hints.readOnly);
+  }
+}
+
+/**
+ * `{tool, input, actor}` → the executor → the answer, ephemeral to the person who asked. Nothing
+ * here decides anything: validation, policy, approvals and the audit log are the executor's.
+ */
+export async function runAndAnswer(
+  services: SlackServices,
+  asker: Asker,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+): Promise<void> {
+  const note = workingNote(asker.reply, tool.name, services.workingAfterMs);
+  let result: ExecuteResult;
+  try {
+    result = await services.executor.execute({ tool: tool.name, input, actor: asker.actor });
+  } catch (error) {
+    services.log.error('slack: running a tool failed', {
+      tool: tool.name,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    result = {
+      status: 'failed',
+      tool: tool.name,
+      error: { kind: 'internal', message: 'bankops could not run it; the operators have it in the log' },
+    };
+  }
+  const replace = await note.stop();
+  await asker.reply(answerFor(services, asker, tool, input, result), { replace });
+}

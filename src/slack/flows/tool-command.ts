@@ -1,0 +1,118 @@
+import { inputJsonSchema } from '../../core/registry.js';
+import type { AnyTool } from '../../core/tool.js';
+import { unknownFields } from '../../core/unknown-fields.js';
+import { policyView } from '../../present/policy-view.js';
+import { formFields, missingRequired } from '../render/form-fields.js';
+import { secretInputMessage } from '../render/help.js';
+import { ModalTooLargeError, type ModalView } from '../render/modal.js';
+import { usageMessage } from '../render/outcome.js';
+import type { SlackServices } from '../services.js';
+import type { Asker } from './asker.js';
+import { corridorForm } from './beneficiary.js';
+import { toolForm } from './forms.js';
+import { runAndAnswer } from './run.js';
+
+export interface Trigger {
+  triggerId: string;
+  responseUrl: string;
+}
+
+const hasField = (tool: AnyTool, name: string): boolean => Object.hasOwn(tool.input.shape, name);
+
+/**
+ * What short forms resolve before asking: a family B card id bankops has seen gets its cardholder
+ * and wallet; a payee the payee directory knows gets its rail and purpose.
+ */
+function resolveKnown(
+  services: SlackServices,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
+  const resolved = { ...input };
+  if (typeof input.cardId === 'string' && hasField(tool, 'cardholderId') && hasField(tool, 'walletId')) {
+    const card = services.cards.find(input.cardId);
+    if (card !== undefined) {
+      resolved.cardholderId ??= card.cardholderId;
+      resolved.walletId ??= card.walletId;
+    }
+  }
+  if (tool.name === 'create_payout' && typeof input.beneficiaryId === 'string') {
+    const payee = services.payees(input.beneficiaryId);
+    if (payee !== undefined) {
+      for (const [key, value] of Object.entries(payee)) if (value !== undefined) resolved[key] ??= value;
+    }
+  }
+  return resolved;
+}
+
+function whyForm(tool: AnyTool, input: Record<string, unknown>, missing: readonly string[]): string {
+  if (
+    typeof input.cardId === 'string' &&
+    (missing.includes('cardholderId') || missing.includes('walletId'))
+  ) {
+    return `bankops has not seen card ${input.cardId} yet: give its cardholder and wallet (\`/bank list_cards_b\` shows a wallet's cards, and bankops remembers them).`;
+  }
+  if (missing.length === formFields(inputJsonSchema(tool)).filter((f) => f.required).length) {
+    return 'Fill in the fields; what the configuration knows (company, program, agent codes) is filled in for you.';
+  }
+  return `Still needed: ${missing.join(', ')}.`;
+}
+
+/**
+ * A command that runs a tool. Tools whose input is a secret are refused with where to go instead;
+ * a call missing required fields (and a new beneficiary, corridor first) opens a form generated
+ * from the tool's schema, pre-filled with what was typed; the rest goes to the executor.
+ */
+export async function toolCommand(
+  services: SlackServices,
+  asker: Asker,
+  tool: AnyTool,
+  typed: Record<string, unknown>,
+  trigger: Trigger,
+): Promise<void> {
+  if (tool.secretInput === true) {
+    await asker.reply(secretInputMessage(tool));
+    return;
+  }
+  const input = resolveKnown(services, tool, typed);
+  const missing = missingRequired(formFields(inputJsonSchema(tool)), input).map((f) => f.path);
+  // A misspelt field goes to the executor, which names the field meant; a form would hide it.
+  const misspelt = unknownFields(input, Object.keys(tool.input.shape)).length > 0;
+  if (missing.length === 0 || misspelt) {
+    await runAndAnswer(services, asker, tool, input);
+    return;
+  }
+  // A form for a tool this person may not call at all would only end in a refusal.
+  const access = policyView(services.executor.policy, asker.actor, [tool]).tools[0];
+  if (access?.access === 'denied') {
+    await asker.reply(usageMessage(`${tool.name} ${access.reason ?? 'is not allowed to you'}`));
+    return;
+  }
+  const where = { responseUrl: trigger.responseUrl, channel: asker.channelId };
+  let view: ModalView;
+  try {
+    const schemaTool = services.registry.get('get_beneficiary_schema');
+    view =
+      tool.name === 'create_beneficiary' && schemaTool !== undefined
+        ? corridorForm(schemaTool, input, where)
+        : toolForm(tool, input, where, whyForm(tool, input, missing));
+  } catch (error) {
+    if (!(error instanceof ModalTooLargeError)) throw error;
+    await asker.reply(
+      usageMessage(`${tool.name} needs ${missing.join(', ')}; type them: \`/bank help ${tool.name}\``),
+    );
+    return;
+  }
+  try {
+    await services.call('views.open', { trigger_id: trigger.triggerId, view });
+  } catch (error) {
+    const why =
+      (error as { data?: { error?: string } }).data?.error ??
+      (error instanceof Error ? error.message : String(error));
+    await asker.reply(
+      usageMessage(
+        `the form for ${tool.name} did not open (${why}); it needs ${missing.join(', ')}: \`/bank help ${tool.name}\` shows how to type them`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,98 @@
+import { slackActor } from '../core/actors.js';
+import type { Logger } from '../core/log.js';
+import { isKnownActor } from '../core/policy/actors.js';
+import type { Policy } from '../core/policy/schema.js';
+import type { Actor } from '../core/policy/types.js';
+
+export interface IdentityOptions {
+  /** The policy in force (it reloads). */
+  policy: () => Policy;
+  /** Members of a user group (`usergroups.users.list`). */
+  groupMembers: (groupId: string) => Promise<readonly string[]>;
+  log: Logger;
+  /** How long a group's members are trusted (default 60 s). */
+  ttlMs?: number;
+  /** A miss refreshes the groups at most this often (default 10 s), so one stranger cannot flood Slack. */
+  missRefreshMs?: number;
+  now?: () => number;
+}
+
+interface Members {
+  users: ReadonlySet<string>;
+  fetchedAt: number;
+}
+
+/** The user groups the policy names: only their members matter, so only they are looked up. */
+function policyGroups(policy: Policy): string[] {
+  const groups = policy.actors.flatMap((entry) =>
+    entry.match.slackGroup === undefined ? [] : [entry.match.slackGroup],
+  );
+  return [...new Set(groups)];
+}
+
+/**
+ * Who a Slack user is to the policy: `slack:<user id>` with the user groups (among those the policy
+ * names) they belong to. Members are cached briefly; a user found in none of them, or unknown to
+ * the policy, refreshes the cache (at most every `missRefreshMs`), so someone just added to a group
+ * does not wait for the cache to expire. Channel membership grants nothing.
+ */
+export class SlackIdentities {
+  readonly #options: IdentityOptions;
+  readonly #members = new Map<string, Members>();
+  #lastMissRefresh = 0;
+
+  constructor(options: IdentityOptions) {
+    this.#options = options;
+  }
+
+  async actorFor(userId: string): Promise<Actor> {
+    const policy = this.#options.policy();
+    const groups = policyGroups(policy);
+    const ttl = this.#options.ttlMs ?? 60_000;
+    const now = this.#now();
+    await this.#refresh(groups.filter((g) => now - (this.#members.get(g)?.fetchedAt ?? -Infinity) > ttl));
+    let actor = slackActor(userId, this.#groupsOf(userId, groups));
+    const miss = actor.slackGroupIds?.length === 0 || !isKnownActor(policy, actor);
+    if (groups.length > 0 && miss && now - this.#lastMissRefresh >= (this.#options.missRefreshMs ?? 10_000)) {
+      this.#lastMissRefresh = now;
+      await this.#refresh(groups);
+      actor = slackActor(userId, this.#groupsOf(userId, groups));
+    }
+    return actor;
+  }
+
+  /** Whether the policy gives this actor any entry at all (an unknown user is told so, with their id). */
+  isKnown(actor: Actor): boolean {
+    return isKnownActor(this.#options.policy(), actor);
+  }
+
+  #groupsOf(userId: string, groups: readonly string[]): string[] {
+    return groups.filter((g) => this.#members.get(g)?.users.has(userId) === true);
+  }
+
+  async #refresh(groups: readonly string[]): Promise<void> {
+    await Promise.all(
+      groups.map(async (group) => {
+        try {
+          const users = await this.#options.groupMembers(group);
+          this.#members.set(group, { users: new Set(users), fetchedAt: this.#now() });
+        } catch (error) {
+          // Fail closed: roles from a group whose members cannot be read now are not granted (a person
+          // removed from it must not keep them through a stale list); slackUser entries still apply.
+          this.#members.delete(group);
+          this.#options.log.warn(
+            'slack: user group lookup failed; its roles are not granted until it works',
+            {
+              group,
+              error: error instanceof Error ? error.message : String(error),
+            },
+          );
+        }
+      }),
+    );
+  }
+
+  #now(): number {
+    return this.#options.now?.() ?? Date.now();
+  }
+}

@@ -1,0 +1,100 @@
+import type { BlockAction, ButtonAction } from '@slack/bolt';
+import { withButtons } from '../../flows/output-answer.js';
+import { runAndAnswer } from '../../flows/run.js';
+import { button, context, line, type SlackMessage } from '../../render/message.js';
+import { replyTo } from '../../respond.js';
+import type { SlackServices } from '../../services.js';
+import { ACTIONS } from './ids.js';
+
+type Args = { body: BlockAction; action: ButtonAction; ack: () => Promise<void> };
+
+const parse = <T>(value: string | undefined): T | undefined => {
+  try {
+    return value === undefined ? undefined : (JSON.parse(value) as T);
+  } catch {
+    return undefined;
+  }
+};
+
+const GONE = line(':hourglass: This answer is older than 30 minutes; ask again.');
+
+/** What a channel sees of a shared answer: who shared it, the content, no buttons. */
+function forChannel(page: SlackMessage, userId: string): SlackMessage {
+  return {
+    text: page.text,
+    blocks: [context(`Shared by <@${userId}>`), ...page.blocks.filter((block) => block.type !== 'actions')],
+    ...(page.attachments === undefined ? {} : { attachments: page.attachments }),
+  };
+}
+
+/** "Share in channel": posts the answer exactly as its reader saw it (a read without secrets only). */
+export function share(services: SlackServices) {
+  return async ({ body, action, ack }: Args): Promise<void> => {
+    await ack();
+    const reply = replyTo(body.response_url);
+    const answer = services.answers.get(parse<{ a: string }>(action.value)?.a ?? '');
+    const channel = body.channel?.id;
+    if (answer === undefined || channel === undefined) return reply(GONE);
+    if (answer.userId !== body.user.id || !answer.shareable) {
+      return reply(
+        line(':no_entry: Only the person who asked can share this answer, and only a read without secrets.'),
+      );
+    }
+    try {
+      for (const page of answer.pages) {
+        await services.call('chat.postMessage', {
+          channel,
+          ...forChannel(page, body.user.id),
+          unfurl_links: false,
+        });
+      }
+    } catch (error) {
+      const code = (error as { data?: { error?: string } }).data?.error;
+      const hint =
+        code === 'not_in_channel' || code === 'channel_not_found'
+          ? 'bankops is not in this channel: invite it (`/invite @bankops`) and share again.'
+          : `Slack refused it (${code ?? 'error'}).`;
+      return reply(line(`:warning: Not shared. ${hint}`));
+    }
+    return reply(line(`:white_check_mark: Shared in <#${channel}>.`));
+  };
+}
+
+/** "More": the next page of an answer too long for one message. */
+export function morePage(services: SlackServices) {
+  return async ({ body, action, ack }: Args): Promise<void> => {
+    await ack();
+    const reply = replyTo(body.response_url);
+    const ref = parse<{ a: string; p: number }>(action.value);
+    const answer = services.answers.get(ref?.a ?? '');
+    const page = ref === undefined ? undefined : answer?.pages[ref.p];
+    if (answer === undefined || ref === undefined || page === undefined) return reply(GONE);
+    if (answer.userId !== body.user.id) return reply(line(':no_entry: This answer is someone else’s.'));
+    const left = answer.pages.length - ref.p - 1;
+    const next =
+      left > 0
+        ? [
+            button(
+              `More (${left} more page${left === 1 ? '' : 's'})`,
+              ACTIONS.morePage,
+              JSON.stringify({ a: answer.id, p: ref.p + 1 }),
+            ),
+          ]
+        : [];
+    return reply(withButtons(page, next));
+  };
+}
+
+/** "More from the service": the next page of a list the service pages, run as the person who clicked. */
+export function serviceNext(services: SlackServices) {
+  return async ({ body, action, ack }: Args): Promise<void> => {
+    await ack();
+    const reply = replyTo(body.response_url);
+    const next = parse<{ t: string; i: Record<string, unknown> }>(action.value);
+    const tool = next === undefined ? undefined : services.registry.get(next.t);
+    if (next === undefined || tool === undefined || tool.secretInput === true) return reply(GONE);
+    const actor = await services.identities.actorFor(body.user.id);
+    const asker = { actor, userId: body.user.id, channelId: body.channel?.id ?? '', reply };
+    return runAndAnswer(services, asker, tool, next.i);
+  };
+}

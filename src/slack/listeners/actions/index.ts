@@ -1,0 +1,11 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import type { SlackServices } from '../../services.js';
+import { morePage, serviceNext, share } from './answers.js';
+import { ACTIONS } from './ids.js';
+
+/** The buttons under answers: Share, More, More from the service (part two adds Approve and Reject). */
+export function register(app: App, services: SlackServices): void {
+  app.action<BlockAction<ButtonAction>>(ACTIONS.share, share(services));
+  app.action<BlockAction<ButtonAction>>(ACTIONS.morePage, morePage(services));
+  app.action<BlockAction<ButtonAction>>(ACTIONS.serviceNext, serviceNext(services));
+}

@@ -1,0 +1,116 @@
+import type { SlashCommand } from '@slack/bolt';
+import { policyView } from '../../../present/policy-view.js';
+import { askedAnchor } from '../../flows/anchor.js';
+import type { Asker } from '../../flows/asker.js';
+import { subscribe, unsubscribe } from '../../flows/subscriptions.js';
+import { toolCommand } from '../../flows/tool-command.js';
+import type { Command } from '../../grammar/command.js';
+import { type GrammarContext, parseCommand } from '../../grammar/parse.js';
+import { approvalsMessages } from '../../render/approvals-list.js';
+import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from '../../render/help.js';
+import { line } from '../../render/message.js';
+import { outcomeMessage, usageMessage } from '../../render/outcome.js';
+import { replyTo } from '../../respond.js';
+import { type SlackServices, slackTools } from '../../services.js';
+
+/** An unknown user learns that, and what to give the admin. */
+export const noAccessMessage = (userId: string) =>
+  line(
+    `:wave: You have no access to bankops yet. Ask a bankops admin to add your Slack user id \`${userId}\` to the policy (\`actors: - match: {slackUser: ${userId}}\` with roles).`,
+  );
+
+async function help(services: SlackServices, asker: Asker, topic: string | undefined): Promise<void> {
+  const tools = slackTools(services.registry);
+  const view = policyView(services.executor.policy, asker.actor, tools);
+  if (topic === undefined) {
+    await asker.reply(helpMessage(view, tools));
+    return;
+  }
+  const tool = services.registry.get(topic);
+  if (tool?.secretInput === true) {
+    await asker.reply(secretInputMessage(tool));
+    return;
+  }
+  if (tool !== undefined) {
+    await asker.reply(
+      toolHelpMessage(
+        tool,
+        view.tools.find((t) => t.tool === tool.name),
+        services.defaults,
+      ),
+    );
+    return;
+  }
+  const form = shortFormHelp(topic);
+  await asker.reply(
+    form ??
+      usageMessage(`no help for '${topic}': \`/bank help\` lists the short forms and the tools you may use`),
+  );
+}
+
+async function approvals(services: SlackServices, asker: Asker): Promise<void> {
+  const result = await services.executor.execute({
+    tool: 'list_approvals',
+    input: { state: 'pending', limit: 100 },
+    actor: asker.actor,
+  });
+  if (result.status !== 'ok') {
+    await asker.reply(
+      result.status === 'pending_approval' ? line(result.status) : outcomeMessage(result, true),
+    );
+    return;
+  }
+  const list = (result.output.approvals ?? []) as Parameters<typeof approvalsMessages>[0];
+  for (const message of approvalsMessages(list, asker.actor, services.executor.policy))
+    await asker.reply(message);
+}
+
+async function dispatch(
+  services: SlackServices,
+  asker: Asker,
+  command: Command,
+  body: SlashCommand,
+): Promise<void> {
+  switch (command.kind) {
+    case 'help':
+      return help(services, asker, command.topic);
+    case 'usage':
+      return asker.reply(usageMessage(command.message));
+    case 'approvals':
+      return approvals(services, asker);
+    case 'subscribe':
+      return subscribe(services, asker, command.event, command.channel);
+    case 'unsubscribe':
+      return unsubscribe(services, asker, command.event);
+    case 'audit-anchor':
+      return asker.reply(
+        askedAnchor(services.audit, services.outbox, services.config.auditChannel, asker.userId),
+      );
+    case 'tool': {
+      const tool = services.registry.get(command.tool);
+      if (tool === undefined) return asker.reply(usageMessage(`unknown tool ${command.tool}`));
+      return toolCommand(services, asker, tool, command.input, {
+        triggerId: body.trigger_id,
+        responseUrl: body.response_url,
+      });
+    }
+  }
+}
+
+/**
+ * `/bank …`: acknowledged at once (Slack's 3 seconds hold whatever the service does), then the
+ * person is identified, the text parsed, and the answer sent through the command's response_url.
+ */
+export function bankCommand(services: SlackServices, grammar: GrammarContext) {
+  return async ({ command, ack }: { command: SlashCommand; ack: () => Promise<void> }): Promise<void> => {
+    await ack();
+    const reply = replyTo(command.response_url);
+    const actor = await services.identities.actorFor(command.user_id);
+    if (!services.identities.isKnown(actor)) {
+      await reply(noAccessMessage(command.user_id));
+      return;
+    }
+    const asker: Asker = { actor, userId: command.user_id, channelId: command.channel_id, reply };
+    await dispatch(services, asker, parseCommand(command.text, grammar), command);
+  };
+}

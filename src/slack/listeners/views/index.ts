@@ -1,0 +1,10 @@
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { SlackServices } from '../../services.js';
+import { VIEWS } from '../actions/ids.js';
+import { corridorSubmitted, toolFormSubmitted } from './forms.js';
+
+/** Submissions of the forms bankops opens (part two adds the reject-reason modal). */
+export function register(app: App, services: SlackServices): void {
+  app.view<ViewSubmitAction>(VIEWS.toolForm, toolFormSubmitted(services));
+  app.view<ViewSubmitAction>(VIEWS.beneficiaryCorridor, corridorSubmitted(services));
+}

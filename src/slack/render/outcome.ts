@@ -1,0 +1,50 @@
+import type { ExecuteResult } from '../../core/results.js';
+import { describeFailure } from '../../present/failure.js';
+import { context, escapeText, type SlackMessage, sections } from './message.js';
+
+const codeOf = (name: string): string => `\`${name.replaceAll('`', "'")}\``;
+
+/**
+ * The answers other than a tool's output, each one short line that says what happened and what to
+ * do: a refusal with the policy's reason, invalid input field by field with where to see the
+ * fields, a failure with the service's message and the advice of `src/present/failure.ts`.
+ */
+export function outcomeMessage(
+  result: Exclude<ExecuteResult, { status: 'ok' | 'pending_approval' }>,
+  readOnly: boolean,
+): SlackMessage {
+  switch (result.status) {
+    case 'denied':
+    case 'declined': {
+      const text = `:no_entry: ${escapeText(result.reason)}`;
+      return { text, blocks: sections(text) };
+    }
+    case 'invalid': {
+      const fields = result.errors.map((e) => (e.path === '' ? e.message : `${codeOf(e.path)} ${e.message}`));
+      const text = `:warning: ${codeOf(result.tool)}: ${escapeText(fields.join('; '))}`;
+      return {
+        text,
+        blocks: [
+          ...sections(text),
+          context(`\`/bank help ${result.tool}\` shows its fields and an example.`),
+        ],
+      };
+    }
+    case 'failed': {
+      const words = describeFailure({ name: result.tool, readOnly }, result.error);
+      const text = `:x: ${escapeText(words.headline)}`;
+      const details = [
+        ...words.issues.map(escapeText),
+        escapeText(words.advice),
+        ...words.facts.map(escapeText),
+      ];
+      return { text, blocks: [...sections(text), context(details.join(' · '))] };
+    }
+  }
+}
+
+/** A command that does not parse, or a refusal before anything ran, as one line (escaped: it may quote input). */
+export const usageMessage = (text: string): SlackMessage => {
+  const line = `:warning: ${escapeText(text)}`;
+  return { text: line, blocks: sections(line) };
+};

@@ -1,0 +1,32 @@
+import type { App } from '@slack/bolt';
+import type { ApprovalView } from '../core/approvals/types.js';
+import type { Actor } from '../core/policy/types.js';
+import type { SlackMessage } from './render/message.js';
+
+/**
+ * Where approvals plug into the Slack app (the approval messages driven by the change feed, their
+ * buttons, the App Home tab). Without it a request that waits for approval is answered with a
+ * plain summary and approvers decide with the CLI; with it, whatever it registers runs alongside.
+ */
+export interface ApprovalsInSlack {
+  /** Adds its listeners (Approve/Reject buttons, reject-reason modal, home tab). */
+  register(app: App): void;
+  /**
+   * The answer to the person whose request now waits for approval. `where` is the channel it was
+   * asked in, so the answer can say where the approvers will see it.
+   */
+  requested(approval: ApprovalView, requester: Actor, where: { channel: string }): SlackMessage | undefined;
+  /** Starts following the change feed (after the app is ready) and stops with it. */
+  start?(): Promise<void> | void;
+  stop?(): Promise<void> | void;
+}
+
+/**
+ * What bankops knows of a payee, for `/bank payout`: the rail and purpose its corridor implies. The
+ * payee directory of the core fills this in; until then nothing is known and a modal asks.
+ */
+export type PayeeLookup = (
+  beneficiaryId: string,
+) => { destinationRail?: string; purposeCode?: string; destinationAssetCode?: string } | undefined;
+
+export const noPayees: PayeeLookup = () => undefined;

@@ -1,0 +1,64 @@
+import { type Db, migrate } from '../../core/db.js';
+
+/**
+ * What the Slack front end keeps, in bankops's database so that every replica of `bankops serve`
+ * shares it and a restart loses nothing (DESIGN decision 12). No secret is stored: webhook keys only
+ * as SHA-256 digests, and results that carry a secret are never kept for sharing.
+ */
+const SLACK_001 = [
+  // Events API deliveries already handled: Slack retries (X-Slack-Retry-Num) are acknowledged only.
+  `CREATE TABLE IF NOT EXISTS slack_seen_events (
+     event_id TEXT PRIMARY KEY,
+     seen_at INTEGER NOT NULL
+   ) STRICT`,
+  // Rendered answers kept briefly for "Share" and "More" (pages not yet shown).
+  `CREATE TABLE IF NOT EXISTS slack_pages (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     tool TEXT NOT NULL,
+     pages_json TEXT NOT NULL,
+     shareable INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   ) STRICT`,
+  // Family B card ids seen in answers, so `/bank card <id>` can find the cardholder and wallet.
+  `CREATE TABLE IF NOT EXISTS slack_cards (
+     card_id TEXT PRIMARY KEY,
+     cardholder_id TEXT NOT NULL,
+     wallet_id TEXT NOT NULL,
+     last_four TEXT,
+     seen_at INTEGER NOT NULL
+   ) STRICT`,
+  // The keys bankops gave the service for its webhook subscriptions, as digests, and where to post.
+  `CREATE TABLE IF NOT EXISTS service_webhook_keys (
+     key_digest TEXT PRIMARY KEY,
+     event_name TEXT NOT NULL,
+     channel_id TEXT NOT NULL,
+     created_by TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   ) STRICT`,
+  // Service deliveries already received, by event id: a repeat is answered 200 and posts nothing.
+  `CREATE TABLE IF NOT EXISTS service_deliveries (
+     event_id TEXT NOT NULL,
+     event_name TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     PRIMARY KEY (event_id, event_name)
+   ) STRICT`,
+  // Messages to post, in order, retried until Slack takes them: a crash or a Slack outage loses none.
+  `CREATE TABLE IF NOT EXISTS slack_outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     dedupe_key TEXT UNIQUE,
+     method TEXT NOT NULL,
+     args_json TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_at INTEGER NOT NULL,
+     lease_until INTEGER NOT NULL DEFAULT 0,
+     done_at INTEGER,
+     error TEXT
+   ) STRICT`,
+  'CREATE INDEX IF NOT EXISTS slack_outbox_pending ON slack_outbox (done_at, next_at, id)',
+];
+
+export function migrateSlack(db: Db): void {
+  migrate(db, 'slack/001-front-end', SLACK_001);
+}
