@@ -1,0 +1,126 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { type RunningServe, type ServeOptions, startServe } from '../../src/app/serve.js';
+import type { SlackConfig } from '../../src/slack/config.js';
+import { runtimeOptions, testConfig } from './core.js';
+import { type RunningSandbox, startTestSandbox } from './sandbox.js';
+import { SlackApiStandIn } from './slack-api.js';
+import { SlackDriver } from './slack-requests.js';
+
+export const BOT_TOKEN = 'xoxb-test-0000-bankops';
+export const SIGNING_SECRET = 'test-signing-secret-0123456789';
+
+/** The people of the Slack tests, as the policy knows them. */
+export const USERS = {
+  /** viewer and operator: reads, and writes the policy allows operators. */
+  operator: 'U0OPERATOR',
+  /** viewer only. */
+  viewer: 'U0VIEWER',
+  /** In the treasury user group (approver, viewer) and nothing else. */
+  treasurer: 'U0TREASURER',
+  /** Not in the policy at all. */
+  stranger: 'U0STRANGER',
+} as const;
+export const TREASURY_GROUP = 'S0TREASURY';
+export const AUDIT_CHANNEL = 'C0AUDIT';
+
+/** The shipped default policy with the Slack test people added to its actors. */
+export function slackPolicyYaml(): string {
+  const policy = parse(
+    readFileSync(join(import.meta.dirname, '..', '..', 'policy', 'default.yaml'), 'utf8'),
+  ) as {
+    actors: unknown[];
+  };
+  policy.actors.push(
+    { match: { slackUser: USERS.operator }, roles: ['viewer', 'operator'] },
+    { match: { slackUser: USERS.viewer }, roles: ['viewer'] },
+    { match: { slackGroup: TREASURY_GROUP }, roles: ['approver', 'viewer'] },
+  );
+  return stringify(policy);
+}
+
+export interface SlackTest {
+  serve: RunningServe;
+  runtime: Runtime;
+  sandbox: RunningSandbox;
+  api: SlackApiStandIn;
+  slack: SlackDriver;
+  dir: string;
+  close(): Promise<void>;
+}
+
+export interface SlackTestOptions {
+  /** Production mode acknowledges before the listener finishes; tests default to after. */
+  processBeforeResponse?: boolean;
+  config?: Partial<SlackConfig>;
+  publicUrl?: string;
+  /** Overrides of the Slack app's options (approvals seam, timings). */
+  slack?: ServeOptions['slack'];
+  policyYaml?: string;
+}
+
+/**
+ * One Slack app for a test file, as `bankops serve` runs it: a sandbox of the service, the real
+ * runtime on a temp database, the shared listener with Slack in HTTP mode against the Web API
+ * stand-in, and a driver that sends signed requests to `/slack/events`.
+ */
+export async function startSlackTest(options: SlackTestOptions = {}): Promise<SlackTest> {
+  const dir = mkdtempSync(join(tmpdir(), 'bankops-slack-'));
+  const sandbox = await startTestSandbox();
+  const policyPath = join(dir, 'policy.yaml');
+  writeFileSync(policyPath, options.policyYaml ?? slackPolicyYaml());
+  const runtime = await createRuntime(
+    testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath }),
+    runtimeOptions(),
+  );
+  const api = await SlackApiStandIn.start({
+    token: BOT_TOKEN,
+    groups: { [TREASURY_GROUP]: [USERS.treasurer] },
+  });
+  const config: SlackConfig = {
+    mode: 'http',
+    botToken: BOT_TOKEN,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: api.url,
+    auditChannel: AUDIT_CHANNEL,
+    ...options.config,
+  };
+  const serve = await startServe({
+    runtime,
+    host: '127.0.0.1',
+    port: 0,
+    settings: {
+      slack: { enabled: true, config },
+      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+    },
+    slack: {
+      processBeforeResponse: options.processBeforeResponse ?? true,
+      webApiRetries: 0,
+      outboxPollMs: 50,
+      ...options.slack,
+    },
+  });
+  const slack = new SlackDriver({
+    eventsUrl: `${serve.url}/slack/events`,
+    signingSecret: SIGNING_SECRET,
+    api,
+  });
+  return {
+    serve,
+    runtime,
+    sandbox,
+    api,
+    slack,
+    dir,
+    close: async () => {
+      await serve.close();
+      await runtime.close();
+      await sandbox.close();
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SlackTest, startSlackTest, TREASURY_GROUP, USERS } from '../helpers/slack-app.js';
+import { buttonsOf, textOf } from '../helpers/slack-requests.js';
+
+let t: SlackTest;
+
+beforeAll(async () => {
+  t = await startSlackTest();
+});
+afterAll(async () => {
+  expect(t.api.problems).toEqual([]);
+  await t?.close();
+});
+
+/** Types `/bank <text>` and returns the final answer's body and visible text. */
+async function ask(user: string, text: string) {
+  const { id, response } = await t.slack.command(user, text);
+  expect(response.status).toBe(200);
+  const answers = await t.api.answers(id);
+  const body = answers.at(-1)?.body ?? {};
+  return { id, body, text: textOf(body) };
+}
+
+describe('/bank help', () => {
+  it('lists only what this person may do in Slack, never a tool whose input is a secret', async () => {
+    const viewer = await ask(USERS.viewer, 'help');
+    expect(viewer.text).toContain('`get_balances`');
+    expect(viewer.text).toContain('/bank balances');
+    expect(viewer.text).not.toContain('create_payout');
+    expect(viewer.text).not.toContain('/bank payout');
+    expect(viewer.text).not.toContain('update_card_status_b');
+    const operator = await ask(USERS.operator, 'help');
+    expect(operator.text).toContain('`create_payout` Send a payout _(needs approval)_');
+    expect(operator.text).toContain('`create_conversion` Convert currency _(needs 1 approver)_');
+    expect(operator.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
+    for (const secret of ['reset_pin_a', 'activate_card_a', 'assign_card_a', 'assign_card_b']) {
+      expect(operator.text).not.toContain(secret);
+    }
+  });
+
+  it('shows a tool’s fields and an example that works on the sandbox', async () => {
+    const { text } = await ask(USERS.operator, 'help create_payout');
+    expect(text).toContain('`beneficiaryId` (string, *required*)');
+    expect(text).toMatch(/`\/bank create_payout beneficiaryId=\S+ sourceAccountId=acc_usd_0001/);
+    expect(text).toMatch(
+      /When amount at least 50000 USD.* it waits for 2 approvers with role approver\. Otherwise it waits for 1 approver with role approver\./,
+    );
+  });
+
+  it('says why a tool whose input is a secret is not offered, and where to go', async () => {
+    const { text } = await ask(USERS.operator, 'help reset_pin_a');
+    expect(text).toContain('not offered in Slack');
+    expect(text).toContain('bankops call reset_pin_a');
+  });
+});
+
+describe('who is who', () => {
+  it('tells an unknown user they have no access yet, with their user id, and runs nothing', async () => {
+    const before = t.runtime.audit.head().seq;
+    const { text } = await ask(USERS.stranger, 'balances');
+    expect(text).toContain('no access to bankops yet');
+    expect(text).toContain(USERS.stranger);
+    expect(t.runtime.audit.head().seq).toBe(before);
+  });
+
+  it('acts as slack:<user id>, with the roles of the user groups it belongs to', async () => {
+    const { text } = await ask(USERS.treasurer, 'balances');
+    expect(text).toContain('Balances');
+    expect(t.api.callsOf('usergroups.users.list').map((c) => c.args.usergroup)).toContain(TREASURY_GROUP);
+    const entry = t.runtime.audit.tail(1)[0];
+    expect(entry?.actor).toBe(`slack:${USERS.treasurer}`);
+    expect(entry?.frontEnd).toBe('slack');
+  });
+});
+
+describe('short forms', () => {
+  it('balances: a table of amounts per currency, with a Share button that posts exactly that to the channel', async () => {
+    const { body, text } = await ask(USERS.viewer, 'balances');
+    const table = JSON.stringify(body.attachments);
+    expect(table).toContain('"type":"table"');
+    expect(text).toMatch(/\d{1,3}(,\d{3})*\.\d{2} USD/);
+    expect(text).toMatch(/[\d,]+\.\d{2} EUR/);
+    const share = buttonsOf(body.attachments[0]).find((b) => b.action_id === 'bankops_share');
+    expect(share).toBeDefined();
+    if (share === undefined) return;
+    const other = await t.slack.click(USERS.operator, share);
+    expect(textOf((await t.api.answers(other.id))[0]?.body ?? {})).toContain('Only the person who asked');
+    const before = t.api.callsOf('chat.postMessage').length;
+    const mine = await t.slack.click(USERS.viewer, share, { channel: 'C0OPS' });
+    expect(textOf((await t.api.answers(mine.id))[0]?.body ?? {})).toContain('Shared in <#C0OPS>');
+    const posted = t.api.callsOf('chat.postMessage').slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.args.channel).toBe('C0OPS');
+    expect(textOf(posted[0]?.args ?? {})).toContain(`Shared by <@${USERS.viewer}>`);
+    expect(JSON.stringify(posted[0]?.args.attachments)).toBe(
+      JSON.stringify(
+        body.attachments.map((a: { blocks: { type: string }[] }) => ({
+          blocks: a.blocks.filter((b) => b.type !== 'actions'),
+        })),
+      ),
+    );
+  });
+
+  it('accounts CUR: only that currency', async () => {
+    const { text } = await ask(USERS.viewer, 'accounts EUR');
+    expect(text).toContain('acc_eur_0001');
+    expect(text).not.toContain('acc_usd_0001');
+  });
+
+  it('card <id> not seen yet: a form asks for its cardholder and wallet; once listed, it is resolved', async () => {
+    const first = await t.slack.command(USERS.operator, 'card card_demo_alice_virtual');
+    const opened = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === first.triggerId),
+    );
+    const view = opened.args.view;
+    expect(view.blocks.map((b: { block_id?: string }) => b.block_id)).toEqual(
+      expect.arrayContaining(['cardholderId', 'walletId', 'cardId']),
+    );
+    expect(textOf(view)).toContain('has not seen card card_demo_alice_virtual');
+
+    const listed = await ask(
+      USERS.operator,
+      'list_cards_b cardholderId=chb_demo_alice walletId=wal_demo_alice_usd',
+    );
+    expect(listed.text).toContain('card_demo_alice_virtual');
+    expect(listed.text).toMatch(/•••• \d{4}/);
+    expect(listed.text).toContain('ACTIVE');
+
+    const card = await ask(USERS.operator, 'card card_demo_alice_virtual');
+    expect(card.text).toMatch(/•••• \d{4}/);
+    expect(card.text).toContain('ACTIVE');
+  });
+
+  it('card lock|unlock: runs at once for an operator; a viewer is refused with the policy’s reason', async () => {
+    const viewer = await ask(USERS.viewer, 'card lock card_demo_alice_virtual');
+    expect(viewer.text).toMatch(/needs role operator/);
+    const locked = await ask(USERS.operator, 'card lock card_demo_alice_virtual');
+    expect(locked.text).toContain('LOCKED');
+    const unlocked = await ask(USERS.operator, 'card unlock card_demo_alice_virtual');
+    expect(unlocked.text).toContain('ACTIVE');
+  });
+
+  it('card block <id> lost|stolen|blocked: permanent, so it waits for an approver', async () => {
+    const { text } = await ask(USERS.operator, 'card block card_demo_alice_virtual stolen');
+    expect(text).toContain('Waiting for approval');
+    expect(text).toMatch(/apr_\w+/);
+    const usage = await ask(USERS.operator, 'card block card_demo_alice_virtual');
+    expect(usage.text).toContain('lost|stolen|blocked');
+  });
+
+  it('payout: asks for the rail and purpose in a form when nothing knows them, else waits for approval', async () => {
+    const asked = await t.slack.command(
+      USERS.operator,
+      'payout 1,000 USD to ben_us_ach_0001 from acc_usd_0001',
+    );
+    const opened = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === asked.triggerId),
+    );
+    const blocks = opened.args.view.blocks as {
+      block_id?: string;
+      optional?: boolean;
+      element?: { initial_value?: string };
+    }[];
+    const byId = new Map(blocks.map((b) => [b.block_id, b]));
+    expect(byId.get('destinationRail')?.optional).toBe(false);
+    expect(byId.get('purposeCode')?.optional).toBe(false);
+    expect(byId.get('amount')?.element?.initial_value).toBe('1000');
+
+    const { text } = await ask(
+      USERS.operator,
+      'payout 1000 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED',
+    );
+    expect(text).toContain('Waiting for approval');
+    expect(text).toContain('1,000.00 USD');
+    const usage = await ask(USERS.operator, 'payout 1000 USD ben_us_ach_0001');
+    expect(usage.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
+  });
+
+  it('convert: waits for approval, with the quote in words', async () => {
+    const { text } = await ask(USERS.operator, 'convert 500 USD to EUR');
+    expect(text).toContain('Waiting for approval');
+    expect(text).toMatch(/Convert 500\.00 USD to [\d,.]+ EUR/);
+  });
+
+  it('approvals: those waiting for me (approver role, not mine), and mine', async () => {
+    const mine = await ask(USERS.operator, 'approvals');
+    expect(mine.text).toMatch(/Yours, waiting for others\* \([1-9]/);
+    expect(mine.text).toContain('Waiting for you* (0)');
+    const treasurer = await ask(USERS.treasurer, 'approvals');
+    expect(treasurer.text).toMatch(/Waiting for you\* \([1-9]/);
+    expect(treasurer.text).toContain(`slack:${USERS.operator}`);
+  });
+});
+
+describe('the generic form', () => {
+  it('runs any tool offered in Slack with key=value arguments', async () => {
+    const { text } = await ask(USERS.viewer, 'get_account accountId=acc_usd_0001');
+    expect(text).toContain('acc_usd_0001');
+  });
+
+  it('reads nested fields with dotted keys and quotes', async () => {
+    const { text } = await ask(USERS.viewer, 'get_user email="treasury@demo.bankops.test"');
+    expect(text).toContain('treasury@demo.bankops.test');
+  });
+
+  it('says what is wrong in one line: a misspelt tool or field, a token that is not key=value', async () => {
+    expect((await ask(USERS.viewer, 'balnces')).text).toContain('did you mean balances?');
+    expect((await ask(USERS.viewer, 'get_acount accountId=acc_usd_0001')).text).toContain(
+      'did you mean get_account?',
+    );
+    expect((await ask(USERS.viewer, 'get_account accountId')).text).toContain("'accountId' is not key=value");
+    const field = await ask(USERS.viewer, 'get_account accountID=acc_usd_0001');
+    expect(field.text).toContain('did you mean accountId?');
+    expect(field.text).toContain('/bank help get_account');
+  });
+
+  it('refuses a tool whose input is a secret without reading it, and never repeats the secret', async () => {
+    const before = t.runtime.audit.head().seq;
+    const { text } = await ask(USERS.operator, 'reset_pin_a cardId=card_1 pin=4321');
+    expect(text).toContain('not offered in Slack');
+    expect(text).not.toContain('4321');
+    expect(t.runtime.audit.head().seq).toBe(before);
+  });
+});
