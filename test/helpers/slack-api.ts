@@ -132,8 +132,9 @@ export class SlackApiStandIn {
       const value = found();
       if (value !== undefined && value !== false) return value;
       if (Date.now() > deadline) {
+        const last = <T>(list: T[]): T[] => list.slice(-10);
         throw new Error(
-          `timed out; calls: ${this.calls.map((c) => c.method).join(', ')}; answers: ${this.responses.map((r) => r.id).join(', ')}`,
+          `timed out; ${this.calls.length} calls, last ${last(this.calls.map((c) => c.method)).join(', ')}; ${this.responses.length} answers, last to ${last(this.responses.map((r) => r.id)).join(', ')}`,
         );
       }
       await delay(20);
