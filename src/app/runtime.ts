@@ -42,6 +42,11 @@ export interface RuntimeOptions {
   resendDelaysMs?: readonly number[];
   /** Tools added next to the shipped ones (tests). */
   extraTools?: readonly AnyTool[];
+  /**
+   * Secret values besides the service's API key that must never reach the audit log, wherever they
+   * turn up (the Slack tokens and signing secret of `serve`).
+   */
+  secrets?: readonly string[];
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
 }
@@ -114,7 +119,7 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
-  const audit = new AuditLog(db, { secrets: [config.service.apiKey] });
+  const audit = new AuditLog(db, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
   const policy = PolicyStore.load(config.policyPath);
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);

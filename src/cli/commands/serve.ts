@@ -7,6 +7,7 @@ import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
+import { slackSecrets } from '../../slack/config.js';
 import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
 
@@ -133,7 +134,11 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
   const settings = loadServeSettings();
-  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, log });
+  const runtime = await createRuntime(loadConfig(), {
+    watchPolicy: true,
+    log,
+    ...(settings.slack.enabled ? { secrets: slackSecrets(settings.slack.config) } : {}),
+  });
   let running: RunningServe | undefined;
 
   // Installed before anything listens, so a signal that comes right after start-up still closes
