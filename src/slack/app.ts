@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { App, SocketModeReceiver } from '@slack/bolt';
 import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
@@ -17,7 +18,7 @@ import * as events from './listeners/events/index.js';
 import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
 import { toolSchema } from './schemas.js';
-import { type ApprovalsInSlack, noPayees, type PayeeLookup } from './seams.js';
+import { type ApprovalsFactory, noPayees, type PayeeLookup } from './seams.js';
 import type { SlackServices } from './services.js';
 import { AnswerStore } from './store/answers.js';
 import { CardDirectory } from './store/cards.js';
@@ -34,8 +35,13 @@ export interface SlackAppOptions {
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
   publicUrl?: string;
-  approvals?: ApprovalsInSlack;
+  /** The approval messages, their buttons and the Home tab's approvals, plugged in here. */
+  approvals?: ApprovalsFactory;
   payees?: PayeeLookup;
+  /** How long user-group members are trusted, and how often a miss may refresh them (tests). */
+  groups?: { ttlMs?: number; missRefreshMs?: number };
+  /** On stop, how long requests being handled may take to finish (default 10 s). */
+  drainMs?: number;
   /** Answer Slack only after the listener finished: tests only (production acknowledges at once). */
   processBeforeResponse?: boolean;
   /** After how long a "working…" note is shown (default 1 s). */
@@ -129,6 +135,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     audit: runtime.audit,
     log,
     identities: new SlackIdentities({
+      ...options.groups,
       policy: () => runtime.executor.policy,
       groupMembers: async (usergroup) => {
         const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
@@ -142,22 +149,35 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     webhookKeys: new WebhookKeys(db),
     outbox,
     call,
-    approvals: options.approvals,
+    approvals: undefined,
     payees: options.payees ?? noPayees,
     publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
   };
 
+  const approvals = options.approvals?.(services);
+  services.approvals = approvals;
   app.error(async (error) => {
     log.error('slack: a listener failed', { error: error.message, code: error.code });
+  });
+  // Requests still being handled (the answer follows the acknowledgement) finish before stop.
+  const inflight = new Set<Promise<void>>();
+  app.use(async ({ next }) => {
+    const handling = next();
+    inflight.add(handling);
+    try {
+      await handling;
+    } finally {
+      inflight.delete(handling);
+    }
   });
   app.use(events.onceMiddleware(services));
   commands.register(app, services, grammarFor(runtime.registry));
   actions.register(app, services);
   views.register(app, services);
   events.register(app, services);
-  options.approvals?.register(app);
+  approvals?.register(app);
 
   const webhooks = serviceWebhookHandler({
     db,
@@ -177,7 +197,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       outbox.start();
       if (config.auditChannel !== undefined)
         anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel);
-      await options.approvals?.start?.();
+      await approvals?.start?.();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {
@@ -189,7 +209,13 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     },
     stop: async () => {
       anchor?.stop();
-      await options.approvals?.stop?.();
+      const deadline = Date.now() + (options.drainMs ?? 10_000);
+      while (inflight.size > 0 && Date.now() < deadline) {
+        await Promise.race([Promise.allSettled([...inflight]), delay(Math.max(0, deadline - Date.now()))]);
+      }
+      if (inflight.size > 0)
+        log.warn('slack: stopping with requests still being handled', { count: inflight.size });
+      await approvals?.stop?.();
       if (config.mode === 'socket') await app.stop().catch(() => undefined);
       await outbox.close();
     },

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { ApprovalView } from '../core/approvals/types.js';
 import type { Actor } from '../core/policy/types.js';
 import type { SlackMessage } from './render/message.js';
+import type { SlackServices } from './services.js';
 
 /**
  * Where approvals plug into the Slack app (the approval messages driven by the change feed, their
@@ -20,6 +21,12 @@ export interface ApprovalsInSlack {
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;
 }
+
+/**
+ * Builds the approvals' part of the app from what the listeners share (the executor, identities,
+ * the outbox with its de-duplication keys, Web API calls).
+ */
+export type ApprovalsFactory = (services: SlackServices) => ApprovalsInSlack;
 
 /**
  * What bankops knows of a payee, for `/bank payout`: the rail and purpose its corridor implies. The

@@ -5,7 +5,8 @@ import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 let t: SlackTest;
 
 beforeAll(async () => {
-  t = await startSlackTest();
+  // A miss may refresh the user groups at once (10 s apart in production).
+  t = await startSlackTest({ slack: { groups: { missRefreshMs: 0 } } });
 });
 afterAll(async () => {
   expect(t.api.problems).toEqual([]);
@@ -70,6 +71,28 @@ describe('who is who', () => {
     const entry = t.runtime.audit.tail(1)[0];
     expect(entry?.actor).toBe(`slack:${USERS.treasurer}`);
     expect(entry?.frontEnd).toBe('slack');
+  });
+});
+
+describe('user groups', () => {
+  it('caches members briefly, reads them again on a miss, and grants nothing while they cannot be read', async () => {
+    const lookups = () => t.api.callsOf('usergroups.users.list', true).length;
+    await ask(USERS.treasurer, 'balances');
+    const cached = lookups();
+    await ask(USERS.treasurer, 'balances');
+    expect(lookups()).toBe(cached);
+
+    const newcomer = 'U0NEWCOMER';
+    expect((await ask(newcomer, 'balances')).text).toContain('no access to bankops yet');
+    t.api.setGroups({ [TREASURY_GROUP]: [USERS.treasurer, newcomer] });
+    expect((await ask(newcomer, 'balances')).text).toContain('Balances');
+
+    // Slack cannot say who is in the group: its roles are not granted, not guessed from a stale list.
+    t.api.failNext('usergroups.users.list', { error: 'ratelimited' });
+    t.api.failNext('usergroups.users.list', { error: 'ratelimited' });
+    await ask(USERS.stranger, 'balances');
+    expect((await ask(newcomer, 'balances')).text).toContain('no access to bankops yet');
+    expect((await ask(newcomer, 'balances')).text).toContain('Balances');
   });
 });
 
