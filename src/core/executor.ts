@@ -173,7 +173,7 @@ export class Executor {
     return redact(input, tool.secretFields ?? []);
   }
 
-  private openApproval(
+  private async openApproval(
     tool: AnyTool,
     input: Record<string, unknown>,
     req: ExecuteRequest,
@@ -189,9 +189,9 @@ export class Executor {
     if (refusal !== undefined || this.deps.approvals === undefined) {
       const reason = refusal ?? '';
       this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);
-      return Promise.resolve({ status: 'denied', tool: tool.name, reason });
+      return { status: 'denied', tool: tool.name, reason };
     }
-    return this.deps.approvals.open({
+    const result = await this.deps.approvals.open({
       tool,
       input,
       actor: req.actor,
@@ -201,6 +201,8 @@ export class Executor {
       ...(req.origin === undefined ? {} : { origin: req.origin }),
       ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
     });
+    // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
+    return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
   }
 
   private async runAllowed(
