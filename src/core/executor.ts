@@ -38,6 +38,9 @@ export interface ExecuteRequest {
    * Asks the person behind the call to confirm a write the policy allows outright (a write that
    * needs approval has its approvers instead). Resolves false when they decline; the call then
    * ends `declined` and nothing runs. Given only by front ends that can ask (MCP elicitation).
+   * A front end that asks between two calls (MCP's multi round-trip) throws `ConfirmationDeferred`:
+   * `execute` then rejects with it, nothing run and nothing audited, and the next call brings the
+   * answer.
    */
   confirm?: (write: WriteToConfirm) => Promise<boolean>;
 }
@@ -46,6 +49,17 @@ export interface ExecuteRequest {
 export interface WriteToConfirm {
   tool: AnyTool;
   input: Record<string, unknown>;
+}
+
+/**
+ * The question is asked, the answer comes with a later call: thrown by a `confirm` callback and
+ * passed through by `execute`, carrying what the person is to confirm.
+ */
+export class ConfirmationDeferred extends Error {
+  constructor(readonly write: WriteToConfirm) {
+    super(`${write.tool.name} waits for the user to confirm it`);
+    this.name = 'ConfirmationDeferred';
+  }
 }
 
 export interface ExecutorDeps {
@@ -366,6 +380,7 @@ export class Executor {
     try {
       if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
     } catch (error) {
+      if (error instanceof ConfirmationDeferred) throw error;
       reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
     }
     if (reason === undefined) return undefined;

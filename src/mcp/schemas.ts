@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
@@ -92,13 +93,39 @@ const isStringOnly = (value: unknown): boolean =>
   Object.keys(value).length === 1 &&
   (value as { type?: unknown }).type === 'string';
 
-/** What MCP sees of a tool: the schema `structuredContent` is checked against, and the JSON Schemas. */
+/** What MCP sees of a tool: the schemas registered with the SDK, and the JSON Schemas they advertise. */
 export interface McpToolSchemas {
-  /** The zod schema the SDK validates `structuredContent` with: the tool's output, or the envelope. */
-  output: ObjectSchema;
+  /** Checks a write's idempotency key only (see `mcpInputSchema`); advertises `inputSchema`. */
+  input: StandardSchemaWithJSON<Record<string, unknown>>;
+  /** Advertises `outputSchema`; `structuredContent` is checked where it is made (results.ts). */
+  output: StandardSchemaWithJSON<Record<string, unknown>>;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
 }
+
+type Validate = StandardSchemaWithJSON<Record<string, unknown>>['~standard']['validate'];
+
+/**
+ * A Standard Schema the SDK takes as a tool's schema: it lists `json` as it is (so tools/list shows
+ * exactly the registry's compact 2020-12 schemas, converted once per process or by the build) and
+ * validates with `validate`.
+ */
+function advertised(json: JsonSchema, validate: Validate): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'bankops',
+      validate,
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/**
+ * `structuredContent` is made by `toCallToolResult` from a parse with the tool's own output schema
+ * (the approval summary is typed by its schema), so the SDK need not parse it a second time.
+ */
+const alreadyChecked: Validate = (value) => ({ value: value as Record<string, unknown> });
 
 /** Per tool, computed once per process: HTTP opens a server per session, all listing the same tools. */
 const computed = new WeakMap<AnyTool, McpToolSchemas>();
@@ -143,22 +170,25 @@ export function mcpSchemas(tool: AnyTool): McpToolSchemas {
 }
 
 function computeSchemas(tool: AnyTool): McpToolSchemas {
-  const ready = prebuiltSchemas()?.[tool.name];
-  if (ready !== undefined)
-    return { output: tool.hints.readOnly ? tool.output : writeEnvelope(tool), ...ready };
+  const json = prebuiltSchemas()?.[tool.name] ?? jsonSchemas(tool);
+  const checkInput = mcpInputSchema(tool)['~standard'].validate as Validate;
+  return {
+    input: advertised(json.inputSchema, checkInput),
+    output: advertised(json.outputSchema, alreadyChecked),
+    ...json,
+  };
+}
+
+/** The advertised JSON Schemas: the registry's, compacted; a write adds its key and wraps its output. */
+function jsonSchemas(tool: AnyTool): { inputSchema: JsonSchema; outputSchema: JsonSchema } {
   const toolInput = compactSchema(inputJsonSchema(tool)) as JsonSchema;
   if (tool.hints.readOnly)
-    return {
-      output: tool.output,
-      inputSchema: toolInput,
-      outputSchema: compactSchema(outputJsonSchema(tool)) as JsonSchema,
-    };
+    return { inputSchema: toolInput, outputSchema: compactSchema(outputJsonSchema(tool)) as JsonSchema };
   const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' })) as JsonSchema;
   const inputSchema = {
     ...toolInput,
     properties: { ...(toolInput.properties as JsonSchema | undefined), [IDEMPOTENCY_ARGUMENT]: key },
   };
-  const output = writeEnvelope(tool);
-  const outputJson = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' });
-  return { output, inputSchema, outputSchema: compactSchema(outputJson) as JsonSchema };
+  const outputJson = z.toJSONSchema(writeEnvelope(tool), { io: 'output', unrepresentable: 'any' });
+  return { inputSchema, outputSchema: compactSchema(outputJson) as JsonSchema };
 }
