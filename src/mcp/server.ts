@@ -88,8 +88,8 @@ export function createMcpServer(options: McpServerOptions): McpServer {
         description: tool.description,
         inputSchema: schemas.input,
         outputSchema: schemas.output,
+        // The title is the tool's own (`title` above): not repeated in the annotations.
         annotations: {
-          title: tool.title,
           readOnlyHint: tool.hints.readOnly,
           destructiveHint: tool.hints.destructive,
           idempotentHint: tool.hints.idempotent,

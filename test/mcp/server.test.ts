@@ -46,7 +46,6 @@ describe('MCP server over in-memory transports: tools/list', () => {
       expect(listed.title, tool.name).toBe(tool.title);
       expect(listed.description, tool.name).toBe(tool.description);
       expect(listed.annotations, tool.name).toEqual({
-        title: tool.title,
         readOnlyHint: tool.hints.readOnly,
         destructiveHint: tool.hints.destructive,
         idempotentHint: tool.hints.idempotent,

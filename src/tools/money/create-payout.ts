@@ -13,7 +13,7 @@ const input = z
       .trim()
       .min(1)
       .describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
-    sourceAccountId: accountIdField.describe('Funding account id, e.g. acc_usd_0001 (from list_accounts).'),
+    sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
     sourceAssetCode: currencyCode.describe('Currency of the funding account (debited), e.g. USD.'),
     destinationAssetCode: currencyCode
       .optional()
