@@ -10,6 +10,7 @@ import type {
 import type { AuditLog } from './audit/index.js';
 import { canonicalJson } from './canonical-json.js';
 import type { ServiceClient } from './client/index.js';
+import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
 import { type Db, migrate } from './db.js';
 import type { Logger } from './log.js';
 import { evaluate } from './policy/evaluate.js';
@@ -45,22 +46,7 @@ export interface ExecuteRequest {
   confirm?: (write: WriteToConfirm) => Promise<boolean>;
 }
 
-/** What a person is asked to confirm: the tool and its input, secrets already redacted. */
-export interface WriteToConfirm {
-  tool: AnyTool;
-  input: Record<string, unknown>;
-}
-
-/**
- * The question is asked, the answer comes with a later call: thrown by a `confirm` callback and
- * passed through by `execute`, carrying what the person is to confirm.
- */
-export class ConfirmationDeferred extends Error {
-  constructor(readonly write: WriteToConfirm) {
-    super(`${write.tool.name} waits for the user to confirm it`);
-    this.name = 'ConfirmationDeferred';
-  }
-}
+export type { WriteToConfirm } from './confirmation.js';
 
 export interface ExecutorDeps {
   db: Db;

@@ -9,7 +9,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { canonicalJson } from '../core/canonical-json.js';
-import { ConfirmationDeferred, type WriteToConfirm } from '../core/executor.js';
+import { ConfirmationDeferred, type WriteToConfirm } from '../core/confirmation.js';
 
 /**
  * How long a person has to answer a 2025-era client's form before the write is dropped as not

@@ -4,7 +4,8 @@ import type {
   McpServer,
   ServerContext,
 } from '@modelcontextprotocol/server';
-import { ConfirmationDeferred, type ExecuteRequest, type Executor } from '../core/executor.js';
+import { ConfirmationDeferred } from '../core/confirmation.js';
+import type { ExecuteRequest, Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { ExecuteResult } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
