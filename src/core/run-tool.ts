@@ -1,7 +1,9 @@
-import type { AuditLog } from './audit/index.js';
+import type { AuditEntryInput, AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
+import { CodedError, ErrorCode } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
+import type { PayeeDirectory } from './payees.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
@@ -37,6 +39,7 @@ export interface RunDeps {
   log?: Logger;
   /** The executor's approvals, handed to tools as a read-only view. */
   approvals?: ApprovalReader;
+  payees?: PayeeDirectory;
 }
 
 export interface RunRequest {
@@ -60,14 +63,21 @@ export type RunOutcome =
 /**
  * Writes an outcome entry; if the audit log refuses it (the database stays locked past its busy
  * timeout), the outcome stands and the loss is logged loudly: the `executing` entry is already on
- * record, and the outcome is in the approval or the caller's result.
+ * record, and the outcome is in the approval or the caller's result. A read's entry joins the next
+ * group commit without an fsync of its own; a write's is on disk before the caller hears of it.
  */
-function record(deps: RunDeps, tool: string, append: () => void): void {
+async function recordOutcome(
+  deps: RunDeps,
+  tool: AnyTool,
+  entry: AuditEntryInput,
+  secrets: readonly string[],
+): Promise<void> {
   try {
-    append();
+    if (tool.hints.readOnly) await deps.audit.record(entry, { secrets, durable: false });
+    else deps.audit.append(entry, { secrets });
   } catch (error) {
     deps.log?.error('audit entry could not be written; the outcome stands', {
-      tool,
+      tool: tool.name,
       error: error instanceof Error ? error.message : String(error),
     });
   }
@@ -80,30 +90,31 @@ export const actorName = (actor: Actor): string => actor.id;
 export const secretsOf = (tool: AnyTool, value: unknown): string[] =>
   collectSecrets(value, tool.secretFields ?? []);
 
-/** A failure as the executor reports it: the service's message kept, secrets scrubbed. */
+/** A failure as the executor reports it: the coded error's code and message kept, secrets scrubbed. */
 export function toFailure(error: unknown, secrets: readonly string[]): Failure {
-  if (isServiceError(error)) {
-    return {
-      // The audit log needs a message: a service that refuses without one still gets a reason.
-      message: sanitizeText(error.serviceMessage, secrets) || `${error.kind} failure without a message`,
-      kind: error.kind,
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-      ...(error.code === undefined ? {} : { code: error.code }),
-      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
-      operation: error.operation,
-      ...(error.issues.length === 0
-        ? {}
-        : { issues: error.issues.map((issue) => sanitizeText(issue, secrets)) }),
-    };
-  }
   if (error instanceof InputError) {
     const message = sanitizeText(error.message, secrets);
-    return { message, kind: 'invalid_request', issues: [`${error.path}: ${message}`] };
+    return { message, kind: ErrorCode.InvalidRequest, issues: [`${error.path}: ${message}`] };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const coded =
+    error instanceof CodedError
+      ? error
+      : new CodedError({
+          code: ErrorCode.Internal,
+          message: error instanceof Error ? error.message : String(error),
+        });
+  // The audit log needs a message: a service that refuses without one still gets a reason.
+  const text = isServiceError(error) ? error.serviceMessage : coded.message;
   return {
-    message: sanitizeText(message, secrets) || 'internal failure without a message',
-    kind: 'internal',
+    message: sanitizeText(text, secrets) || `${coded.code} failure without a message`,
+    kind: coded.code,
+    ...(coded.httpStatus === undefined ? {} : { httpStatus: coded.httpStatus }),
+    ...(coded.serviceCode === undefined ? {} : { code: coded.serviceCode }),
+    ...(coded.requestId === undefined ? {} : { requestId: coded.requestId }),
+    ...(coded.operation === undefined ? {} : { operation: coded.operation }),
+    ...(coded.issues.length === 0
+      ? {}
+      : { issues: coded.issues.map((issue) => sanitizeText(issue, secrets)) }),
   };
 }
 
@@ -152,6 +163,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     progress: (message) => req.onProgress?.(message),
     ...(req.signal === undefined ? {} : { signal: req.signal }),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
+    ...(deps.payees === undefined ? {} : { payees: deps.payees }),
   };
 
   let output: Record<string, unknown>;
@@ -163,18 +175,18 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    record(deps, tool.name, () =>
-      deps.audit.append(
-        {
-          ...common,
-          requestIds,
-          event: 'failed',
-          outcome: 'failed',
-          error: failure.message,
-          durationMs: performance.now() - started,
-        },
-        { secrets },
-      ),
+    await recordOutcome(
+      deps,
+      tool,
+      {
+        ...common,
+        requestIds,
+        event: 'failed',
+        outcome: 'failed',
+        error: failure.message,
+        durationMs: performance.now() - started,
+      },
+      secrets,
     );
     if (error instanceof OutsideApprovedBoundError)
       return { status: 'outside_bound', preview: error.preview, error: failure };
@@ -182,11 +194,11 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  record(deps, tool.name, () =>
-    deps.audit.append(
-      { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
-      { secrets },
-    ),
+  await recordOutcome(
+    deps,
+    tool,
+    { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
+    secrets,
   );
   return { status: 'ok', output };
 }

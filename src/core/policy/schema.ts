@@ -34,10 +34,34 @@ export const ActorMatchSchema = z
   })
   .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli']));
 
-export const ActorEntrySchema = z.strictObject({
-  match: ActorMatchSchema,
-  roles: z.array(roleName),
-});
+/** A person's name: the identities (Slack user, CLI user, MCP key) that carry it are one person. */
+const personName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64');
+
+export const ActorEntrySchema = z
+  .strictObject({
+    match: ActorMatchSchema,
+    roles: z.array(roleName),
+    /**
+     * The person behind this identity. Identities with the same person are one person: the
+     * requester never approves, and each person's vote counts once, across front ends.
+     */
+    person: personName.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    // A person is one human: an entry that matches many identities cannot name one.
+    const many =
+      entry.match.slackGroup !== undefined ? 'slackGroup' : entry.match.cli === '*' ? "cli '*'" : undefined;
+    if (entry.person !== undefined && many !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['person'],
+        message: `a ${many} entry matches many identities and cannot name one person; give person on the entries of single identities`,
+      });
+    }
+  });
 
 export const McpKeySchema = z.strictObject({
   // `stdio` names the local assistant (actor id `mcp:stdio`): a key of that name would share its id.
@@ -71,15 +95,42 @@ export const InputConditionSchema = z.strictObject({
   in: z.array(z.string()).min(1),
 });
 
-// The recursive type is spelled out because inference cannot see through the getters.
-export interface Condition {
-  amount?: z.output<typeof AmountConditionSchema> | undefined;
-  input?: z.output<typeof InputConditionSchema> | undefined;
-  all?: Condition[] | undefined;
-  any?: Condition[] | undefined;
+type AmountCondition = z.output<typeof AmountConditionSchema>;
+type InputCondition = z.output<typeof InputConditionSchema>;
+
+/**
+ * A rule's `when`, as the evaluator and the policy view handle it: a discriminated union, so every
+ * switch over `kind` is exhaustive. (Spelled out because inference cannot see through the getters
+ * of the recursive schema; the schema below produces exactly this.)
+ */
+export type Condition =
+  | ({ kind: 'amount' } & AmountCondition)
+  | ({ kind: 'input' } & InputCondition)
+  | { kind: 'all'; of: Condition[] }
+  | { kind: 'any'; of: Condition[] };
+
+/** The condition as written in the file: an object holding exactly one of these keys. */
+export interface ConditionText {
+  amount?: z.input<typeof AmountConditionSchema> | undefined;
+  input?: z.input<typeof InputConditionSchema> | undefined;
+  all?: ConditionText[] | undefined;
+  any?: ConditionText[] | undefined;
 }
 
-export const ConditionSchema: z.ZodType<Condition> = z
+/** Tags the one key that is present; `exactlyOne` has made sure there is exactly one. */
+function tagged(raw: {
+  amount?: AmountCondition | undefined;
+  input?: InputCondition | undefined;
+  all?: Condition[] | undefined;
+  any?: Condition[] | undefined;
+}): Condition {
+  if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
+  if (raw.input !== undefined) return { kind: 'input', ...raw.input };
+  if (raw.all !== undefined) return { kind: 'all', of: raw.all };
+  return { kind: 'any', of: raw.any ?? [] };
+}
+
+export const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .strictObject({
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
@@ -90,11 +141,17 @@ export const ConditionSchema: z.ZodType<Condition> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']));
+  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']))
+  .transform(tagged);
 
 export const ApprovalSchema = z.strictObject({
   approvers: z.number().int().min(1).max(5),
   role: roleName,
+  /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
+  slackChannel: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
+    .optional(),
 });
 
 export const RuleSchema = z.strictObject({
