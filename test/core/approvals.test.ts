@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cliActor, mcpActor } from '../../src/core/actors.js';
 import type { ApprovalListener } from '../../src/core/approvals/index.js';
 import { available, creates, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
@@ -151,15 +151,21 @@ rules:
       );
     };
     const stop = c.executor.onApprovalChange(listener);
-    c.executor.onApprovalChange(() => {
+    const stopBroken = c.executor.onApprovalChange(() => {
       throw new Error('a broken front end');
     });
+    // The broken listener is reported as a process warning: expected here, so caught, not printed.
+    const warnings = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     const big = { ...PAYOUT, beneficiaryId: 'ben_us_ach_0001', destinationRail: 'ACH', amount: 50_000 };
     const { id } = pending(await c.call('create_payout', big));
     await c.executor.approve(id, c.approver);
     await c.executor.approve(id, c.approver2);
+    const warned = warnings.mock.calls.map(([message]) => message);
+    warnings.mockRestore();
     expect(seen).toEqual(['opened:pending', 'updated:pending', 'updated:executing', 'updated:succeeded']);
+    expect(warned).toEqual(Array(4).fill('approval listener failed: a broken front end'));
     stop();
+    stopBroken();
     c.executor.cancel(pending(await c.call('create_payout', PAYOUT)).id, c.operator);
     expect(seen).toHaveLength(4);
   });
