@@ -121,7 +121,7 @@ export function approvalOutcome(action: ApprovalAction, result: ApprovalActionRe
       return { status: 'not_found', class: 'invalid', line: `${capitalize(result.reason)}.` };
     case 'refused':
       if (result.approval?.state === 'expired') return byState(action, result.approval);
-      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason}.` };
+      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason.replace(/\.$/, '')}.` };
     case 'ok':
       return byState(action, result.approval);
   }

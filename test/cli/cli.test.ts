@@ -44,8 +44,9 @@ describe('bankops tools', () => {
     expect(empty.stderr).toContain('name at least one toolset');
     const flag = await runCli(['tools', '--toolsetz', 'banking'], home.env);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("Unknown option '--toolsetz'");
-    expect(flag.stderr).toContain('(bankops help tools lists the options)');
+    expect(flag.stderr).toBe(
+      'bankops: unknown option --toolsetz; did you mean --toolsets?\n(bankops help tools lists the options)\n',
+    );
   });
 });
 
@@ -253,7 +254,7 @@ describe('help', () => {
     for (const topic of ['nope', 'constructor', '__proto__']) {
       const unknown = await runCli(['help', topic], home.env);
       expect(unknown.code, topic).toBe(2);
-      expect(unknown.stderr).toContain(`bankops: no help for '${topic}': it is not a command`);
+      expect(unknown.stderr).toContain(`bankops: no help for '${topic}': it is neither a command nor a tool`);
     }
     const inherited = await runCli(['toString'], home.env);
     expect(inherited.code).toBe(2);

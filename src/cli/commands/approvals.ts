@@ -3,55 +3,56 @@ import {
   APPROVAL_STATES,
   type ApprovalActionResult,
   type ApprovalState,
-  type ApprovalView,
 } from '../../core/approvals/types.js';
+import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
+import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
+import { didYouMean } from '../../present/suggest.js';
 import { actorFor, withRuntime } from '../context.js';
-import { EXIT, printJson, table, UsageError } from '../io.js';
+import { EXIT, printJson, UsageError } from '../io.js';
+import { type OutputMode, outputMode, printDocument } from '../output.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--json]
-  bankops approvals show <id>
-  bankops approvals approve <id> [--as <name>]
-  bankops approvals reject <id> --reason "<why>" [--as <name>]
-  bankops approvals cancel <id> [--reason "<why>"] [--as <name>]
+  bankops approvals show <id> [--json]
+  bankops approvals approve <id> [--as <name>] [--json]
+  bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
+  bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
+approve, reject and cancel say in one line what happened: the vote recorded; executed, with the id
+the service gave; failed, with the service's message; sent back to the approvers because a fresh
+quote was outside the approved bound; or the outcome not known yet, and what happens next. With
+--json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
+status is voted, executed, failed, sent_back, unknown, rejected, cancelled, expired, refused or
+not_found, and approval the full view.
+
 Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
-3 refused, 4 not finished: the outcome is not known yet, or a fresh quote sent it back for approval.
+3 refused or expired, 4 not finished: the outcome is not known yet, or a fresh quote sent it back
+for approval.
 `;
 
-function summaryRows(approvals: readonly ApprovalView[]): string[][] {
-  return approvals.map((a) => [
-    a.id,
-    a.state,
-    a.tool,
-    a.requester,
-    `${a.approvals.length}/${a.requiredApprovers}`,
-    a.preview?.summary ?? a.reason,
-  ]);
-}
+const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel'];
 
-function actionExit(result: ApprovalActionResult): number {
-  if (result.status === 'not_found') return EXIT.usage;
-  if (result.status === 'refused') return EXIT.denied;
-  switch (result.approval.state) {
-    case 'failed':
-      return EXIT.failed;
-    // The vote that completed the quorum did not finish the operation: its outcome is unknown
-    // (`executing`, recovered later) or a fresh quote sent it back for approval (`pending` again).
-    // A script must not read that as done, unless it only voted toward a quorum.
-    case 'executing':
-      return EXIT.unfinished;
-    case 'pending':
-      return result.approval.attempt > 1 && result.approval.approvals.length === 0
-        ? EXIT.unfinished
-        : EXIT.ok;
-    default:
-      return EXIT.ok;
+/** The one line on stdout (the full view stays a --json away), or the JSON with a matching status. */
+function answer(action: ApprovalAction, result: ApprovalActionResult, mode: OutputMode): number {
+  const outcome = approvalOutcome(action, result);
+  if (mode.text) {
+    const hint = outcome.status === 'not_found' ? ' bankops approvals list shows them.' : '';
+    process.stdout.write(`${outcome.line}${hint}\n`);
+  } else {
+    printJson({
+      status: outcome.status,
+      outcome: outcome.line,
+      ...(result.status === 'ok' ? {} : { reason: result.reason }),
+      ...(result.status === 'not_found' || result.approval === undefined
+        ? {}
+        : { approval: result.approval }),
+    });
   }
+  return EXIT[outcome.class];
 }
 
 export async function approvalsCommand(args: string[]): Promise<number> {
@@ -71,60 +72,63 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     process.stdout.write(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (!SUBCOMMANDS.includes(sub)) {
+    const hint = didYouMean(sub, SUBCOMMANDS);
+    throw new UsageError(
+      `unknown approvals command '${sub}'${hint === '' ? '' : `; ${hint}`}`,
+      APPROVALS_HELP,
+    );
+  }
+  const state = values.state;
+  if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
+    throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
+  }
   const id = positionals[0];
-  const needId = (): string => {
-    if (id === undefined) throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
-    return id;
-  };
-  return withRuntime(async (runtime) => {
+  if (sub !== 'list' && id === undefined)
+    throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
+  if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
+    throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
+  const mode = outputMode(values.json);
+  return withRuntime(async (runtime, track) => {
     const { executor } = runtime;
+    const approvalId = id ?? '';
     switch (sub) {
       case 'list': {
-        const state = values.state;
-        if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
-          throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
-        }
         const approvals = executor.listApprovals(
           state === undefined ? {} : { state: state as ApprovalState },
         );
-        if (values.json) printJson(approvals);
-        else if (approvals.length === 0) process.stdout.write('no approvals\n');
-        else {
-          process.stdout.write(
-            `${table(['ID', 'STATE', 'TOOL', 'REQUESTER', 'VOTES', 'WHAT'], summaryRows(approvals), 80)}\n`,
-          );
-        }
+        if (mode.text) printDocument(() => approvalsDocument(approvals), mode);
+        else printJson(approvals);
         return EXIT.ok;
       }
       case 'show': {
-        const approval = executor.getApproval(needId());
+        const approval = executor.getApproval(approvalId);
         if (approval === undefined) {
-          process.stderr.write(`bankops: no approval '${id}'; bankops approvals list shows them\n`);
+          process.stderr.write(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
-        printJson(approval);
+        if (mode.text) printDocument(() => approvalDocument(approval, runtime.registry), mode);
+        else printJson(approval);
         return EXIT.ok;
       }
       case 'approve': {
-        const result = await executor.approve(needId(), actorFor(runtime, values.as));
-        printJson(result);
-        return actionExit(result);
+        const progress = track(`approving ${approvalId}`);
+        const result = await executor.approve(approvalId, actorFor(runtime, values.as));
+        progress.stop();
+        return answer('approve', result, mode);
       }
-      case 'reject': {
-        if (values.reason === undefined || values.reason.trim() === '') {
-          throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
-        }
-        const result = executor.reject(needId(), actorFor(runtime, values.as), values.reason);
-        printJson(result);
-        return actionExit(result);
-      }
-      case 'cancel': {
-        const result = executor.cancel(needId(), actorFor(runtime, values.as), values.reason);
-        printJson(result);
-        return actionExit(result);
-      }
+      case 'reject':
+        return answer(
+          'reject',
+          executor.reject(approvalId, actorFor(runtime, values.as), values.reason ?? ''),
+          mode,
+        );
       default:
-        throw new UsageError(`unknown approvals command '${sub}'`, APPROVALS_HELP);
+        return answer(
+          'cancel',
+          executor.cancel(approvalId, actorFor(runtime, values.as), values.reason),
+          mode,
+        );
     }
   });
 }

@@ -15,6 +15,8 @@ export interface TableOptions {
   /** At most this many rows; the rest are counted in a note. All by default. */
   maxRows?: number;
   secretFields: readonly string[];
+  /** Where the fields a table leaves out are found, in the front end's words (`--json shows them`). */
+  fullResult?: string;
 }
 
 type Row = Readonly<Record<string, unknown>>;
@@ -183,7 +185,7 @@ export function tableBlocks(
   if (left.length > 0) {
     blocks.push({
       type: 'note',
-      text: `${left.length} more field${left.length === 1 ? '' : 's'} per row not shown here (${list(left)}); the full result has them.`,
+      text: `${left.length} more field${left.length === 1 ? '' : 's'} per row not shown here (${list(left)}); ${options.fullResult ?? 'the full result has them'}.`,
       tone: 'info',
     });
   }
