@@ -10,11 +10,13 @@ import type { Config } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
+import { rememberSandboxPayees } from './sandbox-payees.js';
 import { requireSandboxAt, sharedSandbox } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
@@ -27,6 +29,7 @@ export interface Runtime {
   client: ServiceClient;
   approvals: ApprovalEngine;
   executor: Executor;
+  payees: PayeeDirectory;
   /** The embedded sandbox, when no service URL is configured and this process started it. */
   sandbox?: RunningSandbox;
   log: Logger;
@@ -39,6 +42,12 @@ export interface RuntimeOptions {
   watchPolicy?: boolean;
   /** Finish approvals a dead process left executing (on by default). */
   recover?: boolean;
+  /**
+   * A long-running process (serve, the stdio MCP server): expire approvals at their deadline and
+   * follow sent money to its final status, without anyone asking; and register the embedded
+   * sandbox it starts, so other processes use that one (src/app/shared-sandbox.ts).
+   */
+  background?: boolean;
   /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
   now?: () => Date;
   /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
@@ -47,8 +56,6 @@ export interface RuntimeOptions {
   resendDelaysMs?: readonly number[];
   /** Tools added next to the shipped ones (tests). */
   extraTools?: readonly AnyTool[];
-  /** Register the embedded sandbox this process starts, so other processes use it (long-running ones). */
-  shareSandbox?: boolean;
   /** Told of every attempt at the service (the CLI shows slow calls and re-sends on stderr). */
   onServiceCall?: (event: ResponseEvent) => void;
   /** Client settings the environment does not carry (tests turn retries off). */
@@ -107,7 +114,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   const embedded =
     config.mode === 'embedded'
-      ? await sharedSandbox(config, { share: options.shareSandbox === true })
+      ? await sharedSandbox(config, { share: options.background === true })
       : undefined;
   const baseUrl = embedded?.url ?? config.service.baseUrl;
   if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
@@ -128,6 +135,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
+  const payees = sqlitePayees(db);
+  if (embedded !== undefined) rememberSandboxPayees(payees);
   const approvals = new ApprovalEngine({
     db,
     audit,
@@ -137,12 +146,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     defaults,
     ttlSeconds: config.approvalTtlSeconds,
     tolerancePercent: config.quoteTolerancePercent,
+    payees,
+    log,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
   });
-  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, log });
+  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, payees, log });
   if (options.recover !== false) await recoverApprovals(executor, log);
+  if (options.background) {
+    approvals.startBackground((error) =>
+      log.error('approvals background work failed; it goes on', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
 
   return {
     config,
@@ -153,9 +171,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     client,
     approvals,
     executor,
+    payees,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,
     close: async () => {
+      await approvals.stopBackground();
       policy.close();
       await client.close();
       await embedded?.close();

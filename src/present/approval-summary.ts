@@ -36,6 +36,8 @@ function nextStep(view: ApprovalView): string {
     case 'cancelled':
     case 'expired':
       return `The request was ${view.state}; nothing happened. Ask again if it is still wanted.`;
+    case 'unresolved':
+      return `Sent, but whether ${view.tool} happened is not known: a person must look up request ${view.requestId} at the service and reconcile it. Do not ask again before that.`;
   }
 }
 

@@ -112,7 +112,7 @@ describe('approval answers', () => {
     await runCli(['sandbox', 'reset'], home.env);
   });
 
-  it('unknown (exit 4) when the service does not answer, and what happens next happens', async () => {
+  it('unresolved (exit 4) when the service never answers, then reconciled by a person', async () => {
     const id = await requestPayout();
     // Every send of this execution answered 503: the engine sends it three times, then leaves it.
     const fault = await runCli(
@@ -120,13 +120,18 @@ describe('approval answers', () => {
       home.env,
     );
     expect(fault.code).toBe(0);
-    const unknown = await runCli(['approvals', 'approve', id, '--as', 'bob', '--json'], text);
-    expect(unknown.code).toBe(4);
-    expect(unknown.json).toMatchObject({ status: 'unknown', approval: { state: 'executing' } });
-    expect(unknown.json.outcome).toContain(`same request id ${id}-1`);
-    // The next command finishes it, with the same request id.
-    const show = await runCli(['approvals', 'show', id], home.env);
-    expect(show.json).toMatchObject({ state: 'succeeded', requestId: `${id}-1` });
+    const unresolved = await runCli(['approvals', 'approve', id, '--as', 'bob', '--json'], text);
+    expect(unresolved.code).toBe(4);
+    expect(unresolved.json).toMatchObject({ status: 'unresolved', approval: { state: 'unresolved' } });
+    expect(unresolved.json.outcome).toContain(
+      `Look up request id ${id}-1 at the service, then reconcile ${id}`,
+    );
+    const mine = await runCli(['approvals', 'reconcile', id, 'retry'], text);
+    expect(mine.code).toBe(3);
+    // Sent once more with the same request id: this time the service answers.
+    const retried = await runCli(['approvals', 'reconcile', id, 'retry', '--as', 'bob'], text);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toMatch(new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+`));
   });
 
   it('rejected and cancelled (exit 0)', async () => {

@@ -17,24 +17,32 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
+  bankops approvals reconcile <id> succeeded|failed --reason "<what the service says>" [--as <name>]
+  bankops approvals reconcile <id> retry [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
-approve, reject and cancel say in one line what happened: the vote recorded; executed, with the id
+An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
+at the service, then reconcile it as succeeded (it happened) or failed (it did not; a new request
+may be made), or retry (send it once more with the same request id). Someone with the approver
+role who is not the requester reconciles.
+
+approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed, with the id
 the service gave; failed, with the service's message; sent back to the approvers because a fresh
 quote was outside the approved bound; or the outcome not known yet, and what happens next. With
 --json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
-status is voted, executed, failed, sent_back, unknown, rejected, cancelled, expired, refused or
-not_found, and approval the full view.
+status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
+expired, refused or not_found, and approval the full view.
 
 Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
-3 refused or expired, 4 not finished: the outcome is not known yet, or a fresh quote sent it back
-for approval.
+3 refused or expired, 4 not finished: the outcome is not known yet (or unresolved), or a fresh quote
+sent it back for approval.
 `;
 
-const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel'];
+const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
+const SETTLE = ['succeeded', 'failed', 'retry'] as const;
 
 /** The one line on stdout (the full view stays a --json away), or the JSON with a matching status. */
 function answer(action: ApprovalAction, result: ApprovalActionResult, mode: OutputMode): number {
@@ -88,6 +96,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
   if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
     throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
+  const how = SETTLE.find((word) => word === positionals[1]);
+  if (sub === 'reconcile' && how === undefined)
+    throw new UsageError(`approvals reconcile <id> takes ${SETTLE.join(', ')}`, APPROVALS_HELP);
   const mode = outputMode(values.json);
   return withRuntime(async (runtime, track) => {
     const { executor } = runtime;
@@ -123,6 +134,20 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           executor.reject(approvalId, actorFor(runtime, values.as), values.reason ?? ''),
           mode,
         );
+      case 'reconcile': {
+        const outcome = how ?? 'retry';
+        const progress = track(`reconciling ${approvalId}`);
+        const result = await executor.reconcile(
+          approvalId,
+          actorFor(runtime, values.as),
+          outcome === 'retry'
+            ? { outcome, ...(values.reason === undefined ? {} : { reason: values.reason }) }
+            : { outcome, reason: values.reason ?? '' },
+        );
+        progress.stop();
+        // A retry sends it again: its answer is that of an execution.
+        return answer(outcome === 'retry' ? 'approve' : 'reconcile', result, mode);
+      }
       default:
         return answer(
           'cancel',

@@ -139,8 +139,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   }
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
-  // A long-running process: the embedded sandbox it starts is registered for the CLI to use too.
-  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, log, shareSandbox: true });
+  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, background: true, log });
   const listeners: Listener[] = [];
 
   // Installed before anything listens, so a signal that comes right after start-up still closes

@@ -1,5 +1,6 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
+import { stateWords } from '../approval-outcome.js';
 import { blocksOf } from './derive.js';
 import { amountValue } from './format.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
@@ -35,7 +36,7 @@ export function approvalsDocument(views: readonly ApprovalView[], title = 'Appro
     columns: COLUMNS,
     rows: views.map((v) => [
       text(v.id, 'id'),
-      text(v.state, 'status'),
+      text(stateWords(v), 'status'),
       text(v.tool),
       text(v.requester, 'id'),
       text(votes(v)),
@@ -51,11 +52,15 @@ export function approvalsDocument(views: readonly ApprovalView[], title = 'Appro
 function facts(view: ApprovalView): Field[] {
   const out: Field[] = [
     field('id', 'ID', text(view.id, 'id')),
-    field('state', 'State', text(view.state, 'status')),
+    field('state', 'State', text(stateWords(view), 'status')),
     field('tool', 'Tool', text(view.tool)),
     field('what', 'What', text(whatFor(view))),
     field('reason', 'Policy', text(view.reason)),
-    field('requester', 'Requester', text(view.requester, 'id')),
+    field(
+      'requester',
+      'Requester',
+      text(`${view.requester} (${view.origin.displayName}, ${view.origin.frontEnd})`, 'id'),
+    ),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
@@ -76,6 +81,10 @@ function facts(view: ApprovalView): Field[] {
   if (view.decidedBy !== undefined) out.push(field('decidedBy', 'Decided by', text(view.decidedBy, 'id')));
   if (view.decisionReason !== undefined) out.push(field('decisionReason', 'Why', text(view.decisionReason)));
   if (view.error !== undefined) out.push(field('error', 'Error', text(view.error.message)));
+  if (view.settlement !== undefined) {
+    const { kind, id, status, checkedAt } = view.settlement;
+    out.push(field('settlement', 'At the service', text(`${kind} ${id}: ${status} (checked ${checkedAt})`)));
+  }
   out.push(
     field('createdAt', 'Created at', text(view.createdAt, 'time')),
     field('expiresAt', 'Expires at', text(view.expiresAt, 'time')),
@@ -88,6 +97,8 @@ function facts(view: ApprovalView): Field[] {
 export function approvalDocument(view: ApprovalView, registry?: Registry, title?: string): OutputDocument {
   const blocks: Block[] = [{ type: 'record', fields: facts(view) }];
   if (Object.keys(view.input).length > 0) blocks.push(...blocksOf(view.input, undefined, 'Input'));
+  if (view.preview?.facts !== undefined)
+    blocks.push(...blocksOf(view.preview.facts, undefined, 'What approvers see'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
     blocks.push(...blocksOf(view.preview.details, undefined, 'Quote shown'));
   const tool = registry?.get(view.tool);

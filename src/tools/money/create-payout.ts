@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { formatAmount } from '../../core/approvals/bound.js';
 import { type PayoutQuote, PayoutQuoteSchema, PurposeCodeSchema } from '../../core/client/schemas/payouts.js';
+import { formatAmount } from '../../core/money.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
