@@ -240,6 +240,8 @@ describe('help', () => {
       expect(res.code).toBe(0);
       expect(res.stdout).toContain(`bankops ${command}`);
     }
+    const verify = await runCli(['audit', 'verify', '--help'], home.env);
+    expect(verify.stdout).toContain('Exit status: 0 done (verify: the chain is intact');
     const top = await runCli([], home.env);
     expect(top.code).toBe(2);
     expect(top.stdout).toContain('Usage:');

@@ -86,6 +86,15 @@ describe('on a terminal', () => {
     expect(list.stdout).toMatch(/^apr_\w+ +pending +create_payout +cli:alice +0 of 1 .*Pay 1,250\.50 USD/m);
     const json = await runCli(['approvals', 'list'], home.env);
     expect(json.json[0]).toMatchObject({ tool: 'create_payout', state: 'pending' });
+    // A list cut at its limit says so.
+    await runCli(
+      ['call', 'create_conversion', 'sourceAssetCode=USD', 'targetAssetCode=EUR', 'amount=10', 'side=SOURCE'],
+      home.env,
+    );
+    const one = await runCli(['approvals', 'list', '--limit', '1'], text);
+    expect(one.stdout).toContain(
+      '! Showing the newest 1; there may be more (--limit 500, or --state to narrow).',
+    );
   });
 
   it('prints the audit log as a table on a terminal and as JSON into a pipe', async () => {

@@ -12,7 +12,7 @@ import { EXIT, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 
 export const APPROVALS_HELP = `Usage:
-  bankops approvals list [--state <state>] [--json]
+  bankops approvals list [--state <state>] [--limit <n>] [--json]
   bankops approvals show <id> [--json]
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
@@ -70,6 +70,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       state: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean' },
       as: { type: 'string' },
       reason: { type: 'string' },
@@ -105,10 +106,15 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     const approvalId = id ?? '';
     switch (sub) {
       case 'list': {
-        const approvals = executor.listApprovals(
-          state === undefined ? {} : { state: state as ApprovalState },
-        );
-        if (mode.text) printDocument(() => approvalsDocument(approvals), mode);
+        const limit = values.limit === undefined ? 50 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+          throw new UsageError(`--limit must be a whole number from 1 to 500, got '${values.limit}'`);
+        const approvals = executor.listApprovals({
+          limit,
+          ...(state === undefined ? {} : { state: state as ApprovalState }),
+        });
+        const more = limit < 500 ? '--limit 500, or --state to narrow' : '--state to narrow';
+        if (mode.text) printDocument(() => approvalsDocument(approvals, { limit, more }), mode);
         else printJson(approvals);
         return EXIT.ok;
       }

@@ -28,8 +28,20 @@ const COLUMNS: Column[] = [
   { key: 'what', label: 'What', kind: 'text', align: 'left' },
 ];
 
+export interface ApprovalsListing {
+  title?: string;
+  /** The most the listing asked for: a full page may not be all, and says so. */
+  limit?: number;
+  /** How to see more, in the front end's words (`--limit 500`). */
+  more?: string;
+}
+
 /** A table of approvals, newest first as given. */
-export function approvalsDocument(views: readonly ApprovalView[], title = 'Approvals'): OutputDocument {
+export function approvalsDocument(
+  views: readonly ApprovalView[],
+  listing: ApprovalsListing = {},
+): OutputDocument {
+  const title = listing.title ?? 'Approvals';
   if (views.length === 0) return { title, blocks: [{ type: 'note', text: 'No approvals.', tone: 'info' }] };
   const table: TableBlock = {
     type: 'table',
@@ -45,7 +57,9 @@ export function approvalsDocument(views: readonly ApprovalView[], title = 'Appro
     ]),
     total: views.length,
   };
-  return { title, blocks: [table] };
+  const full = listing.limit !== undefined && views.length >= listing.limit;
+  const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
+  return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
 }
 
 /** The facts of one approval, in the order an approver reads them. */
