@@ -124,7 +124,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           process.stderr.write(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
-        if (mode.text) printDocument(() => approvalDocument(approval, runtime.registry), mode);
+        if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);
         else printJson(approval);
         return EXIT.ok;
       }

@@ -24,7 +24,6 @@ const COLUMNS: Column[] = [
   { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
   { key: 'requester', label: 'Requester', kind: 'id', align: 'left' },
   { key: 'votes', label: 'Votes', kind: 'text', align: 'left' },
-  { key: 'expiresAt', label: 'Expires at', kind: 'time', align: 'left' },
   { key: 'what', label: 'What', kind: 'text', align: 'left' },
 ];
 
@@ -52,7 +51,6 @@ export function approvalsDocument(
       text(v.tool),
       text(v.requester, 'id'),
       text(votes(v)),
-      text(v.expiresAt, 'time'),
       text(whatFor(v)),
     ]),
     total: views.length,
@@ -60,6 +58,12 @@ export function approvalsDocument(
   const full = listing.limit !== undefined && views.length >= listing.limit;
   const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
   return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
+}
+
+/** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
+function requesterWords(view: ApprovalView): string {
+  const { displayName, frontEnd } = view.origin;
+  return displayName === view.requester ? `via ${frontEnd}` : `${displayName}, via ${frontEnd}`;
 }
 
 /** The facts of one approval, in the order an approver reads them. */
@@ -70,11 +74,7 @@ function facts(view: ApprovalView): Field[] {
     field('tool', 'Tool', text(view.tool)),
     field('what', 'What', text(whatFor(view))),
     field('reason', 'Policy', text(view.reason)),
-    field(
-      'requester',
-      'Requester',
-      text(`${view.requester} (${view.origin.displayName}, ${view.origin.frontEnd})`, 'id'),
-    ),
+    field('requester', 'Requester', text(`${view.requester} (${requesterWords(view)})`, 'id')),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
@@ -108,9 +108,18 @@ function facts(view: ApprovalView): Field[] {
 }
 
 /** One approval: its facts, the input asked for, the quote approvers saw, and the result once run. */
-export function approvalDocument(view: ApprovalView, registry?: Registry, title?: string): OutputDocument {
+export interface ApprovalDocumentOptions {
+  registry?: Registry;
+  title?: string;
+  /** Show the request's input (left out right after the requester typed it). */
+  input?: boolean;
+}
+
+export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOptions = {}): OutputDocument {
+  const { registry, title } = options;
   const blocks: Block[] = [{ type: 'record', fields: facts(view) }];
-  if (Object.keys(view.input).length > 0) blocks.push(...blocksOf(view.input, undefined, 'Input'));
+  if (options.input !== false && Object.keys(view.input).length > 0)
+    blocks.push(...blocksOf(view.input, undefined, 'Input'));
   if (view.preview?.facts !== undefined)
     blocks.push(...blocksOf(view.preview.facts, undefined, 'What approvers see'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
