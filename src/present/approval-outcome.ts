@@ -1,4 +1,4 @@
-import type { ApprovalActionResult, ApprovalView } from '../core/approvals/types.js';
+import type { ApprovalActionResult, ApprovalView, Settlement } from '../core/approvals/types.js';
 import type { Money } from '../core/tool.js';
 import { amountValue } from './output/format.js';
 
@@ -20,8 +20,12 @@ export type ApprovalOutcomeStatus =
   | 'failed'
   /** A fresh quote fell outside the approved bound: back to the approvers, nothing sent. */
   | 'sent_back'
-  /** The operation was sent and its outcome is not known yet. */
+  /** The operation was sent and its outcome is not known yet (re-sends follow). */
   | 'unknown'
+  /** The outcome stayed unknown after the re-sends: a person must look it up and reconcile it. */
+  | 'unresolved'
+  /** A person settled an unresolved approval: it happened, or it did not. */
+  | 'reconciled'
   | 'rejected'
   | 'cancelled'
   /** The approval was past its time (or already expired). */
@@ -37,7 +41,7 @@ export interface ApprovalOutcome {
   class: OutcomeClass;
 }
 
-export type ApprovalAction = 'approve' | 'reject' | 'cancel';
+export type ApprovalAction = 'approve' | 'reject' | 'cancel' | 'reconcile';
 
 const people = (n: number): string => (n === 1 ? '1 more person' : `${n} more people`);
 const money = (m: Money): string => amountValue(m.amount, m.currency).text;
@@ -55,6 +59,27 @@ export function resultFacts(result: Readonly<Record<string, unknown>> | undefine
   ];
   const shown = facts.filter((f) => f !== undefined);
   return shown.length === 0 ? '' : ` (${shown.join(', ')})`;
+}
+
+/** What became of sent money at the service: `sent; COMPLETED at the service`, `sent; FAILED after approval`. */
+export function settlementWords(settlement: Settlement): string {
+  switch (settlement.outcome) {
+    case 'settling':
+      return `sent; ${settlement.status} at the service, followed until final`;
+    case 'completed':
+      return `sent; ${settlement.status} at the service`;
+    case 'failed':
+      return `sent; ${settlement.status} after approval (${settlement.kind} ${settlement.id})`;
+    case 'unknown':
+      return `sent; final status unknown${settlement.note === undefined ? '' : ` (${settlement.note})`}`;
+  }
+}
+
+/** The state of an approval in a few words, with what became of sent money (lists, records). */
+export function stateWords(view: ApprovalView): string {
+  if (view.state === 'succeeded' && view.settlement !== undefined)
+    return `succeeded (${settlementWords(view.settlement)})`;
+  return view.state;
 }
 
 /** The outcome of an approval whose action went through, by the state it is in now. */
@@ -85,13 +110,34 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
         class: 'unfinished',
         line: `Outcome unknown: ${tool} was sent for ${id} and the service has not answered. It stays ${view.state} and is sent again with the same request id ${view.requestId} (never twice at the service); the approval will show how it ends.`,
       };
-    case 'succeeded':
+    case 'unresolved':
       return {
-        status: 'executed',
-        class: 'ok',
-        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}.`,
+        status: 'unresolved',
+        class: 'unfinished',
+        line: `Outcome unknown: ${tool} was sent for ${id} and no answer came after every re-send, so it may or may not have happened. Look up request id ${view.requestId} at the service, then reconcile ${id} as succeeded or failed (or send it again); do not ask again before that.`,
       };
+    case 'succeeded': {
+      if (action === 'reconcile')
+        return {
+          status: 'reconciled',
+          class: 'ok',
+          line: `Reconciled ${id} as succeeded: ${view.decisionReason ?? ''}.`,
+        };
+      const settled = view.settlement === undefined ? '' : `; ${settlementWords(view.settlement)}`;
+      const failedLater = view.settlement?.outcome === 'failed';
+      return {
+        status: failedLater ? 'failed' : 'executed',
+        class: failedLater ? 'failed' : 'ok',
+        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}${settled}.`,
+      };
+    }
     case 'failed':
+      if (action === 'reconcile')
+        return {
+          status: 'reconciled',
+          class: 'ok',
+          line: `Reconciled ${id} as failed: ${view.decisionReason ?? ''}. Nothing was done; a new request may be made.`,
+        };
       return {
         status: 'failed',
         class: 'failed',
@@ -114,14 +160,14 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
   }
 }
 
-/** The outcome of `approve`, `reject` or `cancel` on an approval. */
+/** The outcome of `approve`, `reject`, `cancel` or `reconcile` on an approval. */
 export function approvalOutcome(action: ApprovalAction, result: ApprovalActionResult): ApprovalOutcome {
   switch (result.status) {
     case 'not_found':
       return { status: 'not_found', class: 'invalid', line: `${capitalize(result.reason)}.` };
     case 'refused':
       if (result.approval?.state === 'expired') return byState(action, result.approval);
-      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason}.` };
+      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason.replace(/\.$/, '')}.` };
     case 'ok':
       return byState(action, result.approval);
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { approvalOutcome } from '../../src/present/approval-outcome.js';
+import { approvalOutcome, stateWords } from '../../src/present/approval-outcome.js';
 import { fault, PAYOUT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';
@@ -60,12 +60,50 @@ describe('approval outcomes', () => {
     );
   });
 
-  it('unknown: the service did not answer; it stays executing and is re-sent with the same request id', async () => {
+  it('unresolved: no answer after every re-send; a person looks it up and reconciles it', async () => {
     const id = pending(await core.call('create_payout', payout())).id;
-    await fault(core, '/svc/banking/api/v1/payouts', { status: 503 }, 1);
+    await fault(core, '/svc/banking/api/v1/payouts', { status: 503 }, 3);
     const outcome = approvalOutcome('approve', await core.executor.approve(id, core.approver));
-    expect(outcome).toMatchObject({ status: 'unknown', class: 'unfinished' });
-    expect(outcome.line).toContain(`same request id ${id}-1`);
+    expect(outcome).toMatchObject({ status: 'unresolved', class: 'unfinished' });
+    expect(outcome.line).toContain(`Look up request id ${id}-1 at the service, then reconcile ${id}`);
+    const settled = await core.executor.reconcile(id, core.approver, {
+      outcome: 'failed',
+      reason: 'not at the bank',
+    });
+    expect(approvalOutcome('reconcile', settled)).toEqual({
+      status: 'reconciled',
+      class: 'ok',
+      line: `Reconciled ${id} as failed: not at the bank. Nothing was done; a new request may be made.`,
+    });
+  });
+
+  it('executed, then FAILED after approval at the service: both are said', async () => {
+    const id = pending(await core.call('create_payout', payout())).id;
+    const approved = await core.executor.approve(id, core.approver);
+    if (approved.status !== 'ok') throw new Error(JSON.stringify(approved));
+    // What the core records once it has followed the payout to its end (src/core/approvals/settle.ts).
+    const payoutId = String(approved.approval.result?.payoutId);
+    const settled = (status: string, outcome: 'settling' | 'completed' | 'failed') => ({
+      ...approved.approval,
+      settlement: {
+        kind: 'payout' as const,
+        id: payoutId,
+        status,
+        outcome,
+        checkedAt: new Date().toISOString(),
+      },
+    });
+    expect(stateWords(settled('PROCESSING', 'settling'))).toBe(
+      'succeeded (sent; PROCESSING at the service, followed until final)',
+    );
+    expect(stateWords(settled('COMPLETED', 'completed'))).toBe('succeeded (sent; COMPLETED at the service)');
+    const failedLater = settled('FAILED', 'failed');
+    expect(stateWords(failedLater)).toBe(`succeeded (sent; FAILED after approval (payout ${payoutId}))`);
+    expect(approvalOutcome('approve', { status: 'ok', approval: failedLater })).toMatchObject({
+      status: 'failed',
+      class: 'failed',
+      line: expect.stringContaining(`; sent; FAILED after approval (payout ${payoutId}).`),
+    });
   });
 
   it('sent back: a fresh quote outside the bound goes back to the approvers, class unfinished', async () => {

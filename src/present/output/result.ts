@@ -46,7 +46,11 @@ export function resultDocument(
     case 'pending_approval': {
       const view = result.approval;
       const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
-      const doc = approvalDocument(view, registry, `${result.tool} waits for approval ${result.approvalId}`);
+      const doc = approvalDocument(view, {
+        registry,
+        title: `${result.tool} waits for approval ${result.approvalId}`,
+        input: false,
+      });
       doc.blocks.push(
         note(
           `Nothing has happened yet: ${missing === 1 ? '1 more person' : `${missing} more people`} with role ${view.approverRole}, never the requester, must approve ${result.approvalId} before ${view.expiresAt}; the last approval runs ${result.tool}.`,
