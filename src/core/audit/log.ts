@@ -199,7 +199,7 @@ export class AuditLog {
       for (const queued of batch) queued.reject(error);
       return;
     }
-    batch.forEach((queued, i) => queued.resolve(sealed[i] as AuditEntry));
+    for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
   }
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */
