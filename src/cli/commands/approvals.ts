@@ -7,7 +7,7 @@ import {
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
-import { actorFor, withRuntime } from '../context.js';
+import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 
@@ -130,14 +130,14 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       }
       case 'approve': {
         const progress = track(`approving ${approvalId}`);
-        const result = await executor.approve(approvalId, actorFor(runtime, values.as));
+        const result = await executor.approve(approvalId, deciderFor(runtime, values.as));
         progress.stop();
         return answer('approve', result, mode);
       }
       case 'reject':
         return answer(
           'reject',
-          executor.reject(approvalId, actorFor(runtime, values.as), values.reason ?? ''),
+          executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
           mode,
         );
       case 'reconcile': {
@@ -145,7 +145,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const progress = track(`reconciling ${approvalId}`);
         const result = await executor.reconcile(
           approvalId,
-          actorFor(runtime, values.as),
+          deciderFor(runtime, values.as),
           outcome === 'retry'
             ? { outcome, ...(values.reason === undefined ? {} : { reason: values.reason }) }
             : { outcome, reason: values.reason ?? '' },
@@ -157,7 +157,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       default:
         return answer(
           'cancel',
-          executor.cancel(approvalId, actorFor(runtime, values.as), values.reason),
+          executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
           mode,
         );
     }

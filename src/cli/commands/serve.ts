@@ -10,7 +10,8 @@ import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
-                     [--no-confirm] [--allowed-origin <origin>]... [--allow-remote]
+                     [--no-confirm] [--secret-inputs] [--allowed-origin <origin>]...
+                     [--allowed-host <host>]... [--allow-remote]
 
 Runs the long-lived front ends: MCP over Streamable HTTP at http://<host>:<port>/mcp, for AI
 assistants that connect over the network (docs/mcp-http.md). The policy file is watched and
@@ -28,9 +29,13 @@ Options:
   --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications, admin)
   --read-only               only tools that change nothing
   --no-confirm              run writes the policy allows without asking the user to confirm them
-                            (by default a client that offers elicitation is asked first)
+                            (by default a client that can show a form is asked first)
+  --secret-inputs           also offer the tools whose input is a PIN, an activation or assignment
+                            code or a full card number (off: it would pass through the model)
   --allowed-origin <origin> a browser origin allowed besides http://127.0.0.1:<port> and
                             http://localhost:<port> (repeatable); requests without Origin pass
+  --allowed-host <host>     a Host header allowed besides loopback names, e.g. the public name a
+                            TLS proxy forwards (repeatable; host or host:port); others get 403
 
 Environment:
   BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (a non-loopback one is allowed)
@@ -52,7 +57,9 @@ interface ServeOptions {
   toolsets: Toolset[] | undefined;
   readOnly: boolean;
   confirmWrites: boolean;
+  secretInputs: boolean;
   allowedOrigins: string[];
+  allowedHosts: string[];
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -67,7 +74,9 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
       toolsets: { type: 'string' },
       'read-only': { type: 'boolean' },
       'no-confirm': { type: 'boolean' },
+      'secret-inputs': { type: 'boolean' },
       'allowed-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -98,7 +107,9 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
     toolsets: parseToolsets(values.toolsets),
     readOnly: values['read-only'] === true,
     confirmWrites: values['no-confirm'] !== true,
+    secretInputs: values['secret-inputs'] === true,
     allowedOrigins,
+    allowedHosts: values['allowed-host'] ?? [],
   };
 }
 
@@ -109,8 +120,10 @@ async function startMcpListener(runtime: Runtime, options: ServeOptions): Promis
     port: options.port,
     allowRemote: options.allowRemote,
     allowedOrigins: options.allowedOrigins,
+    allowedHosts: options.allowedHosts,
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
+    secretInputs: options.secretInputs,
     confirmWrites: options.confirmWrites,
   });
   const keys = runtime.policy.current().mcpKeys.length;
@@ -118,6 +131,7 @@ async function startMcpListener(runtime: Runtime, options: ServeOptions): Promis
   const tools = offeredTools(runtime.registry, {
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
+    secretInputs: options.secretInputs,
   }).length;
   const banner = [
     `MCP over HTTP on ${mcp.url} (${tools} tools${options.readOnly ? ', read-only' : ''})`,

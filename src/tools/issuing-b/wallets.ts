@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
 import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, walletInput } from './fields.js';
 
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
@@ -30,7 +31,7 @@ export const createWalletB = defineTool({
 export const listWalletsB = defineTool({
   name: 'list_wallets_b',
   title: 'List wallets (family B)',
-  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status. Read-only.`,
+  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status.`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ wallets: z.array(WalletSchema) }),
@@ -54,11 +55,11 @@ const dateField = (edge: string) =>
 export const getWalletHistoryB = defineTool({
   name: 'get_wallet_history_b',
   title: 'Wallet history (family B)',
-  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions. Read-only.`,
+  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions.`,
   toolset: 'issuing_b',
   input: z.object({
     ...walletInput,
-    cardId: z.string().min(1).optional().describe("Only this card's completed transactions."),
+    cardId: idString().optional().describe("Only this card's completed transactions."),
     from_date: dateField('Start'),
     to_date: dateField('End'),
     page: pageField,
