@@ -18,8 +18,9 @@ Usage:
   bankops help [<command> | <tool>]                        help for a command, or a tool's fields and example
   bankops --version                                        print the version
 
-With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists in the
-database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands.
+With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
+the database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands; while
+bankops sandbox (npm start) or bankops serve runs, they use the sandbox it serves.
 
 Environment:
   BANKOPS_BASE_URL, BANKOPS_API_KEY, BANKOPS_PRODUCT_ID, BANKOPS_USER_ID, BANKOPS_COMPANY_ID
@@ -30,6 +31,8 @@ Environment:
                       state beside it (bankops.sandbox.db)
   BANKOPS_POLICY      policy file (default: the shipped policy/default.yaml)
   BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
+  BANKOPS_OUTPUT      text or json: call, approvals and audit print for people on a terminal and
+                      JSON otherwise (or with --json); this forces either
 `;
 
 type Status = number | 'running';
