@@ -5,6 +5,7 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
 import { type SlackConfig, slackSecrets } from './config.js';
@@ -18,7 +19,7 @@ import * as events from './listeners/events/index.js';
 import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
 import { toolSchema } from './schemas.js';
-import { type ApprovalsFactory, noPayees, type PayeeLookup } from './seams.js';
+import type { ApprovalsFactory } from './seams.js';
 import type { SlackServices } from './services.js';
 import { AnswerStore } from './store/answers.js';
 import { CardDirectory } from './store/cards.js';
@@ -30,14 +31,20 @@ import { serviceWebhookHandler } from './webhooks/service-webhook.js';
 
 export interface SlackAppOptions {
   config: SlackConfig;
-  runtime: { db: Db; executor: Executor; registry: Registry; audit: AuditLog; log: Logger };
+  runtime: {
+    db: Db;
+    executor: Executor;
+    registry: Registry;
+    audit: AuditLog;
+    log: Logger;
+    payees?: PayeeDirectory;
+  };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
   publicUrl?: string;
   /** The approval messages, their buttons and the Home tab's approvals, plugged in here. */
   approvals?: ApprovalsFactory;
-  payees?: PayeeLookup;
   /** How long user-group members are trusted, and how often a miss may refresh them (tests). */
   groups?: { ttlMs?: number; missRefreshMs?: number };
   /** On stop, how long requests being handled may take to finish (default 10 s). */
@@ -150,7 +157,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     outbox,
     call,
     approvals: undefined,
-    payees: options.payees ?? noPayees,
+    payees: runtime.payees,
     publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,

@@ -27,13 +27,3 @@ export interface ApprovalsInSlack {
  * the outbox with its de-duplication keys, Web API calls).
  */
 export type ApprovalsFactory = (services: SlackServices) => ApprovalsInSlack;
-
-/**
- * What bankops knows of a payee, for `/bank payout`: the rail and purpose its corridor implies. The
- * payee directory of the core fills this in; until then nothing is known and a modal asks.
- */
-export type PayeeLookup = (
-  beneficiaryId: string,
-) => { destinationRail?: string; purposeCode?: string; destinationAssetCode?: string } | undefined;
-
-export const noPayees: PayeeLookup = () => undefined;

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../../src/core/actors.js';
+import { toolExample } from '../../src/present/examples.js';
 import { type SlackTest, startSlackTest, TREASURY_GROUP, USERS } from '../helpers/slack-app.js';
 import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 
@@ -195,6 +197,29 @@ describe('short forms', () => {
     );
     expect(text).toContain('Waiting for approval');
     expect(text).toContain('1,000.00 USD');
+    // A payee bankops registered is in its payee directory: the rail comes from its corridor.
+    const created = await t.runtime.executor.execute({
+      tool: 'create_beneficiary',
+      input: toolExample('create_beneficiary')?.input ?? {},
+      actor: cliActor('operator'),
+    });
+    expect(created.status).toBe('ok');
+    const payee = created.status === 'ok' ? String(created.output.beneficiary_id) : '';
+    const known = await t.slack.command(USERS.operator, `payout 250 USD to ${payee} from acc_usd_0001`);
+    const form = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === known.triggerId),
+    );
+    const fields = new Map(
+      (
+        form.args.view.blocks as {
+          block_id?: string;
+          element?: { initial_value?: string; initial_option?: { value: string } };
+        }[]
+      ).map((b) => [b.block_id, b]),
+    );
+    expect(fields.get('destinationRail')?.element?.initial_value).toBe('ACH');
+    expect(fields.get('purposeCode')?.element?.initial_option).toBeUndefined();
+
     const usage = await ask(USERS.operator, 'payout 1000 USD ben_us_ach_0001');
     expect(usage.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
   });
@@ -202,7 +227,7 @@ describe('short forms', () => {
   it('convert: waits for approval, with the quote in words', async () => {
     const { text } = await ask(USERS.operator, 'convert 500 USD to EUR');
     expect(text).toContain('Waiting for approval');
-    expect(text).toMatch(/Convert 500\.00 USD to [\d,.]+ EUR/);
+    expect(text).toMatch(/Sell 500\.00 USD, buy [\d,.]+ EUR at [\d.]+ EUR per USD/);
   });
 
   it('approvals: those waiting for me (approver role, not mine), and mine', async () => {
