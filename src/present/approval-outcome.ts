@@ -1,5 +1,6 @@
 import type { ApprovalActionResult, ApprovalView, Settlement } from '../core/approvals/types.js';
 import type { Money } from '../core/tool.js';
+import { settlementLine } from './approval-words.js';
 import { amountValue } from './output/format.js';
 
 /**
@@ -61,24 +62,20 @@ export function resultFacts(result: Readonly<Record<string, unknown>> | undefine
   return shown.length === 0 ? '' : ` (${shown.join(', ')})`;
 }
 
-/** What became of sent money at the service: `sent; COMPLETED at the service`, `sent; FAILED after approval`. */
-export function settlementWords(settlement: Settlement): string {
-  switch (settlement.outcome) {
-    case 'settling':
-      return `sent; ${settlement.status} at the service, followed until final`;
-    case 'completed':
-      return `sent; ${settlement.status} at the service`;
-    case 'failed':
-      return `sent; ${settlement.status} after approval (${settlement.kind} ${settlement.id})`;
-    case 'unknown':
-      return `sent; final status unknown${settlement.note === undefined ? '' : ` (${settlement.note})`}`;
-  }
-}
+const SETTLED: Record<Settlement['outcome'], (s: Settlement) => string> = {
+  settling: (s) => `sent; ${s.status} at the service`,
+  completed: (s) => `sent; ${s.status}`,
+  failed: (s) => `sent; ${s.status} after approval`,
+  unknown: () => 'sent; final status unknown',
+};
 
-/** The state of an approval in a few words, with what became of sent money (lists, records). */
+/**
+ * The state of an approval in a few words for a list, with what became of sent money: `succeeded
+ * (sent; FAILED after approval)`. The sentence is `settlementLine` (approval-words.ts).
+ */
 export function stateWords(view: ApprovalView): string {
   if (view.state === 'succeeded' && view.settlement !== undefined)
-    return `succeeded (${settlementWords(view.settlement)})`;
+    return `succeeded (${SETTLED[view.settlement.outcome](view.settlement)})`;
   return view.state;
 }
 
@@ -93,7 +90,7 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
         return {
           status: 'sent_back',
           class: 'unfinished',
-          line: `Not executed: a fresh quote for ${tool} was outside the approved bound, so ${id} went back to the approvers (attempt ${view.attempt})${bound}. Nothing was sent.`,
+          line: `Not executed: ${view.error?.message ?? `a fresh quote for ${tool} was outside the approved bound`}. ${id} went back to the approvers (attempt ${view.attempt})${bound}; nothing was sent.`,
         };
       }
       const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
@@ -123,12 +120,12 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
           class: 'ok',
           line: `Reconciled ${id} as succeeded: ${view.decisionReason ?? ''}.`,
         };
-      const settled = view.settlement === undefined ? '' : `; ${settlementWords(view.settlement)}`;
+      const settled = settlementLine(view);
       const failedLater = view.settlement?.outcome === 'failed';
       return {
         status: failedLater ? 'failed' : 'executed',
         class: failedLater ? 'failed' : 'ok',
-        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}${settled}.`,
+        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}.${settled === undefined ? '' : ` ${settled}.`}`,
       };
     }
     case 'failed':

@@ -46,7 +46,9 @@ describe('approval answers', () => {
     const done = await runCli(['approvals', 'approve', id, '--as', 'bob'], text);
     expect(done.code).toBe(0);
     expect(done.stdout).toMatch(
-      new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+, status PENDING\\)\\.\\n$`),
+      new RegExp(
+        `^Executed: create_payout ran for ${id} \\(payoutId (po_\\w+), status PENDING\\)\\. Sent: payout \\1 is PENDING at the service \\(checked \\S+\\)\\.\\n$`,
+      ),
     );
     const missing = await runCli(['approvals', 'approve', 'apr_nope', '--as', 'bob'], text);
     expect(missing.code).toBe(2);
@@ -107,7 +109,7 @@ describe('approval answers', () => {
     const back = await runCli(['approvals', 'approve', id, '--as', 'bob'], text);
     expect(back.code).toBe(4);
     expect(back.stdout).toMatch(
-      /^Not executed: a fresh quote for create_payout was outside the approved bound, so apr_\w+ went back to the approvers \(attempt 2\)/,
+      /^Not executed: the fresh quote delivers [\d,.]+ EUR, less than the approved minimum of [\d,.]+ EUR\. apr_\w+ went back to the approvers \(attempt 2\)/,
     );
     await runCli(['sandbox', 'reset'], home.env);
   });
@@ -126,10 +128,10 @@ describe('approval answers', () => {
     expect(unresolved.json.outcome).toContain(
       `Look up request id ${id}-1 at the service, then reconcile ${id}`,
     );
-    const mine = await runCli(['approvals', 'reconcile', id, 'retry'], text);
+    const mine = await runCli(['approvals', 'reconcile', id, '--retry'], text);
     expect(mine.code).toBe(3);
     // Sent once more with the same request id: this time the service answers.
-    const retried = await runCli(['approvals', 'reconcile', id, 'retry', '--as', 'bob'], text);
+    const retried = await runCli(['approvals', 'reconcile', id, '--retry', '--as', 'bob'], text);
     expect(retried.code).toBe(0);
     expect(retried.stdout).toMatch(new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+`));
   });

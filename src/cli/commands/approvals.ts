@@ -17,16 +17,16 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
-  bankops approvals reconcile <id> succeeded|failed --reason "<what the service says>" [--as <name>]
-  bankops approvals reconcile <id> retry [--as <name>]
+  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>" [--as <name>]
+  bankops approvals reconcile <id> --retry [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
-at the service, then reconcile it as succeeded (it happened) or failed (it did not; a new request
-may be made), or retry (send it once more with the same request id). Someone with the approver
+at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
+a new request may be made), or --retry (send it once more with the same request id). Someone with the approver
 role who is not the requester reconciles.
 
 approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed, with the id
@@ -42,7 +42,8 @@ sent it back for approval.
 `;
 
 const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
-const SETTLE = ['succeeded', 'failed', 'retry'] as const;
+/** `--sent`, `--not-sent`, `--retry`: what a person found at the service, as the engine takes it. */
+const SETTLE = { sent: 'succeeded', 'not-sent': 'failed', retry: 'retry' } as const;
 
 /** The one line on stdout (the full view stays a --json away), or the JSON with a matching status. */
 function answer(action: ApprovalAction, result: ApprovalActionResult, mode: OutputMode): number {
@@ -74,6 +75,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       json: { type: 'boolean' },
       as: { type: 'string' },
       reason: { type: 'string' },
+      sent: { type: 'boolean' },
+      'not-sent': { type: 'boolean' },
+      retry: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -97,12 +101,22 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
   if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
     throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
-  const how = SETTLE.find((word) => word === positionals[1]);
-  if (sub === 'reconcile' && how === undefined)
-    throw new UsageError(`approvals reconcile <id> takes ${SETTLE.join(', ')}`, APPROVALS_HELP);
+  const chosen = (['sent', 'not-sent', 'retry'] as const).filter((flag) => values[flag] === true);
+  if (sub === 'reconcile' && chosen.length !== 1)
+    throw new UsageError(
+      'approvals reconcile <id> takes one of --sent, --not-sent or --retry',
+      APPROVALS_HELP,
+    );
+  const how = chosen[0] === undefined ? undefined : SETTLE[chosen[0]];
   const mode = outputMode(values.json);
   return withRuntime(async (runtime, track) => {
     const { executor } = runtime;
+    if (sub === 'list' || sub === 'show') {
+      // Sent money whose next look is due is asked about first, so the answer says where it stands.
+      const progress = track('checking sent money at the service');
+      await executor.settleDue();
+      progress.stop();
+    }
     const approvalId = id ?? '';
     switch (sub) {
       case 'list': {

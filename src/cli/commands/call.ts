@@ -61,11 +61,12 @@ export async function callCommand(args: string[]): Promise<number> {
   const input = readToolInput(values.input, tokens, tool === undefined ? {} : inputJsonSchema(tool));
   const mode = outputMode(values.json);
   return withRuntime(async (runtime, track) => {
+    const actor = actorFor(runtime, values.as);
     const progress = track(name);
     const result = await runtime.executor.execute({
       tool: name,
       input,
-      actor: actorFor(runtime, values.as),
+      actor,
       ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
       onProgress: (message) => progress.step(message),
     });
@@ -77,6 +78,7 @@ export async function callCommand(args: string[]): Promise<number> {
     } else {
       printDocument((maxColumns) => {
         const doc = resultDocument(runtime.registry, result, {
+          asker: actor.id,
           input,
           maxColumns,
           fullResult: '--json shows them',

@@ -1,8 +1,8 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
+import { statusLine, whatWillHappen } from '../approval-words.js';
 import { blocksOf } from './derive.js';
-import { amountValue } from './format.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
 import { toolOutputDocument } from './tool-output.js';
@@ -15,8 +15,8 @@ const field = (key: string, label: string, value: Value): Field => ({ key, label
 /** `1 of 2` approvals of the current attempt. */
 export const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
 
-/** One line on what an approval is for: the preview's summary, else the policy's reason. */
-export const whatFor = (view: ApprovalView): string => view.preview?.summary ?? view.reason;
+/** One line on what an approval is for: the first of what will happen. */
+export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
 
 const COLUMNS: Column[] = [
   { key: 'id', label: 'ID', kind: 'id', align: 'left' },
@@ -70,35 +70,19 @@ function requesterWords(view: ApprovalView): string {
 function facts(view: ApprovalView): Field[] {
   const out: Field[] = [
     field('id', 'ID', text(view.id, 'id')),
-    field('state', 'State', text(stateWords(view), 'status')),
+    field('state', 'State', text(view.state, 'status')),
+    field('status', 'Status', text(statusLine(view))),
     field('tool', 'Tool', text(view.tool)),
-    field('what', 'What', text(whatFor(view))),
     field('reason', 'Policy', text(view.reason)),
     field('requester', 'Requester', text(`${view.requester} (${requesterWords(view)})`, 'id')),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
     out.push(field('approvals', 'Approved by', text(view.approvals.map((a) => a.approver).join(', '))));
-  if (view.bound !== undefined)
-    out.push(
-      field('bound.max', 'Debits at most', amountValue(view.bound.max.amount, view.bound.max.currency)),
-    );
-  if (view.bound?.minReceive !== undefined)
-    out.push(
-      field(
-        'bound.minReceive',
-        'Delivers at least',
-        amountValue(view.bound.minReceive.amount, view.bound.minReceive.currency),
-      ),
-    );
   if (view.attempt > 1) out.push(field('attempt', 'Attempt', text(String(view.attempt), 'number')));
   if (view.decidedBy !== undefined) out.push(field('decidedBy', 'Decided by', text(view.decidedBy, 'id')));
   if (view.decisionReason !== undefined) out.push(field('decisionReason', 'Why', text(view.decisionReason)));
   if (view.error !== undefined) out.push(field('error', 'Error', text(view.error.message)));
-  if (view.settlement !== undefined) {
-    const { kind, id, status, checkedAt } = view.settlement;
-    out.push(field('settlement', 'At the service', text(`${kind} ${id}: ${status} (checked ${checkedAt})`)));
-  }
   out.push(
     field('createdAt', 'Created at', text(view.createdAt, 'time')),
     field('expiresAt', 'Expires at', text(view.expiresAt, 'time')),
@@ -117,11 +101,13 @@ export interface ApprovalDocumentOptions {
 
 export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOptions = {}): OutputDocument {
   const { registry, title } = options;
-  const blocks: Block[] = [{ type: 'record', fields: facts(view) }];
+  const blocks: Block[] = [
+    { type: 'record', fields: facts(view) },
+    // What will happen, in the words every front end uses (approval-words.ts), a line each.
+    ...whatWillHappen(view).map((line): Block => ({ type: 'note', text: line, tone: 'info' })),
+  ];
   if (options.input !== false && Object.keys(view.input).length > 0)
     blocks.push(...blocksOf(view.input, undefined, 'Input'));
-  if (view.preview?.facts !== undefined)
-    blocks.push(...blocksOf(view.preview.facts, undefined, 'What approvers see'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
     blocks.push(...blocksOf(view.preview.details, undefined, 'Quote shown'));
   const tool = registry?.get(view.tool);
