@@ -56,9 +56,11 @@ try {
   // Every command is answered later, after the service's 5 s: the acknowledgement did not wait for it.
   const answered = () =>
     new Set(t.api.responses.filter((r) => !textOf(r.body).includes('Working on')).map((r) => r.id)).size;
-  await t.api.waitFor(() => answered() >= COMMANDS + WARMUP, 60_000);
+  const deadline = Date.now() + 60_000;
+  while (answered() < COMMANDS + WARMUP && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100));
   console.log(
-    `  all ${COMMANDS + WARMUP} answers followed through response_url; Slack checks: ${t.api.problems.length === 0 ? 'clean' : t.api.problems.join('; ')}`,
+    `  ${answered()} of ${COMMANDS + WARMUP} commands answered through response_url after the service; Slack checks: ${t.api.problems.length === 0 ? 'clean' : t.api.problems.join('; ')}`,
   );
 } finally {
   await t.close();

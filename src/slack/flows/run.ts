@@ -77,5 +77,27 @@ export async function runAndAnswer(
     };
   }
   const replace = await note.stop();
-  await asker.reply(answerFor(services, asker, tool, input, result), { replace });
+  let answer: SlackMessage;
+  try {
+    answer = answerFor(services, asker, tool, input, result);
+  } catch (error) {
+    // The call has run (its outcome is in the audit log); only showing it failed. Say so rather
+    // than leave the person with a "working…" note for ever.
+    services.log.error('slack: rendering an answer failed', {
+      tool: tool.name,
+      status: result.status,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    answer = line(
+      `:warning: \`${tool.name}\` ended ${result.status}, but bankops could not show its answer here; \`bankops audit tail\` has the call.`,
+    );
+  }
+  try {
+    await asker.reply(answer, { replace });
+  } catch (error) {
+    services.log.error('slack: the answer could not be sent', {
+      tool: tool.name,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
 }
