@@ -16,10 +16,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 describe('review: a feed consumer while another process holds the write lock', () => {
   it('keeps following (and keeps its process alive) when recording its position meets a busy database', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', FEED_CHILD, core.dbPath, core.sandbox.url, 'slack'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', FEED_CHILD, core.dbPath, core.sandbox.url, 'slack'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => {
