@@ -80,6 +80,9 @@ describe('on a terminal', () => {
     expect(list.stdout).toMatch(/^apr_\w+ +pending +create_payout +cli:alice +0 of 1 +Pay 1,250\.50 USD/m);
     const audit = await runCli(['audit', 'tail', '-n', '3'], text);
     expect(audit.stdout).toMatch(/^ *SEQ +TIME +ACTOR +TOOL +EVENT/m);
+    expect(audit.stdout).toMatch(
+      /^\d+ earlier entries are not shown: -n <count> shows more, bankops audit export all of them\.$/m,
+    );
   });
 });
 
