@@ -23,8 +23,11 @@ export function unknownFields(input: unknown, known: readonly string[]): FieldEr
 
 const loose = (name: string): string => name.toLowerCase().replace(/[_-]/g, '');
 
-/** The known name the given one most likely meant: the same but for case and `_`/`-`, or 2 edits away. */
-function closest(name: string, known: readonly string[]): string | undefined {
+/**
+ * The known name the given one most likely meant: the same but for case and `_`/`-`, or 2 edits away
+ * (front ends use it for misspelt tools and commands too).
+ */
+export function closest(name: string, known: readonly string[]): string | undefined {
   const same = known.find((candidate) => loose(candidate) === loose(name));
   if (same !== undefined) return same;
   let best: { name: string; distance: number } | undefined;
