@@ -182,7 +182,10 @@ export function reject(
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
-    if (approver.id === requester.id || requesterPeople(policy, requester, row.requester_person).has(person)) {
+    if (
+      approver.id === requester.id ||
+      requesterPeople(policy, requester, row.requester_person).has(person)
+    ) {
       return refusal(ctx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {
