@@ -35,6 +35,7 @@ const EnvSchema = z.object({
     .number({ error: 'must be a whole number of seconds' })
     .int('must be a whole number of seconds')
     .min(1, 'must be at least 1 second (an approval that expires at once could never be approved)')
+    .max(366 * 24 * 3600, 'must be at most a year (366 days) of seconds')
     .default(24 * 3600),
   BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
   XDG_DATA_HOME: text.optional(),
@@ -82,7 +83,7 @@ export class ConfigError extends Error {
 }
 
 /** `http://127.0.0.1:4010`, `http://localhost:…`, `http://[::1]:…`. */
-function isLoopback(url: string | undefined): boolean {
+export function isLoopback(url: string | undefined): boolean {
   if (url === undefined) return false;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

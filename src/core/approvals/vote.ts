@@ -1,10 +1,10 @@
-import { checkApprover, personOf } from '../policy/actors.js';
+import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
-import type { ApprovalRow } from './store.js';
+import type { ApprovalRow, VoteRow } from './store.js';
 import type { ApprovalActionResult } from './types.js';
 import { requesterOf } from './view.js';
 
@@ -43,6 +43,22 @@ export function auditRefusal(
   return result;
 }
 
+/**
+ * The people who count toward the quorum now: each earlier vote's identity judged again under the
+ * policy in force (a mapping added or removed since the vote counts), each person once, never the
+ * requester's person.
+ */
+function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly VoteRow[]): Set<string> {
+  const policy = ctx.deps.policy.current();
+  const requesters = requesterPeople(policy, requesterOf(row), row.requester_person);
+  const people = new Set<string>();
+  for (const vote of votes) {
+    const now = personOf(policy, JSON.parse(vote.approver_json) as Actor);
+    if (!requesters.has(now) && !requesters.has(vote.person)) people.add(now);
+  }
+  return people;
+}
+
 /** Why this person may not vote on this row now, or their person when they may. */
 function mayVote(
   ctx: EngineContext,
@@ -50,14 +66,24 @@ function mayVote(
   approver: Actor,
 ): { person: string } | { reason: string } {
   if (row.state !== 'pending') return { reason: `approval ${row.id} is ${row.state}, not pending` };
-  const check = checkApprover(ctx.deps.policy.current(), {
+  const policy = ctx.deps.policy.current();
+  const check = checkApprover(policy, {
     approver,
     requester: requesterOf(row),
     requesterPerson: row.requester_person,
     approverRole: row.approver_role,
   });
   if (!check.ok) return { reason: check.reason };
-  const earlier = ctx.store.voteOf(row.id, check.person, row.attempt);
+  // Each identity once, and each person once: by the person recorded with an earlier vote, and by
+  // that vote's identity judged again under the policy in force now.
+  const earlier = ctx.store
+    .votes(row.id, row.attempt)
+    .find(
+      (vote) =>
+        vote.approver_id === approver.id ||
+        vote.person === check.person ||
+        personOf(policy, JSON.parse(vote.approver_json) as Actor) === check.person,
+    );
   if (earlier !== undefined) {
     const as = earlier.approver_id === approver.id ? '' : ` (as ${earlier.approver_id})`;
     return {
@@ -128,7 +154,7 @@ export async function vote(
       approvalId: id,
       requestId: row.request_id,
     });
-    const quorum = ctx.store.countVotes(id, row.attempt) >= row.required_approvers;
+    const quorum = peopleCounted(ctx, row, ctx.store.votes(id, row.attempt)).size >= row.required_approvers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk
     // (synchronous=FULL) before anything is sent.
     const changes: Partial<ApprovalRow> = quorum
@@ -156,7 +182,10 @@ export function reject(
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
-    if (approver.id === requester.id || person === row.requester_person) {
+    if (
+      approver.id === requester.id ||
+      requesterPeople(policy, requester, row.requester_person).has(person)
+    ) {
       return refusal(ctx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {
@@ -176,7 +205,8 @@ export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: st
     if (row === undefined) return notFound(id);
     const person = personOf(ctx.deps.policy.current(), actor);
     // The requester, under any identity of the same person.
-    if (actor.id !== row.requester_id && person !== row.requester_person) {
+    const requesters = requesterPeople(ctx.deps.policy.current(), requesterOf(row), row.requester_person);
+    if (actor.id !== row.requester_id && !requesters.has(person)) {
       return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {
