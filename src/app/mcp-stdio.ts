@@ -20,7 +20,7 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
   return {
     get() {
       building ??= import('./runtime.js')
-        .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true }))
+        .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true, background: true }))
         .then(
           (runtime) => {
             log.info('bankops runtime ready', { mode: config.mode, database: config.databasePath });

@@ -5,11 +5,13 @@ import type { Config } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
+import { rememberSandboxPayees } from './sandbox-payees.js';
 import { sqliteSandboxStore } from './sandbox-store.js';
 
 /** Everything a front end needs, built once from the configuration. */
@@ -22,6 +24,7 @@ export interface Runtime {
   client: ServiceClient;
   approvals: ApprovalEngine;
   executor: Executor;
+  payees: PayeeDirectory;
   /** The embedded sandbox, when no service URL is configured. */
   sandbox?: RunningSandbox;
   log: Logger;
@@ -34,6 +37,11 @@ export interface RuntimeOptions {
   watchPolicy?: boolean;
   /** Finish approvals a dead process left executing (on by default). */
   recover?: boolean;
+  /**
+   * A long-running process (serve, the stdio MCP server): expire approvals at their deadline and
+   * follow sent money to its final status, without anyone asking.
+   */
+  background?: boolean;
   /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
   now?: () => Date;
   /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
@@ -136,6 +144,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
+  const payees = sqlitePayees(db);
+  if (embedded !== undefined) rememberSandboxPayees(payees);
   const approvals = new ApprovalEngine({
     db,
     audit,
@@ -145,12 +155,21 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     defaults,
     ttlSeconds: config.approvalTtlSeconds,
     tolerancePercent: config.quoteTolerancePercent,
+    payees,
+    log,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
   });
-  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, log });
+  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, payees, log });
   if (options.recover !== false) await recoverApprovals(executor, log);
+  if (options.background) {
+    approvals.startBackground((error) =>
+      log.error('approvals background work failed; it goes on', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
+  }
 
   return {
     config,
@@ -161,9 +180,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     client,
     approvals,
     executor,
+    payees,
     ...(embedded === undefined ? {} : { sandbox: embedded.sandbox }),
     log,
     close: async () => {
+      await approvals.stopBackground();
       policy.close();
       await client.close();
       await embedded?.sandbox.close();

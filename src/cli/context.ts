@@ -28,3 +28,19 @@ export function actorFor(runtime: Runtime, as: string | undefined): Actor {
   }
   return cliActor(name);
 }
+
+/**
+ * Who decides an approval at this CLI. Against the embedded sandbox, `--as` and BANKOPS_ACTOR name
+ * anyone, so one person can try separation of duties. Against a real service they cannot: the
+ * approver, rejecter or canceller is the OS account that runs the command (a name is not a login).
+ */
+export function deciderFor(runtime: Runtime, as: string | undefined): Actor {
+  if (runtime.config.mode === 'embedded') return actorFor(runtime, as);
+  const me = runtime.config.osUser;
+  if (as !== undefined && as !== me) {
+    throw new UsageError(
+      `--as ${as}: against the service, approvals are decided as the OS account running bankops (${me}); --as names the requester of a call only`,
+    );
+  }
+  return cliActor(me);
+}

@@ -31,7 +31,11 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64')
     .optional(),
-  BANKOPS_APPROVAL_TTL_SECONDS: positiveInt.default(24 * 3600),
+  BANKOPS_APPROVAL_TTL_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(1, 'must be at least 1 second (an approval that expires at once could never be approved)')
+    .default(24 * 3600),
   BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
   XDG_DATA_HOME: text.optional(),
 });
@@ -58,6 +62,8 @@ export interface Config {
   policyPath: string | undefined;
   /** Who is acting at the CLI (`--as` overrides it). */
   cliActor: string;
+  /** The OS account running this process: the only one who decides approvals against the service. */
+  osUser: string;
   approvalTtlSeconds: number;
   /** How much worse than the approved bound a fresh quote may be, in percent. */
   quoteTolerancePercent: number;
@@ -140,6 +146,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     databasePath: e.BANKOPS_DB ?? join(defaultDataDir(env), 'bankops.db'),
     policyPath: e.BANKOPS_POLICY,
     cliActor: e.BANKOPS_ACTOR ?? osUser(),
+    osUser: osUser(),
     approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
   };

@@ -1,27 +1,33 @@
-import { createHash, randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import { randomUUID } from 'node:crypto';
+import type { ApprovalEngine } from './approvals/engine.js';
+import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
   ApprovalListener,
-  ApprovalService,
   ApprovalView,
+  Reconciliation,
+  RequestOrigin,
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
-import { canonicalJson } from './canonical-json.js';
 import type { ServiceClient } from './client/index.js';
-import { type Db, migrate } from './db.js';
+import type { Db } from './db.js';
+import { ExecutionStore } from './executions.js';
+import { keyedRequestId, requestFingerprint } from './fingerprint.js';
+import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
+import type { PayeeDirectory } from './payees.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
-import type { Actor, PolicyTool } from './policy/types.js';
+import type { Actor, Decision, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
 import type { Registry } from './registry.js';
-import type { ExecuteResult, Failure, FieldError } from './results.js';
+import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
-import { unknownFields } from './unknown-fields.js';
+
+export { requestFingerprint } from './fingerprint.js';
 
 export interface ExecuteRequest {
   tool: string;
@@ -32,6 +38,8 @@ export interface ExecuteRequest {
    * service sees the same `x-request-id`); the same key with a different input is refused.
    */
   idempotencyKey?: string;
+  /** Where the request came from, kept with an approval so its answer goes back there. */
+  origin?: RequestOrigin;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
   /**
@@ -55,58 +63,9 @@ export interface ExecutorDeps {
   audit: AuditLog;
   client: ServiceClient;
   defaults: ToolDefaults;
-  approvals?: ApprovalService;
+  approvals?: ApprovalEngine;
+  payees?: PayeeDirectory;
   log?: Logger;
-}
-
-const MIGRATION = [
-  `CREATE TABLE IF NOT EXISTS executions (
-     actor TEXT NOT NULL,
-     tool TEXT NOT NULL,
-     idempotency_key TEXT NOT NULL,
-     fingerprint TEXT NOT NULL,
-     request_id TEXT NOT NULL,
-     result_json TEXT,
-     created_at TEXT NOT NULL,
-     PRIMARY KEY (actor, tool, idempotency_key)
-   )`,
-];
-
-/** SHA-256 of who asks for what: an identical request has the same fingerprint. */
-export function requestFingerprint(actor: Actor, tool: string, input: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson({ actor: actor.id, tool, input: input as never }))
-    .digest('hex');
-}
-
-/** The request id of a keyed call: stable, so the service deduplicates a retry too. */
-const keyedRequestId = (actor: Actor, tool: string, key: string): string =>
-  `idem-${createHash('sha256').update(`${actor.id}\u0000${tool}\u0000${key}`).digest('hex').slice(0, 32)}`;
-
-/** A field that is missing says so, instead of "expected string, received undefined". */
-const requiredMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
-  MISSING_CODES.has(issue.code ?? '') && issue.input === undefined ? 'required' : undefined;
-
-/** The issues a field left out raises (a type, an enum, a union); a rule of the tool keeps its words. */
-const MISSING_CODES = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
-
-function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-}
-
-/**
- * A request the client refused before sending it (it breaks the service's schema, e.g. a
- * beneficiary's corridor schema) is the caller's to fix: report it as invalid input, field by field.
- */
-function invalidRequest(tool: string, error: Failure): ExecuteResult | undefined {
-  if (error.kind !== 'invalid_request') return undefined;
-  const errors = (error.issues ?? [error.message]).map((issue) => {
-    const at = issue.indexOf(': ');
-    return at > 0
-      ? { path: issue.slice(0, at).replace(/^\//, '').replaceAll('/', '.'), message: issue.slice(at + 2) }
-      : { path: '', message: issue };
-  });
-  return { status: 'invalid', tool, message: `invalid input for ${tool}: ${error.message}`, errors };
 }
 
 /** The part of a tool the policy reads. */
@@ -126,9 +85,10 @@ function policyView(tool: AnyTool): PolicyTool {
  */
 export class Executor {
   private readonly inflight = new Map<string, Promise<ExecuteResult>>();
+  private readonly executions: ExecutionStore;
 
   constructor(private readonly deps: ExecutorDeps) {
-    migrate(deps.db, 'executor-1', MIGRATION);
+    this.executions = new ExecutionStore(deps.db);
   }
 
   get registry(): Registry {
@@ -146,51 +106,29 @@ export class Executor {
     if (tool === undefined) {
       const message = `unknown tool '${req.tool}'; \`bankops tools\` lists the tools`;
       this.auditRefusal(req.tool, actor, redact(req.input ?? {}), 'invalid', message);
-      return { status: 'invalid', tool: req.tool, message, errors: [{ path: '', message }] };
+      return invalidResult(req.tool, message);
     }
-    const parsed = tool.input.safeParse(req.input ?? {}, { error: requiredMessage });
-    const unknown = unknownFields(req.input, Object.keys(tool.input.shape));
-    if (!parsed.success || unknown.length > 0) {
-      const errors = [...unknown, ...(parsed.success ? [] : fieldErrors(parsed.error))];
-      const message = `invalid input for ${tool.name}: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`;
+    const checked = checkInput(tool, req.input);
+    if (!checked.ok) {
       // A misspelt secret field (`pn` for `pin`) is a secret all the same: unknown values are not kept.
-      const hidden = [...(tool.secretFields ?? []), ...unknown.map((e) => e.path)];
-      this.auditRefusal(tool.name, actor, redact(req.input ?? {}, hidden), 'invalid', message, tool);
-      return { status: 'invalid', tool: tool.name, message, errors };
+      const hidden = [...(tool.secretFields ?? []), ...checked.unknown];
+      this.auditRefusal(tool.name, actor, redact(req.input ?? {}, hidden), 'invalid', checked.message, tool);
+      return { status: 'invalid', tool: tool.name, message: checked.message, errors: checked.errors };
     }
-    const input = parsed.data as Record<string, unknown>;
+    const input = checked.input;
     const decision = evaluate(this.deps.policy.current(), { tool: policyView(tool), input, actor });
     if (decision.decision === 'deny') {
-      this.auditRefusal(
-        tool.name,
-        actor,
-        redact(input, tool.secretFields ?? []),
-        'deny',
-        decision.reason,
-        tool,
-      );
+      this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
       return { status: 'denied', tool: tool.name, reason: decision.reason };
     }
 
-    const fingerprint = requestFingerprint(actor, tool.name, input);
+    const fingerprint = requestFingerprint(actor, tool.name, input, tool.secretFields ?? []);
     let replay = false;
     if (req.idempotencyKey !== undefined) {
       const use = this.keyUse(actor, tool, fingerprint, req.idempotencyKey);
       if (use.conflict !== undefined) {
-        this.auditRefusal(
-          tool.name,
-          actor,
-          redact(input, tool.secretFields ?? []),
-          'invalid',
-          use.conflict,
-          tool,
-        );
-        return {
-          status: 'invalid',
-          tool: tool.name,
-          message: use.conflict,
-          errors: [{ path: '', message: use.conflict }],
-        };
+        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', use.conflict, tool);
+        return invalidResult(tool.name, use.conflict);
       }
       replay = use.replay;
       // The key already waits for approval with this input: that approval is the answer, even if
@@ -199,25 +137,16 @@ export class Executor {
       if (waiting !== undefined && decision.decision !== 'approval') {
         return waiting.state === 'succeeded'
           ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
-          : { status: 'pending_approval', tool: tool.name, approvalId: waiting.id, approval: waiting };
+          : {
+              status: 'pending_approval',
+              tool: tool.name,
+              approvalId: waiting.id,
+              approval: waiting,
+              joined: true,
+            };
       }
     }
-    if (decision.decision === 'approval') {
-      const refusal = this.approvalRefusal(tool, input);
-      if (refusal !== undefined) {
-        this.auditRefusal(tool.name, actor, redact(input, tool.secretFields ?? []), 'deny', refusal, tool);
-        return { status: 'denied', tool: tool.name, reason: refusal };
-      }
-      return this.deps.approvals!.open({
-        tool,
-        input,
-        actor,
-        decision,
-        fingerprint,
-        ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
-        ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
-      });
-    }
+    if (decision.decision === 'approval') return this.openApproval(tool, input, req, decision, fingerprint);
 
     if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
       const declined = await this.confirmWrite(tool, input, actor, req.confirm);
@@ -240,13 +169,40 @@ export class Executor {
     return running;
   }
 
-  private approvalRefusal(tool: AnyTool, input: Record<string, unknown>): string | undefined {
-    if (this.deps.approvals === undefined)
-      return `${tool.name} needs approval, and approvals are not available here`;
-    if (secretsOf(tool, input).length > 0) {
-      return `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`;
+  private redacted(tool: AnyTool, input: Record<string, unknown>): unknown {
+    return redact(input, tool.secretFields ?? []);
+  }
+
+  private async openApproval(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    req: ExecuteRequest,
+    decision: Extract<Decision, { decision: 'approval' }>,
+    fingerprint: string,
+  ): Promise<ExecuteResult> {
+    const refusal =
+      this.deps.approvals === undefined
+        ? `${tool.name} needs approval, and approvals are not available here`
+        : secretsOf(tool, input).length > 0
+          ? `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`
+          : undefined;
+    if (refusal !== undefined || this.deps.approvals === undefined) {
+      const reason = refusal ?? '';
+      this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);
+      return { status: 'denied', tool: tool.name, reason };
     }
-    return undefined;
+    const result = await this.deps.approvals.open({
+      tool,
+      input,
+      actor: req.actor,
+      decision,
+      fingerprint,
+      ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
+      ...(req.origin === undefined ? {} : { origin: req.origin }),
+      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+    });
+    // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
+    return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
   }
 
   private async runAllowed(
@@ -259,24 +215,15 @@ export class Executor {
     const key = req.idempotencyKey;
     let requestId: string = randomUUID();
     if (key !== undefined) {
-      const previous = this.deps.db
-        .prepare(
-          'SELECT fingerprint, result_json FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?',
-        )
-        .get(actor.id, tool.name, key) as { fingerprint: string; result_json: string | null } | undefined;
+      const previous = this.executions.get(actor.id, tool.name, key);
       if (previous !== undefined && previous.fingerprint !== fingerprint) {
         const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
-        this.auditRefusal(tool.name, actor, redact(input, tool.secretFields ?? []), 'invalid', message, tool);
-        return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
+        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
+        return invalidResult(tool.name, message);
       }
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
       requestId = keyedRequestId(actor, tool.name, key);
-      this.deps.db
-        .prepare(
-          `INSERT OR IGNORE INTO executions (actor, tool, idempotency_key, fingerprint, request_id, created_at)
-           VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(actor.id, tool.name, key, fingerprint, requestId, new Date().toISOString());
+      this.executions.reserve(actor.id, tool.name, key, fingerprint, requestId);
     }
     // A read is recorded once, by its outcome entry (actor, input, decision, result); a write also
     // gets its `requested` entry first, so a crash mid-call still leaves the request on record.
@@ -286,7 +233,7 @@ export class Executor {
           actor: actor.id,
           frontEnd: actor.frontEnd,
           tool: tool.name,
-          input: redact(input, tool.secretFields ?? []),
+          input: this.redacted(tool, input),
           decision: 'allow',
           event: 'requested',
           requestIds: [requestId],
@@ -313,10 +260,10 @@ export class Executor {
     // Only a success is remembered: a failed call may be retried with the same key (and request id).
     // It is stored redacted: a replay does not hand out a secret (a card-details link) a second time.
     if (key !== undefined && result.status === 'ok') {
-      const stored = { ...result, output: redact(result.output, tool.secretFields ?? []) };
-      this.deps.db
-        .prepare('UPDATE executions SET result_json = ? WHERE actor = ? AND tool = ? AND idempotency_key = ?')
-        .run(JSON.stringify(stored), actor.id, tool.name, key);
+      this.executions.finish(actor.id, tool.name, key, {
+        ...result,
+        output: redact(result.output, tool.secretFields ?? []) as Record<string, unknown>,
+      });
     }
     return result;
   }
@@ -338,11 +285,7 @@ export class Executor {
         replay: false,
       };
     }
-    const ran = this.deps.db
-      .prepare(
-        'SELECT fingerprint, result_json FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?',
-      )
-      .get(actor.id, tool.name, key) as { fingerprint: string; result_json: string | null } | undefined;
+    const ran = this.executions.get(actor.id, tool.name, key);
     const waits = this.deps.approvals?.byIdempotencyKey(actor.id, tool.name, key);
     const used = `idempotency key '${key}' was already used for a different ${tool.name} input`;
     if (ran !== undefined && ran.fingerprint !== fingerprint) return { conflict: used, replay: false };
@@ -361,7 +304,7 @@ export class Executor {
     actor: Actor,
     confirm: NonNullable<ExecuteRequest['confirm']>,
   ): Promise<ExecuteResult | undefined> {
-    const redacted = redact(input, tool.secretFields ?? []) as Record<string, unknown>;
+    const redacted = this.redacted(tool, input) as Record<string, unknown>;
     let reason: string | undefined;
     try {
       if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
@@ -410,36 +353,56 @@ export class Executor {
 
   // Approvals, for every front end.
 
-  private get approvalService(): ApprovalService {
+  private get approvals(): ApprovalEngine {
     if (this.deps.approvals === undefined) throw new Error('approvals are not available');
     return this.deps.approvals;
   }
 
-  approve(id: string, approver: Actor): Promise<ApprovalActionResult> {
-    return this.approvalService.approve(id, approver);
+  approve(
+    id: string,
+    approver: Actor,
+    onProgress?: (message: string) => void,
+  ): Promise<ApprovalActionResult> {
+    return this.approvals.approve(id, approver, onProgress);
   }
 
   reject(id: string, approver: Actor, reason: string): ApprovalActionResult {
-    return this.approvalService.reject(id, approver, reason);
+    return this.approvals.reject(id, approver, reason);
   }
 
   cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult {
-    return this.approvalService.cancel(id, actor, reason);
+    return this.approvals.cancel(id, actor, reason);
+  }
+
+  /** A person settles an approval whose outcome stayed unknown (`unresolved`). */
+  reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult> {
+    return this.approvals.reconcile(id, actor, how);
   }
 
   getApproval(id: string): ApprovalView | undefined {
-    return this.approvalService.get(id);
+    return this.approvals.get(id);
   }
 
   listApprovals(filter?: ApprovalFilter): ApprovalView[] {
-    return this.approvalService.list(filter);
+    return this.approvals.list(filter);
+  }
+
+  /** Asks the service about sent money whose final status is due (for processes that run briefly). */
+  settleDue(limit?: number): Promise<number> {
+    return this.deps.approvals?.settleDue(limit) ?? Promise.resolve(0);
   }
 
   recover(): Promise<number> {
     return this.deps.approvals?.recover() ?? Promise.resolve(0);
   }
 
-  onApprovalChange(listener: ApprovalListener): () => void {
-    return this.approvalService.onChange(listener);
+  /** In this process, after each committed change of an approval. */
+  onApprovalEvent(listener: ApprovalListener): () => void {
+    return this.approvals.onEvent(listener);
+  }
+
+  /** Follows every approval change, from any process, as a named consumer (Slack is one). */
+  followApprovals(options: FollowOptions): FeedFollower {
+    return this.approvals.follow(options);
   }
 }

@@ -1,4 +1,4 @@
-import type { ApprovalView } from './approvals/types.js';
+import type { ApprovalView, Failure } from './approvals/view-schema.js';
 
 /** A field the input schema refused, with a message saying what to fix. */
 export interface FieldError {
@@ -8,17 +8,7 @@ export interface FieldError {
 }
 
 /** Why a call failed, with the service's own message when the service refused it. */
-export interface Failure {
-  message: string;
-  /** `service`, `timeout`, `network`, `invalid_response`, `invalid_request`, or `internal`. */
-  kind: string;
-  httpStatus?: number;
-  code?: number;
-  requestId?: string;
-  operation?: string;
-  /** Field-level problems when the request was refused before it was sent (`invalid_request`). */
-  issues?: string[];
-}
+export type { Failure } from './approvals/view-schema.js';
 
 /** The one result type of the executor, for every front end. */
 export type ExecuteResult =
@@ -27,5 +17,12 @@ export type ExecuteResult =
   /** A write the policy allowed, which the person asked to confirm it (MCP elicitation) did not. */
   | { status: 'declined'; tool: string; reason: string }
   | { status: 'invalid'; tool: string; message: string; errors: FieldError[] }
-  | { status: 'pending_approval'; tool: string; approvalId: string; approval: ApprovalView }
+  | {
+      status: 'pending_approval';
+      tool: string;
+      approvalId: string;
+      approval: ApprovalView;
+      /** This request joined an identical one already waiting (same requester, tool and input). */
+      joined?: true;
+    }
   | { status: 'failed'; tool: string; error: Failure };

@@ -1,7 +1,9 @@
 import type { AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
+import { CodedError, ErrorCode } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
+import type { PayeeDirectory } from './payees.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
@@ -37,6 +39,7 @@ export interface RunDeps {
   log?: Logger;
   /** The executor's approvals, handed to tools as a read-only view. */
   approvals?: ApprovalReader;
+  payees?: PayeeDirectory;
 }
 
 export interface RunRequest {
@@ -80,30 +83,31 @@ export const actorName = (actor: Actor): string => actor.id;
 export const secretsOf = (tool: AnyTool, value: unknown): string[] =>
   collectSecrets(value, tool.secretFields ?? []);
 
-/** A failure as the executor reports it: the service's message kept, secrets scrubbed. */
+/** A failure as the executor reports it: the coded error's code and message kept, secrets scrubbed. */
 export function toFailure(error: unknown, secrets: readonly string[]): Failure {
-  if (isServiceError(error)) {
-    return {
-      // The audit log needs a message: a service that refuses without one still gets a reason.
-      message: sanitizeText(error.serviceMessage, secrets) || `${error.kind} failure without a message`,
-      kind: error.kind,
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
-      ...(error.code === undefined ? {} : { code: error.code }),
-      ...(error.requestId === undefined ? {} : { requestId: error.requestId }),
-      operation: error.operation,
-      ...(error.issues.length === 0
-        ? {}
-        : { issues: error.issues.map((issue) => sanitizeText(issue, secrets)) }),
-    };
-  }
   if (error instanceof InputError) {
     const message = sanitizeText(error.message, secrets);
-    return { message, kind: 'invalid_request', issues: [`${error.path}: ${message}`] };
+    return { message, kind: ErrorCode.InvalidRequest, issues: [`${error.path}: ${message}`] };
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const coded =
+    error instanceof CodedError
+      ? error
+      : new CodedError({
+          code: ErrorCode.Internal,
+          message: error instanceof Error ? error.message : String(error),
+        });
+  // The audit log needs a message: a service that refuses without one still gets a reason.
+  const text = isServiceError(error) ? error.serviceMessage : coded.message;
   return {
-    message: sanitizeText(message, secrets) || 'internal failure without a message',
-    kind: 'internal',
+    message: sanitizeText(text, secrets) || `${coded.code} failure without a message`,
+    kind: coded.code,
+    ...(coded.httpStatus === undefined ? {} : { httpStatus: coded.httpStatus }),
+    ...(coded.serviceCode === undefined ? {} : { code: coded.serviceCode }),
+    ...(coded.requestId === undefined ? {} : { requestId: coded.requestId }),
+    ...(coded.operation === undefined ? {} : { operation: coded.operation }),
+    ...(coded.issues.length === 0
+      ? {}
+      : { issues: coded.issues.map((issue) => sanitizeText(issue, secrets)) }),
   };
 }
 
@@ -152,6 +156,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     progress: (message) => req.onProgress?.(message),
     ...(req.signal === undefined ? {} : { signal: req.signal }),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
+    ...(deps.payees === undefined ? {} : { payees: deps.payees }),
   };
 
   let output: Record<string, unknown>;

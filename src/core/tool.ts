@@ -1,7 +1,11 @@
 import type { z } from 'zod';
 import type { ApprovalService } from './approvals/types.js';
+import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-schema.js';
 import type { ServiceClient } from './client/index.js';
+import type { PayeeDirectory } from './payees.js';
 import type { Toolset } from './toolset.js';
+
+export type { Money, Preview } from './approvals/view-schema.js';
 
 export type { Toolset } from './toolset.js';
 
@@ -23,29 +27,6 @@ export interface ToolDefaults {
   programCode: string;
   agentCode: string;
   subagentCode: string;
-}
-
-/** An amount a call would move, for policy thresholds and approval messages. */
-export interface Money {
-  amount: number;
-  currency: string;
-}
-
-/**
- * What approvers are shown before a money movement, kept with the approval. `bound` is the most the
- * execution may debit: at execution the tool quotes again and refuses to go beyond it.
- */
-export interface Preview {
-  /** One line for people: "Pay 1,000.00 USD to ben_de_swift_0001 (918.89 EUR), total debit 1,026.00 USD". */
-  summary: string;
-  /** The quote or facts behind the summary, shown in full to approvers. */
-  details: Record<string, unknown>;
-  bound?: Money;
-  /**
-   * What the payee (or the company, for a conversion) receives in the quote shown. Sealed with the
-   * tolerance into the least a fresh quote must deliver: a fixed debit at a worse rate is refused too.
-   */
-  receive?: Money;
 }
 
 /** Reading approvals, nothing more: a tool can never vote, reject or cancel. */
@@ -71,6 +52,11 @@ export interface ToolContext {
   once<T>(key: string, produce: () => Promise<T>): Promise<T>;
   /** A progress message for long work (Slack, MCP progress notifications, CLI stderr). */
   progress(message: string): void;
+  /**
+   * The payees bankops created (the service has no beneficiary read endpoint), so approvers see a
+   * payee's name and country, not only its id.
+   */
+  payees?: PayeeDirectory;
   signal?: AbortSignal;
   /**
    * Approvals, read-only, for the tools that let an assistant follow a request it made
@@ -107,8 +93,27 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
    */
   secretInput?: boolean;
   money?(input: z.infer<I>): Money | undefined;
-  /** Before an approval is opened: what approvers must see (a quote for money movement). */
+  /**
+   * Before an approval is opened: what approvers must see (a quote for money movement, facts in
+   * words). Throws a `CodedError` (`insufficient_balance`) when the call cannot succeed, so nobody is
+   * asked to approve it.
+   */
   preview?(input: z.infer<I>, ctx: ToolContext): Promise<Preview>;
+  /**
+   * Before each vote: whether the approved call can still succeed (the source balance still covers
+   * the debit). Throws a `CodedError` saying why not; the vote is then refused and nothing changes.
+   */
+  check?(input: z.infer<I>, ctx: ToolContext, approval: ApprovalView): Promise<void>;
+  /**
+   * After an approved run sent money (a payout or conversion accepted, not yet final): what it is
+   * and how to ask what became of it. The engine follows it until final (DESIGN decision 14).
+   */
+  settlement?(output: z.infer<O>): Pick<Settlement, 'kind' | 'id' | 'status' | 'outcome'> | undefined;
+  /** The current status at the service of what `settlement` named. */
+  settle?(
+    sent: Pick<Settlement, 'kind' | 'id'>,
+    ctx: ToolContext,
+  ): Promise<Pick<Settlement, 'status' | 'outcome'>>;
   run(input: z.infer<I>, ctx: ToolContext): Promise<z.infer<O>>;
 }
 
@@ -121,16 +126,15 @@ export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool:
 
 /**
  * Thrown by a tool's `run` when a fresh quote is worse than the approved bound: the approval goes
- * back to the approvers with the new preview instead of executing.
+ * back to the approvers with the new preview instead of executing. The message says which bound
+ * failed, with both figures.
  */
 export class OutsideApprovedBoundError extends Error {
   constructor(
     readonly preview: Preview,
-    readonly approvedBound: Money,
+    message: string,
   ) {
-    super(
-      `the fresh quote (${preview.bound?.amount} ${preview.bound?.currency}) exceeds the approved ${approvedBound.amount} ${approvedBound.currency}`,
-    );
+    super(message);
     this.name = 'OutsideApprovedBoundError';
   }
 }

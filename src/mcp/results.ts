@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
 import { approvalSummary } from '../present/approval-summary.js';
+import { joinedLine } from '../present/approval-words.js';
 import { describeFailure } from '../present/failure.js';
 
 /**
@@ -24,7 +25,9 @@ export function toCallToolResult(tool: AnyTool, result: ExecuteResult): CallTool
     }
     case 'pending_approval': {
       const approval = approvalSummary(result.approval);
-      const line = `${tool.name} is waiting for approval ${result.approvalId}; nothing has happened yet.`;
+      const line = result.joined
+        ? `${joinedLine(result.approval, result.approval.requester)} Nothing new has happened.`
+        : `${tool.name} is waiting for approval ${result.approvalId}; nothing has happened yet.`;
       // A read's output schema has no room for an approval (only a custom policy makes a read wait).
       if (tool.hints.readOnly) return errorResult(`${line} ${approval.summary}. ${approval.next}`);
       return structured({ status: 'pending_approval', approvalId: result.approvalId, approval }, line);

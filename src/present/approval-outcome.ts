@@ -105,6 +105,12 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
       };
     case 'cancelled':
       return { status: 'cancelled', class: 'ok', line: `Cancelled ${id}. ${tool} will not run.` };
+    case 'unresolved':
+      return {
+        status: 'unknown',
+        class: 'unfinished',
+        line: `Outcome unknown: ${tool} was sent for ${id} and the service never confirmed it. Nothing is sent again: a person must look up request ${view.requestId} at the service and reconcile ${id}.`,
+      };
     case 'expired':
       return {
         status: 'expired',

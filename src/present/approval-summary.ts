@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_STATES, type ApprovalView } from '../core/approvals/types.js';
+import { settlementLine, whatWillHappen } from './approval-words.js';
 
 /**
  * The part of an approval an assistant needs to tell its user what happens next. It is in the
@@ -29,21 +30,23 @@ function nextStep(view: ApprovalView): string {
     case 'executing':
       return `Approved; bankops is running ${view.tool} now. ${follow}`;
     case 'succeeded':
-      return `Done: ${view.tool} ran. get_approval shows its result.`;
+      return `${settlementLine(view) ?? `Done: ${view.tool} ran`}. get_approval shows its result${view.settlement?.outcome === 'settling' ? ' and, later, its final status' : ''}.`;
     case 'failed':
       return `${view.tool} ran and failed: ${view.error?.message ?? 'see get_approval'}.`;
     case 'rejected':
     case 'cancelled':
     case 'expired':
       return `The request was ${view.state}; nothing happened. Ask again if it is still wanted.`;
+    case 'unresolved':
+      return `Sent, but whether ${view.tool} happened is not known: a person must look up request ${view.requestId} at the service and reconcile it. Do not ask again before that.`;
   }
 }
 
 export function approvalSummary(view: ApprovalView): ApprovalSummary {
   return {
     state: view.state,
-    // The policy's reason says which rule and how many approvers; the preview says what, with amounts.
-    summary: view.preview === undefined ? view.reason : `${view.preview.summary}; ${view.reason}`,
+    // The policy's reason says which rule and how many approvers; the facts say what, with amounts.
+    summary: [...whatWillHappen(view), view.reason].join('. '),
     requiredApprovers: view.requiredApprovers,
     approverRole: view.approverRole,
     expiresAt: view.expiresAt,

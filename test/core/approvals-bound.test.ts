@@ -116,7 +116,11 @@ describe('a fresh quote outside the approved bound', () => {
         requestId: `${approval.id}-2`,
         approvals: [],
         bound: { quoted: { amount: eur, currency: 'EUR' } },
-        error: { message: expect.stringContaining('exceeds the approved 120600 EUR') },
+        error: {
+          message: expect.stringMatching(
+            /^the fresh quote debits 124,594\.47 EUR, more than the approved maximum of 120,600\.00 EUR$/,
+          ),
+        },
       },
     });
     // Nothing was sold at the worse price: only the top-up conversion exists.
@@ -203,6 +207,15 @@ describe('a fixed debit at a worse rate', () => {
     const result = await c.executor.approve(approval.id, c.approver);
     expect(result).toMatchObject({ status: 'ok', approval: { state: 'pending', attempt: 2 } });
     expect(creates(c)).toBe(0);
+    // The reason names the bound that failed (what the payee receives), with both figures, and not
+    // the debit, which did not move.
+    const minimum = approval.bound?.minReceive?.amount ?? 0;
+    const reason = result.status === 'ok' ? (result.approval.error?.message ?? '') : '';
+    expect(reason).toMatch(
+      /^the fresh quote delivers [\d,.]+ EUR, less than the approved minimum of [\d,.]+ EUR$/,
+    );
+    expect(reason).toContain(minimum.toLocaleString('en-US', { minimumFractionDigits: 2 }));
+    expect(reason).not.toContain('debits');
   });
 
   it('sends a SOURCE-side conversion back when the company would receive less than approved', async () => {

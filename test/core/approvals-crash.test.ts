@@ -126,24 +126,62 @@ describe('an execution whose outcome is unknown', () => {
     expect(sends.map((e) => e.requestIds)).toEqual([[`${id}-1`], [`${id}-1`]]);
   });
 
-  it('stays executing, never failed, until recover() gets an answer', async () => {
+  it('is unresolved after bounded re-sends, never failed, and a person reconciles it', async () => {
     const c = await start({ resendDelaysMs: [50, 50] });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     await fault(c, PAYOUTS, { status: 503 }, 3);
     const decided = await c.executor.approve(id, c.approver);
     expect(decided).toMatchObject({
       status: 'ok',
-      approval: { state: 'executing', error: { message: expect.stringContaining('outcome unknown') } },
+      approval: {
+        state: 'unresolved',
+        error: { message: expect.stringContaining(`outcome unknown after 3 sends of request ${id}-1`) },
+      },
     });
     expect(creates(c)).toBe(3);
-    // An identical request cannot open a second payout meanwhile: it joins this one.
-    expect(pending(await c.call('create_payout', PAYOUT)).id).toBe(id);
+    // An identical request cannot open a second payout meanwhile: it joins this one, and says so.
+    const again = await c.call('create_payout', PAYOUT);
+    expect(again).toMatchObject({ status: 'pending_approval', approvalId: id, joined: true });
+    // Nothing sends it again by itself, so no later command is slowed by it.
+    expect(await c.executor.recover()).toBe(0);
+    expect(creates(c)).toBe(3);
 
-    expect(await c.executor.recover()).toBe(1);
-    const done = c.approvals.get(id);
-    expect(done).toMatchObject({ state: 'succeeded', requestId: `${id}-1` });
-    expect(done?.error).toBeUndefined();
+    // Reconciling takes a person with the approver role who did not ask, and a retry resends the
+    // same request, which the service answers.
+    expect(await c.executor.reconcile(id, c.operator, { outcome: 'retry' })).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('requested'),
+    });
+    expect(await c.executor.reconcile(id, c.approver2, { outcome: 'failed', reason: ' ' })).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('--reason'),
+    });
+    const retried = await c.executor.reconcile(id, c.approver2, { outcome: 'retry' });
+    expect(retried).toMatchObject({ status: 'ok', approval: { state: 'succeeded', requestId: `${id}-1` } });
     expect(creates(c)).toBe(4);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+    const entries = c.audit.list({ approvalId: id, limit: 100 });
+    expect(entries.filter((e) => e.decision === 'reconciled').map((e) => e.actor)).toEqual(['cli:approver2']);
+  });
+
+  it('can be settled by a person who looked it up at the service, either way', async () => {
+    const c = await start({ resendDelaysMs: [] });
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    await fault(c, PAYOUTS, { status: 503 }, 1);
+    expect(await c.executor.approve(id, c.approver)).toMatchObject({ approval: { state: 'unresolved' } });
+    const settled = await c.executor.reconcile(id, c.approver2, {
+      outcome: 'failed',
+      reason: 'no payout with this request id at the service',
+    });
+    expect(settled).toMatchObject({
+      status: 'ok',
+      approval: {
+        state: 'failed',
+        decidedBy: 'cli:approver2',
+        decisionReason: expect.stringContaining('no payout'),
+      },
+    });
+    // Now a new request opens a new approval.
+    expect(pending(await c.call('create_payout', PAYOUT)).id).not.toBe(id);
   });
 });

@@ -143,25 +143,33 @@ rules:
   it('tells listeners about every change, after it is committed', async () => {
     const c = await start();
     const seen: string[] = [];
-    const listener: ApprovalListener = ({ type, approval }) => {
+    const listener: ApprovalListener = ({ kind, state, approvalId }) => {
       // Committed: the state a listener hears about is the one a reader finds.
-      const stored = c.approvals.get(approval.id)?.state;
-      seen.push(
-        stored === approval.state ? `${type}:${approval.state}` : `${type}:${approval.state} but ${stored}`,
-      );
+      const stored = c.approvals.get(approvalId)?.state;
+      seen.push(stored === state ? `${kind}:${state}` : `${kind}:${state} but ${stored}`);
     };
-    const stop = c.executor.onApprovalChange(listener);
-    c.executor.onApprovalChange(() => {
+    const stop = c.executor.onApprovalEvent(listener);
+    // A front end that throws is expected here: the decision stands and the others still hear.
+    const broken: string[] = [];
+    c.executor.onApprovalEvent(({ kind }) => {
+      broken.push(kind);
       throw new Error('a broken front end');
     });
     const big = { ...PAYOUT, beneficiaryId: 'ben_us_ach_0001', destinationRail: 'ACH', amount: 50_000 };
     const { id } = pending(await c.call('create_payout', big));
     await c.executor.approve(id, c.approver);
     await c.executor.approve(id, c.approver2);
-    expect(seen).toEqual(['opened:pending', 'updated:pending', 'updated:executing', 'updated:succeeded']);
+    expect(seen).toEqual([
+      'opened:pending',
+      'voted:pending',
+      'voted:executing',
+      'executing:executing',
+      'succeeded:succeeded',
+    ]);
+    expect(broken).toHaveLength(5);
     stop();
     c.executor.cancel(pending(await c.call('create_payout', PAYOUT)).id, c.operator);
-    expect(seen).toHaveLength(4);
+    expect(seen).toHaveLength(5);
   });
 });
 

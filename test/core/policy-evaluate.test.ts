@@ -83,16 +83,22 @@ describe('actors and roles', () => {
     const approver = slackUser('UANNA', ['STREASURY']);
     expect(canApprove(policy, approver, 'approver')).toBe(true);
     expect(canApprove(policy, operator, 'approver')).toBe(false);
-    expect(checkApprover(policy, { approver, requester: operator, approverRole: 'approver' })).toEqual({
-      ok: true,
-    });
-    const self = checkApprover(policy, { approver, requester: approver, approverRole: 'approver' });
-    expect(self).toEqual({
+    const vote = (a: Actor, requester: Actor) =>
+      checkApprover(policy, {
+        approver: a,
+        requester,
+        requesterPerson: requester.id,
+        approverRole: 'approver',
+      });
+    expect(vote(approver, operator)).toEqual({ ok: true, person: approver.id });
+    expect(vote(approver, approver)).toEqual({
       ok: false,
       reason: expect.stringContaining('requested this call and cannot approve it'),
     });
-    const noRole = checkApprover(policy, { approver: viewer, requester: operator, approverRole: 'approver' });
-    expect(noRole).toEqual({ ok: false, reason: 'slack:UVIEW does not hold the role approver' });
+    expect(vote(viewer, operator)).toEqual({
+      ok: false,
+      reason: 'slack:UVIEW does not hold the role approver',
+    });
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/app/config.js';
-import { createRuntime, type RuntimeOptions } from '../../src/app/runtime.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
 import type { ApprovalEngine } from '../../src/core/approvals/index.js';
 import type { AuditLog } from '../../src/core/audit/index.js';
@@ -26,6 +26,7 @@ export interface TestCore {
   registry: Registry;
   approvals: ApprovalEngine;
   executor: Executor;
+  runtime: Runtime;
   /** `cli:operator`: viewer, operator and approver under the shipped default policy. */
   operator: Actor;
   /** `cli:approver`: a second person, so separation of duties can be shown. */
@@ -54,6 +55,10 @@ export interface TestCoreOptions {
   owner?: string;
   /** Tools added to the registry next to every shipped tool. */
   extraTools?: readonly AnyTool[];
+  /** Run the long-running work too: expiry at the deadline, following sent money. */
+  background?: boolean;
+  /** A sandbox another core of the same file already runs (it stays open when this core closes). */
+  sandbox?: RunningSandbox;
 }
 
 /** The configuration of a runtime against a running sandbox, with a database file and policy of its own. */
@@ -89,6 +94,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
+    ...(options.background ? { background: true } : {}),
   };
 }
 
@@ -98,7 +104,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
  */
 export async function createTestCore(options: TestCoreOptions = {}): Promise<TestCore> {
   const dir = mkdtempSync(join(tmpdir(), 'bankops-core-'));
-  const sandbox = await startTestSandbox();
+  const sandbox = options.sandbox ?? (await startTestSandbox());
   const dbPath = join(dir, 'bankops.db');
   let policyPath: string | undefined;
   if (options.policyYaml !== undefined) {
@@ -127,6 +133,7 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
     registry,
     approvals,
     executor,
+    runtime,
     operator,
     approver,
     approver2,
@@ -138,7 +145,7 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
     },
     close: async () => {
       await runtime.close();
-      await sandbox.close();
+      if (options.sandbox === undefined) await sandbox.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

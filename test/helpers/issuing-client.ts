@@ -27,7 +27,7 @@ export function expectServiceRefusal(
 ): void {
   expect(error.kind).toBe('service');
   expect(error.httpStatus).toBe(400);
-  expect(error.code).toBe(400);
+  expect(error.serviceCode).toBe(400);
   expect(error.operation).toBe(operation);
   expect(error.requestId).toBe(requestId);
   expect(error.serviceMessage).toMatch(rule);

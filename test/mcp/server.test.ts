@@ -194,7 +194,9 @@ describe('MCP server over in-memory transports: tools/call', () => {
     };
     expect(view.state).toBe('succeeded');
     expect(view.result.payoutId).toMatch(/\S/);
-    expect(view.approvals).toEqual([{ approver: core.approver.id, at: expect.any(String) }]);
+    expect(view.approvals).toEqual([
+      { approver: core.approver.id, person: core.approver.id, at: expect.any(String) },
+    ]);
 
     const listed = await call('list_approvals', { state: 'succeeded' });
     const ids = (listed.structuredContent as { approvals: { id: string }[] }).approvals.map((a) => a.id);

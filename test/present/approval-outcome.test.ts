@@ -60,12 +60,12 @@ describe('approval outcomes', () => {
     );
   });
 
-  it('unknown: the service did not answer; it stays executing and is re-sent with the same request id', async () => {
+  it('unknown: the service did not answer; a person looks it up by its request id and reconciles it', async () => {
     const id = pending(await core.call('create_payout', payout())).id;
     await fault(core, '/svc/banking/api/v1/payouts', { status: 503 }, 1);
     const outcome = approvalOutcome('approve', await core.executor.approve(id, core.approver));
     expect(outcome).toMatchObject({ status: 'unknown', class: 'unfinished' });
-    expect(outcome.line).toContain(`same request id ${id}-1`);
+    expect(outcome.line).toContain(`look up request ${id}-1 at the service and reconcile ${id}`);
   });
 
   it('sent back: a fresh quote outside the bound goes back to the approvers, class unfinished', async () => {

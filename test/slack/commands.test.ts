@@ -179,7 +179,7 @@ describe('short forms', () => {
   it('convert: waits for approval, with the quote in words', async () => {
     const { text } = await ask(USERS.operator, 'convert 500 USD to EUR');
     expect(text).toContain('Waiting for approval');
-    expect(text).toMatch(/Convert 500\.00 USD to [\d,.]+ EUR/);
+    expect(text).toMatch(/Sell 500\.00 USD, buy [\d,.]+ EUR at [\d.]+ EUR per USD/);
   });
 
   it('approvals: those waiting for me (approver role, not mine), and mine', async () => {

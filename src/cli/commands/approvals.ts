@@ -5,7 +5,7 @@ import {
   type ApprovalState,
   type ApprovalView,
 } from '../../core/approvals/types.js';
-import { actorFor, withRuntime } from '../context.js';
+import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, printJson, table, UsageError } from '../io.js';
 
 export const APPROVALS_HELP = `Usage:
@@ -106,7 +106,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'approve': {
-        const result = await executor.approve(needId(), actorFor(runtime, values.as));
+        const result = await executor.approve(needId(), deciderFor(runtime, values.as));
         printJson(result);
         return actionExit(result);
       }
@@ -114,12 +114,12 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         if (values.reason === undefined || values.reason.trim() === '') {
           throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
         }
-        const result = executor.reject(needId(), actorFor(runtime, values.as), values.reason);
+        const result = executor.reject(needId(), deciderFor(runtime, values.as), values.reason);
         printJson(result);
         return actionExit(result);
       }
       case 'cancel': {
-        const result = executor.cancel(needId(), actorFor(runtime, values.as), values.reason);
+        const result = executor.cancel(needId(), deciderFor(runtime, values.as), values.reason);
         printJson(result);
         return actionExit(result);
       }

@@ -133,7 +133,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
   const settings = loadServeSettings();
-  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, log });
+  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, background: true, log });
   let running: RunningServe | undefined;
 
   // Installed before anything listens, so a signal that comes right after start-up still closes

@@ -1,7 +1,7 @@
 import type { AuditDecision, AuditEvent, AuditLog, AuditOutcome } from '../audit/index.js';
 import type { Actor } from '../policy/types.js';
 
-/** Who acts when no person does: lazy expiry. */
+/** Who acts when no person does: expiry, following a settlement. */
 export const SYSTEM_ACTOR = { id: 'system:approvals', frontEnd: 'system' } as const;
 
 export interface ApprovalAuditEntry {
@@ -9,7 +9,7 @@ export interface ApprovalAuditEntry {
   tool: string;
   /** Already redacted. */
   input: unknown;
-  event: Extract<AuditEvent, 'requested' | 'decided'>;
+  event: Extract<AuditEvent, 'requested' | 'decided' | 'settled'>;
   decision: AuditDecision;
   approvalId: string | null;
   requestId?: string;

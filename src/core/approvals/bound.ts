@@ -1,39 +1,5 @@
-import type { Money, Preview } from '../tool.js';
-import type { ApprovalBound } from './types.js';
-
-// ISO 4217 currencies without the usual two decimals; every other code is taken to have two.
-const ZERO_DECIMALS = new Set([
-  'BIF',
-  'CLP',
-  'DJF',
-  'GNF',
-  'ISK',
-  'JPY',
-  'KMF',
-  'KRW',
-  'PYG',
-  'RWF',
-  'UGX',
-  'VND',
-  'VUV',
-  'XAF',
-  'XOF',
-  'XPF',
-]);
-const THREE_DECIMALS = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
-
-export function minorDigits(currency: string): number {
-  if (ZERO_DECIMALS.has(currency)) return 0;
-  return THREE_DECIMALS.has(currency) ? 3 : 2;
-}
-
-/** An amount in integer minor units, so comparisons are exact (1026 × 1.005 is 1031.1299… in floats). */
-export const toMinor = (money: Money): number => Math.round(money.amount * 10 ** minorDigits(money.currency));
-
-const fromMinor = (minor: number, currency: string): Money => ({
-  amount: minor / 10 ** minorDigits(currency),
-  currency,
-});
+import { formatAmount, fromMinor, toMinor } from '../money.js';
+import type { ApprovalBound, Money, Preview } from './view-schema.js';
 
 /**
  * The bound approvers are asked to accept: the quoted debit plus `tolerancePercent`, rounded DOWN
@@ -78,13 +44,6 @@ export function exceedsBound(fresh: Money, bound: Money): boolean {
   return toMinor(fresh) > toMinor(bound);
 }
 
-/** `1,031.13 USD`: grouped, with the currency's minor digits. */
-export const formatAmount = (money: Money): string =>
-  `${money.amount.toLocaleString('en-US', {
-    minimumFractionDigits: minorDigits(money.currency),
-    maximumFractionDigits: minorDigits(money.currency),
-  })} ${money.currency}`;
-
 /**
  * The preview as approvers see it: the tool's bound replaced by the maximum (quote + tolerance) and
  * the summary saying so, so every front end shows the limit without knowing about tolerances.
@@ -104,6 +63,7 @@ export function sealPreview(
   return {
     preview: {
       summary: `${preview.summary}; ${limit}`,
+      ...(preview.facts === undefined ? {} : { facts: preview.facts }),
       details: preview.details,
       bound: bound.max,
       ...(minReceive === undefined ? {} : { receive: minReceive }),

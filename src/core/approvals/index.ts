@@ -1,4 +1,4 @@
-export { boundFor, exceedsBound, formatAmount, minorDigits, sealPreview } from './bound.js';
+export { boundFor, exceedsBound, sealPreview } from './bound.js';
 export { ApprovalEngine, type ApprovalEngineOptions } from './engine.js';
 export { defaultOwner } from './owner.js';
 export * from './types.js';

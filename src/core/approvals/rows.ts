@@ -3,6 +3,7 @@ import type { Preview } from '../tool.js';
 import { sealPreview } from './bound.js';
 import type { ApprovalRow } from './store.js';
 import type { OpenApprovalRequest } from './types.js';
+import type { Origin } from './view-schema.js';
 
 export interface RowSettings {
   now: Date;
@@ -18,13 +19,18 @@ export const expiryAfter = (from: Date, ttlSeconds: number): string =>
 
 /** The row of a new pending approval: attempt 1, the preview sealed with the tolerance in force. */
 export function newApprovalRow(
-  request: OpenApprovalRequest,
+  request: OpenApprovalRequest & { person: string },
   preview: Preview | undefined,
   settings: RowSettings,
 ): ApprovalRow {
   const id = `apr_${randomBytes(12).toString('hex')}`;
   const now = settings.now.toISOString();
   const sealed = preview === undefined ? undefined : sealPreview(preview, settings.tolerancePercent);
+  const origin: Origin = {
+    frontEnd: request.actor.frontEnd,
+    displayName: request.origin?.displayName ?? request.actor.id,
+    ...(request.origin?.replyTo === undefined ? {} : { replyTo: request.origin.replyTo }),
+  };
   return {
     id,
     tool: request.tool.name,
@@ -33,6 +39,9 @@ export function newApprovalRow(
     idempotency_key: request.idempotencyKey ?? null,
     requester_id: request.actor.id,
     requester_json: JSON.stringify(request.actor),
+    requester_person: request.person,
+    origin_json: JSON.stringify(origin),
+    route_json: request.decision.route === undefined ? null : JSON.stringify(request.decision.route),
     state: 'pending',
     required_approvers: request.decision.approvers,
     approver_role: request.decision.approverRole,
@@ -45,6 +54,7 @@ export function newApprovalRow(
     error_json: null,
     request_id: requestIdOf(id, 1),
     attempt: 1,
+    sends: 0,
     owner: null,
     lease_until: null,
     created_at: now,
@@ -52,5 +62,8 @@ export function newApprovalRow(
     expires_at: expiryAfter(settings.now, settings.ttlSeconds),
     decided_by: null,
     decision_reason: null,
+    settlement_json: null,
+    settle_next_at: null,
+    settle_polls: 0,
   };
 }

@@ -10,6 +10,9 @@ export interface ApprovalRow {
   idempotency_key: string | null;
   requester_id: string;
   requester_json: string;
+  requester_person: string;
+  origin_json: string;
+  route_json: string | null;
   state: ApprovalState;
   required_approvers: number;
   approver_role: string;
@@ -22,6 +25,7 @@ export interface ApprovalRow {
   error_json: string | null;
   request_id: string;
   attempt: number;
+  sends: number;
   owner: string | null;
   lease_until: string | null;
   created_at: string;
@@ -29,15 +33,55 @@ export interface ApprovalRow {
   expires_at: string;
   decided_by: string | null;
   decision_reason: string | null;
+  settlement_json: string | null;
+  settle_next_at: string | null;
+  settle_polls: number;
 }
 
 export interface VoteRow {
   approver_id: string;
+  person: string;
   voted_at: string;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
+
+const COLUMNS = [
+  'id',
+  'tool',
+  'input_json',
+  'fingerprint',
+  'idempotency_key',
+  'requester_id',
+  'requester_json',
+  'requester_person',
+  'origin_json',
+  'route_json',
+  'state',
+  'required_approvers',
+  'approver_role',
+  'policy_rule',
+  'policy_reason',
+  'preview_json',
+  'bound_json',
+  'checkpoints_json',
+  'result_json',
+  'error_json',
+  'request_id',
+  'attempt',
+  'sends',
+  'owner',
+  'lease_until',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'decided_by',
+  'decision_reason',
+  'settlement_json',
+  'settle_next_at',
+  'settle_polls',
+] as const satisfies readonly (keyof ApprovalRow)[];
 
 /** The SQL of the approvals tables; no decisions here, the engine makes them inside its transactions. */
 export class ApprovalStore {
@@ -47,12 +91,14 @@ export class ApprovalStore {
     return this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
   }
 
-  openByFingerprint(fingerprint: string): ApprovalRow | undefined {
+  /** The open approval of this request: same fingerprint and the same idempotency key (or none). */
+  openByFingerprint(fingerprint: string, key: string | undefined): ApprovalRow | undefined {
     return this.db
       .prepare(
-        `SELECT * FROM approvals WHERE fingerprint = ? AND state IN ('pending', 'approved', 'executing')`,
+        `SELECT * FROM approvals WHERE fingerprint = ? AND coalesce(idempotency_key, '') = ?
+           AND state IN ('pending', 'approved', 'executing', 'unresolved')`,
       )
-      .get(fingerprint) as ApprovalRow | undefined;
+      .get(fingerprint, key ?? '') as ApprovalRow | undefined;
   }
 
   /** The open approval of this key, else its latest success (a keyed retry after success gets the result). */
@@ -60,7 +106,7 @@ export class ApprovalStore {
     return this.db
       .prepare(
         `SELECT * FROM approvals WHERE requester_id = ? AND tool = ? AND idempotency_key = ?
-           AND state IN ('pending', 'approved', 'executing', 'succeeded')
+           AND state IN ('pending', 'approved', 'executing', 'unresolved', 'succeeded')
          ORDER BY CASE WHEN state = 'succeeded' THEN 1 ELSE 0 END, created_at DESC LIMIT 1`,
       )
       .get(requesterId, tool, key) as ApprovalRow | undefined;
@@ -69,14 +115,7 @@ export class ApprovalStore {
   insert(row: ApprovalRow): void {
     this.db
       .prepare(
-        `INSERT INTO approvals (id, tool, input_json, fingerprint, idempotency_key, requester_id, requester_json,
-           state, required_approvers, approver_role, policy_rule, policy_reason, preview_json, bound_json,
-           checkpoints_json, result_json, error_json, request_id, attempt, owner, lease_until, created_at,
-           updated_at, expires_at, decided_by, decision_reason)
-         VALUES (@id, @tool, @input_json, @fingerprint, @idempotency_key, @requester_id, @requester_json,
-           @state, @required_approvers, @approver_role, @policy_rule, @policy_reason, @preview_json, @bound_json,
-           @checkpoints_json, @result_json, @error_json, @request_id, @attempt, @owner, @lease_until, @created_at,
-           @updated_at, @expires_at, @decided_by, @decision_reason)`,
+        `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
       )
       .run(row);
   }
@@ -106,32 +145,36 @@ export class ApprovalStore {
   votes(id: string, attempt: number): VoteRow[] {
     return this.db
       .prepare(
-        'SELECT approver_id, voted_at FROM approval_votes WHERE approval_id = ? AND attempt = ? ORDER BY voted_at, rowid',
+        `SELECT approver_id, person, voted_at FROM approval_votes WHERE approval_id = ? AND attempt = ?
+         ORDER BY voted_at, rowid`,
       )
       .all(id, attempt) as VoteRow[];
   }
 
-  hasVoted(id: string, approverId: string, attempt: number): boolean {
-    return (
-      this.db
-        .prepare('SELECT 1 FROM approval_votes WHERE approval_id = ? AND approver_id = ? AND attempt = ?')
-        .get(id, approverId, attempt) !== undefined
-    );
+  /** The vote this person already cast on this attempt, under whichever identity. */
+  voteOf(id: string, person: string, attempt: number): VoteRow | undefined {
+    return this.db
+      .prepare(
+        'SELECT approver_id, person, voted_at FROM approval_votes WHERE approval_id = ? AND person = ? AND attempt = ?',
+      )
+      .get(id, person, attempt) as VoteRow | undefined;
   }
 
-  addVote(id: string, approverId: string, approverJson: string, attempt: number, at: string): void {
+  addVote(
+    id: string,
+    vote: { person: string; approverId: string; approverJson: string; attempt: number; at: string },
+  ): void {
     this.db
       .prepare(
-        'INSERT INTO approval_votes (approval_id, approver_id, attempt, approver_json, voted_at) VALUES (?, ?, ?, ?, ?)',
+        `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at)
+         VALUES (?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, approverId, attempt, approverJson, at);
+      .run(id, vote.attempt, vote.person, vote.approverId, vote.approverJson, vote.at);
   }
 
   countVotes(id: string, attempt: number): number {
     const row = this.db
-      .prepare(
-        'SELECT COUNT(DISTINCT approver_id) AS n FROM approval_votes WHERE approval_id = ? AND attempt = ?',
-      )
+      .prepare('SELECT COUNT(*) AS n FROM approval_votes WHERE approval_id = ? AND attempt = ?')
       .get(id, attempt) as { n: number };
     return row.n;
   }
@@ -142,10 +185,28 @@ export class ApprovalStore {
       .all(now) as ApprovalRow[];
   }
 
+  /** The earliest deadline of a pending approval, for the expiry timer. */
+  nextExpiry(): string | undefined {
+    const row = this.db
+      .prepare(`SELECT min(expires_at) AS at FROM approvals WHERE state = 'pending'`)
+      .get() as { at: string | null };
+    return row.at ?? undefined;
+  }
+
   unfinished(): ApprovalRow[] {
     return this.db
       .prepare(`SELECT * FROM approvals WHERE state IN ('approved', 'executing') ORDER BY updated_at`)
       .all() as ApprovalRow[];
+  }
+
+  /** Sent money whose final status is due to be asked again. */
+  settlementsDue(now: string, limit: number): ApprovalRow[] {
+    return this.db
+      .prepare(
+        `SELECT * FROM approvals WHERE settle_next_at IS NOT NULL AND settle_next_at <= ?
+         ORDER BY settle_next_at LIMIT ?`,
+      )
+      .all(now, limit) as ApprovalRow[];
   }
 
   list(filter: ApprovalFilter): ApprovalRow[] {

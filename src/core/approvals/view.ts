@@ -1,9 +1,7 @@
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
-import type { Failure } from '../results.js';
-import type { Preview } from '../tool.js';
 import type { ApprovalRow, VoteRow } from './store.js';
-import type { ApprovalBound, ApprovalView } from './types.js';
+import type { ApprovalBound, ApprovalView, Failure, Origin, Preview, Settlement } from './view-schema.js';
 
 const parse = <T>(json: string | null): T | undefined =>
   json === null ? undefined : (JSON.parse(json) as T);
@@ -20,19 +18,24 @@ export function viewOf(
   const bound = parse<ApprovalBound>(row.bound_json);
   const result = parse<Record<string, unknown>>(row.result_json);
   const error = parse<Failure>(row.error_json);
+  const route = parse<{ slackChannel?: string }>(row.route_json);
+  const settlement = parse<Settlement>(row.settlement_json);
   return {
     id: row.id,
     tool: row.tool,
     state: row.state,
     input: redact(JSON.parse(row.input_json), secretFields) as Record<string, unknown>,
     requester: row.requester_id,
+    requesterPerson: row.requester_person,
+    origin: JSON.parse(row.origin_json) as Origin,
+    ...(route === undefined ? {} : { route }),
     requiredApprovers: row.required_approvers,
     approverRole: row.approver_role,
     reason: row.policy_reason,
     ...(preview === undefined ? {} : { preview }),
     ...(bound === undefined ? {} : { bound }),
     attempt: row.attempt,
-    approvals: votes.map((vote) => ({ approver: vote.approver_id, at: vote.voted_at })),
+    approvals: votes.map((vote) => ({ approver: vote.approver_id, person: vote.person, at: vote.voted_at })),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at,
@@ -41,5 +44,6 @@ export function viewOf(
     ...(result === undefined ? {} : { result }),
     ...(error === undefined ? {} : { error }),
     requestId: row.request_id,
+    ...(settlement === undefined ? {} : { settlement }),
   };
 }

@@ -15,6 +15,7 @@ export const decisionSchema = z.enum([
   'invalid',
   'refused',
   'declined',
+  'reconciled',
 ]);
 
 /**
@@ -26,8 +27,10 @@ export const decisionSchema = z.enum([
  * - `executing`: the tool is about to call the service (written before the call, so a crash
  *   leaves a trace of the attempt).
  * - `executed` / `failed`: the outcome of running the tool.
+ * - `settled`: what became of money an approved run sent (a payout COMPLETED or FAILED at the
+ *   service), followed after the run; outcome `ok` or `failed`.
  */
-export const eventSchema = z.enum(['requested', 'decided', 'executing', 'executed', 'failed']);
+export const eventSchema = z.enum(['requested', 'decided', 'executing', 'executed', 'failed', 'settled']);
 
 export const outcomeSchema = z.enum(['ok', 'failed', 'pending']);
 
@@ -43,13 +46,17 @@ const POLICY_DECISIONS: readonly AuditDecision[] = [
   'invalid',
   'declined',
 ];
-/** `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong state). */
+/**
+ * `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong
+ * state). `reconciled`: a person settled an approval whose outcome stayed unknown.
+ */
 const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'approved',
   'rejected',
   'cancelled',
   'expired',
   'refused',
+  'reconciled',
 ];
 const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];
 
@@ -85,8 +92,8 @@ export const auditEntryInputSchema = z
     if (!allowed.includes(entry.decision)) {
       problem('decision', `a '${entry.event}' entry takes one of ${allowed.join(', ')}`);
     }
-    if (entry.event === 'decided' && entry.approvalId === null) {
-      problem('approvalId', "a 'decided' entry names its approval");
+    if ((entry.event === 'decided' || entry.event === 'settled') && entry.approvalId === null) {
+      problem('approvalId', `a '${entry.event}' entry names its approval`);
     }
     if (entry.event === 'executing' && entry.outcome !== 'pending') {
       problem('outcome', "an 'executing' entry has outcome 'pending'");

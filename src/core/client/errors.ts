@@ -1,12 +1,18 @@
+import { CodedError, type ErrorCode, isRetryableStatus } from '../errors.js';
+
 /**
  * What went wrong with a call to the service:
  * - `service`: the service answered with a failure envelope (`status: "error"`) or a non-2xx status;
  * - `timeout`: no complete answer in time (connect, headers or body);
  * - `network`: the connection failed (refused, reset, DNS);
  * - `invalid_response`: an answer arrived but is not what the spec says (bad JSON, wrong shape);
- * - `invalid_request`: the request was refused before it was sent (it breaks the spec's schema).
+ * - `invalid_request`: the request was refused before it was sent (it breaks the spec's schema);
+ * - `not_sent`: the request could not be sent at all (a header or path value no HTTP can carry).
  */
-export type ServiceErrorKind = 'service' | 'timeout' | 'network' | 'invalid_response' | 'invalid_request';
+export type ServiceErrorKind = Extract<
+  ErrorCode,
+  'service' | 'timeout' | 'network' | 'invalid_response' | 'invalid_request' | 'not_sent'
+>;
 
 export interface ServiceErrorInit {
   kind: ServiceErrorKind;
@@ -22,17 +28,12 @@ export interface ServiceErrorInit {
   cause?: unknown;
 }
 
-/** The one error type of the service client. Its message never contains credentials. */
-export class ServiceError extends Error {
+/** The one error type of the service client, a coded error. Its message never contains credentials. */
+export class ServiceError extends CodedError {
   readonly kind: ServiceErrorKind;
-  readonly operation: string;
+  declare readonly operation: string;
   /** The service's own message (or ours, for timeouts and network failures). */
   readonly serviceMessage: string;
-  readonly requestId: string | undefined;
-  readonly httpStatus: number | undefined;
-  /** The envelope's `code`, when the service sent one. */
-  readonly code: number | undefined;
-  readonly issues: readonly string[];
   readonly retryAfter: string | undefined;
 
   constructor(init: ServiceErrorInit) {
@@ -40,24 +41,26 @@ export class ServiceError extends Error {
       init.httpStatus === undefined ? undefined : `HTTP ${init.httpStatus}`,
       init.requestId === undefined ? undefined : `request ${init.requestId}`,
     ].filter((part) => part !== undefined);
-    super(`${init.operation}: ${init.message}${where.length > 0 ? ` (${where.join(', ')})` : ''}`, {
-      cause: init.cause,
+    super({
+      code: init.kind,
+      message: `${init.operation}: ${init.message}${where.length > 0 ? ` (${where.join(', ')})` : ''}`,
+      httpStatus: init.httpStatus,
+      serviceCode: init.code,
+      requestId: init.requestId,
+      operation: init.operation,
+      issues: init.issues,
+      original: init.cause,
     });
     this.name = 'ServiceError';
     this.kind = init.kind;
-    this.operation = init.operation;
     this.serviceMessage = init.message;
-    this.requestId = init.requestId;
-    this.httpStatus = init.httpStatus;
-    this.code = init.code;
-    this.issues = init.issues ?? [];
     this.retryAfter = init.retryAfter;
   }
 
   /** True when sending the same request again may succeed (timeouts, network errors, 5xx, 429). */
   get retryable(): boolean {
     if (this.kind === 'timeout' || this.kind === 'network') return true;
-    return this.kind === 'service' && (this.httpStatus === 429 || (this.httpStatus ?? 0) >= 500);
+    return this.kind === 'service' && isRetryableStatus(this.httpStatus);
   }
 }
 

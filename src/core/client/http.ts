@@ -237,6 +237,10 @@ export class HttpClient {
       });
     };
 
+    const headers = this.headersFor(spec, requestId, token);
+    const unsendable = unsendableHeader(headers);
+    if (unsendable !== undefined) throw fail({ kind: 'not_sent', message: unsendable });
+
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const controller = new AbortController();
     let timedOut = false;
@@ -254,7 +258,7 @@ export class HttpClient {
       const response = await this.pool.request({
         path: fullPath,
         method: spec.method,
-        headers: this.headersFor(spec, requestId, token),
+        headers,
         ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
         signal: controller.signal,
         headersTimeout: timeoutMs,
@@ -271,6 +275,10 @@ export class HttpClient {
         error instanceof undiciErrors.BodyTimeoutError ||
         error instanceof undiciErrors.ConnectTimeoutError;
       const reason = error instanceof Error ? error.message : String(error);
+      if (error instanceof undiciErrors.InvalidArgumentError) {
+        // Refused by the HTTP library before a connection was used: nothing was sent.
+        throw fail({ kind: 'not_sent', message: `the request could not be sent: ${reason}`, cause: error });
+      }
       throw fail({
         kind: isTimeout ? 'timeout' : 'network',
         message: isTimeout
@@ -371,4 +379,22 @@ export class HttpClient {
   async close(): Promise<void> {
     await this.pool.close();
   }
+}
+
+const UNSENDABLE = /[^\x20-\x7e]/u;
+
+/**
+ * A header value HTTP cannot carry as it is (a control or zero-width character, anything outside
+ * printable ASCII): said before sending, so the failure is definite (`not_sent`), never "unknown".
+ * Names only the header and the character, never the value (it may be a credential).
+ */
+export function unsendableHeader(headers: Readonly<Record<string, string>>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    const bad = UNSENDABLE.exec(value)?.[0];
+    if (bad !== undefined) {
+      const code = `U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+      return `header ${name} holds a character that cannot be sent (${code})`;
+    }
+  }
+  return undefined;
 }

@@ -32,25 +32,48 @@ export function rolesOf(policy: Pick<Policy, 'actors'>, actor: Actor): string[] 
   return [...roles];
 }
 
+/**
+ * The person behind an identity: the `person` of the first matching entry that names one, else the
+ * identity itself (its actor id). Identities of one person share separation of duties.
+ */
+export function personOf(policy: Pick<Policy, 'actors'>, actor: Actor): string {
+  for (const entry of policy.actors) {
+    if (entry.person !== undefined && matches(entry, actor)) return entry.person;
+  }
+  return actor.id;
+}
+
 /** Whether the actor holds the role an approval rule asks of its approvers. */
 export function canApprove(policy: Pick<Policy, 'actors'>, actor: Actor, approverRole: string): boolean {
   return rolesOf(policy, actor).includes(approverRole);
 }
 
 /**
- * The full check for one approval vote: the role, and never the requester (DESIGN decision 4).
- * Identity is the actor id, so one person with a Slack and a CLI identity counts as two; the
- * approvals store is where "each approver counts once" is enforced.
+ * The full check for one approval vote: the role, and never the requester (DESIGN decision 4) —
+ * as a person: the requester's person when the approval opened, and their person under the policy
+ * in force now, so a mapping added since still counts. The approvals store counts each person once.
  */
 export function checkApprover(
   policy: Pick<Policy, 'actors'>,
-  vote: { approver: Actor; requester: Actor; approverRole: string },
-): { ok: true } | { ok: false; reason: string } {
+  vote: { approver: Actor; requester: Actor; requesterPerson: string; approverRole: string },
+): { ok: true; person: string } | { ok: false; reason: string } {
+  const person = personOf(policy, vote.approver);
+  const requesterPeople = new Set([
+    vote.requesterPerson,
+    personOf(policy, vote.requester),
+    vote.requester.id,
+  ]);
   if (vote.approver.id === vote.requester.id) {
     return { ok: false, reason: `${vote.approver.id} requested this call and cannot approve it` };
+  }
+  if (requesterPeople.has(person)) {
+    return {
+      ok: false,
+      reason: `${vote.approver.id} is ${person}, who requested this call (as ${vote.requester.id}); a requester cannot approve their own request from another identity`,
+    };
   }
   if (!canApprove(policy, vote.approver, vote.approverRole)) {
     return { ok: false, reason: `${vote.approver.id} does not hold the role ${vote.approverRole}` };
   }
-  return { ok: true };
+  return { ok: true, person };
 }

@@ -76,12 +76,13 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     };
   }
   if (rule.approval !== undefined) {
-    const { approvers, role: approverRole } = rule.approval;
+    const { approvers, role: approverRole, slackChannel } = rule.approval;
     return {
       decision: 'approval',
       rule: ref,
       approvers,
       approverRole,
+      ...(slackChannel === undefined ? {} : { route: { slackChannel } }),
       reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole} (rule ${ref.label})`,
     };
   }

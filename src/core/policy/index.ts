@@ -1,4 +1,4 @@
-export { canApprove, checkApprover, isKnownActor, rolesOf } from './actors.js';
+export { canApprove, checkApprover, isKnownActor, personOf, rolesOf } from './actors.js';
 export { ConditionError, conditionHolds, moneyOf, valueAt } from './conditions.js';
 export { defaultPolicyPath } from './default-path.js';
 export { isPolicyError, PolicyError } from './errors.js';

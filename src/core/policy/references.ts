@@ -20,6 +20,17 @@ export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
     digests.add(key.sha256);
   }
 
+  // One identity, one person: two entries for the same identity may not name different people.
+  const personOfIdentity = new Map<string, string>();
+  for (const [i, entry] of policy.actors.entries()) {
+    if (entry.person === undefined) continue;
+    const identity = JSON.stringify(entry.match);
+    const earlier = personOfIdentity.get(identity);
+    if (earlier !== undefined && earlier !== entry.person)
+      issue(['actors', i, 'person'], `this identity is already the person "${earlier}"`);
+    personOfIdentity.set(identity, entry.person);
+  }
+
   const ruleNames = new Set<string>();
   for (const [i, rule] of policy.rules.entries()) {
     if (rule.name === undefined) continue;

@@ -34,10 +34,34 @@ export const ActorMatchSchema = z
   })
   .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli']));
 
-export const ActorEntrySchema = z.strictObject({
-  match: ActorMatchSchema,
-  roles: z.array(roleName),
-});
+/** A person's name: the identities (Slack user, CLI user, MCP key) that carry it are one person. */
+const personName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64');
+
+export const ActorEntrySchema = z
+  .strictObject({
+    match: ActorMatchSchema,
+    roles: z.array(roleName),
+    /**
+     * The person behind this identity. Identities with the same person are one person: the
+     * requester never approves, and each person's vote counts once, across front ends.
+     */
+    person: personName.optional(),
+  })
+  .superRefine((entry, ctx) => {
+    // A person is one human: an entry that matches many identities cannot name one.
+    const many =
+      entry.match.slackGroup !== undefined ? 'slackGroup' : entry.match.cli === '*' ? "cli '*'" : undefined;
+    if (entry.person !== undefined && many !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['person'],
+        message: `a ${many} entry matches many identities and cannot name one person; give person on the entries of single identities`,
+      });
+    }
+  });
 
 export const McpKeySchema = z.strictObject({
   // `stdio` names the local assistant (actor id `mcp:stdio`): a key of that name would share its id.
@@ -95,6 +119,11 @@ export const ConditionSchema: z.ZodType<Condition> = z
 export const ApprovalSchema = z.strictObject({
   approvers: z.number().int().min(1).max(5),
   role: roleName,
+  /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
+  slackChannel: z
+    .string()
+    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
+    .optional(),
 });
 
 export const RuleSchema = z.strictObject({

@@ -44,7 +44,15 @@ export interface RuleRef {
 export type Decision =
   | { decision: 'allow'; rule: RuleRef; reason: string }
   | { decision: 'deny'; reason: string; rule?: RuleRef }
-  | { decision: 'approval'; rule: RuleRef; approvers: number; approverRole: string; reason: string };
+  | {
+      decision: 'approval';
+      rule: RuleRef;
+      approvers: number;
+      approverRole: string;
+      reason: string;
+      /** Where the rule wants it decided, when it names a place. */
+      route?: { slackChannel: string };
+    };
 
 export interface EvaluationRequest {
   tool: PolicyTool;

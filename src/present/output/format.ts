@@ -1,4 +1,4 @@
-import { minorDigits } from '../../core/approvals/bound.js';
+import { minorDigits } from '../../core/money.js';
 import type { Value } from './model.js';
 
 /** Formatting of single values, by what they are. Every function returns a complete `Value`. */

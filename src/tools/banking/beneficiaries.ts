@@ -6,6 +6,7 @@ import {
   EntityTypeSchema,
   PaymentMethodSchema,
 } from '../../core/client/schemas/beneficiaries.js';
+import { maskAccount, type Payee } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { BeneficiaryInputSchema } from './beneficiary-input.js';
@@ -99,9 +100,34 @@ export const createBeneficiary = defineTool({
   input: BeneficiaryInputSchema,
   output: CreatedBeneficiarySchema,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
-  run: (input, ctx) =>
-    ctx.client.beneficiaries.create(
+  async run(input, ctx) {
+    const created = await ctx.client.beneficiaries.create(
       { ...input, companyCode: input.companyCode ?? ctx.defaults.companyCode },
       writeOptions(ctx),
-    ),
+    );
+    // The service has no read endpoint for beneficiaries: approvers of a payout learn who the
+    // payee is from what bankops kept when it created it.
+    ctx.payees?.remember(payeeOf(created.beneficiary_id, input));
+    return created;
+  },
 });
+
+/** What approvers need to recognise a payee: its name, where and how it is paid, masked account. */
+function payeeOf(id: string, input: z.infer<typeof BeneficiaryInputSchema>): Payee {
+  const person = [input.firstName, input.lastName].filter((part) => part?.trim()).join(' ');
+  const name =
+    input.displayName?.trim() || input.companyName?.trim() || person || input.bank.accountHolder?.trim();
+  const clearing = input.bank.extras?.clearingSystem?.trim();
+  const method = input.extras.paymentMethod;
+  const country = input.bank.bankCountry?.trim() || input.country?.trim() || input.address?.country?.trim();
+  const masked = maskAccount(input.bank.accountNumber ?? input.bank.iban);
+  return {
+    id,
+    ...(name ? { name } : {}),
+    entityType: input.entityType,
+    ...(country ? { country: country.toUpperCase() } : {}),
+    currency: input.currency,
+    rail: clearing && clearing !== method ? `${method}/${clearing}` : method,
+    ...(masked === undefined ? {} : { accountMasked: masked }),
+  };
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConversionSchema, FxQuoteSchema } from '../../core/client/schemas/conversions.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
 import { amountField, companyCodeField, currencyCode, sideField } from './fields.js';
 
 export const quoteConversion = defineTool({
@@ -43,7 +44,7 @@ export const getConversion = defineTool({
     'Shows the status and external reference of a currency conversion (EXECUTING right after creation, later e.g. COMPLETED). Read-only.',
   toolset: 'banking',
   input: z.object({
-    conversionId: z.string().trim().min(1).describe('Conversion id returned by create_conversion.'),
+    conversionId: idString().describe('Conversion id returned by create_conversion.'),
   }),
   output: ConversionSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idString } from '../shared/ids.js';
 
 /** Input fields shared by the banking tools; each carries its own description. */
 
@@ -13,10 +14,7 @@ export const companyCodeField = z
   .optional()
   .describe('Company code; defaults to the configured company.');
 
-export const accountIdField = z
-  .string()
-  .min(1)
-  .describe('Account id, e.g. acc_usd_0001 (from list_accounts).');
+export const accountIdField = idString().describe('Account id, e.g. acc_usd_0001 (from list_accounts).');
 
 export const amountField = z
   .number()

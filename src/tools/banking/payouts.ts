@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PayoutQuoteSchema, PayoutSchema } from '../../core/client/schemas/payouts.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from './fields.js';
 
 export const quotePayout = defineTool({
@@ -12,7 +13,7 @@ export const quotePayout = defineTool({
   toolset: 'banking',
   input: z.object({
     companyCode: companyCodeField,
-    beneficiaryId: z.string().trim().min(1).describe('Payee id from create_beneficiary.'),
+    beneficiaryId: idString().describe('Payee id from create_beneficiary.'),
     destinationRail: z
       .string()
       .min(1)
@@ -53,7 +54,7 @@ export const getPayout = defineTool({
     'Shows the status and external reference of a payout (PENDING right after creation, later e.g. PROCESSING, COMPLETED or FAILED). Read-only.',
   toolset: 'banking',
   input: z.object({
-    payoutId: z.string().trim().min(1).describe('Payout id returned by create_payout.'),
+    payoutId: idString().describe('Payout id returned by create_payout.'),
   }),
   output: PayoutSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

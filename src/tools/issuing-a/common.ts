@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolHints } from '../../core/tool.js';
+import { idString } from '../shared/ids.js';
 
 /** How every family A description starts, so people and assistants can tell the two families apart. */
 export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1; family B tools end in _b).';
@@ -28,7 +29,7 @@ export function optionalShape<S extends Record<string, z.ZodType>>(
   return out as { [K in keyof S]: z.ZodOptional<S[K]> };
 }
 
-const id = (what: string) => z.string().trim().min(1).describe(what);
+const id = (what: string) => idString().describe(what);
 
 export const cardholderIdField = id('Family A cardholder id, e.g. cha_demo_ava (from list_cardholders_a).');
 export const cardIdField = id('Family A card id, e.g. card_demo_ava_virtual.');

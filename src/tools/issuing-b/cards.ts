@@ -7,6 +7,7 @@ import {
 } from '../../core/client/schemas/issuing-b.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { cardStatusPreview } from './card-preview.js';
 import {
   CREATE,
   cardInput,
@@ -148,6 +149,7 @@ export const updateCardStatusB = defineTool({
   output: z.object({ status: z.string().describe('The card status afterwards.') }),
   // Permanent targets destroy the card; the policy asks for approval on exactly those.
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  preview: (input, ctx) => cardStatusPreview(input, ctx),
   async run(input, ctx) {
     const result = await ctx.client.issuingB.updateCardStatus(
       cardRef(input),

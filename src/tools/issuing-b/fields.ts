@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { ToolHints } from '../../core/tool.js';
+import { idString } from '../shared/ids.js';
 
 /** Identity inputs and hints shared by the family B tools (call options: ../shared/call-options.ts). */
 
 /** Family B in one phrase, so every description names it the same way. */
 export const FAMILY_B = 'Issuing family B (programs on /issuing/api/v1; family A tools end in _a).';
 
-const id = z.string().min(1);
+const id = idString();
 
 // The service takes the cardholder as `x-cardholder-id` on wallet and card endpoints and as
 // `x-cardholderHash-id` on cardholder and KYC endpoints; both carry the same id, so users see one field.

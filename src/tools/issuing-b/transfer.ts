@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { Wallet } from '../../core/client/schemas/issuing-common.js';
+import { formatAmount, fromMinor, toMinor } from '../../core/money.js';
 import { defineTool, type Money, type ToolContext } from '../../core/tool.js';
+import { type BalanceFacts, insufficient, minorUnitsIssue } from '../money/balance.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardholderIdField, FAMILY_B } from './fields.js';
 
@@ -19,20 +21,25 @@ export class TransferCurrencyError extends Error {
 
 const DEFAULT_CURRENCY = 'USD';
 
-const input = z.object({
-  cardholderId: cardholderIdField.describe('Family B cardholder id of the sender, e.g. chb_demo_alice.'),
-  email: z.email().describe('E-mail address of the receiving family B cardholder.'),
-  amount: z
-    .number()
-    .positive()
-    .describe('Amount as a decimal number in the currency units, e.g. 25.5 (at most 2 decimals).'),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD')
-    .optional()
-    .describe("Currency of the sender's wallet, e.g. USD (default USD); checked before sending."),
-  description: z.string().min(1).describe("Reason, shown in both wallets' history."),
-});
+const input = z
+  .object({
+    cardholderId: cardholderIdField.describe('Family B cardholder id of the sender, e.g. chb_demo_alice.'),
+    email: z.email().describe('E-mail address of the receiving family B cardholder.'),
+    amount: z
+      .number()
+      .positive()
+      .describe('Amount as a decimal number in the currency units, e.g. 25.5 (at most 2 decimals).'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD')
+      .optional()
+      .describe("Currency of the sender's wallet, e.g. USD (default USD); checked before sending."),
+    description: z.string().min(1).describe("Reason, shown in both wallets' history."),
+  })
+  .superRefine((value, ctx) => {
+    const issue = minorUnitsIssue(value.amount, value.currency ?? DEFAULT_CURRENCY);
+    if (issue !== undefined) ctx.addIssue(issue);
+  });
 type Input = z.infer<typeof input>;
 
 const moneyOf = (i: Input): Money => ({ amount: i.amount, currency: i.currency ?? DEFAULT_CURRENCY });
@@ -51,8 +58,12 @@ async function debitedWallet(i: Input, ctx: ToolContext): Promise<Wallet> {
   return wallet;
 }
 
-const format = (amount: number, currency: string) =>
-  `${amount.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })} ${currency}`;
+/** The sender's wallet now and after the transfer; a transfer its balance cannot cover is refused. */
+function walletBalance(wallet: Wallet, money: Money): BalanceFacts {
+  const available = { amount: wallet.amount, currency: wallet.currency };
+  if (toMinor(available) < toMinor(money)) throw insufficient(`wallet ${wallet.id}`, money, available);
+  return { available, after: fromMinor(toMinor(available) - toMinor(money), money.currency) };
+}
 
 export const transferWalletFunds = defineTool({
   name: 'transfer_wallet_funds',
@@ -68,10 +79,24 @@ export const transferWalletFunds = defineTool({
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
   money: moneyOf,
   async preview(i, ctx) {
-    const wallet = await debitedWallet(i, ctx);
+    const [wallet, holder] = await Promise.all([
+      debitedWallet(i, ctx),
+      ctx.client.issuingB.getCardholder({ cardholderHashId: i.cardholderId }, readOptions(ctx)),
+    ]);
     const money = moneyOf(i);
+    const balance = walletBalance(wallet, money);
+    const name = [holder.firstName, holder.lastName].filter(Boolean).join(' ') || holder.preferredName;
     return {
-      summary: `Transfer ${format(money.amount, money.currency)} from ${i.cardholderId} (wallet ${wallet.id}, balance ${format(wallet.amount, wallet.currency)}) to ${i.email}: ${i.description}`,
+      summary: `Transfer ${formatAmount(money)} from ${name} (${i.cardholderId}, wallet ${wallet.id}) to ${i.email}: ${i.description}`,
+      facts: {
+        kind: 'wallet_transfer',
+        cardholderId: i.cardholderId,
+        holder: name,
+        to: i.email,
+        amount: money,
+        description: i.description,
+        balance,
+      },
       details: {
         senderCardholderId: i.cardholderId,
         senderWalletId: wallet.id,
@@ -83,6 +108,9 @@ export const transferWalletFunds = defineTool({
       },
       bound: money,
     };
+  },
+  async check(i, ctx) {
+    walletBalance(await debitedWallet(i, ctx), moneyOf(i));
   },
   async run(i, ctx) {
     const { currency } = await debitedWallet(i, ctx);

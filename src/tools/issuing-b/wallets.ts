@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
 import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, walletInput } from './fields.js';
 
 const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
@@ -58,7 +59,7 @@ export const getWalletHistoryB = defineTool({
   toolset: 'issuing_b',
   input: z.object({
     ...walletInput,
-    cardId: z.string().min(1).optional().describe("Only this card's completed transactions."),
+    cardId: idString().optional().describe("Only this card's completed transactions."),
     from_date: dateField('Start'),
     to_date: dateField('End'),
     page: pageField,

@@ -1,24 +1,34 @@
 import { z } from 'zod';
-import { formatAmount } from '../../core/approvals/bound.js';
+import type { PreviewFacts } from '../../core/approvals/view-schema.js';
 import { type FxQuote, FxQuoteSchema } from '../../core/client/schemas/conversions.js';
+import { formatAmount } from '../../core/money.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { type BalanceFacts, companyBalance, minorUnitsIssue, settlementOutcome } from './balance.js';
 import { checkApprovedBound } from './bound-check.js';
 
-const input = z.object({
-  sourceAssetCode: currencyCode.describe('Currency to sell (debited), e.g. USD.'),
-  targetAssetCode: currencyCode.describe('Currency to buy (credited), e.g. EUR.'),
-  amount: amountField,
-  side: sideField,
-  clientReference: z
-    .string()
-    .trim()
-    .min(1)
-    .optional()
-    .describe('Your own reference, returned as externalReference.'),
-  companyCode: companyCodeField,
-});
+const input = z
+  .object({
+    sourceAssetCode: currencyCode.describe('Currency to sell (debited), e.g. USD.'),
+    targetAssetCode: currencyCode.describe('Currency to buy (credited), e.g. EUR.'),
+    amount: amountField,
+    side: sideField,
+    clientReference: z
+      .string()
+      .trim()
+      .min(1)
+      .optional()
+      .describe('Your own reference, returned as externalReference.'),
+    companyCode: companyCodeField,
+  })
+  .superRefine((value, ctx) => {
+    const issue = minorUnitsIssue(
+      value.amount,
+      value.side === 'SOURCE' ? value.sourceAssetCode : value.targetAssetCode,
+    );
+    if (issue !== undefined) ctx.addIssue(issue);
+  });
 type Input = z.infer<typeof input>;
 
 const output = z.object({
@@ -48,16 +58,28 @@ const debitOf = (q: FxQuote) => ({ amount: q.sourceAmount, currency: q.sourceAss
 
 const receiveOf = (q: FxQuote) => ({ amount: q.targetAmount, currency: q.targetAssetCode });
 
-function previewOf(q: FxQuote): Preview {
+function previewOf(q: FxQuote, balance?: BalanceFacts): Preview {
+  const facts: PreviewFacts = {
+    kind: 'conversion',
+    sell: debitOf(q),
+    buy: receiveOf(q),
+    rate: q.rate,
+    ...(q.feeAssetCode === null || q.feeAssetCode === undefined
+      ? {}
+      : { fees: { amount: (q.processingFee ?? 0) + (q.networkFee ?? 0), currency: q.feeAssetCode } }),
+    totalDebit: debitOf(q),
+    ...(balance === undefined ? {} : { balance }),
+  };
   return {
-    summary:
-      `Convert ${formatAmount(debitOf(q))} to ${formatAmount({ amount: q.targetAmount, currency: q.targetAssetCode })} ` +
-      `at ${q.rate} ${q.currencyPair}`,
+    summary: `Convert ${formatAmount(debitOf(q))} to ${formatAmount(receiveOf(q))} at ${q.rate} ${q.currencyPair}`,
+    facts,
     details: q,
     bound: debitOf(q),
     receive: receiveOf(q),
   };
 }
+
+const companyOf = (i: Input, ctx: ToolContext) => i.companyCode ?? ctx.defaults.companyCode;
 
 export const createConversion = defineTool({
   name: 'create_conversion',
@@ -71,14 +93,31 @@ export const createConversion = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   // For the policy's thresholds: the amount in the currency `side` names (see create_payout).
   money: (i) => ({ amount: i.amount, currency: i.side === 'SOURCE' ? i.sourceAssetCode : i.targetAssetCode }),
-  preview: async (i, ctx) => previewOf(await quote(i, ctx)),
+  preview: async (i, ctx) => {
+    const q = await quote(i, ctx);
+    return previewOf(q, await companyBalance(ctx, companyOf(i, ctx), debitOf(q)));
+  },
+  check: async (i, ctx, approval) => {
+    const debit = approval.bound?.quoted;
+    if (debit !== undefined) await companyBalance(ctx, companyOf(i, ctx), debit);
+  },
+  settlement: (out) => ({
+    kind: 'conversion',
+    id: out.conversionId,
+    status: out.status,
+    outcome: settlementOutcome(out.status),
+  }),
+  settle: async (sent, ctx) => {
+    const conversion = await ctx.client.conversions.get({ conversionId: sent.id }, readOptions(ctx));
+    return { status: conversion.status, outcome: settlementOutcome(conversion.status) };
+  },
   run: async (i, ctx) => {
     const q = FxQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
     checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(q));
     ctx.progress(`executing the conversion on quote ${q.quoteId}`);
     const conversion = await ctx.client.conversions.create(
       {
-        companyCode: i.companyCode ?? ctx.defaults.companyCode,
+        companyCode: companyOf(i, ctx),
         quoteId: q.quoteId,
         ...(i.clientReference === undefined ? {} : { clientReference: i.clientReference }),
       },

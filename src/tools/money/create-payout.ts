@@ -1,18 +1,17 @@
 import { z } from 'zod';
-import { formatAmount } from '../../core/approvals/bound.js';
+import type { PreviewFacts } from '../../core/approvals/view-schema.js';
 import { type PayoutQuote, PayoutQuoteSchema, PurposeCodeSchema } from '../../core/client/schemas/payouts.js';
+import { formatAmount } from '../../core/money.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
+import { type BalanceFacts, companyBalance, minorUnitsIssue, settlementOutcome } from './balance.js';
 import { checkApprovedBound } from './bound-check.js';
 
 const input = z
   .object({
-    beneficiaryId: z
-      .string()
-      .trim()
-      .min(1)
-      .describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
+    beneficiaryId: idString().describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
     sourceAccountId: accountIdField.describe('Funding account id, e.g. acc_usd_0001 (from list_accounts).'),
     sourceAssetCode: currencyCode.describe('Currency of the funding account (debited), e.g. USD.'),
     destinationAssetCode: currencyCode
@@ -51,6 +50,8 @@ const input = z
         message: 'is required when side is TARGET (the amount is in this currency)',
       });
     }
+    const issue = minorUnitsIssue(value.amount, amountCurrency(value));
+    if (issue !== undefined) ctx.addIssue(issue);
   });
 type Input = z.infer<typeof input>;
 
@@ -79,26 +80,59 @@ function quote(input: Input, ctx: ToolContext): Promise<PayoutQuote> {
   );
 }
 
+/** The currency `amount` is in: the funding currency with SOURCE, the payee's with TARGET. */
+function amountCurrency(i: {
+  side: string;
+  sourceAssetCode: string;
+  destinationAssetCode?: string | undefined;
+}) {
+  return i.side === 'SOURCE' ? i.sourceAssetCode : i.destinationAssetCode;
+}
+
 const debitOf = (q: PayoutQuote) => ({ amount: q.totalDebitAmount, currency: q.sourceAssetCode });
 const receiveOf = (q: PayoutQuote) => ({ amount: q.destinationAmount, currency: q.destinationAssetCode });
+const feesOf = (q: PayoutQuote) => ({
+  amount: [q.processingFee, q.networkFee, q.platformFee].reduce<number>((sum, fee) => sum + (fee ?? 0), 0),
+  currency: q.feeAssetCode ?? q.sourceAssetCode,
+});
 
-function previewOf(input: Input, q: PayoutQuote): Preview {
-  const fees = [q.processingFee, q.networkFee, q.platformFee].reduce<number>(
-    (sum, fee) => sum + (fee ?? 0),
-    0,
-  );
+/** The payee as bankops knows it: by name when bankops created it, else only its id. */
+function payeeOf(id: string, ctx: ToolContext) {
+  const known = ctx.payees?.get(id);
+  if (known === undefined) return { id, known: false };
+  const { id: _id, entityType: _type, ...rest } = known;
+  return { id, known: true, ...rest };
+}
+
+function previewOf(input: Input, q: PayoutQuote, ctx: ToolContext, balance?: BalanceFacts): Preview {
+  const payee = payeeOf(input.beneficiaryId, ctx);
+  const facts: PreviewFacts = {
+    kind: 'payout',
+    payee,
+    sourceAccountId: input.sourceAccountId,
+    send: { amount: q.sourceAmount, currency: q.sourceAssetCode },
+    receive: receiveOf(q),
+    ...(q.fxRate === undefined || q.fxRate === null ? {} : { rate: q.fxRate }),
+    fees: feesOf(q),
+    totalDebit: debitOf(q),
+    ...(balance === undefined ? {} : { balance }),
+    purpose: input.purposeCode,
+    ...(input.reference === undefined ? {} : { reference: input.reference }),
+  };
+  const to = payee.name === undefined ? input.beneficiaryId : `${payee.name} (${input.beneficiaryId})`;
   return {
     summary:
-      `Pay ${formatAmount({ amount: q.destinationAmount, currency: q.destinationAssetCode })} to ${input.beneficiaryId} ` +
-      `via ${input.destinationRail} from ${input.sourceAccountId}: ` +
-      `${formatAmount({ amount: q.sourceAmount, currency: q.sourceAssetCode })} + fees ` +
-      `${formatAmount({ amount: fees, currency: q.feeAssetCode ?? q.sourceAssetCode })}, ` +
-      `total debit ${formatAmount(debitOf(q))} (purpose ${input.purposeCode})`,
+      `Pay ${formatAmount(receiveOf(q))} to ${to} via ${input.destinationRail} from ${input.sourceAccountId}: ` +
+      `${formatAmount(facts.send)} + fees ${formatAmount(facts.fees)}, total debit ${formatAmount(debitOf(q))} ` +
+      `(purpose ${input.purposeCode})`,
+    facts,
     details: q,
     bound: debitOf(q),
     receive: receiveOf(q),
   };
 }
+
+const companyOf = (i: Input, ctx: ToolContext) => i.companyCode ?? ctx.defaults.companyCode;
 
 export const createPayout = defineTool({
   name: 'create_payout',
@@ -112,19 +146,34 @@ export const createPayout = defineTool({
   hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   // For the policy's thresholds: the amount in the currency `side` names (SOURCE: the funding
   // currency, TARGET: the payee's). The thresholds are per currency, so no FX rate is needed.
-  money: (i) => ({
-    amount: i.amount,
-    currency: i.side === 'SOURCE' ? i.sourceAssetCode : (i.destinationAssetCode ?? ''),
+  money: (i) => ({ amount: i.amount, currency: amountCurrency(i) ?? '' }),
+  preview: async (i, ctx) => {
+    const q = await quote(i, ctx);
+    // Refused here, before anyone is asked, when the balance cannot cover the total debit.
+    return previewOf(i, q, ctx, await companyBalance(ctx, companyOf(i, ctx), debitOf(q)));
+  },
+  check: async (i, ctx, approval) => {
+    const debit = approval.bound?.quoted;
+    if (debit !== undefined) await companyBalance(ctx, companyOf(i, ctx), debit);
+  },
+  settlement: (out) => ({
+    kind: 'payout',
+    id: out.payoutId,
+    status: out.status,
+    outcome: settlementOutcome(out.status),
   }),
-  preview: async (i, ctx) => previewOf(i, await quote(i, ctx)),
+  settle: async (sent, ctx) => {
+    const payout = await ctx.client.payouts.get({ payoutId: sent.id }, readOptions(ctx));
+    return { status: payout.status, outcome: settlementOutcome(payout.status) };
+  },
   run: async (i, ctx) => {
     // Checkpointed: a re-execution after a crash re-sends this quote with the same request id.
     const q = PayoutQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
-    checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(i, q));
+    checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(i, q, ctx));
     ctx.progress(`sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`);
     const payout = await ctx.client.payouts.create(
       {
-        companyCode: i.companyCode ?? ctx.defaults.companyCode,
+        companyCode: companyOf(i, ctx),
         quoteId: q.quoteId,
         purposeCode: i.purposeCode,
         ...(i.reference === undefined ? {} : { reference: i.reference }),

@@ -3,6 +3,7 @@ import {
   NotificationResultSchema,
   SubscriptionRecordSchema,
 } from '../../core/client/schemas/notifications.js';
+import { InputError } from '../../core/input-error.js';
 import { REDACTED } from '../../core/redact.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
@@ -157,6 +158,37 @@ export const deleteSubscription = defineTool({
   }),
   output: NotificationResultSchema,
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  // Approvers see where the notifications go today, and that they stop; an unknown one is refused.
+  async preview(input, ctx) {
+    const scope = scopeOf(input, ctx.defaults);
+    const records = await ctx.client.notifications.listSubscriptions(
+      { program_code: scope.program_code, agent_code: scope.agent_code, subagent_code: scope.subagent_code },
+      readOptions(ctx),
+    );
+    const found = records.find(
+      (r) => r.event_name === input.event_name && r.company_code === scope.company_code,
+    );
+    if (found === undefined) {
+      throw new InputError(
+        'event_name',
+        `no subscription to ${input.event_name} for program ${scope.program_code}`,
+      );
+    }
+    const type = String(found.subscription_type ?? '');
+    const destination = type === 'w' ? found.webhook_url : found.sender_email;
+    const to = typeof destination === 'string' && destination !== '' ? destination : undefined;
+    return {
+      summary: `Stop ${type === 'n' ? 'e-mail' : 'webhook'} notifications of ${input.event_name} for program ${scope.program_code}${to === undefined ? '' : ` (now sent to ${to})`}`,
+      facts: {
+        kind: 'subscription_delete',
+        event: input.event_name,
+        program: scope.program_code,
+        ...(type === '' ? {} : { type }),
+        ...(to === undefined ? {} : { destination: to }),
+      },
+      details: withoutKey(found),
+    };
+  },
   // The request id makes a re-executed approval replay the first deletion instead of failing.
   run: (input, ctx) =>
     ctx.client.notifications.unsubscribe(

@@ -93,7 +93,12 @@ describe('accounts client', () => {
   it('surfaces an unknown account or company as a service refusal naming it', async () => {
     const error = await rejectionOf(client.accounts.get({ ...company(), accountId: 'acc_nope' }));
     expect(error).toBeInstanceOf(ServiceError);
-    expect(error).toMatchObject({ kind: 'service', httpStatus: 400, code: 400, operation: 'accounts.get' });
+    expect(error).toMatchObject({
+      kind: 'service',
+      httpStatus: 400,
+      serviceCode: 400,
+      operation: 'accounts.get',
+    });
     expect((error as ServiceError).serviceMessage).toContain('acc_nope');
 
     const company400 = await rejectionOf(client.accounts.balances({ companyCode: 'CMP-OTHER' }));

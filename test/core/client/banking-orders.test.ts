@@ -215,7 +215,7 @@ describe('payouts client', () => {
     expect(expired).toMatchObject({
       kind: 'service',
       httpStatus: 400,
-      code: 400,
+      serviceCode: 400,
       operation: 'payouts.create',
     });
     expect((expired as ServiceError).serviceMessage).toMatch(/expired/);

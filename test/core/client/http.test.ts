@@ -160,7 +160,7 @@ describe('service refusals', () => {
     expect(error).toMatchObject({
       kind: 'service',
       httpStatus: 400,
-      code: 400,
+      serviceCode: 400,
       operation: 'payouts.create',
       requestId: 'req-expired-quote',
       retryable: false,

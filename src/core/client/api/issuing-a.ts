@@ -40,6 +40,7 @@ import {
   type IssuingAck,
   IssuingAckSchema,
   KycViewSchema,
+  objectOrSingle,
   optionalSingle,
   RfiDetailsSchema,
   single,
@@ -128,7 +129,7 @@ export function issuingAApi(http: HttpClient) {
 
     /** POST /svc/issuing/api/v1/card: a virtual card, active at creation; its `{id}`. */
     createCard: (body: CreateCardABody, options?: CallOptions) =>
-      checked('issuingA.createCard', 'POST', '/card', IdItemSchema, options, {
+      checked('issuingA.createCard', 'POST', '/card', objectOrSingle(IdItemSchema), options, {
         body: [CreateCardABodySchema, body],
       }),
 

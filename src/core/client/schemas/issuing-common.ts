@@ -18,6 +18,14 @@ export function single<T extends z.ZodType>(item: T) {
 }
 
 /**
+ * Where the spec contradicts itself on a response shape (family A card create: `data` an object in
+ * the endpoint text, an array of one in the envelope table), both are accepted.
+ */
+export function objectOrSingle<T extends z.ZodType>(item: T) {
+  return z.union([single(item), item]);
+}
+
+/**
  * A `data` array of at most one element where an empty array means "none" (no open RFI, a card
  * not enrolled in 3DS): the element, or `undefined`.
  */

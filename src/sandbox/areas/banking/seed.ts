@@ -111,7 +111,8 @@ const OPENING: readonly (readonly [string, number])[] = [
   ['JPY', 0],
 ];
 
-const BENEFICIARIES: readonly Omit<Beneficiary, 'createdAtMs'>[] = [
+/** The payees every sandbox starts with (bankops seeds its payee directory with them in embedded mode). */
+export const SEED_BENEFICIARIES: readonly Omit<Beneficiary, 'createdAtMs'>[] = [
   {
     beneficiaryId: 'ben_us_ach_0001',
     entityType: 'INDIVIDUAL',
@@ -183,7 +184,7 @@ export function seedBanking(ctx: SandboxContext): BankingState {
       updatedAt: CREATED,
     })),
     balances,
-    beneficiaries: new Map(BENEFICIARIES.map((b) => [b.beneficiaryId, { ...b, createdAtMs: nowMs }])),
+    beneficiaries: new Map(SEED_BENEFICIARIES.map((b) => [b.beneficiaryId, { ...b, createdAtMs: nowMs }])),
     fxQuotes: new Map(),
     payoutQuotes: new Map(),
     conversions: new Map(),

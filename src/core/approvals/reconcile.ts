@@ -1,0 +1,70 @@
+import { canApprove, personOf } from '../policy/actors.js';
+import type { Actor } from '../policy/types.js';
+import { auditApproval } from './audit.js';
+import type { EngineContext } from './context.js';
+import { executeApproval } from './execute.js';
+import type { ApprovalRow } from './store.js';
+import type { ApprovalActionResult, Reconciliation } from './types.js';
+import { notFound, refused } from './vote.js';
+
+/** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
+function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): string | undefined {
+  if (row.state !== 'unresolved')
+    return `approval ${row.id} is ${row.state}; only an unresolved one is reconciled`;
+  const policy = ctx.deps.policy.current();
+  if (actor.id === row.requester_id || personOf(policy, actor) === row.requester_person)
+    return `${actor.id} requested ${row.id}; another person holding the role ${row.approver_role} reconciles it`;
+  if (!canApprove(policy, actor, row.approver_role))
+    return `${actor.id} does not hold the role ${row.approver_role}`;
+  return undefined;
+}
+
+/**
+ * A person settles an `unresolved` approval after looking its request id up at the service:
+ * `succeeded` (it happened), `failed` (it did not; a new request may be made), or `retry` (send it
+ * once more with the same request id, which the service deduplicates).
+ */
+export async function reconcileApproval(
+  ctx: EngineContext,
+  id: string,
+  actor: Actor,
+  how: Reconciliation,
+): Promise<ApprovalActionResult> {
+  const reason = how.reason?.trim() ?? '';
+  if (how.outcome !== 'retry' && reason === '')
+    return refused('say what you found at the service (--reason), for the audit log');
+  const decided = ctx.transaction((): ApprovalActionResult | 'retry' => {
+    const row = ctx.store.byId(id);
+    if (row === undefined) return notFound(id);
+    const refusal = mayReconcile(ctx, row, actor);
+    if (refusal !== undefined) return { status: 'refused', reason: refusal, approval: ctx.view(row) };
+    const person = personOf(ctx.deps.policy.current(), actor);
+    const now = ctx.nowIso();
+    const changes: Partial<ApprovalRow> =
+      how.outcome === 'retry'
+        ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), sends: 0, updated_at: now }
+        : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
+    if (!ctx.store.update(id, { state: 'unresolved' }, changes))
+      throw new Error(`approval ${id} changed under a write lock`);
+    const what =
+      how.outcome === 'retry'
+        ? 'sent again with the same request id'
+        : `marked ${how.outcome} by ${actor.id}: ${reason}`;
+    auditApproval(ctx.deps.audit, {
+      actor,
+      tool: row.tool,
+      input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+      event: 'decided',
+      decision: 'reconciled',
+      approvalId: id,
+      requestId: row.request_id,
+      outcome: how.outcome === 'succeeded' ? 'ok' : how.outcome === 'failed' ? 'failed' : 'pending',
+      error: what,
+    });
+    ctx.record(id, how.outcome === 'retry' ? 'executing' : 'reconciled', { actor, person, detail: what });
+    return how.outcome === 'retry' ? 'retry' : { status: 'ok', approval: ctx.viewById(id)! };
+  });
+  if (decided !== 'retry') return decided;
+  await executeApproval(ctx, id);
+  return { status: 'ok', approval: ctx.viewById(id)! };
+}

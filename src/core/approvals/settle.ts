@@ -1,0 +1,140 @@
+import { toFailure } from '../run-tool.js';
+import { auditApproval, SYSTEM_ACTOR } from './audit.js';
+import type { EngineContext } from './context.js';
+import type { ApprovalRow } from './store.js';
+import { requesterOf } from './view.js';
+import type { Settlement } from './view-schema.js';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** The first look at sent money: soon, since a sandbox or a fast rail settles in seconds. */
+export const firstLookDelayMs = (): number => 2 * SECOND;
+
+/**
+ * When to ask again, by how long ago the money was sent: every few seconds at first (a final status
+ * shows within about ten seconds), then less and less often; after a week bankops stops asking and
+ * says the outcome is unknown. Bounded: about 300 requests over a week for one payout.
+ */
+export function nextLookDelayMs(sentAgoMs: number, polls: number): number | undefined {
+  if (sentAgoMs < 10 * MINUTE) return Math.min(2 ** Math.min(polls, 2) * 2 * SECOND, 8 * SECOND);
+  if (sentAgoMs < HOUR) return MINUTE;
+  if (sentAgoMs < DAY) return 5 * MINUTE;
+  if (sentAgoMs < 7 * DAY) return 30 * MINUTE;
+  return undefined;
+}
+
+/** How long one process keeps a look to itself, so two processes following the feed ask once. */
+const CLAIM_MS = 30 * SECOND;
+
+/** Takes the look at one row due now; false when another process took it first. */
+function claim(ctx: EngineContext, row: ApprovalRow): boolean {
+  return ctx.transaction(() => {
+    const current = ctx.store.byId(row.id);
+    if (current?.settle_next_at !== row.settle_next_at || row.settle_next_at === null) return false;
+    const until = new Date(ctx.now().getTime() + CLAIM_MS).toISOString();
+    return ctx.store.update(row.id, { state: current.state }, { settle_next_at: until });
+  });
+}
+
+/** Asks the service what became of the money one approval sent, and records it. */
+async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
+  const tool = ctx.deps.registry.get(row.tool);
+  const before = JSON.parse(row.settlement_json ?? 'null') as Settlement | null;
+  if (tool?.settle === undefined || before === null) {
+    ctx.transaction(() => ctx.store.update(row.id, { state: row.state }, { settle_next_at: null }));
+    return;
+  }
+  const now = ctx.now();
+  let after: Settlement;
+  try {
+    const answer = await tool.settle({ kind: before.kind, id: before.id }, ctx.readContext(requesterOf(row)));
+    after = { ...before, ...answer, checkedAt: now.toISOString() };
+    delete after.note;
+  } catch (error) {
+    // Asking failed (the service is down): the money's status is what it was; ask again later.
+    after = {
+      ...before,
+      checkedAt: now.toISOString(),
+      note: `could not ask: ${toFailure(error, []).message}`,
+    };
+  }
+  const polls = row.settle_polls + 1;
+  const sentAgo = now.getTime() - Date.parse(row.updated_at);
+  const delay = after.outcome === 'settling' ? nextLookDelayMs(sentAgo, polls) : undefined;
+  if (after.outcome === 'settling' && delay === undefined) {
+    after = {
+      ...after,
+      outcome: 'unknown',
+      note: `no final status after 7 days (last: ${after.status}); check ${after.kind} ${after.id} at the service`,
+    };
+  }
+  const final = after.outcome !== 'settling';
+  ctx.transaction(() => {
+    const changed = ctx.store.update(
+      row.id,
+      { state: row.state },
+      {
+        settlement_json: JSON.stringify(after),
+        settle_polls: polls,
+        settle_next_at: final || delay === undefined ? null : new Date(now.getTime() + delay).toISOString(),
+      },
+    );
+    if (!changed || !final) return;
+    const detail = `${after.kind} ${after.id} ${after.status}${after.note === undefined ? '' : `: ${after.note}`}`;
+    auditApproval(ctx.deps.audit, {
+      actor: SYSTEM_ACTOR,
+      tool: row.tool,
+      input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+      event: 'settled',
+      decision: 'approved',
+      approvalId: row.id,
+      requestId: row.request_id,
+      outcome: after.outcome === 'completed' ? 'ok' : 'failed',
+      ...(after.outcome === 'completed' ? {} : { error: detail }),
+    });
+    ctx.record(row.id, 'settled', { actor: SYSTEM_ACTOR, detail });
+  });
+}
+
+/** One pass over the sent money whose status is due to be asked; returns how many were asked. */
+export async function settleDue(ctx: EngineContext, limit = 20): Promise<number> {
+  let asked = 0;
+  for (const row of ctx.store.settlementsDue(ctx.nowIso(), limit)) {
+    if (!claim(ctx, row)) continue;
+    await look(ctx, ctx.store.byId(row.id) ?? row);
+    asked += 1;
+  }
+  return asked;
+}
+
+export interface SettlementFollower {
+  stop(): Promise<void>;
+}
+
+/**
+ * Follows sent money to its final status in a long-running process: a pass every second (due rows
+ * only, one indexed query), resumed after a restart from what the database says is due.
+ */
+export function startSettlementFollower(
+  ctx: EngineContext,
+  onError: (error: unknown) => void,
+): SettlementFollower {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running !== undefined) return;
+    running = settleDue(ctx)
+      .then(() => undefined, onError)
+      .finally(() => {
+        running = undefined;
+      });
+  }, SECOND).unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,215 @@
+import { checkApprover, personOf } from '../policy/actors.js';
+import type { Actor } from '../policy/types.js';
+import { toFailure } from '../run-tool.js';
+import { auditApproval } from './audit.js';
+import type { EngineContext } from './context.js';
+import { currentRow } from './expire.js';
+import type { ApprovalRow } from './store.js';
+import type { ApprovalActionResult } from './types.js';
+import { requesterOf } from './view.js';
+
+export const refused = (reason: string): ApprovalActionResult => ({ status: 'refused', reason });
+
+export const notFound = (id: string): ApprovalActionResult => ({
+  status: 'not_found',
+  reason: `no approval ${id}`,
+});
+
+const refusal = (ctx: EngineContext, reason: string, row: ApprovalRow): ApprovalActionResult => ({
+  status: 'refused',
+  reason,
+  approval: ctx.view(row),
+});
+
+/** Every call is audited, refused ones too: who tried to approve, reject or cancel what, and why not. */
+export function auditRefusal(
+  ctx: EngineContext,
+  actor: Actor,
+  result: ApprovalActionResult,
+): ApprovalActionResult {
+  if (result.status !== 'refused' || result.approval === undefined) return result;
+  const approval = result.approval;
+  auditApproval(ctx.deps.audit, {
+    actor,
+    tool: approval.tool,
+    input: approval.input,
+    event: 'decided',
+    decision: 'refused',
+    approvalId: approval.id,
+    requestId: approval.requestId,
+    outcome: 'failed',
+    error: result.reason,
+  });
+  return result;
+}
+
+/** Why this person may not vote on this row now, or their person when they may. */
+function mayVote(
+  ctx: EngineContext,
+  row: ApprovalRow,
+  approver: Actor,
+): { person: string } | { reason: string } {
+  if (row.state !== 'pending') return { reason: `approval ${row.id} is ${row.state}, not pending` };
+  const check = checkApprover(ctx.deps.policy.current(), {
+    approver,
+    requester: requesterOf(row),
+    requesterPerson: row.requester_person,
+    approverRole: row.approver_role,
+  });
+  if (!check.ok) return { reason: check.reason };
+  const earlier = ctx.store.voteOf(row.id, check.person, row.attempt);
+  if (earlier !== undefined) {
+    const as = earlier.approver_id === approver.id ? '' : ` (as ${earlier.approver_id})`;
+    return {
+      reason: `${check.person} already approved ${row.id}${as}; each person counts once (${row.required_approvers} distinct approvers needed)`,
+    };
+  }
+  return { person: check.person };
+}
+
+/**
+ * Before the vote is recorded: whether the call can still succeed (the tool's `check`: the balance
+ * still covers the debit). A refusal leaves the approval as it was, for when the money is there.
+ */
+async function stillPossible(
+  ctx: EngineContext,
+  row: ApprovalRow,
+  approver: Actor,
+): Promise<string | undefined> {
+  const tool = ctx.deps.registry.get(row.tool);
+  if (tool?.check === undefined) return undefined;
+  try {
+    await tool.check(JSON.parse(row.input_json), ctx.readContext(approver), ctx.view(row));
+    return undefined;
+  } catch (error) {
+    return `not recorded: ${toFailure(error, []).message}`;
+  }
+}
+
+/**
+ * One vote. Returns `execute` when this vote completed the quorum: the approval is then `executing`
+ * under this process, committed (synchronous=FULL) before anything is sent, and exactly one vote
+ * can make that change.
+ */
+export async function vote(
+  ctx: EngineContext,
+  id: string,
+  approver: Actor,
+): Promise<ApprovalActionResult | 'execute'> {
+  const before = ctx.transaction(() => currentRow(ctx, id));
+  if (before === undefined) return notFound(id);
+  const allowed = mayVote(ctx, before, approver);
+  if ('reason' in allowed) return refusal(ctx, allowed.reason, before);
+  const impossible = await stillPossible(ctx, before, approver);
+  if (impossible !== undefined) return refusal(ctx, impossible, before);
+
+  return ctx.transaction((): ApprovalActionResult | 'execute' => {
+    const row = currentRow(ctx, id);
+    if (row === undefined) return notFound(id);
+    // It may have moved while the balance was read (another vote, a re-quote): judged again.
+    const now = mayVote(ctx, row, approver);
+    if ('reason' in now) return refusal(ctx, now.reason, row);
+    if (row.attempt !== before.attempt)
+      return refusal(ctx, `approval ${id} changed while you voted; look again`, row);
+    const at = ctx.nowIso();
+    ctx.store.addVote(id, {
+      person: now.person,
+      approverId: approver.id,
+      approverJson: JSON.stringify(approver),
+      attempt: row.attempt,
+      at,
+    });
+    auditApproval(ctx.deps.audit, {
+      actor: approver,
+      tool: row.tool,
+      input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+      event: 'decided',
+      decision: 'approved',
+      approvalId: id,
+      requestId: row.request_id,
+    });
+    const quorum = ctx.store.countVotes(id, row.attempt) >= row.required_approvers;
+    // pending → approved → executing in one commit: `executing` with its owner is on disk
+    // (synchronous=FULL) before anything is sent.
+    const changes: Partial<ApprovalRow> = quorum
+      ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: at }
+      : { updated_at: at };
+    if (!ctx.store.update(id, { state: 'pending' }, changes))
+      throw new Error(`approval ${id} changed under a write lock`);
+    ctx.record(id, 'voted', { actor: approver, person: now.person });
+    if (quorum) ctx.record(id, 'executing', { actor: approver, person: now.person });
+    return quorum ? 'execute' : { status: 'ok', approval: ctx.viewById(id)! };
+  });
+}
+
+export function reject(
+  ctx: EngineContext,
+  id: string,
+  approver: Actor,
+  reason: string,
+): ApprovalActionResult {
+  if (reason.trim() === '') return refused('a rejection needs a reason, for the requester and the audit log');
+  return ctx.transaction((): ApprovalActionResult => {
+    const row = currentRow(ctx, id);
+    if (row === undefined) return notFound(id);
+    if (row.state !== 'pending') return refusal(ctx, `approval ${id} is ${row.state}, not pending`, row);
+    const policy = ctx.deps.policy.current();
+    const requester = requesterOf(row);
+    const person = personOf(policy, approver);
+    if (approver.id === requester.id || person === row.requester_person) {
+      return refusal(ctx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
+    }
+    const check = checkApprover(policy, {
+      approver,
+      requester,
+      requesterPerson: row.requester_person,
+      approverRole: row.approver_role,
+    });
+    if (!check.ok) return refusal(ctx, check.reason, row);
+    return close(ctx, row, 'rejected', approver, person, reason.trim());
+  });
+}
+
+export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: string): ApprovalActionResult {
+  return ctx.transaction((): ApprovalActionResult => {
+    const row = currentRow(ctx, id);
+    if (row === undefined) return notFound(id);
+    const person = personOf(ctx.deps.policy.current(), actor);
+    // The requester, under any identity of the same person.
+    if (actor.id !== row.requester_id && person !== row.requester_person) {
+      return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
+    }
+    if (row.state !== 'pending') {
+      return refusal(ctx, `approval ${id} is ${row.state}; only a pending one can be cancelled`, row);
+    }
+    const why = reason?.trim() ? reason.trim() : 'cancelled by the requester';
+    return close(ctx, row, 'cancelled', actor, person, why);
+  });
+}
+
+/** pending → rejected | cancelled, with its audit entry and feed event. */
+function close(
+  ctx: EngineContext,
+  row: ApprovalRow,
+  state: 'rejected' | 'cancelled',
+  actor: Actor,
+  person: string,
+  reason: string,
+): ApprovalActionResult {
+  const changes = { state, decided_by: actor.id, decision_reason: reason, updated_at: ctx.nowIso() };
+  if (!ctx.store.update(row.id, { state: 'pending' }, changes))
+    throw new Error(`approval ${row.id} changed under a write lock`);
+  auditApproval(ctx.deps.audit, {
+    actor,
+    tool: row.tool,
+    input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+    event: 'decided',
+    decision: state,
+    approvalId: row.id,
+    requestId: row.request_id,
+    outcome: 'failed',
+    error: `${state} by ${actor.id}: ${reason}`,
+  });
+  ctx.record(row.id, state, { actor, person, detail: reason });
+  return { status: 'ok', approval: ctx.viewById(row.id)! };
+}

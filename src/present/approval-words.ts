@@ -1,0 +1,143 @@
+import type { ApprovalView, Money, PreviewFacts } from '../core/approvals/view-schema.js';
+import { formatAmount } from '../core/money.js';
+
+/**
+ * An approval in words an approver can judge, for every front end (CLI, MCP, Slack): who gets
+ * what, from where, what it costs and leaves, the card and its holder, and where it stands now.
+ */
+
+const list = (parts: readonly (string | undefined)[]): string => parts.filter((p) => p).join(', ');
+
+/** `Rhein Maschinenbau GmbH (DE, EUR, SWIFT, ••••6789)`, or the id and a warning for an unknown payee. */
+function payeeWords(payee: Extract<PreviewFacts, { kind: 'payout' }>['payee']): string {
+  if (!payee.known || payee.name === undefined) {
+    return `${payee.id} (a payee bankops did not create: check this id with the person who asked)`;
+  }
+  const where = list([payee.country, payee.currency, payee.rail, payee.accountMasked]);
+  return `${payee.name}${where === '' ? '' : ` (${where})`}, ${payee.id}`;
+}
+
+const balanceLine = (balance: { available: Money; after: Money } | undefined, what: string): string[] =>
+  balance === undefined
+    ? []
+    : [`${what}: ${formatAmount(balance.available)} available now, ${formatAmount(balance.after)} after`];
+
+const rateWords = (rate: number | undefined, from: string, to: string): string =>
+  rate === undefined || from === to ? '' : ` at ${rate} ${to} per ${from}`;
+
+/** The lines of what will happen, from the facts the tool gathered when the approval opened. */
+export function factLines(facts: PreviewFacts): string[] {
+  switch (facts.kind) {
+    case 'payout':
+      return [
+        `Pay ${formatAmount(facts.receive)} to ${payeeWords(facts.payee)}`,
+        `From ${facts.sourceAccountId}: ${formatAmount(facts.send)} + fees ${formatAmount(facts.fees)} = total debit ${formatAmount(facts.totalDebit)}${rateWords(facts.rate, facts.send.currency, facts.receive.currency)}`,
+        ...balanceLine(facts.balance, `${facts.totalDebit.currency} balance`),
+        `Purpose ${facts.purpose}${facts.reference === undefined ? '' : `, reference "${facts.reference}"`}`,
+      ];
+    case 'conversion':
+      return [
+        `Sell ${formatAmount(facts.sell)}, buy ${formatAmount(facts.buy)}${rateWords(facts.rate, facts.sell.currency, facts.buy.currency)}${facts.fees === undefined ? '' : `, fees ${formatAmount(facts.fees)}`}`,
+        ...balanceLine(facts.balance, `${facts.sell.currency} balance`),
+      ];
+    case 'card_status': {
+      const card = `${facts.cardType === undefined ? '' : `${facts.cardType.toLowerCase()} `}card ${facts.last4 === undefined ? facts.cardId : `••••${facts.last4}`}`;
+      return [
+        `Set ${card} of ${facts.holder ?? 'its cardholder'} (family ${facts.family}, ${facts.cardId}) from ${facts.from ?? 'its current status'} to ${facts.to}`,
+        ...(facts.permanent ? [`${facts.to} is permanent: the card can never be used or reactivated`] : []),
+      ];
+    }
+    case 'wallet_transfer':
+      return [
+        `Transfer ${formatAmount(facts.amount)} from ${facts.holder ?? facts.cardholderId} (${facts.cardholderId}) to ${facts.to}: "${facts.description}"`,
+        ...balanceLine(facts.balance, 'Sender wallet'),
+      ];
+    case 'subscription_delete':
+      return [
+        `Stop ${facts.type === 'n' ? 'e-mail' : 'webhook'} notifications of ${facts.event} for program ${facts.program}${facts.destination === undefined ? '' : ` (sent to ${facts.destination} today)`}; they stop silently`,
+      ];
+  }
+}
+
+/** The approved limits of a money movement: what the execution may debit and must deliver. */
+export function boundLine(view: Pick<ApprovalView, 'bound'>): string | undefined {
+  const bound = view.bound;
+  if (bound === undefined) return undefined;
+  const delivers =
+    bound.minReceive === undefined ? '' : ` and delivers at least ${formatAmount(bound.minReceive)}`;
+  const tolerance = bound.tolerancePercent === 0 ? '' : ` (quoted ± ${bound.tolerancePercent} %)`;
+  return `Executes only if a fresh quote debits at most ${formatAmount(bound.max)}${delivers}${tolerance}`;
+}
+
+/** What will happen, in lines: the facts when the tool gave them, else its one-line summary. */
+export function whatWillHappen(view: ApprovalView): string[] {
+  const facts = view.preview?.facts;
+  const lines = facts === undefined ? [view.preview?.summary ?? `Run ${view.tool}`] : factLines(facts);
+  const bound = boundLine(view);
+  return bound === undefined ? lines : [...lines, bound];
+}
+
+/** "Sent back: the fresh quote debits …, more than …": why the approvers are asked again. */
+export function sentBackLine(view: ApprovalView): string | undefined {
+  if (view.state !== 'pending' || view.attempt < 2 || view.error === undefined) return undefined;
+  return `Sent back to the approvers (attempt ${view.attempt}): ${view.error.message}. The new quote is above.`;
+}
+
+/** Where the money stands after it was sent: "sent", then COMPLETED or FAILED after approval. */
+export function settlementLine(view: ApprovalView): string | undefined {
+  const s = view.settlement;
+  if (s === undefined) return undefined;
+  switch (s.outcome) {
+    case 'settling':
+      return `Sent: ${s.kind} ${s.id} is ${s.status} at the service (checked ${s.checkedAt})`;
+    case 'completed':
+      return `Completed: ${s.kind} ${s.id} is ${s.status} at the service`;
+    case 'failed':
+      return `${s.status} after approval: ${s.kind} ${s.id} did not go through at the service${s.note === undefined ? '' : ` (${s.note})`}`;
+    case 'unknown':
+      return `Outcome unknown: ${s.note ?? `${s.kind} ${s.id} never reached a final status`}`;
+  }
+}
+
+const people = (n: number): string => (n === 1 ? '1 more approver' : `${n} more approvers`);
+
+/** One line on where the approval stands, for a status line that is updated in place. */
+export function statusLine(view: ApprovalView): string {
+  switch (view.state) {
+    case 'pending': {
+      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
+      return `Waiting for ${people(missing)} with role ${view.approverRole} (${view.approvals.length} of ${view.requiredApprovers}), until ${view.expiresAt}`;
+    }
+    case 'approved':
+    case 'executing':
+      return `Approved; running ${view.tool} now`;
+    case 'succeeded':
+      return settlementLine(view) ?? `Done: ${view.tool} ran`;
+    case 'failed':
+      return `Failed: ${view.error?.message ?? 'see the approval'}${view.decidedBy === undefined ? '' : ` (reconciled by ${view.decidedBy})`}`;
+    case 'rejected':
+      return `Rejected by ${view.decidedBy ?? 'an approver'}: ${view.decisionReason ?? ''}`;
+    case 'cancelled':
+      return `Cancelled by ${view.decidedBy ?? 'the requester'}: ${view.decisionReason ?? ''}`;
+    case 'expired':
+      return `Expired at ${view.expiresAt} without enough approvals; nothing happened`;
+    case 'unresolved':
+      return `Outcome unknown: a person must look up request ${view.requestId} at the service and reconcile it`;
+  }
+}
+
+const ago = (from: string, now: Date): string => {
+  const seconds = Math.max(0, Math.round((now.getTime() - Date.parse(from)) / 1000));
+  if (seconds < 90) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  return minutes < 90 ? `${minutes} min ago` : `${Math.round(minutes / 60)} h ago`;
+};
+
+/**
+ * Said when an identical request joined a waiting approval instead of opening another: which one,
+ * since when, by whom, and how to make a separate request if that is what was meant.
+ */
+export function joinedLine(view: ApprovalView, asker: string, now = new Date()): string {
+  const by = view.requester === asker ? 'you' : view.requester;
+  return `Joined ${view.id}, opened ${ago(view.createdAt, now)} by ${by}: the same request is already ${view.state}. To make a separate one, give it its own idempotency key.`;
+}

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { settlementLine, statusLine } from '../../src/present/approval-words.js';
+import { PAYOUT, pending, until } from '../helpers/approvals.js';
+import { createTestCore, type TestCore } from '../helpers/core.js';
+
+// One sandbox for the file; each core has its own database, clock and background work.
+let manual: TestCore;
+let background: TestCore;
+let nowMs = Date.now();
+beforeAll(async () => {
+  manual = await createTestCore({ now: () => new Date(nowMs) });
+  background = await createTestCore({ sandbox: manual.sandbox, background: true, ttlSeconds: 1 });
+});
+afterAll(async () => {
+  await background.close();
+  await manual.close();
+});
+
+const advanceSandbox = async (seconds: number): Promise<void> => {
+  const response = await fetch(`${manual.sandbox.url}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceSeconds: seconds }),
+  });
+  expect(response.status).toBe(200);
+};
+
+const TO_CLOSED_ACCOUNT = {
+  ...PAYOUT,
+  beneficiaryId: 'ben_us_fail_0001',
+  destinationRail: 'FEDWIRE',
+  amount: 500,
+};
+
+describe('money followed to the end', () => {
+  it('shows a payout that FAILED at the service after approval, on the approval, the feed and the audit log', async () => {
+    const { id } = pending(await manual.call('create_payout', TO_CLOSED_ACCOUNT));
+    const sent = await manual.executor.approve(id, manual.approver);
+    expect(sent).toMatchObject({
+      status: 'ok',
+      approval: {
+        state: 'succeeded',
+        settlement: { kind: 'payout', status: 'PENDING', outcome: 'settling' },
+      },
+    });
+    if (sent.status !== 'ok') return;
+    expect(settlementLine(sent.approval)).toMatch(/^Sent: payout \S+ is PENDING at the service/);
+    // Not asked before it is due; then asked, and the service says FAILED.
+    expect(await manual.executor.settleDue()).toBe(0);
+    await advanceSandbox(121);
+    nowMs += 3_000;
+    expect(await manual.executor.settleDue()).toBe(1);
+    const view = manual.executor.getApproval(id);
+    expect(view).toMatchObject({ state: 'succeeded', settlement: { status: 'FAILED', outcome: 'failed' } });
+    expect(view === undefined ? '' : statusLine(view)).toMatch(
+      /^FAILED after approval: payout \S+ did not go through/,
+    );
+    const settled = manual.runtime.approvals.feed
+      .after(0, 1000)
+      .filter((e) => e.approvalId === id && e.kind === 'settled');
+    expect(settled).toEqual([
+      expect.objectContaining({ actor: 'system:approvals', detail: expect.stringContaining('FAILED') }),
+    ]);
+    const entry = manual.audit.list({ approvalId: id, limit: 100 }).find((e) => e.event === 'settled');
+    expect(entry).toMatchObject({
+      outcome: 'failed',
+      decision: 'approved',
+      error: expect.stringContaining('FAILED'),
+    });
+    // Final: nothing more to ask.
+    nowMs += 60_000;
+    expect(await manual.executor.settleDue()).toBe(0);
+  });
+
+  it('follows sent money by itself in a long-running process, until COMPLETED', async () => {
+    const { id } = pending(await background.call('create_payout', { ...PAYOUT, amount: 321 }));
+    await background.executor.approve(id, background.approver);
+    await advanceSandbox(121);
+    await until(
+      () => background.executor.getApproval(id)?.settlement?.outcome === 'completed',
+      'the settlement to be followed without anyone asking',
+      10_000,
+    );
+    expect(background.executor.getApproval(id)?.settlement?.status).toBe('COMPLETED');
+  });
+});
+
+describe('expiry on time', () => {
+  it('expires an approval at its deadline with nobody reading it, and says so on the feed', async () => {
+    const { id } = pending(await background.call('create_payout', { ...PAYOUT, amount: 654 }));
+    const feed = background.runtime.approvals.feed;
+    // Only the feed is read here: reading the approval would expire it lazily.
+    await until(
+      () => feed.after(0, 1000).some((e) => e.approvalId === id && e.kind === 'expired'),
+      'the expiry event',
+      5_000,
+    );
+    const event = feed.after(0, 1000).find((e) => e.approvalId === id && e.kind === 'expired');
+    expect(event).toMatchObject({ state: 'expired', actor: 'system:approvals' });
+  });
+});
