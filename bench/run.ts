@@ -2,3 +2,4 @@
 await import('./audit.bench.js');
 await import('./core.bench.js');
 await import('./mcp.bench.js');
+await import('./slack.bench.js');

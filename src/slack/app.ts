@@ -4,9 +4,8 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
-import { inputJsonSchema, type Registry } from '../core/registry.js';
+import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
-import type { JsonSchema } from '../present/args.js';
 import { type SlackConfig, slackSecrets } from './config.js';
 import { startDailyAnchor } from './flows/anchor.js';
 import type { GrammarContext } from './grammar/parse.js';
@@ -17,6 +16,7 @@ import * as commands from './listeners/commands/index.js';
 import * as events from './listeners/events/index.js';
 import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
+import { toolSchema } from './schemas.js';
 import { type ApprovalsInSlack, noPayees, type PayeeLookup } from './seams.js';
 import type { SlackServices } from './services.js';
 import { AnswerStore } from './store/answers.js';
@@ -63,19 +63,12 @@ export interface SlackFrontEnd {
 }
 
 function grammarFor(registry: Registry): GrammarContext {
-  const schemas = new Map<string, JsonSchema>();
   return {
     toolNames: registry.names(),
     isSecretInput: (name) => registry.get(name)?.secretInput === true,
     schemaOf: (name) => {
       const tool = registry.get(name);
-      if (tool === undefined) return undefined;
-      let schema = schemas.get(name);
-      if (schema === undefined) {
-        schema = inputJsonSchema(tool);
-        schemas.set(name, schema);
-      }
-      return schema;
+      return tool === undefined ? undefined : toolSchema(tool);
     },
   };
 }

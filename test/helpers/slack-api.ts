@@ -13,6 +13,8 @@ export interface ApiCall {
   /** The bearer token it carried (or its `token` argument). */
   token: string | undefined;
   at: number;
+  /** Whether Slack took it (false for an injected failure or a refusal). */
+  ok: boolean;
 }
 
 /** One answer posted to a response_url the stand-in handed out. */
@@ -114,8 +116,9 @@ export class SlackApiStandIn {
     this.#failures.set(method, [...(this.#failures.get(method) ?? []), failure]);
   }
 
-  callsOf(method: string): ApiCall[] {
-    return this.calls.filter((call) => call.method === method);
+  /** Calls of `method`; only those Slack took unless `attempts` is set. */
+  callsOf(method: string, attempts = false): ApiCall[] {
+    return this.calls.filter((call) => call.method === method && (attempts || call.ok));
   }
 
   answersTo(id: string): ResponsePost[] {
@@ -129,8 +132,9 @@ export class SlackApiStandIn {
       const value = found();
       if (value !== undefined && value !== false) return value;
       if (Date.now() > deadline) {
+        const last = <T>(list: T[]): T[] => list.slice(-10);
         throw new Error(
-          `timed out; calls: ${this.calls.map((c) => c.method).join(', ')}; answers: ${this.responses.map((r) => r.id).join(', ')}`,
+          `timed out; ${this.calls.length} calls, last ${last(this.calls.map((c) => c.method)).join(', ')}; ${this.responses.length} answers, last to ${last(this.responses.map((r) => r.id)).join(', ')}`,
         );
       }
       await delay(20);
@@ -174,7 +178,8 @@ export class SlackApiStandIn {
     const args = parseArgs(text, contentType);
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const token = bearer ?? (typeof args.token === 'string' ? args.token : undefined);
-    this.calls.push({ method, args, token, at: Date.now() });
+    const call: ApiCall = { method, args, token, at: Date.now(), ok: false };
+    this.calls.push(call);
     const failure = this.#failures.get(method)?.shift();
     if (failure?.status !== undefined) {
       res.writeHead(
@@ -188,6 +193,7 @@ export class SlackApiStandIn {
     }
     const answer =
       failure?.error !== undefined ? { ok: false, error: failure.error } : this.#answer(method, args, token);
+    call.ok = answer.ok === true;
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
   }
 

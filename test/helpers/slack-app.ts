@@ -60,6 +60,8 @@ export interface SlackTestOptions {
   /** Overrides of the Slack app's options (approvals seam, timings). */
   slack?: ServeOptions['slack'];
   policyYaml?: string;
+  /** What the stand-in's `apps.connections.open` answers (Socket Mode). */
+  socketUrl?: () => string;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
   const api = await SlackApiStandIn.start({
     token: BOT_TOKEN,
     groups: { [TREASURY_GROUP]: [USERS.treasurer] },
+    ...(options.socketUrl === undefined ? {} : { socketUrl: options.socketUrl }),
   });
   const config: SlackConfig = {
     mode: 'http',

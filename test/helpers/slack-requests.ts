@@ -198,9 +198,12 @@ export class SlackDriver {
   }
 }
 
-/** The buttons of an answer (its blocks' actions), by action id. */
+/** The buttons of an answer (the actions of its blocks and of its attachments' blocks). */
 export function buttonsOf(message: Payload): { action_id: string; value: string; text: string }[] {
-  const blocks: Payload[] = message.blocks ?? [];
+  const blocks: Payload[] = [
+    ...(message.blocks ?? []),
+    ...((message.attachments ?? []) as Payload[]).flatMap((a) => a.blocks ?? []),
+  ];
   return blocks
     .filter((b) => b.type === 'actions')
     .flatMap((b) => b.elements as Payload[])

@@ -80,7 +80,7 @@ describe('short forms', () => {
     expect(table).toContain('"type":"table"');
     expect(text).toMatch(/\d{1,3}(,\d{3})*\.\d{2} USD/);
     expect(text).toMatch(/[\d,]+\.\d{2} EUR/);
-    const share = buttonsOf(body.attachments[0]).find((b) => b.action_id === 'bankops_share');
+    const share = buttonsOf(body).find((b) => b.action_id === 'bankops_share');
     expect(share).toBeDefined();
     if (share === undefined) return;
     const other = await t.slack.click(USERS.operator, share);
@@ -189,6 +189,48 @@ describe('short forms', () => {
     const treasurer = await ask(USERS.treasurer, 'approvals');
     expect(treasurer.text).toMatch(/Waiting for you\* \([1-9]/);
     expect(treasurer.text).toContain(`slack:${USERS.operator}`);
+  });
+});
+
+describe('answers', () => {
+  it('pages a list the service pages: "More from the service" shows the next page, run as whoever clicks', async () => {
+    const first = await ask(
+      USERS.viewer,
+      'list_card_transactions_a cardId=card_demo_ava_virtual page_size=5',
+    );
+    const more = buttonsOf(first.body).find((b) => b.action_id === 'bankops_service_next');
+    expect(more?.text).toBe('More from the service');
+    if (more === undefined) return;
+    expect(JSON.parse(more.value)).toEqual({
+      t: 'list_card_transactions_a',
+      i: { cardId: 'card_demo_ava_virtual', page_size: 5, page_num: 2 },
+    });
+    const click = await t.slack.click(USERS.viewer, more);
+    const [next] = await t.api.answers(click.id);
+    const rows = (body: Record<string, unknown>) =>
+      JSON.stringify(body.attachments ?? body.blocks).match(/"text":"[^"]*"/g)?.length ?? 0;
+    expect(rows(next?.body ?? {})).toBeGreaterThan(0);
+    expect(textOf(next?.body ?? {})).not.toBe(first.text);
+    const audited = t.runtime.audit.tail(1)[0];
+    expect(audited).toMatchObject({ tool: 'list_card_transactions_a', actor: `slack:${USERS.viewer}` });
+    expect(audited?.input).toMatchObject({ page_num: 2 });
+  });
+
+  it('shows a card-details link only to the person who asked: no Share, not kept, redacted in the audit log', async () => {
+    const { body, text } = await ask(
+      USERS.operator,
+      'get_card_details_link_b cardholderId=chb_demo_alice walletId=wal_demo_alice_usd cardId=card_demo_alice_physical',
+    );
+    const url = /https?:\/\/\S+/.exec(text)?.[0];
+    expect(url).toBeDefined();
+    expect(buttonsOf(body)).toEqual([]);
+    const stored = t.runtime.db.prepare('SELECT pages_json FROM slack_pages').all() as {
+      pages_json: string;
+    }[];
+    expect(stored.some((row) => url !== undefined && row.pages_json.includes(url))).toBe(false);
+    const lines: string[] = [];
+    t.runtime.audit.exportJsonl((line) => lines.push(line));
+    expect(lines.join('\n')).not.toContain(url);
   });
 });
 

@@ -1,10 +1,10 @@
-import { inputJsonSchema } from '../../core/registry.js';
 import type { AnyTool } from '../../core/tool.js';
 import type { JsonSchema } from '../../present/args.js';
 import { VIEWS } from '../listeners/actions/ids.js';
 import { formFields } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inputBlocks, type ModalView, modalView } from '../render/modal.js';
+import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import type { Asker } from './asker.js';
 import type { FormMetadata } from './forms.js';
@@ -26,7 +26,7 @@ export function corridorForm(
   where: Where,
   problem?: string,
 ): ModalView {
-  const fields = formFields(inputJsonSchema(schemaTool)).filter((f) => CORRIDOR_FIELDS.includes(f.path));
+  const fields = toolFields(schemaTool).filter((f) => CORRIDOR_FIELDS.includes(f.path));
   const metadata: FormMetadata = { t: 'create_beneficiary', u: where.responseUrl, c: where.channel, f: {} };
   const intro =
     '*Register a beneficiary*, step 1 of 2: the corridor. The next step asks for exactly what that corridor needs.' +

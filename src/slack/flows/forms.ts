@@ -1,13 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AckFn, ViewResponseAction } from '@slack/bolt';
-import { inputJsonSchema } from '../../core/registry.js';
 import type { ExecuteResult, FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
 import { VIEWS } from '../listeners/actions/ids.js';
-import { type FormField, formFields } from '../render/form-fields.js';
+import type { FormField } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inlineErrors, inputBlocks, type ModalView, modalView, submittedTokens } from '../render/modal.js';
+import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import type { Asker } from './asker.js';
 import { answerFor } from './run.js';
@@ -85,7 +85,7 @@ export function toolForm(
   where: { responseUrl: string; channel: string },
   why: string,
 ): ModalView {
-  const fields = formFields(inputJsonSchema(tool));
+  const fields = toolFields(tool);
   const metadata: FormMetadata = {
     t: tool.name,
     u: where.responseUrl,

@@ -1,11 +1,11 @@
-import { inputJsonSchema } from '../../core/registry.js';
 import type { AnyTool } from '../../core/tool.js';
 import { unknownFields } from '../../core/unknown-fields.js';
 import { policyView } from '../../present/policy-view.js';
-import { formFields, missingRequired } from '../render/form-fields.js';
+import { missingRequired } from '../render/form-fields.js';
 import { secretInputMessage } from '../render/help.js';
 import { ModalTooLargeError, type ModalView } from '../render/modal.js';
 import { usageMessage } from '../render/outcome.js';
+import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import type { Asker } from './asker.js';
 import { corridorForm } from './beneficiary.js';
@@ -52,7 +52,7 @@ function whyForm(tool: AnyTool, input: Record<string, unknown>, missing: readonl
   ) {
     return `bankops has not seen card ${input.cardId} yet: give its cardholder and wallet (\`/bank list_cards_b\` shows a wallet's cards, and bankops remembers them).`;
   }
-  if (missing.length === formFields(inputJsonSchema(tool)).filter((f) => f.required).length) {
+  if (missing.length === toolFields(tool).filter((f) => f.required).length) {
     return 'Fill in the fields; what the configuration knows (company, program, agent codes) is filled in for you.';
   }
   return `Still needed: ${missing.join(', ')}.`;
@@ -75,7 +75,7 @@ export async function toolCommand(
     return;
   }
   const input = resolveKnown(services, tool, typed);
-  const missing = missingRequired(formFields(inputJsonSchema(tool)), input).map((f) => f.path);
+  const missing = missingRequired(toolFields(tool), input).map((f) => f.path);
   // A misspelt field goes to the executor, which names the field meant; a form would hide it.
   const misspelt = unknownFields(input, Object.keys(tool.input.shape)).length > 0;
   if (missing.length === 0 || misspelt) {

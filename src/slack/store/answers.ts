@@ -23,6 +23,7 @@ export interface StoredAnswer {
  */
 export class AnswerStore {
   readonly #db: Db;
+  #lastPrune = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -31,7 +32,11 @@ export class AnswerStore {
   save(answer: Omit<StoredAnswer, 'id'>): string {
     const id = randomBytes(12).toString('hex');
     const now = Date.now();
-    this.#db.prepare('DELETE FROM slack_pages WHERE created_at < ?').run(now - KEEP_MS);
+    // Old answers go at most once a minute: each write is a commit, and answers come in bursts.
+    if (now - this.#lastPrune > 60_000) {
+      this.#lastPrune = now;
+      this.#db.prepare('DELETE FROM slack_pages WHERE created_at < ?').run(now - KEEP_MS);
+    }
     this.#db
       .prepare(
         'INSERT INTO slack_pages (id, user_id, tool, pages_json, shareable, created_at) VALUES (?, ?, ?, ?, ?, ?)',

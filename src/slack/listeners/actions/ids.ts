@@ -1,4 +1,4 @@
-/** Action ids of the buttons bankops puts on messages (part two adds approve and reject). */
+/** Action ids of the buttons bankops puts on messages. */
 export const ACTIONS = {
   share: 'bankops_share',
   /** The next page of an answer too long for one message. */

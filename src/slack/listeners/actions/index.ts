@@ -3,7 +3,7 @@ import type { SlackServices } from '../../services.js';
 import { morePage, serviceNext, share } from './answers.js';
 import { ACTIONS } from './ids.js';
 
-/** The buttons under answers: Share, More, More from the service (part two adds Approve and Reject). */
+/** The buttons under answers: Share, More, More from the service. */
 export function register(app: App, services: SlackServices): void {
   app.action<BlockAction<ButtonAction>>(ACTIONS.share, share(services));
   app.action<BlockAction<ButtonAction>>(ACTIONS.morePage, morePage(services));

@@ -25,7 +25,7 @@ export function onceMiddleware(services: SlackServices) {
   };
 }
 
-/** The App Home tab: what this person may do (part two adds their approvals). */
+/** The App Home tab: what this person may do. */
 export function register(app: App, services: SlackServices): void {
   app.event('app_home_opened', async ({ event }) => {
     if (event.tab !== 'home') return;

@@ -1,10 +1,10 @@
 import type { AckFn, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
-import { inputJsonSchema } from '../../../core/registry.js';
 import type { Asker } from '../../flows/asker.js';
 import { loadingForm, showCorridorFields } from '../../flows/beneficiary.js';
 import { type FormMetadata, parseMetadata, readForm, submitForm } from '../../flows/forms.js';
 import { inlineErrors } from '../../render/modal.js';
 import { replyTo } from '../../respond.js';
+import { toolSchema } from '../../schemas.js';
 import type { SlackServices } from '../../services.js';
 
 type Ack = AckFn<ViewResponseAction>;
@@ -35,7 +35,7 @@ export function toolFormSubmitted(services: SlackServices) {
     const tool = services.registry.get(meta.t);
     if (tool === undefined || tool.secretInput === true)
       return refuse(ack, blockIds, `${meta.t} is not offered here`);
-    const read = readForm(values, inputJsonSchema(tool), meta.f);
+    const read = readForm(values, toolSchema(tool), meta.f);
     if (!read.ok) return ack({ response_action: 'errors', errors: inlineErrors(read.errors, blockIds) });
     const asker = await askerOf(services, body, meta);
     if (asker === undefined)
@@ -53,7 +53,7 @@ export function corridorSubmitted(services: SlackServices) {
     const meta = parseMetadata(view.private_metadata);
     const schemaTool = services.registry.get('get_beneficiary_schema');
     if (schemaTool === undefined) return refuse(ack, blockIds, 'beneficiaries are not offered here');
-    const read = readForm(values, inputJsonSchema(schemaTool), {});
+    const read = readForm(values, toolSchema(schemaTool), {});
     if (!read.ok) return ack({ response_action: 'errors', errors: inlineErrors(read.errors, blockIds) });
     const asker = await askerOf(services, body, meta);
     if (asker === undefined)

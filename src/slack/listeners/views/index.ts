@@ -3,7 +3,7 @@ import type { SlackServices } from '../../services.js';
 import { VIEWS } from '../actions/ids.js';
 import { corridorSubmitted, toolFormSubmitted } from './forms.js';
 
-/** Submissions of the forms bankops opens (part two adds the reject-reason modal). */
+/** Submissions of the forms bankops opens. */
 export function register(app: App, services: SlackServices): void {
   app.view<ViewSubmitAction>(VIEWS.toolForm, toolFormSubmitted(services));
   app.view<ViewSubmitAction>(VIEWS.beneficiaryCorridor, corridorSubmitted(services));

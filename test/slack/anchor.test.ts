@@ -1,0 +1,76 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSlackApp } from '../../src/slack/app.js';
+import { runCli } from '../helpers/cli.js';
+import { AUDIT_CHANNEL, BOT_TOKEN, type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
+import { textOf } from '../helpers/slack-requests.js';
+
+let t: SlackTest;
+
+beforeAll(async () => {
+  t = await startSlackTest();
+});
+afterAll(async () => {
+  expect(t.api.problems).toEqual([]);
+  await t?.close();
+});
+
+const anchorsPosted = () =>
+  t.api
+    .callsOf('chat.postMessage')
+    .filter((c) => c.args.channel === AUDIT_CHANNEL)
+    .map((c) => /bankops audit verify --anchor (\d+:[0-9a-f]{64})/.exec(textOf(c.args))?.[1]);
+
+describe('the audit anchor', () => {
+  it('is posted to the audit channel at start, once a day whatever the restarts', async () => {
+    const [daily] = await t.api.waitFor(() => (anchorsPosted().length > 0 ? anchorsPosted() : undefined));
+    expect(daily).toMatch(/^0:0{64}$/);
+    // Another process on the same database (a restart, a replica) posts no second one today.
+    const replica = createSlackApp({
+      config: {
+        mode: 'http',
+        botToken: BOT_TOKEN,
+        signingSecret: 'another-secret-123',
+        apiUrl: t.api.url,
+        auditChannel: AUDIT_CHANNEL,
+      },
+      runtime: t.runtime,
+      defaults: t.runtime.config.defaults,
+      outboxPollMs: 50,
+    });
+    await replica.start();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await replica.stop();
+    expect(anchorsPosted()).toHaveLength(1);
+  });
+
+  it('/bank audit anchor posts the head now; `bankops audit verify --anchor` then detects a cut tail', async () => {
+    await t.slack.command(USERS.viewer, 'balances');
+    await t.slack.command(USERS.viewer, 'accounts USD');
+    const head = t.runtime.audit.head();
+    const { id } = await t.slack.command(USERS.viewer, 'audit anchor');
+    const [answer] = await t.api.answers(id);
+    expect(textOf(answer?.body ?? {})).toContain(
+      `Posted the audit log's head (entry ${head.seq}) to <#${AUDIT_CHANNEL}>`,
+    );
+    const anchor = await t.api.waitFor(() => (anchorsPosted().length === 2 ? anchorsPosted()[1] : undefined));
+    expect(anchor).toBe(`${head.seq}:${head.hash}`);
+
+    const dbPath = join(t.dir, 'bankops.db');
+    const env = { BANKOPS_DB: dbPath };
+    const intact = await runCli(['audit', 'verify', '--anchor', anchor ?? ''], env);
+    expect(intact.code).toBe(0);
+
+    // Someone with the file removes the newest entries: the chain that is left still verifies.
+    const db = new Database(dbPath);
+    db.exec('DROP TRIGGER audit_log_no_delete');
+    db.prepare('DELETE FROM audit_log WHERE seq >= ?').run(head.seq - 1);
+    db.close();
+    const chainOnly = await runCli(['audit', 'verify'], env);
+    expect(chainOnly.code).toBe(0);
+    const checked = await runCli(['audit', 'verify', '--anchor', anchor ?? ''], env);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('entries were removed from the end');
+  });
+});
