@@ -6,6 +6,7 @@ import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
+import { createSlackApprovals } from './approvals/index.js';
 import { type SlackConfig, slackSecrets } from './config.js';
 import { startDailyAnchor } from './flows/anchor.js';
 import type { GrammarContext } from './grammar/parse.js';
@@ -34,7 +35,8 @@ export interface SlackAppOptions {
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
   publicUrl?: string;
-  approvals?: ApprovalsInSlack;
+  /** Approvals in Slack, built on the app's services (default: src/slack/approvals). */
+  approvals?: (services: SlackServices) => ApprovalsInSlack;
   payees?: PayeeLookup;
   /** Answer Slack only after the listener finished: tests only (production acknowledges at once). */
   processBeforeResponse?: boolean;
@@ -142,7 +144,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     webhookKeys: new WebhookKeys(db),
     outbox,
     call,
-    approvals: options.approvals,
+    approvals: undefined,
     payees: options.payees ?? noPayees,
     publicUrl: options.publicUrl,
     defaults: options.defaults,
@@ -157,7 +159,8 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   actions.register(app, services);
   views.register(app, services);
   events.register(app, services);
-  options.approvals?.register(app);
+  services.approvals = (options.approvals ?? createSlackApprovals)(services);
+  services.approvals.register(app);
 
   const webhooks = serviceWebhookHandler({
     db,
@@ -177,7 +180,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       outbox.start();
       if (config.auditChannel !== undefined)
         anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel);
-      await options.approvals?.start?.();
+      await services.approvals?.start?.();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {
@@ -189,7 +192,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     },
     stop: async () => {
       anchor?.stop();
-      await options.approvals?.stop?.();
+      await services.approvals?.stop?.();
       if (config.mode === 'socket') await app.stop().catch(() => undefined);
       await outbox.close();
     },
