@@ -49,8 +49,11 @@ export interface SlackTest {
   api: SlackApiStandIn;
   slack: SlackDriver;
   dir: string;
-  /** Stops serve and its runtime and starts both again on the same database, as a restarted process. */
-  restart(): Promise<void>;
+  /**
+   * Stops serve and its runtime and starts both again on the same database, as a restarted process;
+   * `whileDown` runs in between (another process acting meanwhile).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -123,9 +126,10 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
     sandbox,
     api,
     dir,
-    restart: async () => {
+    restart: async (whileDown) => {
       await t.serve.close();
       await t.runtime.close();
+      await whileDown?.();
       Object.assign(t, await boot());
     },
     close: async () => {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { ApiCall, SlackApiStandIn } from './slack-api.js';
+import type { SlackTest } from './slack-app.js';
 import { type Payload, textOf } from './slack-requests.js';
 
 /** The people of the approval tests, as the policy knows them. */
@@ -105,4 +106,24 @@ export function whereIs(
   const post = approvalPost(api, approvalId);
   const ts = post?.answer?.ts;
   return post === undefined || typeof ts !== 'string' ? undefined : { channel: post.args.channel, ts };
+}
+
+/** The environment of a `bankops` process on the same database, policy and service as a Slack test. */
+export function cliEnvFor(t: Pick<SlackTest, 'dir' | 'sandbox'>, actor: string): Record<string, string> {
+  const c = t.sandbox.credentials;
+  return {
+    BANKOPS_BASE_URL: t.sandbox.url,
+    BANKOPS_API_KEY: c.apiKey,
+    BANKOPS_PRODUCT_ID: c.productId,
+    BANKOPS_USER_ID: c.userId,
+    BANKOPS_COMPANY_ID: c.companyId,
+    BANKOPS_USER_EMAIL: c.userEmail,
+    BANKOPS_PROGRAM_CODE: c.programCode,
+    BANKOPS_AGENT_CODE: c.agentCode,
+    BANKOPS_SUBAGENT_CODE: c.subagentCode,
+    BANKOPS_DB: join(t.dir, 'bankops.db'),
+    BANKOPS_POLICY: join(t.dir, 'policy.yaml'),
+    BANKOPS_APPROVAL_TTL_SECONDS: '3600',
+    BANKOPS_ACTOR: actor,
+  };
 }
