@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createServiceClient } from '../src/core/client/index.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { measureStartup, type StartupSample } from './mcp-startup.js';
@@ -21,6 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const BUNDLE = join(root, 'dist/mcp-bundle/bankops-mcp.mjs');
 const UNBUNDLED = join(root, 'dist/app/mcp-stdio.js');
+const CLI = join(root, 'dist/cli.js');
 const MINIMAL = join(here, 'fixtures/minimal-server.mjs');
 const PROBE = join(here, 'fixtures/network-probe.cjs');
 const STRIPE_VERSION = '0.2.5';
@@ -101,6 +102,7 @@ try {
     { name: 'minimal SDK server (baseline)', args: [MINIMAL], env: cleanEnv({}) },
     { name: 'bankops, bundled', args: [BUNDLE], env: bankopsEnv },
     { name: 'bankops, unbundled', args: [UNBUNDLED], env: bankopsEnv },
+    { name: 'bankops mcp (the CLI)', args: [CLI, 'mcp'], env: bankopsEnv },
   ];
   const stripe = stripeBin();
   if ('bin' in stripe) {
@@ -155,7 +157,7 @@ try {
       `  ${server.name.padEnd(width)}  ${fmt(medians[i]!)}  (min ${Math.min(...list).toFixed(0)}, max ${Math.max(...list).toFixed(0)} ms)`,
     );
   });
-  const [minimal, bundled, unbundled, stripeMedian] = medians;
+  const [minimal, bundled, unbundled, cli, stripeMedian] = medians;
   const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
   if (minimal !== undefined && bundled !== undefined && unbundled !== undefined) {
     console.log(
@@ -165,6 +167,11 @@ try {
     console.log(
       `  bankops bundled / unbundled: time ${ratio(bundled.ms, unbundled.ms)}, RSS ${ratio(bundled.rssMb, unbundled.rssMb)}`,
     );
+    if (stripeMedian !== undefined && cli !== undefined) {
+      console.log(
+        `  bankops mcp (CLI) / stripe: time ${ratio(cli.ms, stripeMedian.ms)}, RSS ${ratio(cli.rssMb, stripeMedian.rssMb)}`,
+      );
+    }
     if (stripeMedian !== undefined) {
       console.log(
         `  bankops bundled / stripe:   time ${ratio(bundled.ms, stripeMedian.ms)}, RSS ${ratio(bundled.rssMb, stripeMedian.rssMb)}, ` +
@@ -186,7 +193,11 @@ try {
     userId: c.userId,
     companyId: c.companyId,
   });
-  const mcp = new Client({ name: 'bankops-bench', version: '1.0.0' });
+  // Today's client on today's protocol (2026-07-28), as a current assistant connects.
+  const mcp = new Client(
+    { name: 'bankops-bench', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  );
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BUNDLE],
@@ -195,6 +206,19 @@ try {
   });
   try {
     await mcp.connect(transport);
+    const { tools } = await mcp.listTools();
+    const modelBytes = tools.reduce(
+      (sum, t) =>
+        sum +
+        Buffer.byteLength(
+          JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
+        ),
+      0,
+    );
+    console.log(
+      `\ntools/list of the default server (${tools.length} tools): ${Buffer.byteLength(JSON.stringify({ tools }))} B in all, ` +
+        `${modelBytes} B of name + description + input schema (what the model reads)`,
+    );
     // Warm-up: the first call builds the server's runtime (SQLite, policy, sandbox, client).
     let started = performance.now();
     const first = await mcp.callTool({ name: 'get_balances', arguments: {} });

@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { main } from './cli/main.js';
-
 const args = process.argv.slice(2);
 
 // A reader that stops early (`bankops audit export | head`) closes the pipe: that ends the output,
@@ -13,6 +11,18 @@ if (args[0] !== 'mcp') {
   });
 }
 
-main(args).then((status) => {
-  if (status !== 'running') process.exitCode = status;
-});
+// `bankops mcp` is started by assistants, which wait for its tools/list: it loads nothing else.
+const run =
+  args[0] === 'mcp'
+    ? import('./cli/commands/mcp.js').then(({ runMcpCommand }) => runMcpCommand(args.slice(1)))
+    : import('./cli/main.js').then(({ main }) => main(args));
+
+run.then(
+  (status) => {
+    if (status !== 'running') process.exitCode = status;
+  },
+  (error: unknown) => {
+    process.stderr.write(`bankops: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { pathToFileURL } from 'node:url';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
 import { mcpStdioActor } from '../core/actors.js';
 import type { Config } from '../core/config.js';
 import type { Executor } from '../core/executor.js';
@@ -47,9 +47,11 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
 }
 
 /**
- * Serves MCP on stdio until stdin closes. Start-up reads the configuration and the registry only:
- * SQLite, the client and the embedded sandbox wait for the first tools/call (modules included,
- * loaded then), so an assistant's tools/list is answered at once.
+ * Serves MCP on stdio until stdin closes, to 2026-07-28 clients and 2025-era ones alike (the SDK's
+ * `serveStdio` settles the era with the first message and builds the server for it). Start-up reads
+ * the configuration and the registry only: SQLite, the client and the embedded sandbox wait for
+ * the first tools/call (modules included, loaded then), so an assistant's tools/list is answered
+ * at once.
  */
 export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   const log = createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'info');
@@ -57,13 +59,14 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   const registry = createRegistry();
   const runtime = lazyRuntime(config, log);
   const getExecutor = async (): Promise<Executor> => (await runtime.get()).executor;
-  const server = createMcpServer({ registry, getExecutor, actor: mcpStdioActor(), ...options });
+  const actor = mcpStdioActor();
+  let handle: { close(): Promise<void> } | undefined;
 
   let closing: Promise<void> | undefined;
   const shutdown = (why: string): Promise<void> => {
     closing ??= (async () => {
       log.info('bankops mcp stopping', { why });
-      await server.close().catch(() => {});
+      await handle?.close().catch(() => {});
       await runtime.close();
       log.info('bankops mcp stopped');
       // Everything is closed, so the process ends by itself; should a stray handle keep it alive,
@@ -82,7 +85,9 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  await server.connect(new StdioServerTransport());
+  handle = serveMcpStdio(() => createMcpServer({ registry, getExecutor, actor, ...options }), {
+    onerror: (error) => log.debug('bankops mcp: protocol', { error: error.message }),
+  });
   log.info('bankops mcp serving on stdio', {
     tools: offeredTools(registry, options).length,
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),

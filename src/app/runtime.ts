@@ -1,6 +1,11 @@
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
-import { type ClientConfig, createServiceClient, type ServiceClient } from '../core/client/index.js';
+import {
+  type ClientConfig,
+  createServiceClient,
+  type ResponseEvent,
+  type ServiceClient,
+} from '../core/client/index.js';
 import type { Config } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
@@ -9,10 +14,10 @@ import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
-import { type RunningSandbox, startSandbox } from '../sandbox/server.js';
+import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
-import { sqliteSandboxStore } from './sandbox-store.js';
+import { requireSandboxAt, sharedSandbox } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
@@ -25,7 +30,7 @@ export interface Runtime {
   approvals: ApprovalEngine;
   executor: Executor;
   payees: PayeeDirectory;
-  /** The embedded sandbox, when no service URL is configured. */
+  /** The embedded sandbox, when no service URL is configured and this process started it. */
   sandbox?: RunningSandbox;
   log: Logger;
   close(): Promise<void>;
@@ -39,7 +44,8 @@ export interface RuntimeOptions {
   recover?: boolean;
   /**
    * A long-running process (serve, the stdio MCP server): expire approvals at their deadline and
-   * follow sent money to its final status, without anyone asking.
+   * follow sent money to its final status, without anyone asking; and register the embedded
+   * sandbox it starts, so other processes use that one (src/app/shared-sandbox.ts).
    */
   background?: boolean;
   /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
@@ -50,13 +56,18 @@ export interface RuntimeOptions {
   resendDelaysMs?: readonly number[];
   /** Tools added next to the shipped ones (tests). */
   extraTools?: readonly AnyTool[];
+  /**
+   * Secret values besides the service's API key that must never reach the audit log, wherever they
+   * turn up (the Slack tokens and signing secret of `serve`).
+   */
+  secrets?: readonly string[];
+  /** Told of every attempt at the service (the CLI shows slow calls and re-sends on stderr). */
+  onServiceCall?: (event: ResponseEvent) => void;
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
 }
 
-/** `bankops.db` → `bankops.sandbox.db`, beside it. */
-export const sandboxDatabasePath = (databasePath: string): string =>
-  databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.sandbox.db` : `${databasePath}.sandbox`;
+export { sandboxDatabasePath } from './shared-sandbox.js';
 
 /** The names in the policy that point nowhere: not errors (they match nothing), but usually a slip. */
 function warnDangling(policy: PolicyStore, registry: Registry, log: Logger): void {
@@ -80,28 +91,6 @@ function watchPolicy(policy: PolicyStore, registry: Registry, log: Logger): void
   });
 }
 
-/**
- * The embedded sandbox stands in for the service, and keeps what a service keeps (card numbers,
- * PINs, webhook keys): in its own file, never in the database of the audit log and approvals.
- */
-async function startEmbeddedSandbox(config: Config): Promise<{ sandbox: RunningSandbox; db: Db }> {
-  const db = openDatabase(sandboxDatabasePath(config.databasePath), { synchronous: 'NORMAL' });
-  const sandbox = await startSandbox(0, {
-    credentials: {
-      apiKey: config.service.apiKey,
-      productId: config.service.productId,
-      userId: config.service.userId,
-      companyId: config.service.companyId,
-      userEmail: config.userEmail,
-      programCode: config.defaults.programCode,
-      agentCode: config.defaults.agentCode,
-      subagentCode: config.defaults.subagentCode,
-    },
-    persistence: sqliteSandboxStore(db),
-  });
-  return { sandbox, db };
-}
-
 async function recoverApprovals(executor: Executor, log: Logger): Promise<void> {
   // A recovery that fails must not keep every command from starting: it is retried next start.
   try {
@@ -122,15 +111,19 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
-  const audit = new AuditLog(db, { secrets: [config.service.apiKey] });
+  const audit = new AuditLog(db, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
   const policy = PolicyStore.load(config.policyPath);
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
 
-  const embedded = config.mode === 'embedded' ? await startEmbeddedSandbox(config) : undefined;
-  const baseUrl = embedded?.sandbox.url ?? config.service.baseUrl;
+  const embedded =
+    config.mode === 'embedded'
+      ? await sharedSandbox(config, { share: options.background === true })
+      : undefined;
+  const baseUrl = embedded?.url ?? config.service.baseUrl;
   if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
+  if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
 
   const client = createServiceClient({
     baseUrl,
@@ -140,7 +133,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     companyId: config.service.companyId,
     ...(config.service.clientId === undefined ? {} : { clientId: config.service.clientId }),
     timeoutMs: config.service.timeoutMs,
-    onResponse: (event) => log.debug('service call', { ...event }),
+    onResponse: (event) => {
+      log.debug('service call', { ...event });
+      options.onServiceCall?.(event);
+    },
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
@@ -181,14 +177,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     executor,
     payees,
-    ...(embedded === undefined ? {} : { sandbox: embedded.sandbox }),
+    ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,
     close: async () => {
       await approvals.stopBackground();
       policy.close();
       await client.close();
-      await embedded?.sandbox.close();
-      embedded?.db.close();
+      await embedded?.close();
       db.close();
     },
   };

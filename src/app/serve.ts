@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
-import { createMcpHttpHandler, MCP_PATH, type McpHttpOptions } from '../mcp/http.js';
+import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT } from '../slack/config.js';
 import { sendJson } from '../slack/http/raw-body.js';
@@ -19,8 +20,8 @@ export interface ServeOptions {
   port: number;
   /** The explicit consent to listen on a non-loopback address. */
   allowRemote?: boolean;
-  /** MCP's own options (toolsets, read-only, confirmation, origins, limits). */
-  mcp?: Omit<McpHttpOptions, 'runtime' | 'host' | 'port' | 'allowRemote'>;
+  /** MCP's own options (toolsets, read-only, confirmation, hosts and origins, limits). */
+  mcp?: Omit<McpHttpHandlerOptions, 'runtime'>;
   settings: ServeSettings;
   /** Said after the MCP address in the banner (`17 tools, read-only`). */
   mcpSummary?: string;
@@ -57,7 +58,7 @@ async function listen(server: Server, port: number, host: string): Promise<numbe
 
 /**
  * `bankops serve` (DESIGN decision 12): every long-lived front end on one HTTP listener. `/mcp` is
- * MCP over Streamable HTTP with its own Origin and bearer-key checks; `/slack/events` is Slack's
+ * MCP over Streamable HTTP with its own Host, Origin and bearer-key checks; `/slack/events` is Slack's
  * Request URL, each request checked against the signing secret; `/webhooks/service` takes the
  * service's deliveries, each checked against the keys bankops made; `/healthz` says what runs.
  * Slack and the service reach it through `BANKOPS_PUBLIC_URL` (a proxy or tunnel); the listener
@@ -77,11 +78,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   if (settings.slack.enabled) {
     // Loaded only when Slack is on: a server without it does not pay for Bolt.
     const { createSlackApp } = await import('../slack/app.js');
+    const { createSlackApprovals } = await import('../slack/approvals/index.js');
     slack = createSlackApp({
       config: settings.slack.config,
       runtime,
       defaults: runtime.config.defaults,
       ...(publicUrl === undefined ? {} : { publicUrl }),
+      approvals: createSlackApprovals,
       ...options.slack,
     });
   }
@@ -128,7 +131,6 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   server.headersTimeout = 30_000;
   const port = await listen(server, options.port, options.host);
   const url = `http://${urlHost(options.host)}:${port}`;
-  mcp.listening(port);
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
   if (publicUrl === undefined && runtime.sandbox !== undefined) {
     publicUrl = url;

@@ -4,16 +4,28 @@ import { cliActor } from '../core/actors.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
 import { UsageError } from './io.js';
+import { type Progress, startProgress } from './progress.js';
+
+/** Starts showing the progress of `what` (stderr, terminals only), fed by the service calls it makes. */
+export type Track = (what: string) => Progress;
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
-export async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
+export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Promise<T>): Promise<T> {
   const config = loadConfig();
+  let current: Progress | undefined;
   const runtime = await createRuntime(config, {
     log: createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+    onServiceCall: (event) => current?.service(event),
   });
+  const track: Track = (what) => {
+    current?.stop();
+    current = startProgress(what);
+    return current;
+  };
   try {
-    return await fn(runtime);
+    return await fn(runtime, track);
   } finally {
+    current?.stop();
     await runtime.close();
   }
 }

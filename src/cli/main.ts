@@ -1,23 +1,26 @@
 import { ConfigError } from '../app/config.js';
 import { PolicyError } from '../core/policy/errors.js';
 import { packageVersion } from '../core/version.js';
+import { didYouMean } from '../present/suggest.js';
 import { EXIT, UsageError } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
 Usage:
   bankops tools [--toolsets <a,b>] [--read-only] [--json]  list the tools
-  bankops call <tool> --input '<json>' [--as <name>]       run a tool (validation, policy, approvals, audit)
+  bankops call <tool> [key=value ...] [--as <name>]        run a tool (validation, policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
-  bankops sandbox [--port <port>]                          run the sandbox of the service
+  bankops sandbox [--port <port>]                          serve the sandbox of the service (embedded state)
+  bankops sandbox reset|clock|faults|rates                 drive the sandbox in use
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
   bankops serve [--port <port>] [--read-only]              serve MCP over HTTP (bearer keys from the policy)
-  bankops help [<command>]                                 show help
+  bankops help [<command> | <tool>]                        help for a command, or a tool's fields and example
   bankops --version                                        print the version
 
-With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists in the
-database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands.
+With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
+the database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands; while
+bankops sandbox (npm start) or bankops serve runs, they use the sandbox it serves.
 
 Environment:
   BANKOPS_BASE_URL, BANKOPS_API_KEY, BANKOPS_PRODUCT_ID, BANKOPS_USER_ID, BANKOPS_COMPANY_ID
@@ -28,6 +31,8 @@ Environment:
                       state beside it (bankops.sandbox.db)
   BANKOPS_POLICY      policy file (default: the shipped policy/default.yaml)
   BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
+  BANKOPS_OUTPUT      text or json: call, approvals and audit print for people on a terminal and
+                      JSON otherwise (or with --json); this forces either
 `;
 
 type Status = number | 'running';
@@ -85,23 +90,39 @@ async function dispatch(argv: string[]): Promise<Status> {
     case '-h':
       process.stdout.write(HELP);
       return command === undefined ? EXIT.usage : EXIT.ok;
-    case 'help': {
-      if (rest[0] === undefined) {
-        process.stdout.write(HELP);
-        return EXIT.ok;
-      }
-      const topic = commandNamed(rest[0]);
-      if (topic === undefined) throw new UsageError(`no help for '${rest[0]}': it is not a command`, HELP);
-      process.stdout.write((await topic()).help);
-      return EXIT.ok;
-    }
+    case 'help':
+      return (await import('./commands/help.js')).helpCommand(rest, {
+        overview: HELP,
+        topics: Object.keys(COMMANDS),
+        helpOf: async (name) => {
+          const load = commandNamed(name);
+          return load === undefined ? undefined : (await load()).help;
+        },
+      });
     case '--version':
     case '-V':
       process.stdout.write(`${packageVersion()}\n`);
       return EXIT.ok;
-    default:
-      throw new UsageError(`unknown command '${command}'`, HELP);
+    default: {
+      const hint = didYouMean(command, Object.keys(COMMANDS));
+      if (hint === '') throw new UsageError(`unknown command '${command}'`, HELP);
+      throw new UsageError(`unknown command '${command}'; ${hint} (bankops help lists the commands)`);
+    }
   }
+}
+
+/**
+ * Node's words for a bad option, tidied: its unknown-option message ends in an unbalanced quote
+ * (`as in '-- "--x"`). A misspelt option gets the one meant, from the options the help lists.
+ */
+function argsProblem(error: Error & { code?: unknown }, help: string): string {
+  if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const option = /'(-{1,2}[^'\s]+)'/.exec(error.message)?.[1] ?? 'option';
+    const known = [...new Set(help.match(/--[a-z][a-z-]*/g) ?? [])];
+    const hint = option.startsWith('--') ? didYouMean(option, known) : '';
+    return `unknown option ${option}${hint === '' ? '' : `; ${hint}`}`;
+  }
+  return error.message.replace(/'([^']+)'/g, '$1');
 }
 
 /** Runs the CLI; resolves to the exit status, or `'running'` for servers that keep the process alive. */
@@ -123,8 +144,11 @@ export async function main(argv: string[]): Promise<number | 'running'> {
       'code' in error &&
       String(error.code).startsWith('ERR_PARSE_ARGS')
     ) {
-      const command = commandNamed(argv[0]) === undefined ? '' : ` ${argv[0]}`;
-      process.stderr.write(`bankops: ${error.message}\n(bankops help${command} lists the options)\n`);
+      const load = commandNamed(argv[0]);
+      const help = load === undefined ? HELP : (await load()).help;
+      process.stderr.write(
+        `bankops: ${argsProblem(error, help)}\n(bankops help${load === undefined ? '' : ` ${argv[0]}`} lists the options)\n`,
+      );
       return EXIT.usage;
     }
     if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {

@@ -17,6 +17,14 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
+/**
+ * Text that is already canonical JSON, written as it is: a large part serialized once (an audit
+ * entry's input) can be reused inside the object that holds it.
+ */
+export class CanonicalText {
+  constructor(readonly text: string) {}
+}
+
 function write(value: unknown, ancestors: Set<object>): string | undefined {
   switch (typeof value) {
     case 'string':
@@ -39,6 +47,7 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
 }
 
 function writeObject(value: object, ancestors: Set<object>): string | undefined {
+  if (value instanceof CanonicalText) return value.text;
   if (hasToJson(value)) return write(value.toJSON(), ancestors);
   if (ancestors.has(value)) throw new TypeError('canonicalJson: circular reference');
   ancestors.add(value);

@@ -60,6 +60,11 @@ export interface Config {
   /** SQLite file for the audit log, approvals and the embedded sandbox's state. */
   databasePath: string;
   policyPath: string | undefined;
+  /**
+   * BANKOPS_BASE_URL is on this machine and names no credentials: they default to the sandbox's, and
+   * start-up checks that a bankops sandbox answers there (src/app/shared-sandbox.ts).
+   */
+  sandboxCredentials?: true;
   /** Who is acting at the CLI (`--as` overrides it). */
   cliActor: string;
   /** The OS account running this process: the only one who decides approvals against the service. */
@@ -74,6 +79,13 @@ export class ConfigError extends Error {
     super(`configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** `http://127.0.0.1:4010`, `http://localhost:…`, `http://[::1]:…`. */
+function isLoopback(url: string | undefined): boolean {
+  if (url === undefined) return false;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function defaultDataDir(env: Record<string, string | undefined>): string {
@@ -115,10 +127,12 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
   }
   const e = parsed.data;
   const mode = e.BANKOPS_BASE_URL === undefined ? 'embedded' : 'service';
-  if (mode === 'service') {
-    const missing = (
-      ['BANKOPS_API_KEY', 'BANKOPS_PRODUCT_ID', 'BANKOPS_USER_ID', 'BANKOPS_COMPANY_ID'] as const
-    ).filter((name) => e[name] === undefined);
+  const missing = (
+    ['BANKOPS_API_KEY', 'BANKOPS_PRODUCT_ID', 'BANKOPS_USER_ID', 'BANKOPS_COMPANY_ID'] as const
+  ).filter((name) => e[name] === undefined);
+  // A sandbox on this machine needs no credentials: it takes its defaults (checked at start-up).
+  const sandboxCredentials = mode === 'service' && missing.length > 0 && isLoopback(e.BANKOPS_BASE_URL);
+  if (mode === 'service' && !sandboxCredentials) {
     if (missing.length > 0) {
       throw new ConfigError(
         missing.map((name) => `${name}: required when BANKOPS_BASE_URL is set (the service's credentials)`),
@@ -145,6 +159,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     userEmail: e.BANKOPS_USER_EMAIL ?? d.userEmail,
     databasePath: e.BANKOPS_DB ?? join(defaultDataDir(env), 'bankops.db'),
     policyPath: e.BANKOPS_POLICY,
+    ...(sandboxCredentials ? { sandboxCredentials: true } : {}),
     cliActor: e.BANKOPS_ACTOR ?? osUser(),
     osUser: osUser(),
     approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,

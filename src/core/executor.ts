@@ -11,6 +11,7 @@ import type {
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import type { ServiceClient } from './client/index.js';
+import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
 import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
@@ -46,15 +47,14 @@ export interface ExecuteRequest {
    * Asks the person behind the call to confirm a write the policy allows outright (a write that
    * needs approval has its approvers instead). Resolves false when they decline; the call then
    * ends `declined` and nothing runs. Given only by front ends that can ask (MCP elicitation).
+   * A front end that asks between two calls (MCP's multi round-trip) throws `ConfirmationDeferred`:
+   * `execute` then rejects with it, nothing run and nothing audited, and the next call brings the
+   * answer.
    */
   confirm?: (write: WriteToConfirm) => Promise<boolean>;
 }
 
-/** What a person is asked to confirm: the tool and its input, secrets already redacted. */
-export interface WriteToConfirm {
-  tool: AnyTool;
-  input: Record<string, unknown>;
-}
+export type { WriteToConfirm } from './confirmation.js';
 
 export interface ExecutorDeps {
   db: Db;
@@ -309,6 +309,7 @@ export class Executor {
     try {
       if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
     } catch (error) {
+      if (error instanceof ConfirmationDeferred) throw error;
       reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
     }
     if (reason === undefined) return undefined;

@@ -1,4 +1,4 @@
-import type { AuditLog } from './audit/index.js';
+import type { AuditEntryInput, AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode } from './errors.js';
 import { InputError } from './input-error.js';
@@ -63,14 +63,21 @@ export type RunOutcome =
 /**
  * Writes an outcome entry; if the audit log refuses it (the database stays locked past its busy
  * timeout), the outcome stands and the loss is logged loudly: the `executing` entry is already on
- * record, and the outcome is in the approval or the caller's result.
+ * record, and the outcome is in the approval or the caller's result. A read's entry joins the next
+ * group commit without an fsync of its own; a write's is on disk before the caller hears of it.
  */
-function record(deps: RunDeps, tool: string, append: () => void): void {
+async function recordOutcome(
+  deps: RunDeps,
+  tool: AnyTool,
+  entry: AuditEntryInput,
+  secrets: readonly string[],
+): Promise<void> {
   try {
-    append();
+    if (tool.hints.readOnly) await deps.audit.record(entry, { secrets, durable: false });
+    else deps.audit.append(entry, { secrets });
   } catch (error) {
     deps.log?.error('audit entry could not be written; the outcome stands', {
-      tool,
+      tool: tool.name,
       error: error instanceof Error ? error.message : String(error),
     });
   }
@@ -168,18 +175,18 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    record(deps, tool.name, () =>
-      deps.audit.append(
-        {
-          ...common,
-          requestIds,
-          event: 'failed',
-          outcome: 'failed',
-          error: failure.message,
-          durationMs: performance.now() - started,
-        },
-        { secrets },
-      ),
+    await recordOutcome(
+      deps,
+      tool,
+      {
+        ...common,
+        requestIds,
+        event: 'failed',
+        outcome: 'failed',
+        error: failure.message,
+        durationMs: performance.now() - started,
+      },
+      secrets,
     );
     if (error instanceof OutsideApprovedBoundError)
       return { status: 'outside_bound', preview: error.preview, error: failure };
@@ -187,11 +194,11 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  record(deps, tool.name, () =>
-    deps.audit.append(
-      { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
-      { secrets },
-    ),
+  await recordOutcome(
+    deps,
+    tool,
+    { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
+    secrets,
   );
   return { status: 'ok', output };
 }

@@ -1,5 +1,9 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+} from '@modelcontextprotocol/server';
 import type { Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { AnyTool } from '../core/tool.js';
@@ -59,7 +63,7 @@ export function registerResources(server: McpServer, context: ResourceContext): 
             : result.status === 'invalid'
               ? result.message
               : 'it needs approval';
-      throw new McpError(ErrorCode.InternalError, `could not read the event catalog: ${why}`);
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `could not read the event catalog: ${why}`);
     },
   );
 }

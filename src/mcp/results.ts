@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
 import { approvalSummary } from '../present/approval-summary.js';

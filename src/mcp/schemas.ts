@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
-import { ApprovalSummarySchema } from '../present/approval-summary.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -10,18 +10,22 @@ export type JsonSchema = Record<string, unknown>;
  * What an assistant receives for a write: the tool's output once it ran, or the approval it waits
  * for. MCP wants `structuredContent` matching the output schema on every non-error result, and a
  * write may end either way, so its schema is this envelope. Reads keep the tool's own output.
+ * `approval` is described, not spelt out: it is what src/present makes of the approval (its fields
+ * grow with it), and 33 copies of its fields would cost every assistant 10 KB of context.
  */
-export function writeEnvelope(tool: AnyTool): ObjectSchema {
-  return z.object({
-    status: z
-      .enum(['ok', 'pending_approval'])
-      .describe('pending_approval: nothing has happened yet; a person must approve.'),
-    result: tool.output.optional().describe('With ok: the output.'),
-    approvalId: z.string().optional().describe('With pending_approval: follow it with get_approval.'),
-    approval: ApprovalSummarySchema.optional().describe(
-      'With pending_approval: what waits, how many approvers of which role, until when, what happens next.',
-    ),
-  });
+export function writeEnvelope(output: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    description:
+      'ok: result is the output. pending_approval: nothing has happened yet; people must approve approvalId (follow it with get_approval); approval says what waits, for whom, until when and what happens next.',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'pending_approval'] },
+      result: output,
+      approvalId: { type: 'string' },
+      approval: { type: 'object' },
+    },
+    required: ['status'],
+  };
 }
 
 /**
@@ -35,9 +39,7 @@ export const idempotencyKeySchema = z
   .trim()
   .min(1)
   .max(128)
-  .describe(
-    'Optional key of your choosing; retrying this exact call with it returns the first result, not a second action.',
-  );
+  .describe('Retry key: a retry with it returns the first result, never acts twice.');
 
 /**
  * What the SDK checks a tool's arguments with before the callback: only the idempotency key of a
@@ -55,33 +57,60 @@ export function mcpInputSchema(tool: AnyTool): ObjectSchema {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
- * Drops what says nothing to an assistant and costs context on every tools/list: `$schema` (MCP's
- * default dialect is 2020-12, which the registry writes), `additionalProperties: {}` and
- * `propertyNames: {type: string}` (what JSON allows anyway), and zod's safe-integer bounds on
- * `.int()` (the executor still enforces them). Every other keyword is kept as written.
+ * Drops what says nothing to an assistant and costs context on every tools/list, keeping every
+ * description, enum, pattern and `required` that does:
+ * - `$schema` (MCP's default dialect is 2020-12, which the registry writes);
+ * - `additionalProperties: {}` and `propertyNames: {type: string}` (what JSON allows anyway), and in
+ *   outputs `additionalProperties: false` (an assistant reads outputs, it does not write them);
+ * - zod's safe-integer bounds on `.int()` and `minLength: 1` (an empty string is no value anywhere
+ *   here; the executor still enforces both);
+ * - a description that only lists the values of its own `enum` (the enum says it once), and
+ *   `type: string` beside an enum of strings, or a `pattern` beside `format: email` (zod writes
+ *   both; the enum and the format say it).
  */
-export function compactSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(compactSchema);
+export function compactSchema(node: unknown, io: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((item) => compactSchema(item, io));
   if (typeof node !== 'object' || node === null) return node;
   const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(node)) {
+  const record = node as JsonSchema;
+  for (const [key, value] of Object.entries(record)) {
     if (key === '$schema') continue;
     if (key === 'maximum' && value === MAX_SAFE) continue;
     if (key === 'minimum' && value === -MAX_SAFE) continue;
+    if (key === 'minLength' && value === 1) continue;
     if (key === 'additionalProperties' && isEmptyObject(value)) continue;
+    if (key === 'additionalProperties' && value === false && io === 'output') continue;
     if (key === 'propertyNames' && isStringOnly(value)) continue;
+    if (key === 'description' && restatesEnum(value, record.enum)) continue;
+    if (key === 'type' && value === 'string' && isStringEnum(record.enum)) continue;
+    if (key === 'pattern' && record.format === 'email') continue;
     // Under these the keys are names (a field may be called `maximum`), not keywords.
-    out[key] = NAMED.has(key) ? compactNamed(value) : compactSchema(value);
+    out[key] = NAMED.has(key) ? compactNamed(value, io) : compactSchema(value, io);
   }
   return out;
 }
 
 const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
 
-function compactNamed(value: unknown): unknown {
+function compactNamed(value: unknown, io: 'input' | 'output'): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([field, schema]) => [field, compactSchema(schema)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([field, schema]) => [field, compactSchema(schema, io)]),
+  );
 }
+
+/** "DAY, WEEK or MONTH." next to `enum: [DAY, WEEK, MONTH]` says nothing the enum does not. */
+function restatesEnum(description: unknown, values: unknown): boolean {
+  if (typeof description !== 'string' || !Array.isArray(values)) return false;
+  const words = description
+    .replace(/[.,;:]/g, ' ')
+    .split(/\s+/)
+    .filter((word) => word !== '' && word !== 'or' && word !== 'and');
+  return words.length > 0 && words.every((word) => values.includes(word));
+}
+
+const isStringEnum = (values: unknown): boolean =>
+  Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string');
 
 const isEmptyObject = (value: unknown): boolean =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
@@ -92,13 +121,39 @@ const isStringOnly = (value: unknown): boolean =>
   Object.keys(value).length === 1 &&
   (value as { type?: unknown }).type === 'string';
 
-/** What MCP sees of a tool: the schema `structuredContent` is checked against, and the JSON Schemas. */
+/** What MCP sees of a tool: the schemas registered with the SDK, and the JSON Schemas they advertise. */
 export interface McpToolSchemas {
-  /** The zod schema the SDK validates `structuredContent` with: the tool's output, or the envelope. */
-  output: ObjectSchema;
+  /** Checks a write's idempotency key only (see `mcpInputSchema`); advertises `inputSchema`. */
+  input: StandardSchemaWithJSON<Record<string, unknown>>;
+  /** Advertises `outputSchema`; `structuredContent` is checked where it is made (results.ts). */
+  output: StandardSchemaWithJSON<Record<string, unknown>>;
   inputSchema: JsonSchema;
   outputSchema: JsonSchema;
 }
+
+type Validate = StandardSchemaWithJSON<Record<string, unknown>>['~standard']['validate'];
+
+/**
+ * A Standard Schema the SDK takes as a tool's schema: it lists `json` as it is (so tools/list shows
+ * exactly the registry's compact 2020-12 schemas, converted once per process or by the build) and
+ * validates with `validate`.
+ */
+function advertised(json: JsonSchema, validate: Validate): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'bankops',
+      validate,
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/**
+ * `structuredContent` is made by `toCallToolResult` from a parse with the tool's own output schema
+ * (the approval summary is typed by its schema), so the SDK need not parse it a second time.
+ */
+const alreadyChecked: Validate = (value) => ({ value: value as Record<string, unknown> });
 
 /** Per tool, computed once per process: HTTP opens a server per session, all listing the same tools. */
 const computed = new WeakMap<AnyTool, McpToolSchemas>();
@@ -143,22 +198,28 @@ export function mcpSchemas(tool: AnyTool): McpToolSchemas {
 }
 
 function computeSchemas(tool: AnyTool): McpToolSchemas {
-  const ready = prebuiltSchemas()?.[tool.name];
-  if (ready !== undefined)
-    return { output: tool.hints.readOnly ? tool.output : writeEnvelope(tool), ...ready };
-  const toolInput = compactSchema(inputJsonSchema(tool)) as JsonSchema;
+  const json = prebuiltSchemas()?.[tool.name] ?? jsonSchemas(tool);
+  const checkInput = mcpInputSchema(tool)['~standard'].validate as Validate;
+  return {
+    input: advertised(json.inputSchema, checkInput),
+    output: advertised(json.outputSchema, alreadyChecked),
+    ...json,
+  };
+}
+
+/** The advertised JSON Schemas: the registry's, compacted; a write adds its key and wraps its output. */
+function jsonSchemas(tool: AnyTool): { inputSchema: JsonSchema; outputSchema: JsonSchema } {
+  const toolInput = compactSchema(inputJsonSchema(tool), 'input') as JsonSchema;
   if (tool.hints.readOnly)
     return {
-      output: tool.output,
       inputSchema: toolInput,
-      outputSchema: compactSchema(outputJsonSchema(tool)) as JsonSchema,
+      outputSchema: compactSchema(outputJsonSchema(tool), 'output') as JsonSchema,
     };
-  const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' })) as JsonSchema;
+  const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' }), 'input') as JsonSchema;
   const inputSchema = {
     ...toolInput,
     properties: { ...(toolInput.properties as JsonSchema | undefined), [IDEMPOTENCY_ARGUMENT]: key },
   };
-  const output = writeEnvelope(tool);
-  const outputJson = z.toJSONSchema(output, { io: 'output', unrepresentable: 'any' });
-  return { output, inputSchema, outputSchema: compactSchema(outputJson) as JsonSchema };
+  const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
+  return { inputSchema, outputSchema: writeEnvelope(output) };
 }

@@ -1,5 +1,6 @@
-import type { ApprovalActionResult, ApprovalView } from '../core/approvals/types.js';
+import type { ApprovalActionResult, ApprovalView, Settlement } from '../core/approvals/types.js';
 import type { Money } from '../core/tool.js';
+import { settlementLine } from './approval-words.js';
 import { amountValue } from './output/format.js';
 
 /**
@@ -20,8 +21,12 @@ export type ApprovalOutcomeStatus =
   | 'failed'
   /** A fresh quote fell outside the approved bound: back to the approvers, nothing sent. */
   | 'sent_back'
-  /** The operation was sent and its outcome is not known yet. */
+  /** The operation was sent and its outcome is not known yet (re-sends follow). */
   | 'unknown'
+  /** The outcome stayed unknown after the re-sends: a person must look it up and reconcile it. */
+  | 'unresolved'
+  /** A person settled an unresolved approval: it happened, or it did not. */
+  | 'reconciled'
   | 'rejected'
   | 'cancelled'
   /** The approval was past its time (or already expired). */
@@ -37,7 +42,7 @@ export interface ApprovalOutcome {
   class: OutcomeClass;
 }
 
-export type ApprovalAction = 'approve' | 'reject' | 'cancel';
+export type ApprovalAction = 'approve' | 'reject' | 'cancel' | 'reconcile';
 
 const people = (n: number): string => (n === 1 ? '1 more person' : `${n} more people`);
 const money = (m: Money): string => amountValue(m.amount, m.currency).text;
@@ -57,6 +62,23 @@ export function resultFacts(result: Readonly<Record<string, unknown>> | undefine
   return shown.length === 0 ? '' : ` (${shown.join(', ')})`;
 }
 
+const SETTLED: Record<Settlement['outcome'], (s: Settlement) => string> = {
+  settling: (s) => `sent; ${s.status} at the service`,
+  completed: (s) => `sent; ${s.status}`,
+  failed: (s) => `sent; ${s.status} after approval`,
+  unknown: () => 'sent; final status unknown',
+};
+
+/**
+ * The state of an approval in a few words for a list, with what became of sent money: `succeeded
+ * (sent; FAILED after approval)`. The sentence is `settlementLine` (approval-words.ts).
+ */
+export function stateWords(view: ApprovalView): string {
+  if (view.state === 'succeeded' && view.settlement !== undefined)
+    return `succeeded (${SETTLED[view.settlement.outcome](view.settlement)})`;
+  return view.state;
+}
+
 /** The outcome of an approval whose action went through, by the state it is in now. */
 function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
   const { id, tool } = view;
@@ -68,7 +90,7 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
         return {
           status: 'sent_back',
           class: 'unfinished',
-          line: `Not executed: a fresh quote for ${tool} was outside the approved bound, so ${id} went back to the approvers (attempt ${view.attempt})${bound}. Nothing was sent.`,
+          line: `Not executed: ${view.error?.message ?? `a fresh quote for ${tool} was outside the approved bound`}. ${id} went back to the approvers (attempt ${view.attempt})${bound}; nothing was sent.`,
         };
       }
       const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
@@ -85,13 +107,34 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
         class: 'unfinished',
         line: `Outcome unknown: ${tool} was sent for ${id} and the service has not answered. It stays ${view.state} and is sent again with the same request id ${view.requestId} (never twice at the service); the approval will show how it ends.`,
       };
-    case 'succeeded':
+    case 'unresolved':
       return {
-        status: 'executed',
-        class: 'ok',
-        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}.`,
+        status: 'unresolved',
+        class: 'unfinished',
+        line: `Outcome unknown: ${tool} was sent for ${id} and no answer came after every re-send, so it may or may not have happened. Look up request id ${view.requestId} at the service, then reconcile ${id} as succeeded or failed (or send it again); do not ask again before that.`,
       };
+    case 'succeeded': {
+      if (action === 'reconcile')
+        return {
+          status: 'reconciled',
+          class: 'ok',
+          line: `Reconciled ${id} as succeeded: ${view.decisionReason ?? ''}.`,
+        };
+      const settled = settlementLine(view);
+      const failedLater = view.settlement?.outcome === 'failed';
+      return {
+        status: failedLater ? 'failed' : 'executed',
+        class: failedLater ? 'failed' : 'ok',
+        line: `Executed: ${tool} ran for ${id}${resultFacts(view.result)}.${settled === undefined ? '' : ` ${settled}.`}`,
+      };
+    }
     case 'failed':
+      if (action === 'reconcile')
+        return {
+          status: 'reconciled',
+          class: 'ok',
+          line: `Reconciled ${id} as failed: ${view.decisionReason ?? ''}. Nothing was done; a new request may be made.`,
+        };
       return {
         status: 'failed',
         class: 'failed',
@@ -105,12 +148,6 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
       };
     case 'cancelled':
       return { status: 'cancelled', class: 'ok', line: `Cancelled ${id}. ${tool} will not run.` };
-    case 'unresolved':
-      return {
-        status: 'unknown',
-        class: 'unfinished',
-        line: `Outcome unknown: ${tool} was sent for ${id} and the service never confirmed it. Nothing is sent again: a person must look up request ${view.requestId} at the service and reconcile ${id}.`,
-      };
     case 'expired':
       return {
         status: 'expired',
@@ -120,14 +157,14 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
   }
 }
 
-/** The outcome of `approve`, `reject` or `cancel` on an approval. */
+/** The outcome of `approve`, `reject`, `cancel` or `reconcile` on an approval. */
 export function approvalOutcome(action: ApprovalAction, result: ApprovalActionResult): ApprovalOutcome {
   switch (result.status) {
     case 'not_found':
       return { status: 'not_found', class: 'invalid', line: `${capitalize(result.reason)}.` };
     case 'refused':
       if (result.approval?.state === 'expired') return byState(action, result.approval);
-      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason}.` };
+      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason.replace(/\.$/, '')}.` };
     case 'ok':
       return byState(action, result.approval);
   }

@@ -24,8 +24,14 @@ export function failureAdvice(kind: Failure['kind'], readOnly: boolean): string 
       return 'The service answered in a form bankops does not understand; tell the bankops operators, with the request id.';
     case 'service':
       return 'The service refused the request: correct what its message names, or raise it with the service if it is not about the input.';
-    default:
-      return 'Nothing reached the service. Tell the bankops operators; the request id helps.';
+    case 'invalid_request':
+      return 'Nothing was sent: correct the fields named and try again.';
+    case 'not_sent':
+      return 'Nothing was sent: a value could not be carried by the request; correct it and try again.';
+    case 'insufficient_balance':
+      return 'Nothing was sent: fund the account or ask for less, then try again.';
+    case 'internal':
+      return 'Tell the bankops operators; the request id helps.';
   }
 }
 
@@ -36,7 +42,8 @@ export function describeFailure(tool: { name: string; readOnly: boolean }, error
     error.operation === undefined ? undefined : `operation ${error.operation}`,
     error.requestId === undefined ? undefined : `request id ${error.requestId}`,
   ].filter((fact) => fact !== undefined);
-  const where = error.kind === 'internal' ? `${tool.name} failed` : `${tool.name} failed at the service`;
+  const atService = ['service', 'timeout', 'network', 'invalid_response'].includes(error.kind);
+  const where = atService ? `${tool.name} failed at the service` : `${tool.name} failed`;
   return {
     headline: `${where}: ${error.message}`,
     facts,

@@ -35,16 +35,20 @@ const list = (values: readonly string[]): string =>
   values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
 function describe(condition: Condition): string {
-  if (condition.amount !== undefined) {
-    const entries = Object.entries(condition.amount.atLeast);
-    const named = entries.filter(([currency]) => currency !== 'default').map(([c, n]) => `${n} ${c}`);
-    const other = entries.find(([currency]) => currency === 'default');
-    return `amount at least ${list([...named, ...(other === undefined ? [] : [`${other[1]} in any other currency`])])}`;
+  switch (condition.kind) {
+    case 'amount': {
+      const entries = Object.entries(condition.atLeast);
+      const named = entries.filter(([currency]) => currency !== 'default').map(([c, n]) => `${n} ${c}`);
+      const other = entries.find(([currency]) => currency === 'default');
+      return `amount at least ${list([...named, ...(other === undefined ? [] : [`${other[1]} in any other currency`])])}`;
+    }
+    case 'input':
+      return `${condition.path} is ${list(condition.in)}`;
+    case 'all':
+      return condition.of.map((c) => `(${describe(c)})`).join(' and ');
+    case 'any':
+      return condition.of.map((c) => `(${describe(c)})`).join(' or ');
   }
-  if (condition.input !== undefined) return `${condition.input.path} is ${list(condition.input.in)}`;
-  if (condition.all !== undefined) return condition.all.map((c) => `(${describe(c)})`).join(' and ');
-  if (condition.any !== undefined) return condition.any.map((c) => `(${describe(c)})`).join(' or ');
-  return 'always';
 }
 
 /** The rules that may decide a call of `tool`, in order, up to the first without a condition. */

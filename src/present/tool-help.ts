@@ -76,15 +76,20 @@ const CONFIGURED: [RegExp, keyof ToolDefaults][] = [
   [/^sub_?agent_?code$/i, 'subagentCode'],
 ];
 
+/**
+ * What an omitted field becomes: the schema's default; else, for the fields every tool fills from the
+ * configuration (company, program, agent and sub-agent codes) or the actor (`created_by`,
+ * `updated_by`), that value. Only top-level optional fields: the tools fill those alone.
+ */
 function defaultOf(
   name: string,
   schema: JsonSchema,
+  optionalTopLevel: boolean,
   defaults: ToolDefaults | undefined,
 ): FieldHelp['default'] | undefined {
   if (schema.default !== undefined) return { text: String(schema.default), from: 'schema' };
-  const description = typeof schema.description === 'string' ? schema.description : '';
-  if (/defaults to the acting user/i.test(description)) return { text: 'the acting user', from: 'actor' };
-  if (!/defaults to the configured/i.test(description)) return undefined;
+  if (!optionalTopLevel) return undefined;
+  if (/^(created|updated)_?by$/i.test(name)) return { text: 'the acting user', from: 'actor' };
   const key = CONFIGURED.find(([pattern]) => pattern.test(name))?.[1];
   if (key === undefined) return undefined;
   return { text: defaults?.[key] ?? 'the configured value', from: 'configuration' };
@@ -108,7 +113,7 @@ function fieldsOf(
       const name = `${prefix}${key}`;
       const description = typeof property.description === 'string' ? property.description : undefined;
       const allowed = allowedOf(property);
-      const fallback = defaultOf(key, property, defaults);
+      const fallback = defaultOf(key, property, prefix === '' && !required.includes(key), defaults);
       out.push({
         name,
         type: typeOf(property),

@@ -53,6 +53,19 @@ export class FaultTable {
     this.active.length = 0;
   }
 
+  /** The faults in force, for a persistent sandbox's saved state. */
+  snapshot(): { id: number; fault: Fault; remaining: number | null }[] {
+    return this.list();
+  }
+
+  restore(saved: readonly { id: number; fault: Fault; remaining: number | null }[]): void {
+    this.active.length = 0;
+    for (const { id, fault, remaining } of saved) {
+      this.active.push({ id, fault, remaining: remaining ?? Number.POSITIVE_INFINITY });
+      this.nextId = Math.max(this.nextId, id + 1);
+    }
+  }
+
   /** The first fault matching this request, consumed once. */
   take(method: string, path: string): Fault | undefined {
     const index = this.active.findIndex(

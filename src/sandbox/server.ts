@@ -29,6 +29,8 @@ export interface SandboxOptions {
   persistence?: SandboxPersistence;
   credentials?: SandboxCredentials;
   clock?: SandboxClock;
+  /** Said about itself on `GET /_sandbox/info` (which state file it serves, say), next to `sandbox: "bankops"`. */
+  info?: Readonly<Record<string, string>>;
   /** Called once per handled request (for `bankops sandbox --verbose`). */
   onRequest?: (line: {
     method: string;
@@ -208,6 +210,8 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
     clockOffsetSeconds: number;
     idempotency: ReturnType<IdempotencyStore['snapshot']>;
     areas: Record<string, unknown>;
+    /** Injected faults, so `bankops sandbox faults` reaches the next command's sandbox (absent in older saves). */
+    faults?: ReturnType<FaultTable['snapshot']>;
   }
   let revision = 0;
   const persist = (): void => {
@@ -217,6 +221,7 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
       clockOffsetSeconds: clock.offsetSeconds,
       idempotency: idempotency.snapshot(),
       areas: Object.fromEntries(areas.map((area) => [area.name, area.snapshot()])),
+      faults: faults.snapshot(),
     };
     revision = options.persistence.save(serialize(snapshot));
   };
@@ -228,6 +233,7 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
     if (snapshot.version !== 1) return;
     clock.setOffsetSeconds(snapshot.clockOffsetSeconds);
     idempotency.restore(snapshot.idempotency);
+    faults.restore(snapshot.faults ?? []);
     for (const area of areas) if (area.name in snapshot.areas) area.restore(snapshot.areas[area.name]);
     revision = saved.revision;
   };
@@ -260,6 +266,14 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
       return { faults: [] };
     }
     if (method === 'GET' && path === '/_sandbox/stats') return { requests: { ...counts } };
+    if (method === 'GET' && path === '/_sandbox/info') {
+      return {
+        sandbox: 'bankops',
+        persistent: options.persistence !== undefined,
+        pid: process.pid,
+        ...options.info,
+      };
+    }
     return undefined;
   };
 
@@ -316,6 +330,8 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
 
       if (!path.startsWith('/_sandbox/')) {
         const fault = faults.take(method, path);
+        // A fault used up here is used up for every process sharing the state.
+        if (fault !== undefined) persist();
         if (fault?.latencyMs) await sleep(fault.latencyMs);
         if (fault?.timeout) {
           status = 0;

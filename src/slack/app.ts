@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import { App, SocketModeReceiver } from '@slack/bolt';
 import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
-import { createSlackApprovals } from './approvals/index.js';
 import { type SlackConfig, slackSecrets } from './config.js';
 import { startDailyAnchor } from './flows/anchor.js';
 import type { GrammarContext } from './grammar/parse.js';
@@ -18,7 +19,7 @@ import * as events from './listeners/events/index.js';
 import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
 import { toolSchema } from './schemas.js';
-import { type ApprovalsInSlack, noPayees, type PayeeLookup } from './seams.js';
+import type { ApprovalsFactory } from './seams.js';
 import type { SlackServices } from './services.js';
 import { AnswerStore } from './store/answers.js';
 import { CardDirectory } from './store/cards.js';
@@ -30,14 +31,24 @@ import { serviceWebhookHandler } from './webhooks/service-webhook.js';
 
 export interface SlackAppOptions {
   config: SlackConfig;
-  runtime: { db: Db; executor: Executor; registry: Registry; audit: AuditLog; log: Logger };
+  runtime: {
+    db: Db;
+    executor: Executor;
+    registry: Registry;
+    audit: AuditLog;
+    log: Logger;
+    payees?: PayeeDirectory;
+  };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
   publicUrl?: string;
-  /** Approvals in Slack, built on the app's services (default: src/slack/approvals). */
-  approvals?: (services: SlackServices) => ApprovalsInSlack;
-  payees?: PayeeLookup;
+  /** The approval messages, their buttons and the Home tab's approvals, plugged in here. */
+  approvals?: ApprovalsFactory;
+  /** How long user-group members are trusted, and how often a miss may refresh them (tests). */
+  groups?: { ttlMs?: number; missRefreshMs?: number };
+  /** On stop, how long requests being handled may take to finish (default 10 s). */
+  drainMs?: number;
   /** Answer Slack only after the listener finished: tests only (production acknowledges at once). */
   processBeforeResponse?: boolean;
   /** After how long a "working…" note is shown (default 1 s). */
@@ -131,6 +142,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     audit: runtime.audit,
     log,
     identities: new SlackIdentities({
+      ...options.groups,
       policy: () => runtime.executor.policy,
       groupMembers: async (usergroup) => {
         const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
@@ -145,22 +157,34 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     outbox,
     call,
     approvals: undefined,
-    payees: options.payees ?? noPayees,
+    payees: runtime.payees,
     publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
   };
 
+  const approvals = options.approvals?.(services);
+  services.approvals = approvals;
   app.error(async (error) => {
     log.error('slack: a listener failed', { error: error.message, code: error.code });
+  });
+  // Requests still being handled (the answer follows the acknowledgement) finish before stop.
+  const inflight = new Set<Promise<void>>();
+  app.use(async ({ next }) => {
+    const handling = next();
+    inflight.add(handling);
+    try {
+      await handling;
+    } finally {
+      inflight.delete(handling);
+    }
   });
   app.use(events.onceMiddleware(services));
   commands.register(app, services, grammarFor(runtime.registry));
   actions.register(app, services);
   views.register(app, services);
   events.register(app, services);
-  services.approvals = (options.approvals ?? createSlackApprovals)(services);
-  services.approvals.register(app);
+  approvals?.register(app);
 
   const webhooks = serviceWebhookHandler({
     db,
@@ -180,7 +204,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       outbox.start();
       if (config.auditChannel !== undefined)
         anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel);
-      await services.approvals?.start?.();
+      await approvals?.start?.();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {
@@ -192,7 +216,13 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     },
     stop: async () => {
       anchor?.stop();
-      await services.approvals?.stop?.();
+      const deadline = Date.now() + (options.drainMs ?? 10_000);
+      while (inflight.size > 0 && Date.now() < deadline) {
+        await Promise.race([Promise.allSettled([...inflight]), delay(Math.max(0, deadline - Date.now()))]);
+      }
+      if (inflight.size > 0)
+        log.warn('slack: stopping with requests still being handled', { count: inflight.size });
+      await approvals?.stop?.();
       if (config.mode === 'socket') await app.stop().catch(() => undefined);
       await outbox.close();
     },

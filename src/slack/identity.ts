@@ -50,12 +50,15 @@ export class SlackIdentities {
     const groups = policyGroups(policy);
     const ttl = this.#options.ttlMs ?? 60_000;
     const now = this.#now();
-    await this.#refresh(groups.filter((g) => now - (this.#members.get(g)?.fetchedAt ?? -Infinity) > ttl));
+    const stale = groups.filter((g) => now - (this.#members.get(g)?.fetchedAt ?? -Infinity) > ttl);
+    await this.#refresh(stale);
     let actor = slackActor(userId, this.#groupsOf(userId, groups));
     const miss = actor.slackGroupIds?.length === 0 || !isKnownActor(policy, actor);
-    if (groups.length > 0 && miss && now - this.#lastMissRefresh >= (this.#options.missRefreshMs ?? 10_000)) {
+    // The groups just read are not read again; the others may be out of date for this person.
+    const cached = groups.filter((g) => !stale.includes(g));
+    if (cached.length > 0 && miss && now - this.#lastMissRefresh >= (this.#options.missRefreshMs ?? 10_000)) {
       this.#lastMissRefresh = now;
-      await this.#refresh(groups);
+      await this.#refresh(cached);
       actor = slackActor(userId, this.#groupsOf(userId, groups));
     }
     return actor;

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { ApprovalView } from '../core/approvals/types.js';
 import type { Actor } from '../core/policy/types.js';
 import type { Block, SlackMessage } from './render/message.js';
+import type { SlackServices } from './services.js';
 
 /**
  * Where approvals plug into the Slack app (the approval messages driven by the change feed, their
@@ -24,11 +25,7 @@ export interface ApprovalsInSlack {
 }
 
 /**
- * What bankops knows of a payee, for `/bank payout`: the rail and purpose its corridor implies. The
- * payee directory of the core fills this in; until then nothing is known and a modal asks.
+ * Builds the approvals' part of the app from what the listeners share (the executor, identities,
+ * the outbox with its de-duplication keys, Web API calls).
  */
-export type PayeeLookup = (
-  beneficiaryId: string,
-) => { destinationRail?: string; purposeCode?: string; destinationAssetCode?: string } | undefined;
-
-export const noPayees: PayeeLookup = () => undefined;
+export type ApprovalsFactory = (services: SlackServices) => ApprovalsInSlack;

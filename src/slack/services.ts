@@ -2,11 +2,12 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { SlackConfig } from './config.js';
 import type { SlackIdentities } from './identity.js';
-import type { ApprovalsInSlack, PayeeLookup } from './seams.js';
+import type { ApprovalsInSlack } from './seams.js';
 import type { AnswerStore } from './store/answers.js';
 import type { CardDirectory } from './store/cards.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
@@ -31,7 +32,8 @@ export interface SlackServices {
   /** A Web API call with the bot token (views.open must happen now, not through the outbox). */
   call: SlackCall;
   approvals: ApprovalsInSlack | undefined;
-  payees: PayeeLookup;
+  /** The payees bankops knows (its payee directory): `/bank payout` takes the rail from there. */
+  payees: PayeeDirectory | undefined;
   /** Where the service reaches `/webhooks/service` (`BANKOPS_PUBLIC_URL`). */
   publicUrl: string | undefined;
   /** The configured company, program and agent codes (subscriptions are made with them; help shows them). */

@@ -44,8 +44,9 @@ describe('bankops tools', () => {
     expect(empty.stderr).toContain('name at least one toolset');
     const flag = await runCli(['tools', '--toolsetz', 'banking'], home.env);
     expect(flag.code).toBe(2);
-    expect(flag.stderr).toContain("Unknown option '--toolsetz'");
-    expect(flag.stderr).toContain('(bankops help tools lists the options)');
+    expect(flag.stderr).toBe(
+      'bankops: unknown option --toolsetz; did you mean --toolsets?\n(bankops help tools lists the options)\n',
+    );
   });
 });
 
@@ -239,6 +240,8 @@ describe('help', () => {
       expect(res.code).toBe(0);
       expect(res.stdout).toContain(`bankops ${command}`);
     }
+    const verify = await runCli(['audit', 'verify', '--help'], home.env);
+    expect(verify.stdout).toContain('Exit status: 0 done (verify: the chain is intact');
     const top = await runCli([], home.env);
     expect(top.code).toBe(2);
     expect(top.stdout).toContain('Usage:');
@@ -253,7 +256,7 @@ describe('help', () => {
     for (const topic of ['nope', 'constructor', '__proto__']) {
       const unknown = await runCli(['help', topic], home.env);
       expect(unknown.code, topic).toBe(2);
-      expect(unknown.stderr).toContain(`bankops: no help for '${topic}': it is not a command`);
+      expect(unknown.stderr).toContain(`bankops: no help for '${topic}': it is neither a command nor a tool`);
     }
     const inherited = await runCli(['toString'], home.env);
     expect(inherited.code).toBe(2);

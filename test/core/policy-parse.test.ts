@@ -44,7 +44,14 @@ describe('policy file parsing', () => {
     expect(policy.actors).toEqual([]);
     expect(policy.mcpKeys).toEqual([]);
     expect(policy.rules[0]?.approval).toEqual({ approvers: 2, role: 'approver' });
-    expect(policy.rules[0]?.when?.any?.[1]?.input).toEqual({ path: 'a.b', in: ['X'] });
+    // Read into a discriminated union: the evaluator switches on `kind`.
+    expect(policy.rules[0]?.when).toEqual({
+      kind: 'any',
+      of: [
+        { kind: 'amount', atLeast: { USD: 10, default: 5 } },
+        { kind: 'input', path: 'a.b', in: ['X'] },
+      ],
+    });
   });
 
   it('names the path of a bad value deep in the rules', () => {

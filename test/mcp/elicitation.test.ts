@@ -1,22 +1,21 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  ElicitRequestSchema,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Client, ElicitResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
 import { defaultPolicyPath } from '../../src/core/policy/default-path.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { SEED } from '../helpers/issuing-b.js';
-import { connectInMemory, PAYOUT, textOf } from './helpers.js';
+import { connectInMemory, ERAS, type Era, PAYOUT, rawModernCall, textOf } from './helpers.js';
 
 /**
- * A client that offers elicitation is asked to confirm every write the policy allows outright;
- * its answer decides whether the write runs. Writes that wait for approval, and reads, ask nothing.
+ * A client that can show a form is asked to confirm every write the policy allows outright; its
+ * answer decides whether the write runs. Writes that wait for approval, and reads, ask nothing.
+ * A 2026-07-28 client gets the question as an `input_required` result and calls again with the
+ * answer; a 2025 one as `elicitation/create` during the call. Both answer through the client's
+ * `elicitation/create` handler.
  */
 let core: TestCore;
+const clients = new Map<Era, Client>();
 let client: Client;
 const asked: string[] = [];
 let answer: ElicitResult = { action: 'accept', content: { confirm: true } };
@@ -36,19 +35,23 @@ const REVIEWED =
 
 beforeAll(async () => {
   core = await createTestCore({ policyYaml: SHIPPED });
-  client = await connectInMemory(
-    { registry: core.registry, getExecutor: async () => core.executor, actor: mcpStdioActor() },
-    { elicitation: {} },
-  );
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
-    asked.push(request.params.message);
-    meanwhile();
-    expect(request.params).toMatchObject({
-      mode: 'form',
-      requestedSchema: { properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+  for (const era of ERAS) {
+    const connected = await connectInMemory(
+      { registry: core.registry, getExecutor: async () => core.executor, actor: mcpStdioActor() },
+      { elicitation: {} },
+      era,
+    );
+    connected.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      meanwhile();
+      expect(request.params).toMatchObject({
+        mode: 'form',
+        requestedSchema: { properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+      });
+      return answer;
     });
-    return answer;
-  });
+    clients.set(era, connected);
+  }
 });
 
 beforeEach(() => {
@@ -59,7 +62,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await client?.close();
+  await Promise.allSettled([...clients.values()].map((c) => c.close()));
   await core?.close();
 });
 
@@ -72,7 +75,11 @@ const mobileOfAlice = async (): Promise<unknown> =>
 
 const auditSince = (seq: number) => core.audit.list({ afterSeq: seq });
 
-describe('MCP elicitation: the user confirms writes the policy allows', () => {
+describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', (era) => {
+  beforeEach(() => {
+    client = clients.get(era)!;
+  });
+
   it('asks, shows the tool and its input, and runs the write once the user says yes', async () => {
     const result = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230001' });
     if (result.isError) throw new Error(textOf(result));
@@ -122,7 +129,8 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
   it('never shows a secret in the question', async () => {
     const key = 'whk_elicitation_secret_5e1f';
     const result = await call('create_subscription', {
-      event_name: 'card_create',
+      // One subscription per event: each era makes its own.
+      event_name: era === 'modern' ? 'card_create' : 'card_activate',
       subscription_type: 'w',
       webhook_url: 'http://127.0.0.1:9/hook',
       x_api_key: key,
@@ -150,6 +158,54 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
     expect(asked).toHaveLength(2);
   });
 
+  it('asks nothing for reads, nor for writes that wait for approvers', async () => {
+    const read = await call('list_accounts');
+    expect(read.isError).not.toBe(true);
+    const payout = await call('create_payout', PAYOUT);
+    if (payout.isError) throw new Error(textOf(payout));
+    expect(payout.structuredContent).toMatchObject({ status: 'pending_approval' });
+    expect(asked).toEqual([]);
+  });
+
+  it('does not ask when the server is told not to, nor a client that cannot show a form', async () => {
+    const quiet = await connectInMemory(
+      {
+        registry: core.registry,
+        getExecutor: async () => core.executor,
+        actor: mcpStdioActor(),
+        confirmWrites: false,
+      },
+      { elicitation: {} },
+      era,
+    );
+    let quietAsked = 0;
+    quiet.setRequestHandler('elicitation/create', async () => {
+      quietAsked += 1;
+      return { action: 'decline' };
+    });
+    const plain = await connectInMemory(
+      { registry: core.registry, getExecutor: async () => core.executor, actor: mcpStdioActor() },
+      {},
+      era,
+    );
+    try {
+      for (const [index, each] of [quiet, plain].entries()) {
+        const result = (await each.callTool({
+          name: 'update_cardholder_b',
+          arguments: { cardholderId: SEED.alice.id, mobile: `9123001${index}` },
+        })) as CallToolResult;
+        if (result.isError) throw new Error(textOf(result));
+        expect(await mobileOfAlice()).toBe(`9123001${index}`);
+      }
+      expect(quietAsked).toBe(0);
+    } finally {
+      await quiet.close();
+      await plain.close();
+    }
+  });
+});
+
+describe('the executor while a person is asked', () => {
   it('keeps one idempotency key to one input while the user is asked', async () => {
     let release: (yes: boolean) => void = () => {};
     const gate = new Promise<boolean>((resolve) => {
@@ -218,49 +274,56 @@ describe('MCP elicitation: the user confirms writes the policy allows', () => {
     });
     expect(await mobileOfAlice()).not.toBe('91230401');
   });
+});
 
-  it('asks nothing for reads, nor for writes that wait for approvers', async () => {
-    const read = await call('list_accounts');
-    expect(read.isError).not.toBe(true);
-    const payout = await call('create_payout', PAYOUT);
-    if (payout.isError) throw new Error(textOf(payout));
-    expect(payout.structuredContent).toMatchObject({ status: 'pending_approval' });
-    expect(asked).toEqual([]);
+describe('MCP confirmation on the 2026-07-28 protocol, by hand', () => {
+  const options = () => ({
+    registry: core.registry,
+    getExecutor: async () => core.executor,
+    actor: mcpStdioActor(),
+  });
+  const UPDATE = {
+    name: 'update_cardholder_b',
+    arguments: { cardholderId: SEED.alice.id, mobile: '91230501' },
+  };
+  const YES = { confirm: { action: 'accept', content: { confirm: true } } };
+
+  it('asks with input_required, a yes/no form and the digest of what it showed, running nothing', async () => {
+    const before = await mobileOfAlice();
+    const result = await rawModernCall(options(), UPDATE);
+    expect(result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: {
+        confirm: {
+          method: 'elicitation/create',
+          params: { mode: 'form', requestedSchema: { required: ['confirm'] } },
+        },
+      },
+      requestState: expect.stringMatching(/^confirm-v1\./),
+    });
+    expect(await mobileOfAlice()).toBe(before);
+
+    const done = await rawModernCall(options(), {
+      ...UPDATE,
+      inputResponses: YES,
+      requestState: result.requestState,
+    });
+    expect(done).toMatchObject({ structuredContent: { status: 'ok' } });
+    expect(await mobileOfAlice()).toBe('91230501');
   });
 
-  it('does not ask when the server is told not to, nor a client that cannot show a form', async () => {
-    const quiet = await connectInMemory(
-      {
-        registry: core.registry,
-        getExecutor: async () => core.executor,
-        actor: mcpStdioActor(),
-        confirmWrites: false,
-      },
-      { elicitation: {} },
-    );
-    let quietAsked = 0;
-    quiet.setRequestHandler(ElicitRequestSchema, async () => {
-      quietAsked += 1;
-      return { action: 'decline' };
-    });
-    const plain = await connectInMemory({
-      registry: core.registry,
-      getExecutor: async () => core.executor,
-      actor: mcpStdioActor(),
-    });
-    try {
-      for (const [index, each] of [quiet, plain].entries()) {
-        const result = (await each.callTool({
-          name: 'update_cardholder_b',
-          arguments: { cardholderId: SEED.alice.id, mobile: `9123001${index}` },
-        })) as CallToolResult;
-        if (result.isError) throw new Error(textOf(result));
-        expect(await mobileOfAlice()).toBe(`9123001${index}`);
-      }
-      expect(quietAsked).toBe(0);
-    } finally {
-      await quiet.close();
-      await plain.close();
+  it('counts a yes only for the input the user was shown', async () => {
+    const shown = await rawModernCall(options(), UPDATE);
+    const before = await mobileOfAlice();
+    for (const requestState of [undefined, 'confirm-v1.made-up', shown.requestState]) {
+      const other = { ...UPDATE, arguments: { ...UPDATE.arguments, mobile: '91230599' } };
+      const result = await rawModernCall(options(), {
+        ...other,
+        inputResponses: YES,
+        ...(requestState === undefined ? {} : { requestState }),
+      });
+      expect(result).toMatchObject({ resultType: 'input_required' });
+      expect(await mobileOfAlice()).toBe(before);
     }
   });
 });

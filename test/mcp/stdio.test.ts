@@ -3,20 +3,16 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  type CallToolResult,
-  type ClientCapabilities,
-  ElicitRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Client, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as V1StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema as V1ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
-import { createMcpServer } from '../../src/mcp/server.js';
 import { createRegistry } from '../../src/tools/index.js';
 import { runCli } from '../helpers/cli.js';
-import { PAYOUT, textOf } from './helpers.js';
+import { connectInMemory, MODERN, PAYOUT, textOf } from './helpers.js';
 
 // The shipped bundle (npm test builds before running vitest), started as an assistant starts it.
 const DIST = join(import.meta.dirname, '..', '..', 'dist');
@@ -29,10 +25,16 @@ interface Spawned {
   stderr: () => string;
 }
 
+/**
+ * The server started as an assistant starts it, with the SDK's (v2) client pinned to the
+ * 2026-07-28 protocol; `negotiation` 'auto' probes first, 'legacy' (the client's default) opens
+ * with the 2025 initialize.
+ */
 async function spawnServer(
   args: readonly string[],
   env: Record<string, string>,
   capabilities: ClientCapabilities = {},
+  negotiation: 'pin' | 'auto' | 'legacy' = 'pin',
 ): Promise<Spawned> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -44,9 +46,21 @@ async function spawnServer(
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const client = new Client({ name: 'bankops-stdio-test', version: '1.0.0' }, { capabilities });
+  const mode = negotiation === 'pin' ? { pin: MODERN } : negotiation;
+  const client = new Client(
+    { name: 'bankops-stdio-test', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode } },
+  );
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
+}
+
+/** The same, with the previous SDK's client (v1, protocol 2025-11-25), as many assistants still are. */
+async function spawnWithV1(args: readonly string[], env: Record<string, string>, capabilities = {}) {
+  const transport = new V1StdioClientTransport({ command: process.execPath, args: [...args], env });
+  const client = new V1Client({ name: 'bankops-stdio-v1', version: '1.0.0' }, { capabilities });
+  await client.connect(transport);
+  return client;
 }
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
@@ -66,7 +80,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client', () => {
+describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client on protocol 2026-07-28', () => {
   let server: Spawned;
 
   beforeAll(async () => {
@@ -78,18 +92,16 @@ describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client', (
   });
 
   it('answers tools/list from the registry before any runtime exists: no database yet', async () => {
+    expect(server.client.getNegotiatedProtocolVersion()).toBe(MODERN);
     const { tools } = await server.client.listTools();
-    expect(tools.length).toBe(registry.size);
+    expect(tools.length).toBe(registry.list({ noSecretInput: true }).length);
     // The bundle advertises the schemas the build precomputed: they must be the ones the server
     // computes from the registry (tests run in-process, where nothing is precomputed).
-    const inProcess = createMcpServer({
+    const listing = await connectInMemory({
       registry,
       getExecutor: () => Promise.reject(new Error('not needed to list')),
       actor: mcpStdioActor(),
     });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    const listing = new Client({ name: 'compare', version: '1' });
-    await Promise.all([inProcess.connect(serverSide), listing.connect(clientSide)]);
     expect(tools).toEqual((await listing.listTools()).tools);
     await listing.close();
     expect(existsSync(dbPath)).toBe(false);
@@ -154,12 +166,70 @@ describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client', (
   });
 });
 
+describe('stdio: clients of every protocol era', () => {
+  it('serves a probing client on 2026-07-28, and the 2025 handshake of v2 and v1 clients', async () => {
+    const auto = await spawnServer([STDIO], env, {}, 'auto');
+    const legacy = await spawnServer([STDIO], env, {}, 'legacy');
+    const v1 = await spawnWithV1([STDIO], env);
+    try {
+      expect(auto.client.getNegotiatedProtocolVersion()).toBe(MODERN);
+      expect(legacy.client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const lists = await Promise.all([auto.client.listTools(), legacy.client.listTools(), v1.listTools()]);
+      // tools/list is the same whoever asks.
+      expect(lists[1].tools).toEqual(lists[0].tools);
+      expect(lists[2].tools).toEqual(lists[0].tools);
+      const read = (await v1.callTool({ name: 'get_balances', arguments: {} })) as CallToolResult;
+      expect(read.isError, textOf(read)).not.toBe(true);
+      expect(read.structuredContent).toMatchObject({ balances: expect.any(Array) });
+    } finally {
+      await Promise.allSettled([auto.client.close(), legacy.client.close(), v1.close()]);
+    }
+  });
+
+  it('asks a v1 client to confirm a write with elicitation, as before', async () => {
+    const v1 = await spawnWithV1([STDIO], env, { elicitation: {} });
+    let asked = '';
+    v1.setRequestHandler(V1ElicitRequestSchema, async (request) => {
+      asked = request.params.message;
+      return { action: 'decline' };
+    });
+    try {
+      const result = (await v1.callTool({
+        name: 'create_subscription',
+        arguments: { event_name: 'kyc_complete', subscription_type: 'n' },
+      })) as CallToolResult;
+      expect(asked).toContain('(create_subscription)');
+      expect(textOf(result)).toContain('the user declined to confirm it');
+    } finally {
+      await v1.close();
+    }
+  });
+});
+
 describe('stdio options', () => {
+  it('offers the tools whose input is a secret only with --secret-inputs', async () => {
+    const secret = registry
+      .list()
+      .filter((t) => t.secretInput === true)
+      .map((t) => t.name);
+    expect(secret.sort()).toEqual(['activate_card_a', 'assign_card_a', 'assign_card_b', 'reset_pin_a']);
+    const plain = await spawnServer([STDIO], env);
+    const flagged = await spawnServer([join(DIST, 'cli.js'), 'mcp', '--secret-inputs'], env);
+    try {
+      const names = (await plain.client.listTools()).tools.map((t) => t.name);
+      for (const name of secret) expect(names).not.toContain(name);
+      const withFlag = (await flagged.client.listTools()).tools.map((t) => t.name);
+      expect(withFlag).toEqual(registry.list().map((t) => t.name));
+    } finally {
+      await Promise.allSettled([plain.client.close(), flagged.client.close()]);
+    }
+  });
+
   it('--toolsets issuing_b offers that toolset and the approval tools only', async () => {
     const server = await spawnServer([STDIO, '--toolsets', 'issuing_b'], env);
     try {
       const names = (await server.client.listTools()).tools.map((t) => t.name).sort();
-      const expected = registry.list({ toolsets: ['issuing_b'] }).map((t) => t.name);
+      const expected = registry.list({ toolsets: ['issuing_b'], noSecretInput: true }).map((t) => t.name);
       expect(names).toEqual([...expected, 'get_approval', 'list_approvals'].sort());
     } finally {
       await server.client.close();
@@ -172,7 +242,7 @@ describe('stdio options', () => {
       const { tools } = await server.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(
         registry
-          .list({ readOnly: true })
+          .list({ readOnly: true, noSecretInput: true })
           .map((t) => t.name)
           .sort(),
       );
@@ -191,7 +261,7 @@ describe('stdio options', () => {
     ] as const) {
       const server = await spawnServer(args, env, { elicitation: {} });
       let asked = 0;
-      server.client.setRequestHandler(ElicitRequestSchema, async () => {
+      server.client.setRequestHandler('elicitation/create', async () => {
         asked += 1;
         return { action: 'decline' };
       });

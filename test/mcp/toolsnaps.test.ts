@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpStdioActor } from '../../src/core/actors.js';
 import { createRegistry } from '../../src/tools/index.js';
@@ -22,6 +22,7 @@ beforeAll(async () => {
     registry,
     getExecutor: () => Promise.reject(new Error('tools/list must not need the executor')),
     actor: mcpStdioActor(),
+    secretInputs: true,
   });
   listed = (await client.listTools()).tools;
   await client.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { approvalOutcome } from '../../src/present/approval-outcome.js';
+import { approvalOutcome, stateWords } from '../../src/present/approval-outcome.js';
 import { fault, PAYOUT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';
@@ -23,12 +23,14 @@ const payout = () => {
 };
 
 describe('approval outcomes', () => {
-  it('executed: names the tool and the id of what it created, class ok', async () => {
+  it('executed: names the tool, the id of what it created and where the money stands, class ok', async () => {
     const id = pending(await core.call('create_payout', payout())).id;
     const outcome = approvalOutcome('approve', await core.executor.approve(id, core.approver));
     expect(outcome).toMatchObject({ status: 'executed', class: 'ok' });
     expect(outcome.line).toMatch(
-      new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po\\w*_\\w+, status PENDING\\)\\.$`),
+      new RegExp(
+        `^Executed: create_payout ran for ${id} \\(payoutId (po_\\w+), status PENDING\\)\\. Sent: payout \\1 is PENDING at the service \\(checked \\S+\\)\\.$`,
+      ),
     );
   });
 
@@ -60,12 +62,46 @@ describe('approval outcomes', () => {
     );
   });
 
-  it('unknown: the service did not answer; a person looks it up by its request id and reconciles it', async () => {
+  it('unresolved: no answer after every re-send; a person looks it up and reconciles it', async () => {
     const id = pending(await core.call('create_payout', payout())).id;
-    await fault(core, '/svc/banking/api/v1/payouts', { status: 503 }, 1);
+    await fault(core, '/svc/banking/api/v1/payouts', { status: 503 }, 3);
     const outcome = approvalOutcome('approve', await core.executor.approve(id, core.approver));
-    expect(outcome).toMatchObject({ status: 'unknown', class: 'unfinished' });
-    expect(outcome.line).toContain(`look up request ${id}-1 at the service and reconcile ${id}`);
+    expect(outcome).toMatchObject({ status: 'unresolved', class: 'unfinished' });
+    expect(outcome.line).toContain(`Look up request id ${id}-1 at the service, then reconcile ${id}`);
+    const settled = await core.executor.reconcile(id, core.approver, {
+      outcome: 'failed',
+      reason: 'not at the bank',
+    });
+    expect(approvalOutcome('reconcile', settled)).toEqual({
+      status: 'reconciled',
+      class: 'ok',
+      line: `Reconciled ${id} as failed: not at the bank. Nothing was done; a new request may be made.`,
+    });
+  });
+
+  it('executed, then FAILED after approval at the service: both are said, class failed', async () => {
+    // Its own core, with a clock to move: bankops looks at sent money a little after sending it.
+    let now = Date.now();
+    const own = await createTestCore({ now: () => new Date(now) });
+    try {
+      const failing = { ...payout(), beneficiaryId: 'ben_us_fail_0001', destinationRail: 'FEDWIRE' };
+      const id = pending(await own.call('create_payout', failing)).id;
+      await own.executor.approve(id, own.approver);
+      // The sandbox fails payouts to this payee 120 s after they were made.
+      own.sandbox.clock.advance(121);
+      now += 125_000;
+      await own.approvals.settleDue();
+      const view = own.executor.getApproval(id);
+      if (view === undefined) throw new Error('no approval');
+      expect(stateWords(view)).toBe('succeeded (sent; FAILED after approval)');
+      const outcome = approvalOutcome('approve', { status: 'ok', approval: view });
+      expect(outcome).toMatchObject({ status: 'failed', class: 'failed' });
+      expect(outcome.line).toMatch(
+        /^Executed: create_payout ran for apr_\w+ \(payoutId (po_\w+), status PENDING\)\. FAILED after approval: payout \1 did not go through at the service\.$/,
+      );
+    } finally {
+      await own.close();
+    }
   });
 
   it('sent back: a fresh quote outside the bound goes back to the approvers, class unfinished', async () => {
@@ -77,10 +113,10 @@ describe('approval outcomes', () => {
     expect(moved.status).toBe(200);
     const outcome = approvalOutcome('approve', await core.executor.approve(id, core.approver));
     expect(outcome).toMatchObject({ status: 'sent_back', class: 'unfinished' });
+    // Which bound failed, with both figures.
     expect(outcome.line).toMatch(
-      /^Not executed: a fresh quote for create_payout was outside the approved bound/,
+      /^Not executed: the fresh quote delivers [\d,.]+ EUR, less than the approved minimum of [\d,.]+ EUR\. apr_\w+ went back to the approvers \(attempt 2\); the new limit is [\d,.]+ USD; nothing was sent\.$/,
     );
-    expect(outcome.line).toContain('Nothing was sent.');
   });
 
   it('rejected, cancelled, refused and not found', async () => {

@@ -198,6 +198,12 @@ describe('documents of real results', () => {
     expect(doc.title).toMatch(/^create_payout waits for approval apr_/);
     expect(field(doc, 'Votes')).toBe('0 of 1 (role approver)');
     expect(field(doc, 'Total debit amount', 'Quote shown')).toBe('1,002.00 USD');
-    expect(notes(doc).at(-1)).toMatch(/^Nothing has happened yet: 1 more person with role approver/);
+    expect(notes(doc).at(-1)).toMatch(
+      /^Nothing has happened yet\. Waiting for 1 more approver with role approver \(0 of 1\), until \S+\.$/,
+    );
+    // What will happen, in the approval words every front end uses.
+    expect(notes(doc)).toContain(
+      'Executes only if a fresh quote debits at most 1,007.01 USD and delivers at least 995.00 USD (quoted ± 0.5 %)',
+    );
   });
 });

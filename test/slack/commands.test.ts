@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../../src/core/actors.js';
+import { toolExample } from '../../src/present/examples.js';
 import { type SlackTest, startSlackTest, TREASURY_GROUP, USERS } from '../helpers/slack-app.js';
 import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 
 let t: SlackTest;
 
 beforeAll(async () => {
-  t = await startSlackTest();
+  // A miss may refresh the user groups at once (10 s apart in production).
+  t = await startSlackTest({ slack: { groups: { missRefreshMs: 0 } } });
 });
 afterAll(async () => {
   expect(t.api.problems).toEqual([]);
@@ -70,6 +73,28 @@ describe('who is who', () => {
     const entry = t.runtime.audit.tail(1)[0];
     expect(entry?.actor).toBe(`slack:${USERS.treasurer}`);
     expect(entry?.frontEnd).toBe('slack');
+  });
+});
+
+describe('user groups', () => {
+  it('caches members briefly, reads them again on a miss, and grants nothing while they cannot be read', async () => {
+    const lookups = () => t.api.callsOf('usergroups.users.list', true).length;
+    await ask(USERS.treasurer, 'balances');
+    const cached = lookups();
+    await ask(USERS.treasurer, 'balances');
+    expect(lookups()).toBe(cached);
+
+    const newcomer = 'U0NEWCOMER';
+    expect((await ask(newcomer, 'balances')).text).toContain('no access to bankops yet');
+    t.api.setGroups({ [TREASURY_GROUP]: [USERS.treasurer, newcomer] });
+    expect((await ask(newcomer, 'balances')).text).toContain('Balances');
+
+    // Slack cannot say who is in the group: its roles are not granted, not guessed from a stale list.
+    t.api.failNext('usergroups.users.list', { error: 'ratelimited' });
+    t.api.failNext('usergroups.users.list', { error: 'ratelimited' });
+    await ask(USERS.stranger, 'balances');
+    expect((await ask(newcomer, 'balances')).text).toContain('no access to bankops yet');
+    expect((await ask(newcomer, 'balances')).text).toContain('Balances');
   });
 });
 
@@ -172,6 +197,29 @@ describe('short forms', () => {
     );
     expect(text).toContain('Waiting for approval');
     expect(text).toContain('1,000.00 USD');
+    // A payee bankops registered is in its payee directory: the rail comes from its corridor.
+    const created = await t.runtime.executor.execute({
+      tool: 'create_beneficiary',
+      input: toolExample('create_beneficiary')?.input ?? {},
+      actor: cliActor('operator'),
+    });
+    expect(created.status).toBe('ok');
+    const payee = created.status === 'ok' ? String(created.output.beneficiary_id) : '';
+    const known = await t.slack.command(USERS.operator, `payout 250 USD to ${payee} from acc_usd_0001`);
+    const form = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === known.triggerId),
+    );
+    const fields = new Map(
+      (
+        form.args.view.blocks as {
+          block_id?: string;
+          element?: { initial_value?: string; initial_option?: { value: string } };
+        }[]
+      ).map((b) => [b.block_id, b]),
+    );
+    expect(fields.get('destinationRail')?.element?.initial_value).toBe('ACH');
+    expect(fields.get('purposeCode')?.element?.initial_option).toBeUndefined();
+
     const usage = await ask(USERS.operator, 'payout 1000 USD ben_us_ach_0001');
     expect(usage.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
   });

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/core/config.js';
 import { parseSlackSettings } from '../../src/slack/config.js';
@@ -43,5 +45,27 @@ describe('Slack settings from the environment', () => {
         BANKOPS_SLACK_AUDIT_CHANNEL: '#audit',
       })[0],
     ).toMatch(/^BANKOPS_SLACK_AUDIT_CHANNEL: must be a channel id/);
+  });
+});
+
+describe('manifest.json', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8'));
+  const docs = readFileSync(join(root, 'docs', 'slack.md'), 'utf8');
+
+  it('declares /bank with escaped channels, interactivity, the Home tab, Socket Mode and the one event listened to', () => {
+    expect(manifest.features.slash_commands).toEqual([
+      expect.objectContaining({ command: '/bank', should_escape: true }),
+    ]);
+    expect(manifest.settings.interactivity.is_enabled).toBe(true);
+    expect(manifest.features.app_home.home_tab_enabled).toBe(true);
+    expect(manifest.settings.socket_mode_enabled).toBe(true);
+    expect(manifest.settings.event_subscriptions.bot_events).toEqual(['app_home_opened']);
+  });
+
+  it('asks for the least bot scopes, each justified in docs/slack.md', () => {
+    const scopes: string[] = manifest.oauth_config.scopes.bot;
+    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'usergroups:read']);
+    for (const scope of scopes) expect(docs).toMatch(new RegExp(`\\| \`${scope}\` \\| \\S`));
   });
 });

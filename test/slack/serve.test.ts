@@ -24,7 +24,9 @@ afterAll(async () => {
 });
 
 /** The built `bankops serve` on the embedded sandbox, with `env`; resolves once it says it runs. */
-async function serve(env: Record<string, string>): Promise<{ url: string; stderr: () => string }> {
+async function serve(
+  env: Record<string, string>,
+): Promise<{ url: string; dbPath: string; stderr: () => string }> {
   const home = cliHome();
   homes.push(home);
   const { writeFileSync } = await import('node:fs');
@@ -51,7 +53,7 @@ async function serve(env: Record<string, string>): Promise<{ url: string; stderr
     });
     child.once('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });
-  return { url, stderr: () => stderr };
+  return { url, dbPath: home.dbPath, stderr: () => stderr };
 }
 
 describe('bankops serve: one listener for every front end', () => {

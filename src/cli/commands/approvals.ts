@@ -3,55 +3,65 @@ import {
   APPROVAL_STATES,
   type ApprovalActionResult,
   type ApprovalState,
-  type ApprovalView,
 } from '../../core/approvals/types.js';
+import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
+import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
+import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
-import { EXIT, printJson, table, UsageError } from '../io.js';
+import { EXIT, printJson, UsageError } from '../io.js';
+import { type OutputMode, outputMode, printDocument } from '../output.js';
 
 export const APPROVALS_HELP = `Usage:
-  bankops approvals list [--state <state>] [--json]
-  bankops approvals show <id>
-  bankops approvals approve <id> [--as <name>]
-  bankops approvals reject <id> --reason "<why>" [--as <name>]
-  bankops approvals cancel <id> [--reason "<why>"] [--as <name>]
+  bankops approvals list [--state <state>] [--limit <n>] [--json]
+  bankops approvals show <id> [--json]
+  bankops approvals approve <id> [--as <name>] [--json]
+  bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
+  bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
+  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>" [--as <name>]
+  bankops approvals reconcile <id> --retry [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
+An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
+at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
+a new request may be made), or --retry (send it once more with the same request id). Someone with the approver
+role who is not the requester reconciles.
+
+approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed, with the id
+the service gave; failed, with the service's message; sent back to the approvers because a fresh
+quote was outside the approved bound; or the outcome not known yet, and what happens next. With
+--json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
+status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
+expired, refused or not_found, and approval the full view.
+
 Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
-3 refused, 4 not finished: the outcome is not known yet, or a fresh quote sent it back for approval.
+3 refused or expired, 4 not finished: the outcome is not known yet (or unresolved), or a fresh quote
+sent it back for approval.
 `;
 
-function summaryRows(approvals: readonly ApprovalView[]): string[][] {
-  return approvals.map((a) => [
-    a.id,
-    a.state,
-    a.tool,
-    a.requester,
-    `${a.approvals.length}/${a.requiredApprovers}`,
-    a.preview?.summary ?? a.reason,
-  ]);
-}
+const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
+/** `--sent`, `--not-sent`, `--retry`: what a person found at the service, as the engine takes it. */
+const SETTLE = { sent: 'succeeded', 'not-sent': 'failed', retry: 'retry' } as const;
 
-function actionExit(result: ApprovalActionResult): number {
-  if (result.status === 'not_found') return EXIT.usage;
-  if (result.status === 'refused') return EXIT.denied;
-  switch (result.approval.state) {
-    case 'failed':
-      return EXIT.failed;
-    // The vote that completed the quorum did not finish the operation: its outcome is unknown
-    // (`executing`, recovered later) or a fresh quote sent it back for approval (`pending` again).
-    // A script must not read that as done, unless it only voted toward a quorum.
-    case 'executing':
-      return EXIT.unfinished;
-    case 'pending':
-      return result.approval.attempt > 1 && result.approval.approvals.length === 0
-        ? EXIT.unfinished
-        : EXIT.ok;
-    default:
-      return EXIT.ok;
+/** The one line on stdout (the full view stays a --json away), or the JSON with a matching status. */
+function answer(action: ApprovalAction, result: ApprovalActionResult, mode: OutputMode): number {
+  const outcome = approvalOutcome(action, result);
+  if (mode.text) {
+    const hint = outcome.status === 'not_found' ? ' bankops approvals list shows them.' : '';
+    process.stdout.write(`${outcome.line}${hint}\n`);
+  } else {
+    printJson({
+      status: outcome.status,
+      outcome: outcome.line,
+      ...(result.status === 'ok' ? {} : { reason: result.reason }),
+      ...(result.status === 'not_found' || result.approval === undefined
+        ? {}
+        : { approval: result.approval }),
+    });
   }
+  return EXIT[outcome.class];
 }
 
 export async function approvalsCommand(args: string[]): Promise<number> {
@@ -61,9 +71,13 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       state: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean' },
       as: { type: 'string' },
       reason: { type: 'string' },
+      sent: { type: 'boolean' },
+      'not-sent': { type: 'boolean' },
+      retry: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -71,60 +85,95 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     process.stdout.write(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
+  if (!SUBCOMMANDS.includes(sub)) {
+    const hint = didYouMean(sub, SUBCOMMANDS);
+    throw new UsageError(
+      `unknown approvals command '${sub}'${hint === '' ? '' : `; ${hint}`}`,
+      APPROVALS_HELP,
+    );
+  }
+  const state = values.state;
+  if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
+    throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
+  }
   const id = positionals[0];
-  const needId = (): string => {
-    if (id === undefined) throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
-    return id;
-  };
-  return withRuntime(async (runtime) => {
+  if (sub !== 'list' && id === undefined)
+    throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
+  if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
+    throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
+  const chosen = (['sent', 'not-sent', 'retry'] as const).filter((flag) => values[flag] === true);
+  if (sub === 'reconcile' && chosen.length !== 1)
+    throw new UsageError(
+      'approvals reconcile <id> takes one of --sent, --not-sent or --retry',
+      APPROVALS_HELP,
+    );
+  const how = chosen[0] === undefined ? undefined : SETTLE[chosen[0]];
+  const mode = outputMode(values.json);
+  return withRuntime(async (runtime, track) => {
     const { executor } = runtime;
+    if (sub === 'list' || sub === 'show') {
+      // Sent money whose next look is due is asked about first, so the answer says where it stands.
+      const progress = track('checking sent money at the service');
+      await executor.settleDue();
+      progress.stop();
+    }
+    const approvalId = id ?? '';
     switch (sub) {
       case 'list': {
-        const state = values.state;
-        if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
-          throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
-        }
-        const approvals = executor.listApprovals(
-          state === undefined ? {} : { state: state as ApprovalState },
-        );
-        if (values.json) printJson(approvals);
-        else if (approvals.length === 0) process.stdout.write('no approvals\n');
-        else {
-          process.stdout.write(
-            `${table(['ID', 'STATE', 'TOOL', 'REQUESTER', 'VOTES', 'WHAT'], summaryRows(approvals), 80)}\n`,
-          );
-        }
+        const limit = values.limit === undefined ? 50 : Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 500)
+          throw new UsageError(`--limit must be a whole number from 1 to 500, got '${values.limit}'`);
+        const approvals = executor.listApprovals({
+          limit,
+          ...(state === undefined ? {} : { state: state as ApprovalState }),
+        });
+        const more = limit < 500 ? '--limit 500, or --state to narrow' : '--state to narrow';
+        if (mode.text) printDocument(() => approvalsDocument(approvals, { limit, more }), mode);
+        else printJson(approvals);
         return EXIT.ok;
       }
       case 'show': {
-        const approval = executor.getApproval(needId());
+        const approval = executor.getApproval(approvalId);
         if (approval === undefined) {
-          process.stderr.write(`bankops: no approval '${id}'; bankops approvals list shows them\n`);
+          process.stderr.write(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
-        printJson(approval);
+        if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);
+        else printJson(approval);
         return EXIT.ok;
       }
       case 'approve': {
-        const result = await executor.approve(needId(), deciderFor(runtime, values.as));
-        printJson(result);
-        return actionExit(result);
+        const progress = track(`approving ${approvalId}`);
+        const result = await executor.approve(approvalId, deciderFor(runtime, values.as));
+        progress.stop();
+        return answer('approve', result, mode);
       }
-      case 'reject': {
-        if (values.reason === undefined || values.reason.trim() === '') {
-          throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
-        }
-        const result = executor.reject(needId(), deciderFor(runtime, values.as), values.reason);
-        printJson(result);
-        return actionExit(result);
-      }
-      case 'cancel': {
-        const result = executor.cancel(needId(), deciderFor(runtime, values.as), values.reason);
-        printJson(result);
-        return actionExit(result);
+      case 'reject':
+        return answer(
+          'reject',
+          executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
+          mode,
+        );
+      case 'reconcile': {
+        const outcome = how ?? 'retry';
+        const progress = track(`reconciling ${approvalId}`);
+        const result = await executor.reconcile(
+          approvalId,
+          deciderFor(runtime, values.as),
+          outcome === 'retry'
+            ? { outcome, ...(values.reason === undefined ? {} : { reason: values.reason }) }
+            : { outcome, reason: values.reason ?? '' },
+        );
+        progress.stop();
+        // A retry sends it again: its answer is that of an execution.
+        return answer(outcome === 'retry' ? 'approve' : 'reconcile', result, mode);
       }
       default:
-        throw new UsageError(`unknown approvals command '${sub}'`, APPROVALS_HELP);
+        return answer(
+          'cancel',
+          executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
+          mode,
+        );
     }
   });
 }

@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
-import { EXIT, printJson, table, UsageError } from '../io.js';
+import type { Column, OutputDocument, Value } from '../../present/output/index.js';
+import { EXIT, printJson, UsageError } from '../io.js';
+import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
   bankops audit tail [-n <count>] [--json]
@@ -12,8 +14,45 @@ export const AUDIT_HELP = `Usage:
 The audit log of every call: allowed, denied, pending, approved, failed. It is append-only and
 hash-chained; verify recomputes the chain and names the first entry that does not match. Record the
 head it prints somewhere else, and pass it back with --anchor to also detect removed newest entries.
-export writes JSON lines to stdout.
+tail prints a table on a terminal, JSON with --json or when stdout is not a terminal. export writes
+JSON lines to stdout.
+
+Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one is given), 1 verify
+found a broken or cut chain, 2 usage.
 `;
+
+const TAIL_COLUMNS: Column[] = [
+  { key: 'seq', label: 'Seq', kind: 'number', align: 'right' },
+  { key: 'ts', label: 'Time', kind: 'time', align: 'left' },
+  { key: 'actor', label: 'Actor', kind: 'id', align: 'left' },
+  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
+  { key: 'event', label: 'Event', kind: 'status', align: 'left' },
+  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left' },
+  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left' },
+  { key: 'error', label: 'Error', kind: 'text', align: 'left' },
+];
+
+const cell = (text: string | null | undefined, kind: Value['kind'] = 'text'): Value =>
+  text === null || text === undefined || text === '' ? { text: '—', kind: 'empty' } : { text, kind };
+
+function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
+  if (entries.length === 0)
+    return { title: 'Audit log', blocks: [{ type: 'note', text: 'No entries yet.', tone: 'info' }] };
+  const rows = entries.map((e) => [
+    cell(String(e.seq), 'number'),
+    cell(e.ts, 'time'),
+    cell(e.actor, 'id'),
+    cell(e.tool),
+    cell(`${e.event}/${e.decision}`, 'status'),
+    cell(e.outcome, 'status'),
+    cell(e.approvalId, 'id'),
+    cell(e.error),
+  ]);
+  return {
+    title: 'Audit log',
+    blocks: [{ type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length }],
+  };
+}
 
 export function auditCommand(args: string[]): number {
   const [sub, ...rest] = args;
@@ -42,22 +81,9 @@ export function auditCommand(args: string[]): number {
         const n = values.n === undefined ? 20 : Number(values.n);
         if (!Number.isInteger(n) || n < 1) throw new UsageError('-n must be a positive integer');
         const entries = audit.tail(n);
-        if (values.json) printJson(entries);
-        else {
-          const rows = entries.map((e) => [
-            String(e.seq),
-            e.ts,
-            e.actor,
-            e.tool,
-            `${e.event}/${e.decision}`,
-            e.outcome ?? '',
-            e.approvalId ?? '',
-            e.error ?? '',
-          ]);
-          process.stdout.write(
-            `${table(['SEQ', 'TIME', 'ACTOR', 'TOOL', 'EVENT', 'OUTCOME', 'APPROVAL', 'ERROR'], rows)}\n`,
-          );
-        }
+        const mode = outputMode(values.json);
+        if (mode.text) printDocument(() => tailDocument(entries), mode);
+        else printJson(entries);
         return EXIT.ok;
       }
       case 'verify': {

@@ -1,36 +1,40 @@
 import { parseArgs } from 'node:util';
-import type { ExecuteResult } from '../../core/results.js';
+import { loadConfig } from '../../app/config.js';
+import { inputJsonSchema } from '../../core/registry.js';
+import { resultClass, resultDocument } from '../../present/output/index.js';
+import { didYouMean } from '../../present/suggest.js';
+import { createRegistry } from '../../tools/index.js';
 import { actorFor, withRuntime } from '../context.js';
-import { EXIT, parseJsonInput, printJson, UsageError } from '../io.js';
+import { readToolInput } from '../input.js';
+import { EXIT, printJson, UsageError } from '../io.js';
+import { outputMode, printDocument } from '../output.js';
+import { renderToolHelp } from '../tool-help.js';
 
-export const CALL_HELP = `Usage: bankops call <tool> [--input '<json>'] [--as <name>] [--idempotency-key <key>]
+export const CALL_HELP = `Usage: bankops call <tool> [key=value ...] [--input <json> | @file.json | -] [--as <name>]
+                    [--idempotency-key <key>] [--json]
 
-Runs one tool through the executor (validation, policy, approvals, audit) and prints the result as
-JSON with its "status": ok, pending_approval, invalid, denied or failed.
+Runs one tool through the executor (validation, policy, approvals, audit). On a terminal it prints
+the result for people: tables for lists, amounts with their currency, what an approval waits for.
+With --json, or when stdout is not a terminal, it prints the result as JSON with its "status": ok,
+pending_approval, invalid, denied or failed.
+
+Input:
+  key=value ...             the tool's fields, e.g. cardId=card_demo_alice_virtual; dotted keys for
+                            nested fields (bank.accountNumber=123), JSON for lists and objects
+  --input <json>            the input as a JSON object; @file.json reads a file, - standard input;
+                            key=value arguments given too are laid on top of it
+Company, program and agent codes, and created_by, default from the configuration.
 
 Options:
-  --input <json>            the tool's input (default {}); company, program and agent codes default
-                            from the configuration
   --as <name>               who is acting (default BANKOPS_ACTOR or the OS user)
   --idempotency-key <key>   a retry with the same key returns the first result instead of acting twice
+  --json                    print JSON even on a terminal (BANKOPS_OUTPUT=text|json forces either)
+
+bankops help <tool> (or bankops call <tool> --help) describes a tool's fields, with an example.
+A call that takes longer than a second says what it is doing on stderr (on a terminal).
 
 Exit status: 0 ok or pending_approval, 1 failed, 2 invalid input, 3 denied.
 `;
-
-export const exitCodeOf = (result: ExecuteResult): number => {
-  switch (result.status) {
-    case 'ok':
-    case 'pending_approval':
-      return EXIT.ok;
-    case 'invalid':
-      return EXIT.invalid;
-    case 'denied':
-    case 'declined':
-      return EXIT.denied;
-    case 'failed':
-      return EXIT.failed;
-  }
-};
 
 export async function callCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -40,28 +44,51 @@ export async function callCommand(args: string[]): Promise<number> {
       input: { type: 'string', short: 'i' },
       as: { type: 'string' },
       'idempotency-key': { type: 'string' },
+      json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  const [name, ...tokens] = positionals;
+  const registry = createRegistry();
+  const tool = name === undefined ? undefined : registry.get(name);
   if (values.help) {
-    process.stdout.write(CALL_HELP);
-    return 0;
+    process.stdout.write(tool === undefined ? CALL_HELP : renderToolHelp(tool, loadConfig().defaults));
+    return EXIT.ok;
   }
-  const [tool, ...extra] = positionals;
-  if (tool === undefined)
+  if (name === undefined)
     throw new UsageError('name the tool to call (`bankops tools` lists them)', CALL_HELP);
-  if (extra.length > 0)
-    throw new UsageError(`unexpected argument '${extra[0]}'; pass the input with --input`, CALL_HELP);
-  const input = parseJsonInput(values.input);
-  return withRuntime(async (runtime) => {
+  // An unknown tool still goes to the executor, which refuses and audits it.
+  const input = readToolInput(values.input, tokens, tool === undefined ? {} : inputJsonSchema(tool));
+  const mode = outputMode(values.json);
+  return withRuntime(async (runtime, track) => {
+    const actor = actorFor(runtime, values.as);
+    const progress = track(name);
     const result = await runtime.executor.execute({
-      tool,
+      tool: name,
       input,
-      actor: actorFor(runtime, values.as),
+      actor,
       ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
-      onProgress: (message) => process.stderr.write(`${message}\n`),
+      onProgress: (message) => progress.step(message),
     });
-    printJson(result);
-    return exitCodeOf(result);
+    progress.stop();
+    const hint = tool === undefined ? didYouMean(name, registry.names()) : '';
+    if (!mode.text) {
+      printJson(result);
+      if (hint !== '') process.stderr.write(`bankops: ${hint}\n`);
+    } else {
+      printDocument((maxColumns) => {
+        const doc = resultDocument(runtime.registry, result, {
+          asker: actor.id,
+          input,
+          maxColumns,
+          fullResult: '--json shows them',
+        });
+        if (hint !== '') doc.blocks.push({ type: 'note', text: `Did ${hint.slice(4)}`, tone: 'info' });
+        if (result.status === 'invalid' && tool !== undefined)
+          doc.blocks.push({ type: 'note', text: `bankops help ${name} lists its fields.`, tone: 'info' });
+        return doc;
+      }, mode);
+    }
+    return EXIT[resultClass(result)];
   });
 }

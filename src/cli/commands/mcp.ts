@@ -1,9 +1,26 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { serveStdio } from '../../app/mcp-stdio.js';
 import { parseStdioArgs, STDIO_HELP } from '../../mcp/stdio-args.js';
 import { UsageError } from '../io.js';
 
 export const MCP_HELP = STDIO_HELP;
 
-/** `bankops mcp`: the same server as `node dist/mcp-bundle/bankops-mcp.mjs`, which assistants start faster. */
+/** The bundle `npm run build` writes beside the CLI: one file, tool schemas precomputed. */
+const BUNDLE = new URL('../../mcp-bundle/bankops-mcp.mjs', import.meta.url);
+
+/**
+ * The stdio server from the bundle when there is one (the built CLI), so `bankops mcp` starts as
+ * fast as `node dist/mcp-bundle/bankops-mcp.mjs`; else (sources run by tests) from its module.
+ */
+async function loadServer(): Promise<typeof serveStdio> {
+  if (existsSync(fileURLToPath(BUNDLE))) {
+    return ((await import(BUNDLE.href)) as { serveStdio: typeof serveStdio }).serveStdio;
+  }
+  return (await import('../../app/mcp-stdio.js')).serveStdio;
+}
+
+/** `bankops mcp`: the same server as `node dist/mcp-bundle/bankops-mcp.mjs`. */
 export async function mcpCommand(args: string[]): Promise<number | 'running'> {
   let options: ReturnType<typeof parseStdioArgs>;
   try {
@@ -17,8 +34,20 @@ export async function mcpCommand(args: string[]): Promise<number | 'running'> {
     return 0;
   }
   const { help: _help, ...serve } = options;
-  // Loaded here, not at the top: every other command would pay for loading the MCP SDK.
-  const { serveStdio } = await import('../../app/mcp-stdio.js');
-  await serveStdio(serve);
+  await (await loadServer())(serve);
   return 'running';
+}
+
+/**
+ * `bankops mcp` straight from the entry point: an assistant starts it and waits for tools/list, so
+ * none of the other commands' modules are loaded. Usage errors are told as the CLI tells them.
+ */
+export async function runMcpCommand(args: string[]): Promise<number | 'running'> {
+  try {
+    return await mcpCommand(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`bankops: ${error.message}\n${error.help === undefined ? '' : `\n${error.help}`}`);
+    return 2;
+  }
 }

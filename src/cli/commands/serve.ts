@@ -7,11 +7,13 @@ import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
+import { slackSecrets } from '../../slack/config.js';
 import { UsageError } from '../io.js';
 import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
-                     [--no-confirm] [--allowed-origin <origin>]... [--allow-remote]
+                     [--no-confirm] [--secret-inputs] [--allowed-origin <origin>]...
+                     [--allowed-host <host>]... [--allow-remote]
 
 Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:${DEFAULT_MCP_PORT}):
   /mcp               MCP over Streamable HTTP for AI assistants (docs/mcp-http.md); every request
@@ -32,9 +34,14 @@ Options:
   --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications, admin)
   --read-only               only tools that change nothing
   --no-confirm              run writes the policy allows without asking the user to confirm them
-                            (by default a client that offers elicitation is asked first)
+                            (by default a client that can show a form is asked first)
+  --secret-inputs           also offer over MCP the tools whose input is a PIN, an activation or
+                            assignment code or a full card number (off: it would pass through the
+                            model; never offered in Slack)
   --allowed-origin <origin> a browser origin allowed besides http://127.0.0.1:<port> and
                             http://localhost:<port> (repeatable); requests without Origin pass
+  --allowed-host <host>     a Host header allowed on /mcp besides loopback names, e.g. the public
+                            name a TLS proxy forwards (repeatable; host or host:port); others get 403
 
 Environment:
   BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (a non-loopback one is allowed)
@@ -54,7 +61,9 @@ interface ServeOptions {
   toolsets: Toolset[] | undefined;
   readOnly: boolean;
   confirmWrites: boolean;
+  secretInputs: boolean;
   allowedOrigins: string[];
+  allowedHosts: string[];
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -69,7 +78,9 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
       toolsets: { type: 'string' },
       'read-only': { type: 'boolean' },
       'no-confirm': { type: 'boolean' },
+      'secret-inputs': { type: 'boolean' },
       'allowed-origin': { type: 'string', multiple: true },
+      'allowed-host': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,7 +111,9 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
     toolsets: parseToolsets(values.toolsets),
     readOnly: values['read-only'] === true,
     confirmWrites: values['no-confirm'] !== true,
+    secretInputs: values['secret-inputs'] === true,
     allowedOrigins,
+    allowedHosts: values['allowed-host'] ?? [],
   };
 }
 
@@ -109,6 +122,7 @@ function toolCount(runtime: Runtime, options: ServeOptions): number {
   return offeredTools(runtime.registry, {
     ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
     readOnly: options.readOnly,
+    secretInputs: options.secretInputs,
   }).length;
 }
 
@@ -133,7 +147,12 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
   const settings = loadServeSettings();
-  const runtime = await createRuntime(loadConfig(), { watchPolicy: true, background: true, log });
+  const runtime = await createRuntime(loadConfig(), {
+    watchPolicy: true,
+    background: true,
+    log,
+    ...(settings.slack.enabled ? { secrets: slackSecrets(settings.slack.config) } : {}),
+  });
   let running: RunningServe | undefined;
 
   // Installed before anything listens, so a signal that comes right after start-up still closes
@@ -168,6 +187,8 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       mcpSummary: `${toolCount(runtime, options)} tools${options.readOnly ? ', read-only' : ''}`,
       mcp: {
         allowedOrigins: options.allowedOrigins,
+        allowedHosts: options.allowedHosts,
+        secretInputs: options.secretInputs,
         ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
         readOnly: options.readOnly,
         confirmWrites: options.confirmWrites,

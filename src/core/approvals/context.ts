@@ -50,7 +50,7 @@ export interface ApprovalEngineOptions {
 }
 
 const DEFAULT_LEASE_SECONDS = 15 * 60;
-const DEFAULT_RESEND_DELAYS_MS = [500, 2000];
+const DEFAULT_RESEND_DELAYS_MS = [1000, 4000];
 const DEFAULT_MAX_SENDS = 6;
 
 /** What every step of the engine shares: the store, the feed, the clock, and who to tell. */

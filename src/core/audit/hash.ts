@@ -7,5 +7,6 @@ export const GENESIS_HASH = '0'.repeat(64);
 
 /** `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. */
 export function entryHash(prevHash: string, content: Readonly<Record<keyof AuditContent, unknown>>): string {
+  // `content.input` may be a CanonicalText of the same JSON: the same bytes are hashed either way.
   return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
 }

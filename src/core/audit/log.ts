@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { canonicalJson } from '../canonical-json.js';
+import { CanonicalText, canonicalJson } from '../canonical-json.js';
 import type { Db } from '../db.js';
 import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
 import { AuditInputError } from './errors.js';
@@ -35,6 +35,21 @@ export interface AppendOptions {
   secrets?: readonly string[];
 }
 
+export interface RecordOptions extends AppendOptions {
+  /**
+   * `true`: the batch is fsynced when it commits (one fsync for every entry of the batch).
+   * `false` (reads): committed to the WAL without an fsync of its own; it survives a crash of the
+   * process, and the next durable commit (any write's, or a checkpoint) puts it on disk too.
+   */
+  durable: boolean;
+}
+
+interface Queued {
+  unsealed: Unsealed;
+  resolve: (entry: AuditEntry) => void;
+  reject: (error: unknown) => void;
+}
+
 type Unsealed = Omit<AuditContent, 'seq' | 'ts'>;
 
 const headSql = 'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1';
@@ -50,15 +65,22 @@ function truncate(text: string): string {
  */
 export class AuditLog {
   readonly #db: Db;
+  /** The connection's own setting, restored after a batch of reads. */
+  readonly #synchronous: 'FULL' | 'NORMAL';
   readonly #now: () => Date;
   readonly #secrets: () => readonly string[];
   readonly #insert: Statement;
   readonly #head: Statement<[], unknown>;
   readonly #seal: (unsealed: Unsealed) => AuditEntry;
+  readonly #sealMany: (batch: readonly Unsealed[]) => AuditEntry[];
+  /** Entries waiting for the next group commit, by durability. */
+  #queues: { durable: Queued[]; relaxed: Queued[] } = { durable: [], relaxed: [] };
+  #flushScheduled = false;
 
   constructor(db: Db, options: AuditLogOptions = {}) {
     migrateAuditLog(db);
     this.#db = db;
+    this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#now = options.now ?? (() => new Date());
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
@@ -69,20 +91,32 @@ export class AuditLog {
          @requestIds, @outcome, @error, @durationMs, @prevHash, @hash)`,
     );
     this.#head = db.prepare(headSql);
-    const seal = db.transaction((unsealed: Unsealed): AuditEntry => {
-      const { seq: last, hash: prevHash } = this.head();
-      const content: AuditContent = { seq: last + 1, ts: this.#now().toISOString(), ...unsealed };
-      const hash = entryHash(prevHash, content);
+    // Appends after `head`, returning the new head: a batch chains its entries without reading the
+    // head back for each (the insert trigger still checks every link).
+    const put = (unsealed: Unsealed, head: AuditAnchor): AuditEntry => {
+      const content: AuditContent = { seq: head.seq + 1, ts: this.#now().toISOString(), ...unsealed };
+      const input = canonicalJson(content.input);
+      const hash = entryHash(head.hash, { ...content, input: new CanonicalText(input) });
       this.#insert.run({
         ...content,
-        input: canonicalJson(content.input),
+        input,
         requestIds: JSON.stringify(content.requestIds),
-        prevHash,
+        prevHash: head.hash,
         hash,
       });
-      return { ...content, prevHash, hash };
-    });
+      return { ...content, prevHash: head.hash, hash };
+    };
+    const seal = db.transaction((unsealed: Unsealed): AuditEntry => put(unsealed, this.head()));
     this.#seal = (unsealed) => seal.immediate(unsealed);
+    const sealMany = db.transaction((batch: readonly Unsealed[]): AuditEntry[] => {
+      let head = this.head();
+      return batch.map((unsealed) => {
+        const entry = put(unsealed, head);
+        head = { seq: entry.seq, hash: entry.hash };
+        return entry;
+      });
+    });
+    this.#sealMany = (batch) => sealMany.immediate(batch);
   }
 
   /**
@@ -90,6 +124,10 @@ export class AuditLog {
    * bearer tokens) and appends one entry. Throws `AuditInputError` naming the fields at fault.
    */
   append(input: AuditEntryInput, options: AppendOptions = {}): AuditEntry {
+    return this.#seal(this.#prepare(input, options));
+  }
+
+  #prepare(input: AuditEntryInput, options: AppendOptions): Unsealed {
     const parsed = auditEntryInputSchema.safeParse(input);
     if (!parsed.success) {
       throw new AuditInputError(
@@ -103,7 +141,7 @@ export class AuditLog {
       ...this.#secrets(),
       ...(options.secrets ?? []),
     ];
-    return this.#seal({
+    return {
       actor: entry.actor,
       frontEnd: entry.frontEnd,
       tool: entry.tool,
@@ -115,7 +153,53 @@ export class AuditLog {
       outcome: entry.outcome,
       error: entry.error === null ? null : truncate(sanitizeText(entry.error, secrets)),
       durationMs: entry.durationMs,
+    };
+  }
+
+  /**
+   * Group commit: appends the entry with the others recorded in the same turn of the event loop, in
+   * one transaction (one fsync for all of them when `durable`, none of its own when not). Resolves
+   * once the entry is committed. Writes that must be on disk before the service is called use
+   * `append` instead.
+   */
+  record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
+    let unsealed: Unsealed;
+    try {
+      unsealed = this.#prepare(input, options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<AuditEntry>((resolve, reject) => {
+      (options.durable ? this.#queues.durable : this.#queues.relaxed).push({ unsealed, resolve, reject });
+      if (this.#flushScheduled) return;
+      this.#flushScheduled = true;
+      // A microtask: callers whose promises settle together enqueue before it runs, so they share it.
+      queueMicrotask(() => this.#flush());
     });
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const { durable, relaxed } = this.#queues;
+    this.#queues = { durable: [], relaxed: [] };
+    if (relaxed.length > 0) this.#commit(relaxed, false);
+    if (durable.length > 0) this.#commit(durable, true);
+  }
+
+  #commit(batch: Queued[], durable: boolean): void {
+    let sealed: AuditEntry[];
+    try {
+      if (!durable) this.#db.pragma('synchronous = NORMAL');
+      try {
+        sealed = this.#sealMany(batch.map((q) => q.unsealed));
+      } finally {
+        if (!durable) this.#db.pragma(`synchronous = ${this.#synchronous}`);
+      }
+    } catch (error) {
+      for (const queued of batch) queued.reject(error);
+      return;
+    }
+    for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
   }
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */

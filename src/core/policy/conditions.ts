@@ -45,22 +45,25 @@ export interface ConditionInput {
 
 /** Whether a rule's `when` holds for this call. */
 export function conditionHolds(condition: Condition, call: ConditionInput): boolean {
-  if (condition.all !== undefined) return condition.all.every((inner) => conditionHolds(inner, call));
-  if (condition.any !== undefined) return condition.any.some((inner) => conditionHolds(inner, call));
-  if (condition.amount !== undefined) {
-    // A tool that moves no money never reaches an amount threshold.
-    if (call.money === undefined) return false;
-    const { atLeast } = condition.amount;
-    const key = Object.hasOwn(atLeast, call.money.currency) ? call.money.currency : 'default';
-    const threshold = Object.hasOwn(atLeast, key) ? atLeast[key] : undefined;
-    return threshold !== undefined && call.money.amount >= threshold;
+  switch (condition.kind) {
+    case 'all':
+      return condition.of.every((inner) => conditionHolds(inner, call));
+    case 'any':
+      return condition.of.some((inner) => conditionHolds(inner, call));
+    case 'amount': {
+      // A tool that moves no money never reaches an amount threshold.
+      if (call.money === undefined) return false;
+      const { atLeast } = condition;
+      const key = Object.hasOwn(atLeast, call.money.currency) ? call.money.currency : 'default';
+      const threshold = Object.hasOwn(atLeast, key) ? atLeast[key] : undefined;
+      return threshold !== undefined && call.money.amount >= threshold;
+    }
+    case 'input': {
+      const value = valueAt(call.input, condition.path);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
+      // Case-insensitive: a tool that accepts `lost` must not slip past a rule written for `LOST`.
+      const seen = String(value).toUpperCase();
+      return condition.in.some((wanted) => wanted.toUpperCase() === seen);
+    }
   }
-  if (condition.input !== undefined) {
-    const value = valueAt(call.input, condition.input.path);
-    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;
-    // Case-insensitive: a tool that accepts `lost` must not slip past a rule written for `LOST`.
-    const seen = String(value).toUpperCase();
-    return condition.input.in.some((wanted) => wanted.toUpperCase() === seen);
-  }
-  return false;
 }

@@ -95,15 +95,42 @@ export const InputConditionSchema = z.strictObject({
   in: z.array(z.string()).min(1),
 });
 
-// The recursive type is spelled out because inference cannot see through the getters.
-export interface Condition {
-  amount?: z.output<typeof AmountConditionSchema> | undefined;
-  input?: z.output<typeof InputConditionSchema> | undefined;
-  all?: Condition[] | undefined;
-  any?: Condition[] | undefined;
+type AmountCondition = z.output<typeof AmountConditionSchema>;
+type InputCondition = z.output<typeof InputConditionSchema>;
+
+/**
+ * A rule's `when`, as the evaluator and the policy view handle it: a discriminated union, so every
+ * switch over `kind` is exhaustive. (Spelled out because inference cannot see through the getters
+ * of the recursive schema; the schema below produces exactly this.)
+ */
+export type Condition =
+  | ({ kind: 'amount' } & AmountCondition)
+  | ({ kind: 'input' } & InputCondition)
+  | { kind: 'all'; of: Condition[] }
+  | { kind: 'any'; of: Condition[] };
+
+/** The condition as written in the file: an object holding exactly one of these keys. */
+export interface ConditionText {
+  amount?: z.input<typeof AmountConditionSchema> | undefined;
+  input?: z.input<typeof InputConditionSchema> | undefined;
+  all?: ConditionText[] | undefined;
+  any?: ConditionText[] | undefined;
 }
 
-export const ConditionSchema: z.ZodType<Condition> = z
+/** Tags the one key that is present; `exactlyOne` has made sure there is exactly one. */
+function tagged(raw: {
+  amount?: AmountCondition | undefined;
+  input?: InputCondition | undefined;
+  all?: Condition[] | undefined;
+  any?: Condition[] | undefined;
+}): Condition {
+  if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
+  if (raw.input !== undefined) return { kind: 'input', ...raw.input };
+  if (raw.all !== undefined) return { kind: 'all', of: raw.all };
+  return { kind: 'any', of: raw.any ?? [] };
+}
+
+export const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .strictObject({
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
@@ -114,7 +141,8 @@ export const ConditionSchema: z.ZodType<Condition> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']));
+  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']))
+  .transform(tagged);
 
 export const ApprovalSchema = z.strictObject({
   approvers: z.number().int().min(1).max(5),

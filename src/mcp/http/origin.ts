@@ -1,8 +1,8 @@
 /**
- * DNS-rebinding protection (MCP transport spec: servers MUST validate Origin). A page on another
- * site that resolves its name to 127.0.0.1 makes the browser send requests here with its own
- * Origin; those are refused. Requests without an Origin (MCP clients, curl) are not from a browser
- * page and pass on to authentication.
+ * DNS-rebinding protection by Origin (MCP transport spec: servers MUST validate Origin). A page on
+ * another site that resolves its name to 127.0.0.1 makes the browser send requests here with its
+ * own Origin; those are refused. Requests without an Origin (MCP clients, curl) are not from a
+ * browser page; the Host check applies to them.
  */
 export function loopbackOrigins(port: number): string[] {
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
@@ -13,6 +13,16 @@ export function normalizeOrigin(origin: string): string {
   return origin.trim().replace(/\/+$/, '').toLowerCase();
 }
 
-export function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
-  return origin === undefined || allowed.has(normalizeOrigin(origin));
+/**
+ * Allowed: no Origin, this listener's own loopback origins (`port`: the port the request came in
+ * on), and the configured ones.
+ */
+export function originAllowed(
+  origin: string | undefined,
+  port: number,
+  configured: ReadonlySet<string>,
+): boolean {
+  if (origin === undefined) return true;
+  const normalized = normalizeOrigin(origin);
+  return configured.has(normalized) || loopbackOrigins(port).includes(normalized);
 }

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { McpServer } from '@modelcontextprotocol/server';
 
-/** One MCP session: its own transport and server, bound to the key that opened it. */
+/** One 2025-era MCP session: its own transport and server, bound to the key that opened it. */
 export interface Session {
   id: string;
   /** The policy's name of the key that opened the session; no other key may use it. */
   keyName: string;
   /** The SHA-256 of that key: a session ends when the policy no longer lists it (removed or rotated). */
   keyDigest: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
   /** When the last request on the session ended (or began, while none has ended yet). */
   lastSeen: number;
@@ -22,8 +22,9 @@ export interface Session {
 }
 
 /**
- * The live sessions by id. A session ends on DELETE, on `close()`, or after `idleMs` with no
- * request open: a client that vanished must not hold a server (and its event store) forever.
+ * The live sessions by id. A session ends on DELETE, on `close()`, after `idleMs` with no request
+ * open, or when a new session needs its place and it is the least recently used idle one: a client
+ * that vanished without DELETE (most do) must never lock its key out.
  */
 export class SessionTable {
   readonly #sessions = new Map<string, Session>();
@@ -76,6 +77,19 @@ export class SessionTable {
   idle(): Session[] {
     const now = this.#now();
     return [...this.#sessions.values()].filter((s) => s.open <= 0 && now - s.lastSeen > this.#idleMs);
+  }
+
+  /**
+   * The least recently used session with nothing open, of this key or of any (`keyName`
+   * undefined): the one to end so a new session fits. Undefined when every one is busy.
+   */
+  leastRecentlyUsedIdle(keyName?: string): Session | undefined {
+    let oldest: Session | undefined;
+    for (const session of this.#sessions.values()) {
+      if (session.open > 0 || (keyName !== undefined && session.keyName !== keyName)) continue;
+      if (oldest === undefined || session.lastSeen < oldest.lastSeen) oldest = session;
+    }
+    return oldest;
   }
 
   all(): Session[] {

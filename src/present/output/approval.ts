@@ -1,7 +1,8 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
+import { stateWords } from '../approval-outcome.js';
+import { statusLine, whatWillHappen } from '../approval-words.js';
 import { blocksOf } from './derive.js';
-import { amountValue } from './format.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
 import { toolOutputDocument } from './tool-output.js';
@@ -14,8 +15,8 @@ const field = (key: string, label: string, value: Value): Field => ({ key, label
 /** `1 of 2` approvals of the current attempt. */
 export const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
 
-/** One line on what an approval is for: the preview's summary, else the policy's reason. */
-export const whatFor = (view: ApprovalView): string => view.preview?.summary ?? view.reason;
+/** One line on what an approval is for: the first of what will happen. */
+export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
 
 const COLUMNS: Column[] = [
   { key: 'id', label: 'ID', kind: 'id', align: 'left' },
@@ -23,28 +24,46 @@ const COLUMNS: Column[] = [
   { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
   { key: 'requester', label: 'Requester', kind: 'id', align: 'left' },
   { key: 'votes', label: 'Votes', kind: 'text', align: 'left' },
-  { key: 'expiresAt', label: 'Expires at', kind: 'time', align: 'left' },
   { key: 'what', label: 'What', kind: 'text', align: 'left' },
 ];
 
+export interface ApprovalsListing {
+  title?: string;
+  /** The most the listing asked for: a full page may not be all, and says so. */
+  limit?: number;
+  /** How to see more, in the front end's words (`--limit 500`). */
+  more?: string;
+}
+
 /** A table of approvals, newest first as given. */
-export function approvalsDocument(views: readonly ApprovalView[], title = 'Approvals'): OutputDocument {
+export function approvalsDocument(
+  views: readonly ApprovalView[],
+  listing: ApprovalsListing = {},
+): OutputDocument {
+  const title = listing.title ?? 'Approvals';
   if (views.length === 0) return { title, blocks: [{ type: 'note', text: 'No approvals.', tone: 'info' }] };
   const table: TableBlock = {
     type: 'table',
     columns: COLUMNS,
     rows: views.map((v) => [
       text(v.id, 'id'),
-      text(v.state, 'status'),
+      text(stateWords(v), 'status'),
       text(v.tool),
       text(v.requester, 'id'),
       text(votes(v)),
-      text(v.expiresAt, 'time'),
       text(whatFor(v)),
     ]),
     total: views.length,
   };
-  return { title, blocks: [table] };
+  const full = listing.limit !== undefined && views.length >= listing.limit;
+  const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
+  return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
+}
+
+/** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
+function requesterWords(view: ApprovalView): string {
+  const { displayName, frontEnd } = view.origin;
+  return displayName === view.requester ? `via ${frontEnd}` : `${displayName}, via ${frontEnd}`;
 }
 
 /** The facts of one approval, in the order an approver reads them. */
@@ -52,26 +71,14 @@ function facts(view: ApprovalView): Field[] {
   const out: Field[] = [
     field('id', 'ID', text(view.id, 'id')),
     field('state', 'State', text(view.state, 'status')),
+    field('status', 'Status', text(statusLine(view))),
     field('tool', 'Tool', text(view.tool)),
-    field('what', 'What', text(whatFor(view))),
     field('reason', 'Policy', text(view.reason)),
-    field('requester', 'Requester', text(view.requester, 'id')),
+    field('requester', 'Requester', text(`${view.requester} (${requesterWords(view)})`, 'id')),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
     out.push(field('approvals', 'Approved by', text(view.approvals.map((a) => a.approver).join(', '))));
-  if (view.bound !== undefined)
-    out.push(
-      field('bound.max', 'Debits at most', amountValue(view.bound.max.amount, view.bound.max.currency)),
-    );
-  if (view.bound?.minReceive !== undefined)
-    out.push(
-      field(
-        'bound.minReceive',
-        'Delivers at least',
-        amountValue(view.bound.minReceive.amount, view.bound.minReceive.currency),
-      ),
-    );
   if (view.attempt > 1) out.push(field('attempt', 'Attempt', text(String(view.attempt), 'number')));
   if (view.decidedBy !== undefined) out.push(field('decidedBy', 'Decided by', text(view.decidedBy, 'id')));
   if (view.decisionReason !== undefined) out.push(field('decisionReason', 'Why', text(view.decisionReason)));
@@ -85,9 +92,22 @@ function facts(view: ApprovalView): Field[] {
 }
 
 /** One approval: its facts, the input asked for, the quote approvers saw, and the result once run. */
-export function approvalDocument(view: ApprovalView, registry?: Registry, title?: string): OutputDocument {
-  const blocks: Block[] = [{ type: 'record', fields: facts(view) }];
-  if (Object.keys(view.input).length > 0) blocks.push(...blocksOf(view.input, undefined, 'Input'));
+export interface ApprovalDocumentOptions {
+  registry?: Registry;
+  title?: string;
+  /** Show the request's input (left out right after the requester typed it). */
+  input?: boolean;
+}
+
+export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOptions = {}): OutputDocument {
+  const { registry, title } = options;
+  const blocks: Block[] = [
+    { type: 'record', fields: facts(view) },
+    // What will happen, in the words every front end uses (approval-words.ts), a line each.
+    ...whatWillHappen(view).map((line): Block => ({ type: 'note', text: line, tone: 'info' })),
+  ];
+  if (options.input !== false && Object.keys(view.input).length > 0)
+    blocks.push(...blocksOf(view.input, undefined, 'Input'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
     blocks.push(...blocksOf(view.preview.details, undefined, 'Quote shown'));
   const tool = registry?.get(view.tool);

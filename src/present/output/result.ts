@@ -1,6 +1,7 @@
 import type { Registry } from '../../core/registry.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { OutcomeClass } from '../approval-outcome.js';
+import { joinedLine, statusLine } from '../approval-words.js';
 import { describeFailure } from '../failure.js';
 import { approvalDocument } from './approval.js';
 import type { Block, Field, OutputDocument, Value } from './model.js';
@@ -32,10 +33,15 @@ const fact = (key: string, label: string, text: string, kind: Value['kind']): Fi
 
 const note = (text: string, tone: 'info' | 'warning' = 'info'): Block => ({ type: 'note', text, tone });
 
+export interface ResultOptions extends ToolOutputOptions {
+  /** Who asked (actor id), so a joined request can say "opened … by you". */
+  asker?: string;
+}
+
 export function resultDocument(
   registry: Registry,
   result: ExecuteResult,
-  options: ToolOutputOptions = {},
+  options: ResultOptions = {},
 ): OutputDocument {
   const tool = registry.get(result.tool);
   switch (result.status) {
@@ -45,13 +51,13 @@ export function resultDocument(
         : toolOutputDocument(tool, result.output, options);
     case 'pending_approval': {
       const view = result.approval;
-      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
-      const doc = approvalDocument(view, registry, `${result.tool} waits for approval ${result.approvalId}`);
-      doc.blocks.push(
-        note(
-          `Nothing has happened yet: ${missing === 1 ? '1 more person' : `${missing} more people`} with role ${view.approverRole}, never the requester, must approve ${result.approvalId} before ${view.expiresAt}; the last approval runs ${result.tool}.`,
-        ),
-      );
+      const doc = approvalDocument(view, {
+        registry,
+        title: `${result.tool} waits for approval ${result.approvalId}`,
+        input: false,
+      });
+      if (result.joined) doc.blocks.unshift(note(joinedLine(view, options.asker ?? '')));
+      doc.blocks.push(note(`Nothing has happened yet. ${statusLine(view)}.`));
       return doc;
     }
     case 'invalid':

@@ -15,6 +15,8 @@ export interface TableOptions {
   /** At most this many rows; the rest are counted in a note. All by default. */
   maxRows?: number;
   secretFields: readonly string[];
+  /** Where the fields a table leaves out are found, in the front end's words (`--json shows them`). */
+  fullResult?: string;
 }
 
 type Row = Readonly<Record<string, unknown>>;
@@ -60,11 +62,11 @@ const DISPLAY: readonly Role[] = ['id', 'currency', 'name', 'type', 'status', 'a
 const PICKS: readonly [Role, number][] = [
   ['id', 1],
   ['currency', 1],
-  ['name', 1],
-  ['type', 1],
-  ['status', 1],
   ['amount', 1],
+  ['name', 1],
+  ['status', 1],
   ['time', 1],
+  ['type', 1],
   ['type', 2],
   ['masked', 1],
   ['amount', 2],
@@ -183,7 +185,7 @@ export function tableBlocks(
   if (left.length > 0) {
     blocks.push({
       type: 'note',
-      text: `${left.length} more field${left.length === 1 ? '' : 's'} per row not shown here (${list(left)}); the full result has them.`,
+      text: `${left.length} more field${left.length === 1 ? '' : 's'} per row not shown here (${list(left)}); ${options.fullResult ?? 'the full result has them'}.`,
       tone: 'info',
     });
   }

@@ -31,6 +31,8 @@ export interface ToolOutputOptions {
   /** Caps for front ends with limits (Slack: 100 rows, 20 cells a row). */
   maxRows?: number;
   maxColumns?: number;
+  /** Where fields a table leaves out are found (`--json shows them`). */
+  fullResult?: string;
 }
 
 /** A tool's output as a document for people: the tool's title, then its data. */
@@ -47,5 +49,6 @@ export function toolOutputDocument(
     ...(paging === undefined ? {} : { paging }),
     ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
     ...(options.maxColumns === undefined ? {} : { maxColumns: options.maxColumns }),
+    ...(options.fullResult === undefined ? {} : { fullResult: options.fullResult }),
   });
 }

@@ -122,7 +122,7 @@ export function readForm(
 }
 
 /** How long a submission may wait for the executor before the form closes and the answer follows. */
-const INLINE_WAIT_MS = 2_000;
+const INLINE_WAIT_MS = 1_500;
 
 /**
  * Runs a form's input. Invalid input that the executor reports quickly goes back into the form,

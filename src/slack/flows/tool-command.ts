@@ -21,7 +21,8 @@ const hasField = (tool: AnyTool, name: string): boolean => Object.hasOwn(tool.in
 
 /**
  * What short forms resolve before asking: a family B card id bankops has seen gets its cardholder
- * and wallet; a payee the payee directory knows gets its rail and purpose.
+ * and wallet; a payee the payee directory knows gets its corridor's rail (the purpose of a payment
+ * is the person's to say).
  */
 function resolveKnown(
   services: SlackServices,
@@ -37,10 +38,10 @@ function resolveKnown(
     }
   }
   if (tool.name === 'create_payout' && typeof input.beneficiaryId === 'string') {
-    const payee = services.payees(input.beneficiaryId);
-    if (payee !== undefined) {
-      for (const [key, value] of Object.entries(payee)) if (value !== undefined) resolved[key] ??= value;
-    }
+    const payee = services.payees?.get(input.beneficiaryId);
+    // The directory keeps the corridor's rail as `LOCAL/ACH` or `SWIFT`; a payout names the rail.
+    const rail = payee?.rail?.split('/').at(-1);
+    if (rail !== undefined) resolved.destinationRail ??= rail;
   }
   return resolved;
 }

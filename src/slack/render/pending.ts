@@ -15,7 +15,7 @@ export function pendingMessage(approval: ApprovalView): SlackMessage {
       ...sections(text),
       context(
         `Needs ${people(missing)} with role ${escapeText(approval.approverRole)}, never you. Expires ${escapeText(approval.expiresAt)}. ` +
-          `Approval \`${approval.id}\`: approvers decide in Slack or with \`bankops approvals approve ${approval.id}\`; nothing happens before.`,
+          `Approval \`${approval.id}\`: approvers decide with \`bankops approvals approve ${approval.id}\`; nothing happens before.`,
       ),
     ],
   };

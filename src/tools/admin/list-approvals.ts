@@ -7,7 +7,7 @@ export const listApprovals = defineTool({
   name: 'list_approvals',
   title: 'List approvals',
   description:
-    'Lists approvals, newest first, optionally of one state (pending for those still waiting for approvers) or one tool: state, requester, approvals so far, and results. Inputs are shown with secrets redacted. Read-only.',
+    'Lists approvals, newest first, optionally of one state (pending for those still waiting for approvers) or one tool: state, requester, approvals so far, and results. Inputs are shown with secrets redacted.',
   toolset: 'admin',
   input: z.object({
     state: approvalStateField.optional().describe('Only approvals in this state, e.g. pending.'),

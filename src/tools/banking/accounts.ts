@@ -15,7 +15,7 @@ export const listAccounts = defineTool({
   name: 'list_accounts',
   title: 'List receiving accounts',
   description:
-    'Lists the multi-currency receiving accounts (id, currency, bank coordinates, owner name, rails), one page at a time, optionally of one currency. accountOwnerName is the beneficiary name to use when sending money to an account. Read-only.',
+    'Lists the multi-currency receiving accounts (id, currency, bank coordinates, owner name, rails), one page at a time, optionally of one currency. accountOwnerName is the beneficiary name to use when sending money to an account.',
   toolset: 'banking',
   input: z.object({
     companyCode: companyCodeField,
@@ -48,7 +48,7 @@ export const getAccount = defineTool({
   name: 'get_account',
   title: 'Get account details',
   description:
-    'Shows one receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name and its currency balance. Coordinates may be missing while bankDetailsAvailable is false; ask again later. Read-only.',
+    'Shows one receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name and its currency balance. Coordinates may be missing while bankDetailsAvailable is false; ask again later.',
   toolset: 'banking',
   input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
   output: AccountDetailSchema,
@@ -64,7 +64,7 @@ export const getBalances = defineTool({
   name: 'get_balances',
   title: 'Get balances per currency',
   description:
-    'Shows the balance of every currency (available, frozen, prepaid, margin; decimal amounts in that currency) and the accounts that collect into it. Use this for totals: accounts of one currency share one balance, so never add up balances of accounts. Read-only.',
+    'Shows the balance of every currency (available, frozen, prepaid, margin; decimal amounts in that currency) and the accounts that collect into it. Use this for totals: accounts of one currency share one balance, so never add up balances of accounts.',
   toolset: 'banking',
   input: z.object({ companyCode: companyCodeField }),
   output: BalancesSchema,
@@ -80,7 +80,7 @@ export const getAccountBalance = defineTool({
   name: 'get_account_balance',
   title: 'Get account balance',
   description:
-    'Shows the balance of the currency one account collects into (decimal amounts in that currency). Several accounts of one currency report the same balance, so never add balances of different accounts; use get_balances for totals. Read-only.',
+    'Shows the balance of the currency one account collects into (decimal amounts in that currency). Several accounts of one currency report the same balance, so never add balances of different accounts; use get_balances for totals.',
   toolset: 'banking',
   input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
   output: AccountBalanceByIdSchema,

@@ -34,7 +34,7 @@ export const getUser = defineTool({
   name: 'get_user',
   title: 'Get user profile',
   description:
-    'Looks up a user profile by e-mail: userId, companyCode, business name, country, KYC and account status. Use it to find the identifiers of an onboarded user. Read-only.',
+    'Looks up a user profile by e-mail: userId, companyCode, business name, country, KYC and account status. Use it to find the identifiers of an onboarded user.',
   toolset: 'banking',
   input: z.object({
     email: z.email().describe('E-mail address the user was onboarded with.'),

@@ -18,7 +18,7 @@ export const listBeneficiaryOptions = defineTool({
   name: 'list_beneficiary_options',
   title: 'List beneficiary corridors',
   description:
-    'Lists the corridors in which payees can be registered: currency, bank country, entity type (INDIVIDUAL or COMPANY) and payment method (LOCAL or SWIFT). Start here before get_beneficiary_schema and create_beneficiary. Read-only.',
+    'Lists the corridors in which payees can be registered: currency, bank country, entity type (INDIVIDUAL or COMPANY) and payment method (LOCAL or SWIFT). Start here before get_beneficiary_schema and create_beneficiary.',
   toolset: 'banking',
   input: z.object({
     currency: currencyCode.optional().describe('Only corridors of this currency, e.g. USD.'),
@@ -50,7 +50,7 @@ export const getBeneficiarySchema = defineTool({
   name: 'get_beneficiary_schema',
   title: 'Get beneficiary corridor schema',
   description:
-    'Returns the JSON Schema a create_beneficiary request must match for one corridor, and its rails (clearingSystems). Call once without clearingSystem to learn the rails, then again with the chosen rail for its exact rules (e.g. routingCodeType). Read-only.',
+    'Returns the JSON Schema a create_beneficiary request must match for one corridor, and its rails (clearingSystems). Call once without clearingSystem to learn the rails, then again with the chosen rail for its exact rules (e.g. routingCodeType).',
   toolset: 'banking',
   input: z.object({
     currency: currencyCode.describe('Currency the payee receives, e.g. USD.'),

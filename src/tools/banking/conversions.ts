@@ -41,7 +41,7 @@ export const getConversion = defineTool({
   name: 'get_conversion',
   title: 'Get conversion status',
   description:
-    'Shows the status and external reference of a currency conversion (EXECUTING right after creation, later e.g. COMPLETED). Read-only.',
+    'Shows the status and external reference of a currency conversion (EXECUTING right after creation, later e.g. COMPLETED).',
   toolset: 'banking',
   input: z.object({
     conversionId: idString().describe('Conversion id returned by create_conversion.'),

@@ -12,15 +12,15 @@ export const companyCodeField = z
   .string()
   .min(1)
   .optional()
-  .describe('Company code; defaults to the configured company.');
+  .describe('Company code (configured by default).');
 
-export const accountIdField = idString().describe('Account id, e.g. acc_usd_0001 (from list_accounts).');
+export const accountIdField = idString().describe('Account id, from list_accounts.');
 
 export const amountField = z
   .number()
   .positive()
-  .describe('Amount as a decimal number in the currency units, e.g. 1250.5 (not minor units).');
+  .describe('Decimal amount in currency units, e.g. 1250.5 (not minor units).');
 
 export const sideField = z
   .enum(['SOURCE', 'TARGET'])
-  .describe('SOURCE: amount is in the source (debited) currency; TARGET: in the target (received) currency.');
+  .describe('SOURCE: amount in the debited currency; TARGET: in the received one.');

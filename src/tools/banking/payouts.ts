@@ -18,7 +18,7 @@ export const quotePayout = defineTool({
       .string()
       .min(1)
       .describe('Rail that delivers the payout, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
-    sourceAccountId: accountIdField.describe('Funding account id, e.g. acc_usd_0001 (from list_accounts).'),
+    sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
     sourceAssetCode: currencyCode.describe('Currency of the funding account, e.g. USD.'),
     destinationAssetCode: currencyCode
       .optional()
@@ -51,7 +51,7 @@ export const getPayout = defineTool({
   name: 'get_payout',
   title: 'Get payout status',
   description:
-    'Shows the status and external reference of a payout (PENDING right after creation, later e.g. PROCESSING, COMPLETED or FAILED). Read-only.',
+    'Shows the status and external reference of a payout (PENDING right after creation, later e.g. PROCESSING, COMPLETED or FAILED).',
   toolset: 'banking',
   input: z.object({
     payoutId: idString().describe('Payout id returned by create_payout.'),

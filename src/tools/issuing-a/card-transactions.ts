@@ -9,7 +9,7 @@ const date = (what: string) => opt(z.string().regex(YMD, YMD_MESSAGE).describe(w
 export const listCardTransactionsA = defineTool({
   name: 'list_card_transactions_a',
   title: 'Card transactions (family A)',
-  description: `${FAMILY_A} Lists a card's transactions (purchases, refunds, declines with failure_reason), newest first. Optional date range from_created_at and to_created_at, YYYY-MM-DD, both days included, given together. Amounts in currency units. Read-only.`,
+  description: `${FAMILY_A} Lists a card's transactions (purchases, refunds, declines with failure_reason), newest first. Optional date range from_created_at and to_created_at, YYYY-MM-DD, both days included, given together. Amounts in currency units.`,
   toolset: 'issuing_a',
   input: z
     .object({

@@ -42,8 +42,8 @@ export const createCardholderA = defineTool({
     date_of_birth: z.string().regex(YMD, YMD_MESSAGE).describe('Date of birth, YYYY-MM-DD.'),
     ...nameShape,
     ...addressShape,
-    agent_code: z.string().min(1).optional().describe('Agent code; defaults to the configured agent.'),
-    subagent_code: z.string().min(1).optional().describe('Sub-agent code; defaults to the configured one.'),
+    agent_code: z.string().min(1).optional().describe('Agent code (configured by default).'),
+    subagent_code: z.string().min(1).optional().describe('Sub-agent code (configured by default).'),
     created_by: z.string().min(1).optional().describe('Recorded creator; defaults to the acting user.'),
   }),
   output: z.object({ cardholderId: z.string().describe('Id of the new family A cardholder.') }),
@@ -75,7 +75,7 @@ export const createCardholderA = defineTool({
 export const listCardholdersA = defineTool({
   name: 'list_cardholders_a',
   title: 'List cardholders (family A)',
-  description: `${FAMILY_A} Lists cardholders, newest first, optionally only those of one status. Pages count from 1. Returns the page and totalcount (all matches). Read-only.`,
+  description: `${FAMILY_A} Lists cardholders, newest first, optionally only those of one status. Pages count from 1. Returns the page and totalcount (all matches).`,
   toolset: 'issuing_a',
   input: z.object({
     status: CardholderStatusSchema.optional().describe(
@@ -95,7 +95,7 @@ export const listCardholdersA = defineTool({
 export const getCardholderA = defineTool({
   name: 'get_cardholder_a',
   title: 'Get cardholder (family A)',
-  description: `${FAMILY_A} Shows one cardholder, found by cardholderId or by email (give exactly one): contact, status, kyc_status, name, address, date of birth. Read-only.`,
+  description: `${FAMILY_A} Shows one cardholder, found by cardholderId or by email (give exactly one): contact, status, kyc_status, name, address, date of birth.`,
   toolset: 'issuing_a',
   input: z
     .object({

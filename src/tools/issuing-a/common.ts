@@ -3,7 +3,7 @@ import type { ToolHints } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 
 /** How every family A description starts, so people and assistants can tell the two families apart. */
-export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1; family B tools end in _b).';
+export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1).';
 
 export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A create or an action (POST): a second call creates a second one or is refused. */
@@ -31,11 +31,9 @@ export function optionalShape<S extends Record<string, z.ZodType>>(
 
 const id = (what: string) => idString().describe(what);
 
-export const cardholderIdField = id('Family A cardholder id, e.g. cha_demo_ava (from list_cardholders_a).');
-export const cardIdField = id('Family A card id, e.g. card_demo_ava_virtual.');
-export const walletIdField = id(
-  'Family A wallet id of that cardholder, e.g. wal_demo_ava_usd (from list_wallets_a).',
-);
+export const cardholderIdField = id('Cardholder id, from list_cardholders_a.');
+export const cardIdField = id('Card id (card_…).');
+export const walletIdField = id('Wallet id, from list_wallets_a.');
 
 export const currencyField = (what: string) =>
   z

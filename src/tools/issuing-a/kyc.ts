@@ -10,7 +10,7 @@ const input = z.object({ cardholderId: cardholderIdField });
 export const getKycA = defineTool({
   name: 'get_kyc_a',
   title: 'KYC status (family A)',
-  description: `${FAMILY_A} Shows a cardholder's KYC: kycStatus (COMPLETED, PENDING), complianceStatus (COMPLETED, IN_PROGRESS), documentType and kycLink, the document submission link (empty once complete). Read-only.`,
+  description: `${FAMILY_A} Shows a cardholder's KYC: kycStatus (COMPLETED, PENDING), complianceStatus (COMPLETED, IN_PROGRESS), documentType and kycLink, the document submission link (empty once complete).`,
   toolset: 'issuing_a',
   input,
   output: z.object({ kyc: KycViewSchema.describe("The cardholder's KYC view.") }),

@@ -38,7 +38,7 @@ export const createWalletA = defineTool({
 export const listWalletsA = defineTool({
   name: 'list_wallets_a',
   title: 'List wallets (family A)',
-  description: `${FAMILY_A} Lists a cardholder's wallets with balance (amount, in currency units), limits and status. Read-only.`,
+  description: `${FAMILY_A} Lists a cardholder's wallets with balance (amount, in currency units), limits and status.`,
   toolset: 'issuing_a',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ wallets: z.array(WalletSchema).describe("The cardholder's wallets.") }),
@@ -62,7 +62,7 @@ const dateOrTime = (what: string) =>
 export const getWalletHistoryA = defineTool({
   name: 'get_wallet_history_a',
   title: 'Wallet history (family A)',
-  description: `${FAMILY_A} Lists a wallet's transactions (loads, card spending, fees, transfers), newest first, optionally between two dates (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS). Amounts are in currency units. Pages count from 1. Read-only.`,
+  description: `${FAMILY_A} Lists a wallet's transactions (loads, card spending, fees, transfers), newest first, optionally between two dates (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS). Amounts are in currency units. Pages count from 1.`,
   toolset: 'issuing_a',
   input: z.object({
     cardholderId: cardholderIdField,

@@ -17,7 +17,7 @@ const cardPresentField = z
 export const getCardConfigurationB = defineTool({
   name: 'get_card_configuration_b',
   title: 'Card configuration (family B)',
-  description: `${FAMILY_B} Tells whether card-present (point-of-sale) transactions are enabled for a card. Read-only.`,
+  description: `${FAMILY_B} Tells whether card-present (point-of-sale) transactions are enabled for a card.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: CardConfigurationSchema,
@@ -69,7 +69,7 @@ export const enroll3dsB = defineTool({
 export const get3dsB = defineTool({
   name: 'get_3ds_b',
   title: '3D Secure enrollment (family B)',
-  description: `${FAMILY_B} Shows whether a card is enrolled in 3D Secure and, if so, the OTP delivery method (EMAIL or SMS), the destination in full (the cardholder's e-mail, or +<country code><mobile> for SMS) and the status. Read-only.`,
+  description: `${FAMILY_B} Shows whether a card is enrolled in 3D Secure and, if so, the OTP delivery method (EMAIL or SMS), the destination in full (the cardholder's e-mail, or +<country code><mobile> for SMS) and the status.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({
@@ -119,7 +119,7 @@ export const unenroll3dsB = defineTool({
 export const getSpendLimitsB = defineTool({
   name: 'get_spend_limits_b',
   title: 'Card spend limits (family B)',
-  description: `${FAMILY_B} Lists a card's spend limits: per transaction type (PURCHASE, ATM_CASH_WITHDRAWAL) and period (TRANSACTION, DAY, WEEK, MONTH, YEAR, LIFETIME), amount in currency units, currency and whether active. Read-only.`,
+  description: `${FAMILY_B} Lists a card's spend limits: per transaction type (PURCHASE, ATM_CASH_WITHDRAWAL) and period (TRANSACTION, DAY, WEEK, MONTH, YEAR, LIFETIME), amount in currency units, currency and whether active.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ limits: z.array(SpendLimitSchema) }),

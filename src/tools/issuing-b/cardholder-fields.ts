@@ -9,40 +9,40 @@ import { CreateCardholderBBodySchema } from '../../core/client/schemas/issuing-b
 
 const body = CreateCardholderBBodySchema.shape;
 
+/** Said once per address; lines 2 to 4 follow the same rule. */
 const ADDRESS_LINE =
-  'at most 35 characters: letters, digits, inner spaces and _ @ # / , . - ( ) (no parentheses on update)';
+  'each line at most 35 characters of letters, digits, inner spaces and _ @ # / , . - ( ) (no parentheses on update)';
 
 const descriptions = {
-  title: 'Title: Mr, Mrs or Miss.',
+  title: 'Title.',
   firstName: 'First name, at most 14 characters.',
   middleName: 'Middle name, at most 35 characters.',
   lastName: 'Last name, at most 11 characters.',
   preferredName: 'Name printed on the card, at most 26 characters.',
-  gender: 'Gender: M, F or O.',
+  gender: 'Gender.',
   dateOfBirth: 'Date of birth, YYYY-MM-DD.',
-  mobileCountryName: 'Country of the mobile number, 2-letter ISO code (e.g. SG).',
-  mobileCountryCode: 'Dialling code, digits only without +, e.g. 65.',
-  mobile: 'Mobile number, 8 to 12 digits, without the country code.',
-  nationality: 'Nationality, 2-letter ISO code (e.g. SG).',
-  email: 'E-mail address; wallet transfers find the receiver by it.',
-  deliveryAddress1: `Card delivery address line 1, ${ADDRESS_LINE}.`,
-  deliveryAddress2: `Card delivery address line 2, ${ADDRESS_LINE}.`,
-  deliveryAddress3: `Card delivery address line 3, ${ADDRESS_LINE}.`,
-  deliveryAddress4: `Card delivery address line 4, ${ADDRESS_LINE}.`,
+  mobileCountryName: 'Country of the mobile, ISO 2-letter.',
+  mobileCountryCode: 'Dialling code, digits without +, e.g. 65.',
+  mobile: 'Mobile, 8 to 12 digits, no country code.',
+  nationality: 'Nationality, ISO 2-letter.',
+  email: 'E-mail; wallet transfers find the receiver by it.',
+  deliveryAddress1: `Card delivery address line 1; ${ADDRESS_LINE}.`,
+  deliveryAddress2: 'Delivery address line 2.',
+  deliveryAddress3: 'Delivery address line 3.',
+  deliveryAddress4: 'Delivery address line 4.',
   deliveryCity: 'Delivery city.',
   deliveryState: 'Delivery state or region, at most 20 characters.',
-  deliveryCountry: 'Delivery country, 2-letter ISO code.',
+  deliveryCountry: 'Delivery country, ISO 2-letter.',
   deliveryZipCode: 'Delivery postal code.',
-  billingAddress1: `Billing address line 1, ${ADDRESS_LINE}.`,
-  billingAddress2: `Billing address line 2, ${ADDRESS_LINE}.`,
-  billingAddress3: `Billing address line 3, ${ADDRESS_LINE}.`,
-  billingAddress4: `Billing address line 4, ${ADDRESS_LINE}.`,
+  billingAddress1: `Billing address line 1; ${ADDRESS_LINE}.`,
+  billingAddress2: 'Billing address line 2.',
+  billingAddress3: 'Billing address line 3.',
+  billingAddress4: 'Billing address line 4.',
   billingCity: 'Billing city.',
   billingState: 'Billing state or region, at most 20 characters.',
-  billingCountry: 'Billing country, 2-letter ISO code.',
+  billingCountry: 'Billing country, ISO 2-letter.',
   billingZipCode: 'Billing postal code.',
-  kycProviderName:
-    'Only when you run KYC with your own provider and it has finished: SUMSUB, MYINFO, JUMIO or DIDIT. Needs kycReferenceId.',
+  kycProviderName: 'Only once KYC with your own provider has finished; needs kycReferenceId.',
   kycReferenceId: "The provider's KYC reference; required with kycProviderName.",
 } as const satisfies Record<keyof typeof body, string>;
 

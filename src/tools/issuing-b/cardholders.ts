@@ -12,12 +12,8 @@ export const createCardholderB = defineTool({
   toolset: 'issuing_b',
   input: z.object({
     ...createCardholderFields,
-    agentCode: z.string().min(1).optional().describe('Agent code; defaults to the configured agent.'),
-    subagentCode: z
-      .string()
-      .min(1)
-      .optional()
-      .describe('Sub-agent code; defaults to the configured sub-agent.'),
+    agentCode: z.string().min(1).optional().describe('Agent code (configured by default).'),
+    subagentCode: z.string().min(1).optional().describe('Sub-agent code (configured by default).'),
   }),
   output: z.object({ cardholderId: z.string().describe('The new cardholder id.') }),
   hints: CREATE,
@@ -38,7 +34,7 @@ export const createCardholderB = defineTool({
 export const getCardholderB = defineTool({
   name: 'get_cardholder_b',
   title: 'Get cardholder (family B)',
-  description: `${FAMILY_B} Shows one cardholder's details (names, contact, addresses, KYC provider, createAt, status ACTIVE or INACTIVE). Read-only.`,
+  description: `${FAMILY_B} Shows one cardholder's details (names, contact, addresses, KYC provider, createAt, status ACTIVE or INACTIVE).`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ cardholder: CardholderBSchema }),

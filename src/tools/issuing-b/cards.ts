@@ -82,7 +82,7 @@ export const assignCardB = defineTool({
 export const listCardsB = defineTool({
   name: 'list_cards_b',
   title: 'List cards (family B)',
-  description: `${FAMILY_B} Lists the virtual and physical cards of a wallet (card id, last four digits, type, status, created date), paged. Read-only.`,
+  description: `${FAMILY_B} Lists the virtual and physical cards of a wallet (card id, last four digits, type, status, created date), paged.`,
   toolset: 'issuing_b',
   input: z.object({ ...walletInput, page: pageField, size: sizeField }),
   output: CardListSchema,
@@ -112,7 +112,7 @@ export const activateCardB = defineTool({
 export const getCardDetailsB = defineTool({
   name: 'get_card_details_b',
   title: 'Card details (family B)',
-  description: `${FAMILY_B} Shows a card's details with the card number masked: type, status, primary flag, PIN set, delivery and printing state, and the PURCHASE spend limits as strings. Read-only.`,
+  description: `${FAMILY_B} Shows a card's details with the card number masked: type, status, primary flag, PIN set, delivery and printing state, and the PURCHASE spend limits as strings.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ card: CardDetailsSchema }),

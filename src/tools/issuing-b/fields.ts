@@ -5,35 +5,21 @@ import { idString } from '../shared/ids.js';
 /** Identity inputs and hints shared by the family B tools (call options: ../shared/call-options.ts). */
 
 /** Family B in one phrase, so every description names it the same way. */
-export const FAMILY_B = 'Issuing family B (programs on /issuing/api/v1; family A tools end in _a).';
+export const FAMILY_B = 'Issuing family B (programs on /issuing/api/v1).';
 
 const id = idString();
 
 // The service takes the cardholder as `x-cardholder-id` on wallet and card endpoints and as
 // `x-cardholderHash-id` on cardholder and KYC endpoints; both carry the same id, so users see one field.
-export const cardholderIdField = id.describe('Family B cardholder id, e.g. chb_demo_alice.');
-export const walletIdField = id.describe(
-  'Wallet id of that cardholder, e.g. wal_demo_alice_usd (from list_wallets_b).',
-);
-export const cardIdField = id.describe(
-  'Card id in that wallet, e.g. card_demo_alice_virtual (from list_cards_b).',
-);
+export const cardholderIdField = id.describe('Cardholder id (chb_…).');
+export const walletIdField = id.describe('Wallet id, from list_wallets_b.');
+export const cardIdField = id.describe('Card id, from list_cards_b.');
 
 export const walletInput = { cardholderId: cardholderIdField, walletId: walletIdField };
 export const cardInput = { ...walletInput, cardId: cardIdField };
 
-export const pageField = z
-  .number()
-  .int()
-  .positive()
-  .optional()
-  .describe('Page number, counting from 1 (default 1).');
-export const sizeField = z
-  .number()
-  .int()
-  .positive()
-  .optional()
-  .describe('Items per page (default 10; the service may cap it, the sandbox at 100).');
+export const pageField = z.number().int().positive().optional().describe('Page, from 1.');
+export const sizeField = z.number().int().positive().optional().describe('Items per page (10 unless given).');
 
 export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A change whose repeat has no further effect (PATCH-style). */

@@ -10,7 +10,7 @@ const input = z.object({ cardholderId: cardholderIdField });
 export const getKycB = defineTool({
   name: 'get_kyc_b',
   title: 'KYC status (family B)',
-  description: `${FAMILY_B} Shows a cardholder's KYC and compliance status (COMPLETED, PENDING, IN_PROGRESS), document type and, while pending, the document submission link (kycLink). Read-only.`,
+  description: `${FAMILY_B} Shows a cardholder's KYC and compliance status (COMPLETED, PENDING, IN_PROGRESS), document type and, while pending, the document submission link (kycLink).`,
   toolset: 'issuing_b',
   input,
   output: z.object({ kyc: KycViewSchema }),
@@ -24,7 +24,7 @@ export const getKycB = defineTool({
 export const getRfiB = defineTool({
   name: 'get_rfi_b',
   title: 'Open RFI (family B)',
-  description: `${FAMILY_B} Shows the open request for information (RFI) on a cardholder's KYC: the decline codes per area (e.g. address, document) and the reason. open is false when there is none. Read-only.`,
+  description: `${FAMILY_B} Shows the open request for information (RFI) on a cardholder's KYC: the decline codes per area (e.g. address, document) and the reason. open is false when there is none.`,
   toolset: 'issuing_b',
   input,
   output: z.object({

@@ -23,7 +23,7 @@ const DEFAULT_CURRENCY = 'USD';
 
 const input = z
   .object({
-    cardholderId: cardholderIdField.describe('Family B cardholder id of the sender, e.g. chb_demo_alice.'),
+    cardholderId: cardholderIdField.describe('Cardholder id of the sender.'),
     email: z.email().describe('E-mail address of the receiving family B cardholder.'),
     amount: z
       .number()

@@ -31,7 +31,7 @@ export const createWalletB = defineTool({
 export const listWalletsB = defineTool({
   name: 'list_wallets_b',
   title: 'List wallets (family B)',
-  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status. Read-only.`,
+  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status.`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ wallets: z.array(WalletSchema) }),
@@ -55,7 +55,7 @@ const dateField = (edge: string) =>
 export const getWalletHistoryB = defineTool({
   name: 'get_wallet_history_b',
   title: 'Wallet history (family B)',
-  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions. Read-only.`,
+  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions.`,
   toolset: 'issuing_b',
   input: z.object({
     ...walletInput,

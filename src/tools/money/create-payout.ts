@@ -12,7 +12,7 @@ import { checkApprovedBound } from './bound-check.js';
 const input = z
   .object({
     beneficiaryId: idString().describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
-    sourceAccountId: accountIdField.describe('Funding account id, e.g. acc_usd_0001 (from list_accounts).'),
+    sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
     sourceAssetCode: currencyCode.describe('Currency of the funding account (debited), e.g. USD.'),
     destinationAssetCode: currencyCode
       .optional()

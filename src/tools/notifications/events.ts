@@ -8,7 +8,7 @@ export const listWebhookEvents = defineTool({
   name: 'list_webhook_events',
   title: 'List subscribable events',
   description:
-    'Lists the events a program can subscribe to (event_name and description, e.g. card_create, kyc_complete), for create_subscription. Read-only.',
+    'Lists the events a program can subscribe to (event_name and description, e.g. card_create, kyc_complete), for create_subscription.',
   toolset: 'notifications',
   input: z.object({ program_code: scopeFields.program_code }),
   output: z.object({ events: z.array(EventCatalogEntrySchema).describe('The subscribable events.') }),

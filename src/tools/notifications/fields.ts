@@ -30,8 +30,7 @@ export const senderEmailField = z
   .optional()
   .describe('Sender address for type n; used only if whitelisted by the operator, else the system sender.');
 
-const code = (what: string) =>
-  z.string().min(1).optional().describe(`${what}; defaults to the configured one.`);
+const code = (what: string) => z.string().min(1).optional().describe(`${what} (configured by default).`);
 
 /** The codes that, with the event name, identify a subscription. */
 export const scopeFields = {

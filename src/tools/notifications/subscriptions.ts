@@ -84,7 +84,7 @@ export const listSubscriptions = defineTool({
   name: 'list_subscriptions',
   title: 'List event subscriptions',
   description:
-    'Lists the event subscriptions of an agent and sub-agent in a program: event, type (w webhook, n e-mail), webhook URL or sender, who created and changed it and when. Read-only.',
+    'Lists the event subscriptions of an agent and sub-agent in a program: event, type (w webhook, n e-mail), webhook URL or sender, who created and changed it and when.',
   toolset: 'notifications',
   input: z.object({
     program_code: scopeFields.program_code,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ServiceClient } from '../../../src/core/client/index.js';
+import { createServiceClient, type ServiceClient } from '../../../src/core/client/index.js';
 import type { CreateCardABody } from '../../../src/core/client/schemas/issuing-a.js';
+import { FAKE_CONFIG, startRecordingServer } from '../../helpers/client-http.js';
 import { cardholderABody } from '../../helpers/issuing-client.js';
 import { clientFor, type RunningSandbox, startTestSandbox } from '../../helpers/sandbox.js';
 
@@ -227,5 +228,34 @@ describe('issuing family A client: KYC', () => {
 
     const responded = await client.issuingA.respondRfi({ cardholderHashId: BEN });
     expect(responded.kycLink).toMatch(/^https:\/\//);
+  });
+});
+
+describe('issuing family A client: where the spec contradicts itself', () => {
+  // The card create endpoint text gives `data` as an object, the envelope table as an array of one.
+  it.each([
+    ['an object', { id: 'card_obj' }, 'card_obj'],
+    ['an array of one', [{ id: 'card_arr' }], 'card_arr'],
+  ])('reads a card create answer whose data is %s', async (_shape, data, id) => {
+    const token = {
+      token: 't',
+      tokenType: 'Bearer',
+      expiresIn: 1800,
+      userId: 'u',
+      companyCode: 'c',
+      email: 'e@x.y',
+    };
+    const fake = await startRecordingServer((request) =>
+      request.url.endsWith('/auth/token')
+        ? { status: 200, body: { code: 200, status: 'SUCCESS', message: 'ok', data: token } }
+        : { status: 201, body: { status: 'success', message: 'Card created', code: 201, data } },
+    );
+    const client = createServiceClient({ ...FAKE_CONFIG, baseUrl: fake.url });
+    try {
+      expect(await client.issuingA.createCard(virtualCard('cha_1'))).toEqual({ id });
+    } finally {
+      await client.close();
+      await fake.close();
+    }
   });
 });

@@ -1,0 +1,202 @@
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { type Config, ConfigError } from '../core/config.js';
+import { type Db, openDatabase } from '../core/db.js';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
+import { sqliteSandboxStore } from './sandbox-store.js';
+
+/**
+ * One sandbox per state file. The embedded sandbox keeps its state in `bankops.sandbox.db` beside
+ * the database; two processes each serving that file would lose each other's updates (the last save
+ * wins). So a long-running process (`bankops sandbox`, `bankops serve`) registers the sandbox it
+ * serves in `bankops.sandbox.json` beside the state file (URL and pid), and every other process uses
+ * that one while it answers, starting its own only when none does.
+ */
+
+/** `bankops.db` → `bankops.sandbox.db`, beside it. */
+export const sandboxDatabasePath = (databasePath: string): string =>
+  databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.sandbox.db` : `${databasePath}.sandbox`;
+
+/** `bankops.db` → `bankops.sandbox.json`: which process serves the state file, while it runs. */
+export const registrationPath = (databasePath: string): string =>
+  `${sandboxDatabasePath(databasePath).replace(/\.db$/, '')}.json`;
+
+export interface Registration {
+  url: string;
+  pid: number;
+  stateFile: string;
+  startedAt: string;
+}
+
+const PROBE_MS = 800;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists and belongs to someone else.
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}
+
+/** What `GET /_sandbox/info` says at `url`, if a bankops sandbox answers there in time. */
+export async function sandboxInfo(url: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    const response = await fetch(new URL('/_sandbox/info', url), { signal: AbortSignal.timeout(PROBE_MS) });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as unknown;
+    const info = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    return info.sandbox === 'bankops' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The registered sandbox serving this database's state file, if its process lives and it answers. */
+export async function liveSandbox(databasePath: string): Promise<Registration | undefined> {
+  let registration: Registration;
+  try {
+    registration = JSON.parse(readFileSync(registrationPath(databasePath), 'utf8')) as Registration;
+  } catch {
+    return undefined;
+  }
+  if (typeof registration.url !== 'string' || !Number.isInteger(registration.pid)) return undefined;
+  if (!alive(registration.pid)) return undefined;
+  const info = await sandboxInfo(registration.url);
+  if (info?.stateFile !== sandboxDatabasePath(databasePath)) return undefined;
+  return registration;
+}
+
+/**
+ * Checks that the loopback BANKOPS_BASE_URL given without credentials is a bankops sandbox (which
+ * takes its default credentials); anything else needs the service's credentials.
+ */
+export async function requireSandboxAt(url: string): Promise<void> {
+  if ((await sandboxInfo(url)) !== undefined) return;
+  throw new ConfigError([
+    `BANKOPS_API_KEY, BANKOPS_PRODUCT_ID, BANKOPS_USER_ID, BANKOPS_COMPANY_ID: required, since BANKOPS_BASE_URL (${url}) is not a bankops sandbox (nothing answered GET /_sandbox/info as one)`,
+  ]);
+}
+
+/** Says that this process serves the state file at `url`; the returned function takes it back. */
+function register(databasePath: string, url: string): () => void {
+  const path = registrationPath(databasePath);
+  const registration: Registration = {
+    url,
+    pid: process.pid,
+    stateFile: sandboxDatabasePath(databasePath),
+    startedAt: new Date().toISOString(),
+  };
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(registration, null, 2)}\n`);
+  renameSync(temporary, path);
+  return () => {
+    try {
+      const current = JSON.parse(readFileSync(path, 'utf8')) as Registration;
+      if (current.pid === process.pid && current.url === url) rmSync(path, { force: true });
+    } catch {
+      // Already gone, or replaced by another process: nothing of ours to take back.
+    }
+  };
+}
+
+export interface SharedSandboxOptions {
+  /** Register the sandbox this process starts, for the others (long-running processes). */
+  share?: boolean;
+  /** Port for a sandbox started here (0: any free one). */
+  port?: number;
+  /** Use a sandbox another process registered, when one answers (default true). */
+  attach?: boolean;
+  /** Told of every request a sandbox started here handles (`bankops sandbox --verbose`). */
+  onRequest?: SandboxOptions['onRequest'];
+}
+
+/** The sandbox a runtime talks to: one registered by another process, or one started here. */
+export interface SharedSandbox {
+  url: string;
+  /** Started by this process (absent when another process serves the state). */
+  own?: RunningSandbox;
+  /** Served by another process (absent when started here). */
+  attached?: Registration;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded sandbox for `config`: the one another process serves over the same state file when
+ * it answers, else one started here (and registered, with `share`). Keeps what a service keeps
+ * (card numbers, PINs, webhook keys) in its own file, never in the audit and approvals database.
+ */
+export async function sharedSandbox(
+  config: Config,
+  options: SharedSandboxOptions = {},
+): Promise<SharedSandbox> {
+  if (options.attach !== false) {
+    const attached = await liveSandbox(config.databasePath);
+    if (attached !== undefined) return { url: attached.url, attached, close: async () => {} };
+  }
+  const stateFile = sandboxDatabasePath(config.databasePath);
+  const db: Db = openDatabase(stateFile, { synchronous: 'NORMAL' });
+  let sandbox: RunningSandbox;
+  try {
+    sandbox = await startSandbox(options.port ?? 0, {
+      credentials: {
+        apiKey: config.service.apiKey,
+        productId: config.service.productId,
+        userId: config.service.userId,
+        companyId: config.service.companyId,
+        userEmail: config.userEmail,
+        programCode: config.defaults.programCode,
+        agentCode: config.defaults.agentCode,
+        subagentCode: config.defaults.subagentCode,
+      },
+      persistence: sqliteSandboxStore(db),
+      info: { stateFile },
+      ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+    });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const unregister = options.share ? register(config.databasePath, sandbox.url) : undefined;
+  return {
+    url: sandbox.url,
+    own: sandbox,
+    close: async () => {
+      unregister?.();
+      await sandbox.close();
+      db.close();
+    },
+  };
+}
+
+/** The sandbox the next command would talk to, and how it was found. */
+export interface SandboxInUse {
+  url: string;
+  /** `BANKOPS_BASE_URL`, a registered process, or one started for this command. */
+  source: 'base-url' | 'registered' | 'started';
+  /** The registering process, when `registered`. */
+  pid?: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Which sandbox `call` and `approvals` use with this configuration: the one at BANKOPS_BASE_URL when
+ * that is a bankops sandbox; else the one another process serves over the state file; else the
+ * embedded sandbox over the state file, started for the occasion (its state persists).
+ */
+export async function sandboxInUse(config: Config): Promise<SandboxInUse> {
+  if (config.service.baseUrl !== undefined) {
+    const url = config.service.baseUrl;
+    if ((await sandboxInfo(url)) === undefined) {
+      throw new ConfigError([
+        `BANKOPS_BASE_URL: ${url} is not a bankops sandbox (nothing answered GET /_sandbox/info as one); the sandbox commands drive only a sandbox`,
+      ]);
+    }
+    return { url, source: 'base-url', close: async () => {} };
+  }
+  const shared = await sharedSandbox(config);
+  if (shared.attached !== undefined) {
+    return { url: shared.url, source: 'registered', pid: shared.attached.pid, close: shared.close };
+  }
+  return { url: shared.url, source: 'started', close: shared.close };
+}

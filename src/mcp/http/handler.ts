@@ -1,0 +1,274 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type NodeIncomingMessageLike, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+} from '@modelcontextprotocol/server';
+import { mcpActor } from '../../core/actors.js';
+import type { Executor } from '../../core/executor.js';
+import type { Logger } from '../../core/log.js';
+import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
+import type { PolicyStore } from '../../core/policy/store.js';
+import type { Registry } from '../../core/registry.js';
+import type { Toolset } from '../../core/toolset.js';
+import { createMcpServer } from '../server.js';
+import { bearerKey, CHALLENGE } from './auth.js';
+import { readJsonBody } from './body.js';
+import type { EventStoreLimits } from './event-store.js';
+import { hostAllowed } from './host.js';
+import { type KeyOf, LegacySessions } from './legacy.js';
+import { normalizeOrigin, originAllowed } from './origin.js';
+import { RPC_ERROR, sendRpcError } from './respond.js';
+
+export interface McpHttpHandlerOptions {
+  /** What the server needs of the runtime (src/app builds it). */
+  runtime: { registry: Registry; executor: Executor; policy: PolicyStore; log: Logger };
+  /**
+   * Host names allowed besides loopback ones (`host` on any port, `host:port`), e.g. the public name
+   * a TLS proxy or tunnel forwards to this listener. Anything else is refused (DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
+  /** Browser origins allowed besides the listener's own loopback origins; requests without Origin pass. */
+  allowedOrigins?: readonly string[];
+  toolsets?: readonly Toolset[];
+  readOnly?: boolean;
+  /** Offer the tools whose input is a PIN, a code or a card number (off by default). */
+  secretInputs?: boolean;
+  /** Ask the user to confirm writes the policy allows, where the client can show a form (default true). */
+  confirmWrites?: boolean;
+  /** A 2025-era session with no open request for this long ends (default 30 minutes). */
+  idleTimeoutMs?: number;
+  /** Most 2025-era sessions at once; the least recently used idle one makes room (default 64). */
+  maxSessions?: number;
+  /** Most 2025-era sessions of one key (default 16); likewise. */
+  maxSessionsPerKey?: number;
+  /** Largest POST body (default 1 MiB: tool inputs are small). */
+  maxBodyBytes?: number;
+  /** Bounds of each 2025-era session's event store for resumability. */
+  eventStore?: Partial<EventStoreLimits>;
+  /** On close, how long POSTs in flight (tool calls) may take to finish (default 10 s). */
+  drainMs?: number;
+  /**
+   * After its key leaves the policy, how long a 2025-era session's open POSTs may take before it
+   * ends all the same (default 30 s): a cancelled call's stream is never answered.
+   */
+  revokeGraceMs?: number;
+}
+
+/** MCP at `/mcp`, to mount on a Node `http` server: `handle` serves requests under that path. */
+export interface McpHttpHandler {
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Turns new requests away, lets tool calls in flight finish (up to `drainMs`), ends every session. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS = {
+  idleTimeoutMs: 30 * 60_000,
+  maxSessions: 64,
+  maxSessionsPerKey: 16,
+  maxBodyBytes: 1024 * 1024,
+  drainMs: 10_000,
+  revokeGraceMs: 30_000,
+};
+
+/** What `Access-Control-Allow-Headers` must list for a browser client of an allowed origin. */
+const CORS_HEADERS =
+  'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name';
+
+/** Node's own request, as the SDK's adapter types it (`method?: string` where Node has `| undefined`). */
+const nodeLike = (req: IncomingMessage): NodeIncomingMessageLike => req as NodeIncomingMessageLike;
+
+const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * MCP over Streamable HTTP (DESIGN decision 9): the Host and Origin checks, a bearer key from the
+ * policy on every request, then by protocol era. 2026-07-28 clients are served statelessly (a
+ * server per request, the key checked each time), so any replica on the same database answers any
+ * request; 2025-era clients get sessions (legacy.ts).
+ */
+export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  const { runtime } = options;
+  const { log } = runtime;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+  const allowedHosts = options.allowedHosts ?? [];
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
+  const serverFor = (keyName: string) =>
+    createMcpServer({
+      registry: runtime.registry,
+      getExecutor: async () => runtime.executor,
+      actor: mcpActor(keyName),
+      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
+      ...(options.secretInputs === undefined ? {} : { secretInputs: options.secretInputs }),
+      ...(options.confirmWrites === undefined ? {} : { confirmWrites: options.confirmWrites }),
+    });
+  const onerror = (error: Error) => log.debug('mcp http: protocol', { error: error.message });
+
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      if (authInfo === undefined) throw new Error('no key on a request that passed the key check');
+      return serverFor(authInfo.clientId);
+    },
+    { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror },
+  );
+  const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBodyBytes, onerror });
+  const legacy = new LegacySessions({
+    createServer: serverFor,
+    log,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+    maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
+    maxSessionsPerKey: options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey,
+    revokeGraceMs: options.revokeGraceMs ?? DEFAULTS.revokeGraceMs,
+    ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+  });
+  const idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+  const sweep = setInterval(
+    () => legacy.sweep(runtime.policy.current()),
+    Math.max(50, Math.min(1_000, Math.floor(idleMs / 2))),
+  );
+  sweep.unref();
+
+  const refuse = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    message: string,
+    headers: Record<string, string> = {},
+  ): void => {
+    // Who and why, never the Authorization header: the key is a secret even when it is wrong.
+    log.warn('mcp http: request refused', {
+      status,
+      reason: message,
+      method: req.method,
+      remote: req.socket.remoteAddress,
+    });
+    sendRpcError(res, status, RPC_ERROR.server, message, headers);
+  };
+
+  // Shutting down: new requests are turned away while the POSTs in flight (tool calls, perhaps
+  // a payout) finish, because ending a session aborts the calls still running in it.
+  let closing = false;
+  let postsInFlight = 0;
+
+  /** The checks every request passes before its era matters; the key's name, or undefined once answered. */
+  const admit = (req: IncomingMessage, res: ServerResponse): KeyOf | undefined => {
+    if (!hostAllowed(header(req, 'host'), allowedHosts)) {
+      refuse(req, res, 403, 'Forbidden: Host not allowed');
+      return undefined;
+    }
+    const origin = header(req, 'origin');
+    if (!originAllowed(origin, req.socket.localPort ?? 0, allowedOrigins)) {
+      refuse(req, res, 403, 'Forbidden: Origin not allowed');
+      return undefined;
+    }
+    if (origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Expose-Headers', 'Mcp-Session-Id, WWW-Authenticate');
+    }
+    // A CORS preflight carries no credentials; it only learns what an allowed origin may send.
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+        'Access-Control-Allow-Headers': CORS_HEADERS,
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return undefined;
+    }
+    // The key is resolved on every request, so a key removed from the policy stops working at once.
+    const key = bearerKey(req);
+    if (key === undefined) {
+      refuse(req, res, 401, 'Unauthorized: send Authorization: Bearer <key>', {
+        'WWW-Authenticate': CHALLENGE.missing,
+      });
+      return undefined;
+    }
+    const name = resolveMcpKey(runtime.policy.current(), key);
+    if (name === undefined) {
+      refuse(req, res, 401, 'Unauthorized: the key is not in the policy', {
+        'WWW-Authenticate': CHALLENGE.invalid,
+      });
+      return undefined;
+    }
+    if (req.method !== 'POST' && req.method !== 'GET' && req.method !== 'DELETE') {
+      sendRpcError(res, 405, RPC_ERROR.server, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
+      return undefined;
+    }
+    return { name, digest: sha256Hex(key) };
+  };
+
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (closing) {
+      sendRpcError(res, 503, RPC_ERROR.server, 'Shutting down; try again shortly', {
+        'Retry-After': '5',
+        Connection: 'close',
+      });
+      return;
+    }
+    if (req.method === 'POST') {
+      postsInFlight += 1;
+      res.once('close', () => {
+        postsInFlight -= 1;
+      });
+    }
+    const key = admit(req, res);
+    if (key === undefined) return;
+    if (req.method !== 'POST') {
+      // GET (the 2025 stream) and DELETE (end a session) belong to 2025-era sessions only.
+      await legacy.handle(req, res, key, undefined);
+      return;
+    }
+    if (!isJsonContentType(header(req, 'content-type'))) {
+      sendRpcError(res, 415, RPC_ERROR.server, 'Unsupported Media Type: send Content-Type: application/json');
+      return;
+    }
+    const read = await readJsonBody(req, maxBodyBytes);
+    if (!read.ok) {
+      if (read.reason === 'too_large') {
+        refuse(req, res, 413, `Payload too large: at most ${maxBodyBytes} bytes`, { Connection: 'close' });
+      } else if (read.reason === 'invalid_json') {
+        sendRpcError(res, 400, RPC_ERROR.parse, 'Parse error: Invalid JSON');
+      }
+      return;
+    }
+    const body = read.value;
+    if (
+      await isLegacyRequest(await toWebRequest(nodeLike(req), body), body, {
+        maxRequestBodySize: maxBodyBytes,
+      })
+    ) {
+      await legacy.handle(req, res, key, body);
+      return;
+    }
+    // The key's name reaches the per-request server as its actor; the key itself goes no further.
+    const authInfo: AuthInfo = { token: key.digest, clientId: key.name, scopes: [] };
+    await serveModern(Object.assign(nodeLike(req), { auth: authInfo }), res, body);
+  };
+
+  return {
+    handle: (req, res) =>
+      serve(req, res).catch((error: unknown) => {
+        log.error('mcp http: request failed', {
+          method: req.method,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
+      }),
+    close: async () => {
+      closing = true;
+      clearInterval(sweep);
+      const deadline = Date.now() + (options.drainMs ?? DEFAULTS.drainMs);
+      while (postsInFlight > 0 && Date.now() < deadline) await delay(25);
+      if (postsInFlight > 0) log.warn('mcp http: closing with tool calls still running', { postsInFlight });
+      await legacy.closeAll();
+      await modern.close();
+    },
+  };
+}

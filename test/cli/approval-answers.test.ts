@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome, runCli } from '../helpers/cli.js';
+
+/**
+ * `approvals approve|reject|cancel` through the built binary: one line on what happened, the exit
+ * code documented in README, and with --json the full view under a status that matches the line.
+ */
+
+let home: ReturnType<typeof cliHome>;
+let text: Record<string, string>;
+beforeAll(() => {
+  home = cliHome();
+  text = { ...home.env, BANKOPS_OUTPUT: 'text' };
+});
+afterAll(() => home.cleanup());
+
+let amount = 100;
+/** A payout request of its own amount (an identical one would join the open approval). */
+async function requestPayout(extra: string[] = []): Promise<string> {
+  amount += 1;
+  const res = await runCli(
+    [
+      'call',
+      'create_payout',
+      'beneficiaryId=ben_de_swift_0001',
+      'sourceAccountId=acc_usd_0001',
+      'sourceAssetCode=USD',
+      'destinationRail=SWIFT',
+      `amount=${amount}`,
+      'side=SOURCE',
+      'purposeCode=GOODS_PURCHASED',
+      ...extra,
+    ],
+    home.env,
+  );
+  expect(res.json?.status, res.stderr).toBe('pending_approval');
+  return res.json.approvalId as string;
+}
+
+describe('approval answers', () => {
+  it('executed (exit 0) names the payout; refused (exit 3) and not found (exit 2) say why', async () => {
+    const id = await requestPayout();
+    const own = await runCli(['approvals', 'approve', id], text);
+    expect(own.code).toBe(3);
+    expect(own.stdout).toBe('Refused: cli:alice requested this call and cannot approve it.\n');
+    const done = await runCli(['approvals', 'approve', id, '--as', 'bob'], text);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(
+      new RegExp(
+        `^Executed: create_payout ran for ${id} \\(payoutId (po_\\w+), status PENDING\\)\\. Sent: payout \\1 is PENDING at the service \\(checked \\S+\\)\\.\\n$`,
+      ),
+    );
+    const missing = await runCli(['approvals', 'approve', 'apr_nope', '--as', 'bob'], text);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('No approval apr_nope. bankops approvals list shows them.\n');
+  });
+
+  it('voted (exit 0) says how many more; --json keeps the view under a matching status', async () => {
+    const id = await requestPayout();
+    // 60,000 USD needs two approvers under the shipped policy.
+    const big = await runCli(
+      [
+        'call',
+        'create_payout',
+        'beneficiaryId=ben_de_swift_0001',
+        'sourceAccountId=acc_usd_0001',
+        'sourceAssetCode=USD',
+        'destinationRail=SWIFT',
+        'amount=60000',
+        'side=SOURCE',
+        'purposeCode=GOODS_PURCHASED',
+      ],
+      home.env,
+    );
+    const voted = await runCli(['approvals', 'approve', big.json.approvalId, '--as', 'bob', '--json'], text);
+    expect(voted.code).toBe(0);
+    expect(voted.json).toMatchObject({
+      status: 'voted',
+      outcome: expect.stringMatching(/^Vote recorded on apr_\w+: 1 of 2 approvals; 1 more person/),
+      approval: { state: 'pending', approvals: [{ approver: 'cli:bob' }] },
+    });
+    const executed = await runCli(['approvals', 'approve', id, '--as', 'bob'], home.env);
+    expect(executed.json).toMatchObject({ status: 'executed', approval: { state: 'succeeded' } });
+  });
+
+  it('failed (exit 1) gives the service’s message', async () => {
+    const blocked = await runCli(
+      [
+        'call',
+        'update_card_status_b',
+        'cardholderId=chb_demo_alice',
+        'walletId=wal_demo_alice_usd',
+        'cardId=card_demo_alice_stolen',
+        'status=BLOCKED',
+      ],
+      home.env,
+    );
+    const failed = await runCli(['approvals', 'approve', blocked.json.approvalId, '--as', 'bob'], text);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(
+      /^Failed: update_card_status_b was refused for apr_\w+: .*permanently blocked.*\. Nothing was done\.\n$/,
+    );
+  });
+
+  it('sent back (exit 4) when a fresh quote is outside the bound', async () => {
+    const id = await requestPayout(['destinationAssetCode=EUR']);
+    const moved = await runCli(['sandbox', 'rates', 'EUR=1.3'], home.env);
+    expect(moved.code).toBe(0);
+    const back = await runCli(['approvals', 'approve', id, '--as', 'bob'], text);
+    expect(back.code).toBe(4);
+    expect(back.stdout).toMatch(
+      /^Not executed: the fresh quote delivers [\d,.]+ EUR, less than the approved minimum of [\d,.]+ EUR\. apr_\w+ went back to the approvers \(attempt 2\)/,
+    );
+    await runCli(['sandbox', 'reset'], home.env);
+  });
+
+  it('unresolved (exit 4) when the service never answers, then reconciled by a person', async () => {
+    const id = await requestPayout();
+    // Every send of this execution answered 503: the engine sends it three times, then leaves it.
+    const fault = await runCli(
+      ['sandbox', 'faults', '/svc/banking/api/v1/payouts', 'method=POST', 'status=503', 'times=3'],
+      home.env,
+    );
+    expect(fault.code).toBe(0);
+    const unresolved = await runCli(['approvals', 'approve', id, '--as', 'bob', '--json'], text);
+    expect(unresolved.code).toBe(4);
+    expect(unresolved.json).toMatchObject({ status: 'unresolved', approval: { state: 'unresolved' } });
+    expect(unresolved.json.outcome).toContain(
+      `Look up request id ${id}-1 at the service, then reconcile ${id}`,
+    );
+    const mine = await runCli(['approvals', 'reconcile', id, '--retry'], text);
+    expect(mine.code).toBe(3);
+    // Sent once more with the same request id: this time the service answers.
+    const retried = await runCli(['approvals', 'reconcile', id, '--retry', '--as', 'bob'], text);
+    expect(retried.code).toBe(0);
+    expect(retried.stdout).toMatch(new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+`));
+  });
+
+  it('rejected and cancelled (exit 0)', async () => {
+    const first = await requestPayout();
+    const rejected = await runCli(
+      ['approvals', 'reject', first, '--reason', 'wrong payee', '--as', 'bob'],
+      text,
+    );
+    expect(rejected.code).toBe(0);
+    expect(rejected.stdout).toBe(`Rejected ${first}: wrong payee. create_payout will not run.\n`);
+    const second = await requestPayout();
+    const cancelled = await runCli(['approvals', 'cancel', second, '--json'], text);
+    expect(cancelled.json).toMatchObject({ status: 'cancelled', approval: { state: 'cancelled' } });
+  });
+});

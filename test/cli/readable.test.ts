@@ -1,0 +1,225 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/app/config.js';
+import { renderToolHelp } from '../../src/cli/tool-help.js';
+import { toolHelp } from '../../src/present/tool-help.js';
+import { createRegistry } from '../../src/tools/index.js';
+import { CLI, cliEnv, cliHome, runCli, runInTerminal } from '../helpers/cli.js';
+
+/** Output for people on a terminal, JSON for scripts; help for every tool; typed inputs; suggestions. */
+
+let home: ReturnType<typeof cliHome>;
+let text: Record<string, string>;
+beforeAll(() => {
+  home = cliHome();
+  // The switch that forces readable output where stdout is a pipe (the real terminal is covered below).
+  text = { ...home.env, BANKOPS_OUTPUT: 'text', COLUMNS: '160' };
+});
+afterAll(() => home.cleanup());
+
+describe('on a terminal', () => {
+  it('prints balances as a table with each amount in its currency’s decimals; --json and a pipe print the JSON', async () => {
+    const screen = await runInTerminal('bankops call get_balances', home.env);
+    expect(screen.code).toBe(0);
+    expect(screen.plain).toMatch(/^CURRENCY +STATUS +AVAILABLE BALANCE/m);
+    expect(screen.plain).toMatch(/^USD +ACTIVE +250,000\.00 USD/m);
+    expect(screen.plain).toMatch(/^JPY +ACTIVE +0 JPY/m);
+    expect(screen.plain).not.toContain('"availableBalance"');
+    // Titles in bold: a terminal's emphasis, which a pipe never gets.
+    expect(screen.screen).toContain('\u001b[1mGet balances per currency');
+
+    const json = await runInTerminal('bankops call get_balances --json', home.env);
+    expect(JSON.parse(json.plain)).toMatchObject({ status: 'ok', tool: 'get_balances' });
+
+    const piped = await runCli(['call', 'get_balances'], home.env);
+    expect(piped.json.status).toBe('ok');
+    const usd = piped.json.output.balances.find((b: { currency: string }) => b.currency === 'USD');
+    expect(usd.availableBalance).toBe(250000);
+  });
+
+  it('shows accounts and cards as tables, card numbers masked, ids whole', async () => {
+    const accounts = await runCli(['call', 'list_accounts', 'pageSize=3'], text);
+    expect(accounts.code).toBe(0);
+    expect(accounts.stdout).toMatch(/^ACCOUNT ID +CURRENCY/m);
+    expect(accounts.stdout).toMatch(/^acc_usd_0001 +USD /m);
+    expect(accounts.stdout).toContain('Page 1 of 2, 5 in all; pageNumber=2 shows the next.');
+
+    const cards = await runCli(
+      ['call', 'list_cards_b', 'cardholderId=chb_demo_alice', 'walletId=wal_demo_alice_usd'],
+      text,
+    );
+    expect(cards.stdout).toMatch(/^card_demo_alice_virtual +VIRTUAL +ACTIVE .*•••• 4821$/m);
+
+    const transactions = await runCli(
+      ['call', 'list_card_transactions_a', 'cardId=card_demo_ava_virtual'],
+      text,
+    );
+    const rows = transactions.stdout.split('\n').filter((line) => line.startsWith('ctx_demo_'));
+    expect(rows).toHaveLength(10);
+    expect(rows[0]).toMatch(/^ctx_demo_000012 +Fresh Market +PURCHASE +APPROVED +42\.00 USD/);
+    expect(transactions.stdout).toMatch(/more fields per row not shown here \(.*\); --json shows them\./);
+  });
+
+  it('shows what an approval waits for, and the list of approvals, amounts formatted', async () => {
+    const requested = await runCli(
+      [
+        'call',
+        'create_payout',
+        'beneficiaryId=ben_us_ach_0001',
+        'sourceAccountId=acc_usd_0001',
+        'sourceAssetCode=USD',
+        'destinationRail=ACH',
+        'amount=1250.5',
+        'side=SOURCE',
+        'purposeCode=GOODS_PURCHASED',
+      ],
+      text,
+    );
+    expect(requested.code).toBe(0);
+    expect(requested.stdout).toMatch(/^create_payout waits for approval apr_\w+$/m);
+    expect(requested.stdout).toMatch(/^Votes +0 of 1 \(role approver\)$/m);
+    expect(requested.stdout).toMatch(/^ {2}Total debit amount +1,252\.75 USD$/m);
+    const list = await runCli(['approvals', 'list'], text);
+    expect(list.stdout).toMatch(/^ID +STATE +TOOL +REQUESTER +VOTES/m);
+    expect(list.stdout).toMatch(/^apr_\w+ +pending +create_payout +cli:alice +0 of 1 .*Pay 1,250\.50 USD/m);
+    const json = await runCli(['approvals', 'list'], home.env);
+    expect(json.json[0]).toMatchObject({ tool: 'create_payout', state: 'pending' });
+    // A list cut at its limit says so.
+    await runCli(
+      ['call', 'create_conversion', 'sourceAssetCode=USD', 'targetAssetCode=EUR', 'amount=10', 'side=SOURCE'],
+      home.env,
+    );
+    const one = await runCli(['approvals', 'list', '--limit', '1'], text);
+    expect(one.stdout).toContain(
+      '! Showing the newest 1; there may be more (--limit 500, or --state to narrow).',
+    );
+  });
+
+  it('prints the audit log as a table on a terminal and as JSON into a pipe', async () => {
+    const table = await runCli(['audit', 'tail', '-n', '3'], text);
+    expect(table.stdout).toMatch(/^ *SEQ +TIME +ACTOR +TOOL +EVENT/m);
+    const json = await runCli(['audit', 'tail', '-n', '3'], home.env);
+    expect(json.json).toHaveLength(3);
+  });
+});
+
+describe('help for every tool', () => {
+  it('is generated for each tool of the registry: description, every field, an example', () => {
+    const defaults = loadConfig({}).defaults;
+    for (const tool of createRegistry().list()) {
+      const page = renderToolHelp(tool, defaults);
+      expect(page, tool.name).toContain(`${tool.name}: ${tool.title}`);
+      for (const field of toolHelp(tool).fields)
+        expect(page, `${tool.name} ${field.name}`).toContain(`  ${field.name}  `);
+      expect(page, tool.name).toMatch(new RegExp(`^ {2}bankops call ${tool.name}( |$)`, 'm'));
+    }
+  });
+
+  it('answers bankops help <tool> and bankops call <tool> --help, with the configured defaults', async () => {
+    const help = await runCli(['help', 'create_payout'], { ...home.env, BANKOPS_COMPANY_ID: 'CMP-OTHER' });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('create_payout: Send a payout (toolset banking, write, destructive)');
+    expect(help.stdout).toMatch(/^ {2}side {2}SOURCE \| TARGET, required$/m);
+    expect(help.stdout).toMatch(
+      /^ {2}companyCode {2}string, optional, default CMP-OTHER \(configuration\)$/m,
+    );
+    const viaCall = await runCli(['call', 'create_payout', '--help'], home.env);
+    expect(viaCall.stdout).toContain('bankops call create_payout beneficiaryId=ben_us_ach_0001');
+    const meta = await runCli(['help', '--help'], home.env);
+    expect(meta.code).toBe(0);
+    expect(meta.stdout).toContain('Usage: bankops help [<command> | <tool>]');
+  });
+
+  it('prints an example that runs as typed on the embedded sandbox, dotted keys and quoting included', async () => {
+    const help = await runCli(['help', 'create_beneficiary'], home.env);
+    const example = help.stdout
+      .split('\n')
+      .find((line) => line.startsWith('  bankops call create_beneficiary '));
+    expect(example).toContain("'bank.bankAddress=100 N Tryon St, Charlotte, NC 28255'");
+    const ran = await new Promise<{ stdout: string }>((resolve) => {
+      execFile(
+        'sh',
+        ['-c', `bankops() { "${process.execPath}" "${CLI}" "$@"; }; ${example?.trim()}`],
+        { env: cliEnv(home.env) },
+        (_error, stdout) => resolve({ stdout }),
+      );
+    });
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      status: 'ok',
+      output: { beneficiary_id: expect.any(String) },
+    });
+  });
+});
+
+describe('did you mean', () => {
+  it('suggests the command, tool or subcommand meant', async () => {
+    const command = await runCli(['cal', 'get_balances'], home.env);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toBe(
+      "bankops: unknown command 'cal'; did you mean call? (bankops help lists the commands)\n",
+    );
+    const tool = await runCli(['call', 'creat_payout'], home.env);
+    expect(tool.code).toBe(2);
+    expect(tool.json.message).toContain("unknown tool 'creat_payout'");
+    expect(tool.stderr).toBe('bankops: did you mean create_payout?\n');
+    const readable = await runCli(['call', 'balances'], text);
+    expect(readable.stdout).toContain('Did you mean get_balances?');
+    const help = await runCli(['help', 'get_card_b'], home.env);
+    expect(help.stderr).toMatch(
+      /did you mean get_card_details_b, get_card_details_link_b or get_card_configuration_b\?/,
+    );
+    const sub = await runCli(['approvals', 'aprove', 'apr_x'], home.env);
+    expect(sub.stderr).toContain("unknown approvals command 'aprove'; did you mean approve?");
+  });
+});
+
+describe('inputs people can type', () => {
+  const card = [
+    'cardholderId=chb_demo_alice',
+    'walletId=wal_demo_alice_usd',
+    'cardId=card_demo_alice_virtual',
+  ];
+
+  it('takes key=value arguments, read as the schema says', async () => {
+    const res = await runCli(['call', 'get_card_details_b', ...card], home.env);
+    expect(res.code).toBe(0);
+    expect(res.json.output.card.truncated_card_number).toMatch(/4821$/);
+    const limit = await runCli(
+      [
+        'call',
+        'update_spend_limit_b',
+        ...card,
+        'transaction_type=PURCHASE',
+        'amount_limit_period=DAY',
+        'amount_limit=2000',
+      ],
+      home.env,
+    );
+    expect(limit.code).toBe(0);
+    const bad = await runCli(['call', 'get_card_details_b', 'cardholderId'], home.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("'cardholderId' is not key=value");
+  });
+
+  it('reads --input from a file and from standard input, key=value laid on top', async () => {
+    const file = join(home.dir, 'card.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ cardholderId: 'chb_demo_alice', walletId: 'wal_demo_alice_usd', cardId: 'nope' }),
+    );
+    const fromFile = await runCli(
+      ['call', 'get_card_details_b', '--input', `@${file}`, 'cardId=card_demo_alice_virtual'],
+      home.env,
+    );
+    expect(fromFile.code).toBe(0);
+    const stdin = await runCli(['call', 'get_balances', '--input', '-'], home.env, {
+      stdin: '{"companyCode":"CMP-DEMO"}',
+    });
+    expect(stdin.json.status).toBe('ok');
+    const missing = await runCli(['call', 'get_balances', '--input', '@/nonexistent.json'], home.env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--input @/nonexistent.json: cannot read /nonexistent.json (ENOENT)');
+  });
+});
