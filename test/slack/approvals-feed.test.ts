@@ -89,13 +89,13 @@ describe('approvals from other processes', () => {
     const id = await requestWithCli();
     const post = await t.api.waitFor(() => approvalPost(t.api, id));
     expect(post.args.channel).toBe(APPROVALS_CHANNEL);
-    expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> as olivia (CLI) with the CLI`);
+    expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> (as olivia, CLI)`);
 
     const approved = await runCli(['approvals', 'approve', id], cliEnvFor(t, 'olivia'));
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(t.sandbox.stats()['payouts.create']).toBe(1);
     const done = await waitShown(t.api, id, 'Sent: payout');
-    expect(textOf(done)).toMatch(/:white_check_mark: \S+ \(CLI\) at <!date\^/);
+    expect(textOf(done)).toMatch(/:white_check_mark: \S+ \(CLI\), <!date\^/);
     expect(buttonsOf(done)).toEqual([]);
     await t.api.waitFor(() =>
       directMessages(t.api, PEOPLE.olivia).some(

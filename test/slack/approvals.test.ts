@@ -71,7 +71,7 @@ describe('an approval from request to settlement', () => {
     expect(post.args.channel).toBe(TREASURY_CHANNEL);
     const first = textOf(post.args);
     expect(first).toContain('60,000.00 USD');
-    expect(first).toContain(`<@${PEOPLE.olivia}> in Slack in <#C0OPS>`);
+    expect(first).toContain(`<@${PEOPLE.olivia}> in <#C0OPS>`);
     expect(first).toContain("rule 'large-payouts'");
     expect(first).toContain('0 of 2');
     expect(first).toMatch(/\*Deadline\*\n<!date\^\d+\^/);
@@ -84,7 +84,7 @@ describe('an approval from request to settlement', () => {
 
     expect(await click(APPROVERS[0] ?? '', id, 'Approve')).toContain('Vote recorded');
     const voted = await waitShown(t.api, id, '1 of 2');
-    expect(textOf(voted)).toContain(`<@${APPROVERS[0]}> at <!date^`);
+    expect(textOf(voted)).toContain(`<@${APPROVERS[0]}>, <!date^`);
     const { channel, ts } = whereIs(t.api, id) ?? { channel: '', ts: '' };
     await t.api.waitFor(() =>
       threadOf(t.api, channel, ts).some((l) => l.includes(`Approved by <@${APPROVERS[0]}>`)),
@@ -162,7 +162,7 @@ describe('refused clicks change nothing', () => {
     const id = opened.status === 'pending_approval' ? opened.approval.id : '';
     const post = await t.api.waitFor(() => approvalPost(t.api, id));
     expect(post.args.channel).toBe(APPROVALS_CHANNEL);
-    expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> as olivia (CLI) with the CLI`);
+    expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> (as olivia, CLI)`);
     expect(await click(PEOPLE.olivia, id, 'Approve')).toContain(
       'slack:U0OLIVIA is olivia, who requested this call (as cli:olivia)',
     );

@@ -62,7 +62,7 @@ export class ApprovalFollower {
     const view = this.#services.executor.getApproval(event.approvalId);
     if (view === undefined) return;
     const posted = await this.#poster.ensure(view);
-    const notice = toRequester(event) ? await this.#requesterChannel(view) : undefined;
+    const notice = toRequester(event, view) ? await this.#requesterChannel(view) : undefined;
     const { outbox, db } = this.#services;
     const policy = this.#services.executor.policy;
     const key = (what: string) => `approval:${event.seq}:${what}`;

@@ -107,7 +107,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
   const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
   const title = toolTitle(view, ctx.registry);
   const votes = view.approvals.map(
-    (vote) => `:white_check_mark: ${w.who(vote.approver, vote.person)} at ${w.time(vote.at)}`,
+    (vote) => `:white_check_mark: ${w.who(vote.approver, vote.person)}, ${w.time(vote.at)}`,
   );
   const sentBack = sentBackLine(view, w);
   const outcome = outcomeText(view);
@@ -121,7 +121,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
         label: 'Approvals',
         value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester)`,
       },
-      { label: view.state === 'pending' ? 'Deadline' : 'Was due', value: w.time(view.expiresAt) },
+      ...(view.state === 'pending' ? [{ label: 'Deadline', value: w.time(view.expiresAt) }] : []),
     ]),
     ...(votes.length === 0 ? [] : sections(`*Votes*\n${votes.join('\n')}`)),
     ...(sentBack === undefined ? [] : sections(`:leftwards_arrow_with_hook: ${sentBack}`)),

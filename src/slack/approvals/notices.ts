@@ -41,7 +41,10 @@ const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([
 export const inThread = (event: ApprovalEvent): boolean =>
   THREAD.has(event.kind) || (event.kind === 'executing' && event.detail !== undefined);
 
-export const toRequester = (event: ApprovalEvent): boolean => REQUESTER.has(event.kind);
+/** A vote that completed the quorum is not news of its own: the outcome follows at once. */
+export const toRequester = (event: ApprovalEvent, view: ApprovalView): boolean =>
+  REQUESTER.has(event.kind) &&
+  !(event.kind === 'voted' && event.attempt === view.attempt && view.state !== 'pending');
 
 function eventEmoji(event: ApprovalEvent, view: ApprovalView): string {
   switch (event.kind) {
@@ -95,9 +98,11 @@ export function requesterNotice(
   const line = eventLine(event, view, slackWording(policy)) ?? event.kind;
   const what = escapeText(whatWillHappen(view)[0] ?? view.tool);
   const text = `${eventEmoji(event, view)} Your request \`${view.id}\` (${what}): ${line}`;
-  const where = decidedIn === undefined ? '' : `Decided in <#${decidedIn}>. `;
   return {
     text,
-    blocks: [...sections(text), context(`${where}\`bankops approvals show ${view.id}\` shows all of it.`)],
+    blocks: [
+      ...sections(text),
+      ...(decidedIn === undefined ? [] : [context(`The approval and its history are in <#${decidedIn}>.`)]),
+    ],
   };
 }

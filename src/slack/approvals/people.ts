@@ -16,28 +16,35 @@ export function slackUserOf(policy: Pick<Policy, 'actors'>, person: string | und
     .slackUser;
 }
 
-/** `cli:bob` → `bob (CLI)`, `mcp:claude-ops` → `claude-ops (MCP)`. */
-function identityWords(actorId: string): string {
+/** `cli:bob` → `bob` and `CLI`; `mcp:claude-ops` → `claude-ops` and `assistant over MCP`. */
+function identityParts(actorId: string): { name: string; via?: string } {
   const at = actorId.indexOf(':');
   const kind = at === -1 ? '' : actorId.slice(0, at);
   const name = escapeText(at === -1 ? actorId : actorId.slice(at + 1));
   switch (kind) {
     case 'cli':
-      return `${name} (CLI)`;
+      return { name, via: 'CLI' };
     case 'mcp':
-      return name === 'stdio' ? 'the local assistant (MCP)' : `${name} (MCP key)`;
+      return name === 'stdio'
+        ? { name: 'the local assistant', via: 'MCP' }
+        : { name, via: 'assistant over MCP' };
     case 'system':
-      return 'bankops';
+      return { name: 'bankops' };
     default:
-      return escapeText(actorId);
+      return { name: escapeText(actorId) };
   }
 }
 
-/** Who acted, for Slack: `<@U…>`, or `bob (CLI)` with `<@U…>` when the policy knows their Slack user. */
+/**
+ * Who acted, for Slack: `<@U…>`; `bob (CLI)`; `<@U…> (as bob, CLI)` when the policy ties that
+ * identity's person to a Slack user.
+ */
 export function whoInSlack(policy: Pick<Policy, 'actors'>, actorId: string, person?: string): string {
   if (actorId.startsWith('slack:')) return `<@${actorId.slice('slack:'.length)}>`;
-  const user = slackUserOf(policy, person);
-  return user === undefined ? identityWords(actorId) : `<@${user}> as ${identityWords(actorId)}`;
+  const { name, via } = identityParts(actorId);
+  const user = via === undefined ? undefined : slackUserOf(policy, person);
+  if (user !== undefined) return `<@${user}> (as ${name}, ${via})`;
+  return via === undefined ? name : `${name} (${via})`;
 }
 
 /** A time Slack shows in each reader's own time zone, with the ISO time as the fallback. */
@@ -56,18 +63,12 @@ export function slackWording(policy: Pick<Policy, 'actors'>): Wording {
   };
 }
 
-/** Who asked and from where: `<@U…> in <#C…>`, `olivia (CLI)`, `claude-ops (MCP key), <@U…>`. */
+/** Who asked and from where: `<@U…> in <#C…>`, `olivia (CLI)`, `<@U…> (as claude-ops, assistant over MCP)`. */
 export function askedBy(policy: Pick<Policy, 'actors'>, view: ApprovalView): string {
-  const replyTo = view.origin.replyTo ?? {};
-  const channel = replyTo.slackChannel === undefined ? '' : ` in <#${replyTo.slackChannel}>`;
-  switch (view.origin.frontEnd) {
-    case 'slack':
-      return `${whoInSlack(policy, view.requester, view.requesterPerson)} in Slack${channel}`;
-    case 'cli':
-      return `${whoInSlack(policy, view.requester, view.requesterPerson)} with the CLI`;
-    case 'mcp':
-      return `${whoInSlack(policy, view.requester, view.requesterPerson)} through an assistant over MCP`;
-  }
+  const who = whoInSlack(policy, view.requester, view.requesterPerson);
+  if (view.origin.frontEnd !== 'slack') return who;
+  const channel = view.origin.replyTo?.slackChannel;
+  return channel === undefined ? `${who} in Slack` : `${who} in <#${channel}>`;
 }
 
 /**
