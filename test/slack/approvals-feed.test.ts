@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { startServe } from '../../src/app/serve.js';
 import { runCli } from '../helpers/cli.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
@@ -132,6 +133,61 @@ describe('a restart', () => {
     const updates = t.api.callsOf('chat.update').filter((c) => c.args.ts === where?.ts);
     expect(updates.length).toBeGreaterThan(0);
     for (const id of [first, second, meanwhile]) expect(approvalPosts(t.api, id)).toHaveLength(1);
+  });
+});
+
+describe('a first start and a second replica', () => {
+  it('Slack turned on over a database with approvals waiting: they are posted at start-up', async () => {
+    let waiting = '';
+    await t.restart(async () => {
+      const other = await createRuntime(
+        testConfig(t.sandbox, { dbPath: join(t.dir, 'bankops.db'), policyPath: join(t.dir, 'policy.yaml') }),
+        runtimeOptions(),
+      );
+      waiting = await requestInProcess(other);
+      // As on a database Slack never followed: no position in the feed, so it starts at the end.
+      other.db.prepare("DELETE FROM feed_cursors WHERE consumer = 'slack-approvals'").run();
+      await other.close();
+    });
+    await t.api.waitFor(() => approvalPost(t.api, waiting));
+    expect(approvalPosts(t.api, waiting)).toHaveLength(1);
+  });
+
+  it('two serve processes on one database post each approval once and edit it once per change', async () => {
+    const config = testConfig(t.sandbox, {
+      dbPath: join(t.dir, 'bankops.db'),
+      policyPath: join(t.dir, 'policy.yaml'),
+    });
+    const slackConfig = t.serve.slack?.config;
+    if (slackConfig === undefined) throw new Error('Slack is off');
+    const replica = await createRuntime(config, runtimeOptions());
+    const second = await startServe({
+      runtime: replica,
+      host: '127.0.0.1',
+      port: 0,
+      settings: { slack: { enabled: true, config: slackConfig } },
+      slack: { processBeforeResponse: true, webApiRetries: 0, outboxPollMs: 50 },
+    });
+    try {
+      const id = await requestInProcess(replica);
+      await t.api.waitFor(() => approvalPost(t.api, id));
+      expect(await click(APPROVERS[4] ?? '', id, 'Approve')).toContain('Executed');
+      await waitShown(t.api, id, 'Sent: payout');
+      const where = whereIs(t.api, id);
+      // Both replicas follow the feed; wait until both are quiet before counting.
+      await t.api.waitFor(
+        () => t.serve.slack?.services.outbox.pending() === 0 && second.slack?.services.outbox.pending() === 0,
+      );
+      expect(approvalPosts(t.api, id)).toHaveLength(1);
+      const edits = t.api.callsOf('chat.update').filter((c) => c.args.ts === where?.ts);
+      const contents = edits.map((c) => JSON.stringify(c.args.blocks));
+      expect(new Set(contents).size).toBe(contents.length);
+      const thread = t.api.callsOf('chat.postMessage').filter((c) => c.args.thread_ts === where?.ts);
+      expect(new Set(thread.map((c) => c.args.text)).size).toBe(thread.length);
+    } finally {
+      await second.close();
+      await replica.close();
+    }
   });
 });
 
