@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { startServe } from '../../src/app/serve.js';
+import { slackActor } from '../../src/core/actors.js';
 import { runCli } from '../helpers/cli.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
@@ -19,7 +20,7 @@ import {
   waitShown,
   whereIs,
 } from '../helpers/slack-approvals.js';
-import { buttonsOf, textOf } from '../helpers/slack-requests.js';
+import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
 
 /**
  * Approvals reach Slack from the change feed whatever opened them and whichever process changed
@@ -102,6 +103,44 @@ describe('approvals from other processes', () => {
       directMessages(t.api, PEOPLE.olivia).some(
         (l) => l.includes(id) && l.includes('Done: create_payout ran'),
       ),
+    );
+  });
+});
+
+describe('approvals asked for in a Slack form', () => {
+  it('keep where they were asked: the message names the channel, the requester is told by direct message', async () => {
+    const { id: command } = await t.slack.command(
+      PEOPLE.olivia,
+      'payout 777 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH',
+    );
+    const form = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === `trigger-${command}`),
+    );
+    // What the form was pre-filled with, as Slack submits it, and the purpose the person chose.
+    const values: Record<string, string | { option: string }> = {
+      purposeCode: { option: 'GOODS_PURCHASED' },
+    };
+    for (const block of form.args.view.blocks as Payload[]) {
+      const initial = block.element?.initial_option?.value ?? block.element?.initial_value;
+      if (block.type === 'input' && typeof initial === 'string') {
+        values[block.block_id] = block.element.type === 'static_select' ? { option: initial } : initial;
+      }
+    }
+    const submitted = await t.slack.submit(PEOPLE.olivia, form.args.view, values);
+    expect(submitted.status).toBe(200);
+    const answer = textOf((await t.api.answers(command)).at(-1)?.body ?? {});
+    const id = /apr_\w+/.exec(answer)?.[0] ?? '';
+    const post = await t.api.waitFor(() => approvalPost(t.api, id));
+    expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> in <#C0OPS>`);
+    expect(t.runtime.executor.getApproval(id)?.origin).toMatchObject({
+      frontEnd: 'slack',
+      displayName: 'u0olivia',
+      replyTo: { slackUser: PEOPLE.olivia, slackChannel: 'C0OPS' },
+    });
+    const approver = slackActor(APPROVERS[5] ?? '', [APPROVERS_GROUP]);
+    expect(t.runtime.executor.reject(id, approver, 'not this week').status).toBe('ok');
+    await t.api.waitFor(() =>
+      directMessages(t.api, PEOPLE.olivia).some((l) => l.includes(id) && l.includes('not this week')),
     );
   });
 });
