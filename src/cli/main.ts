@@ -14,13 +14,13 @@ Usage:
   bankops sandbox [--port <port>]                          serve the sandbox of the service (embedded state)
   bankops sandbox reset|clock|faults|rates                 drive the sandbox in use
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
-  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP (bearer keys from the policy)
+  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, the Slack app and service events
   bankops help [<command> | <tool>]                        help for a command, or a tool's fields and example
   bankops --version                                        print the version
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
 the database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands; while
-bankops sandbox (npm start) or bankops serve runs, they use the sandbox it serves.
+bankops sandbox or bankops serve (npm start) runs, they use the sandbox it serves.
 
 Environment:
   BANKOPS_BASE_URL, BANKOPS_API_KEY, BANKOPS_PRODUCT_ID, BANKOPS_USER_ID, BANKOPS_COMPANY_ID
