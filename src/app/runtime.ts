@@ -16,6 +16,7 @@ import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
+import { fingerprintKey } from './fingerprint-key.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
 import { requireSandboxAt, sharedSandbox } from './shared-sandbox.js';
 
@@ -157,7 +158,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
   });
-  const executor = new Executor({ db, registry, policy, audit, client, defaults, approvals, payees, log });
+  const executor = new Executor({
+    db,
+    registry,
+    policy,
+    audit,
+    client,
+    defaults,
+    approvals,
+    payees,
+    fingerprintKey: fingerprintKey(config.databasePath),
+    log,
+  });
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
     approvals.startBackground((error) =>

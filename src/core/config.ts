@@ -35,6 +35,7 @@ const EnvSchema = z.object({
     .number({ error: 'must be a whole number of seconds' })
     .int('must be a whole number of seconds')
     .min(1, 'must be at least 1 second (an approval that expires at once could never be approved)')
+    .max(366 * 24 * 3600, 'must be at most a year (366 days) of seconds')
     .default(24 * 3600),
   BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
   XDG_DATA_HOME: text.optional(),

@@ -29,8 +29,11 @@ export class ExecutionStore {
   readonly #reserve;
   readonly #finish;
 
+  readonly #db: Db;
+
   constructor(db: Db) {
     migrate(db, 'executor-1', MIGRATION);
+    this.#db = db;
     this.#get = db.prepare(
       'SELECT fingerprint, request_id, result_json FROM executions WHERE actor = ? AND tool = ? AND idempotency_key = ?',
     );
@@ -41,6 +44,27 @@ export class ExecutionStore {
     this.#finish = db.prepare(
       'UPDATE executions SET result_json = ? WHERE actor = ? AND tool = ? AND idempotency_key = ?',
     );
+  }
+
+  /**
+   * Deletes the rows of these tools whose fingerprint was not made with the install's key (written
+   * by an earlier version), with their bytes overwritten, not only unlinked.
+   */
+  forgetUnkeyed(tools: readonly string[]): void {
+    if (tools.length === 0) return;
+    const marks = tools.map(() => '?').join(', ');
+    const stale = this.#db
+      .prepare(
+        `SELECT count(*) AS n FROM executions WHERE tool IN (${marks}) AND fingerprint NOT LIKE 'k1:%'`,
+      )
+      .get(...tools) as { n: number };
+    if (stale.n === 0) return;
+    this.#db.pragma('secure_delete = ON');
+    this.#db
+      .prepare(`DELETE FROM executions WHERE tool IN (${marks}) AND fingerprint NOT LIKE 'k1:%'`)
+      .run(...tools);
+    // The deleted pages are zeroed in the WAL; a checkpoint writes them over the main file's too.
+    this.#db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   get(actor: string, tool: string, key: string): ExecutionRow | undefined {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type {
@@ -13,7 +13,7 @@ import type { AuditLog } from './audit/index.js';
 import type { ServiceClient } from './client/index.js';
 import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
-import { ExecutionStore } from './executions.js';
+import { type ExecutionRow, ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
@@ -65,6 +65,11 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
+  /**
+   * The install's key for fingerprints of inputs that hold a secret; kept outside the database
+   * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
+   */
+  fingerprintKey?: Buffer;
   log?: Logger;
 }
 
@@ -87,8 +92,18 @@ export class Executor {
   private readonly inflight = new Map<string, Promise<ExecuteResult>>();
   private readonly executions: ExecutionStore;
 
+  private readonly fingerprintKey: Buffer;
+
   constructor(private readonly deps: ExecutorDeps) {
     this.executions = new ExecutionStore(deps.db);
+    this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
+    // Earlier versions hashed inputs holding a secret without a key: such a digest of a known
+    // input gives its PIN away. They are forgotten; a retry with their key is sent again under the
+    // same request id, which the service answers with its first answer.
+    const secretTools = deps.registry
+      .list()
+      .filter((tool) => (tool.secretFields ?? []).some((f) => f in tool.input.shape));
+    this.executions.forgetUnkeyed(secretTools.map((tool) => tool.name));
   }
 
   get registry(): Registry {
@@ -122,7 +137,13 @@ export class Executor {
       return { status: 'denied', tool: tool.name, reason: decision.reason };
     }
 
-    const fingerprint = requestFingerprint(actor, tool.name, input, tool.secretFields ?? []);
+    const fingerprint = requestFingerprint(
+      this.fingerprintKey,
+      actor,
+      tool.name,
+      input,
+      tool.secretFields ?? [],
+    );
     let replay = false;
     if (req.idempotencyKey !== undefined) {
       const use = this.keyUse(actor, tool, fingerprint, req.idempotencyKey);
@@ -144,6 +165,15 @@ export class Executor {
               approval: waiting,
               joined: true,
             };
+      }
+      // The key already ran directly, and the policy now wants approvers: opening an approval for it
+      // would act a second time. Its first result is the answer; a run whose outcome is not known
+      // stays under its own request id, and asking approvers needs another key.
+      if (use.ran !== undefined && decision.decision === 'approval') {
+        if (use.ran.result_json !== null) return JSON.parse(use.ran.result_json) as ExecuteResult;
+        const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.request_id}); it now needs approval: ask with a new key`;
+        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
+        return invalidResult(tool.name, message);
       }
     }
     if (decision.decision === 'approval') return this.openApproval(tool, input, req, decision, fingerprint);
@@ -278,7 +308,7 @@ export class Executor {
     tool: AnyTool,
     fingerprint: string,
     key: string,
-  ): { conflict?: string; replay: boolean; approvalId?: string } {
+  ): { conflict?: string; replay: boolean; approvalId?: string; ran?: ExecutionRow } {
     if (tool.hints.readOnly) {
       return {
         conflict: `${tool.name} only reads, and a read is not repeated with an idempotency key: call it without one`,
@@ -294,6 +324,7 @@ export class Executor {
     return {
       replay: ran?.result_json != null || waits !== undefined,
       ...(waits === undefined ? {} : { approvalId: waits.id }),
+      ...(ran === undefined ? {} : { ran }),
     };
   }
 

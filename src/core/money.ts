@@ -43,9 +43,10 @@ export const fromMinor = (minor: number, currency: string): Money => ({
  * 10.5 JPY no). Such an amount is invalid input: it is never rounded to what the service would pay.
  */
 export function fitsMinorUnits(amount: number, currency: string): boolean {
-  const scaled = amount * 10 ** minorDigits(currency);
-  // A float like 0.29 * 100 = 28.999999999999996: tolerate representation error, not a digit more.
-  return Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, Math.abs(scaled));
+  // Exact: the number written with the currency's digits is the same number (0.29 stays 0.29;
+  // 10000.005 becomes 10000.01 and 49999.999 becomes 50000.00, so they do not fit). An error that
+  // grew with the amount would let a large amount with a third decimal through.
+  return Number.isFinite(amount) && Number(amount.toFixed(minorDigits(currency))) === amount;
 }
 
 /** `must have at most 2 decimals for USD (ISO 4217), got 100.123`: one message, everywhere. */

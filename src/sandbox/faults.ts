@@ -12,8 +12,11 @@ export const FaultSchema = z
     method: z.enum(['GET', 'POST', 'PATCH', 'DELETE', 'PUT']).optional(),
     /** Delay before the request is handled. */
     latencyMs: z.number().int().min(0).max(120_000).optional(),
-    /** Answer with this 5xx status and an error envelope instead of handling the request. */
-    status: z.number().int().min(500).max(599).optional(),
+    /**
+     * Answer with this status and an error envelope instead of handling the request: a 5xx for a
+     * service in trouble, a 4xx for a refusal the sandbox's own rules would not give.
+     */
+    status: z.number().int().min(400).max(599).optional(),
     /** Never answer: the connection stays open until the caller gives up (or 120 s pass). */
     timeout: z.boolean().optional(),
     /** Answer 200 with a body that is not valid JSON. */

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalEvent } from '../../src/core/approvals/types.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
@@ -183,5 +184,35 @@ describe('the approval change feed', () => {
     const view = core.executor.getApproval(result.json.approvalId);
     expect(view?.origin).toEqual({ frontEnd: 'cli', displayName: 'cli:dora' });
     await follower.stop();
+  });
+});
+
+describe('a follower and a busy database', () => {
+  it('keeps following when recording its position meets a database locked by another writer', async () => {
+    const handled: string[] = [];
+    const follower = core.executor.followApprovals({
+      consumer: 'busy-test',
+      startAt: 'end',
+      retryMs: 20,
+      handle: async (event) => void handled.push(`${event.kind}:${event.approvalId}`),
+    });
+    // Another writer holds the lock longer than this connection waits for it (a maintenance job, a
+    // slow disk): writing the position fails, which must be retried, not end the process.
+    core.db.pragma('busy_timeout = 50');
+    const other = new Database(core.dbPath);
+    try {
+      const { id } = pending(await core.call('create_payout', { ...PAYOUT, amount: 15 }));
+      other.exec('BEGIN IMMEDIATE');
+      await until(() => handled.includes(`opened:${id}`), 'the event to be handed while the lock is held');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      other.exec('ROLLBACK');
+      core.executor.cancel(id, core.operator);
+      await until(() => handled.includes(`cancelled:${id}`), 'the next event once the lock is gone', 5_000);
+      expect(core.runtime.approvals.feed.cursor('busy-test')).toBe(core.runtime.approvals.feed.head());
+    } finally {
+      other.close();
+      core.db.pragma('busy_timeout = 5000');
+      await follower.stop();
+    }
   });
 });

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { canonicalJson } from '../../src/core/canonical-json.js';
@@ -99,7 +100,7 @@ describe('no poison', () => {
 });
 
 describe('no secrets by derivation', () => {
-  it('keeps no digest of a PIN: the stored fingerprint of a keyed PIN reset is the same whatever the PIN', async () => {
+  it('keeps no digest a PIN can be recovered from: the fingerprint of a keyed PIN reset is keyed by a file outside the database', async () => {
     const input = { cardId: 'card_demo_ava_physical', pin: '482913' };
     const result = await core.executor.execute({
       tool: 'reset_pin_a',
@@ -111,19 +112,30 @@ describe('no secrets by derivation', () => {
     const row = core.db
       .prepare("SELECT fingerprint FROM executions WHERE idempotency_key = 'reset-1'")
       .get() as { fingerprint: string };
-    const digest = (pin: string) =>
+    // A plain digest of the known input would give the PIN away to anyone trying the million PINs.
+    const plain = (pin: string) =>
       createHash('sha256')
         .update(canonicalJson({ actor: core.operator.id, tool: 'reset_pin_a', input: { ...input, pin } }))
         .digest('hex');
-    // The old, recoverable fingerprint would have been this; the stored one carries no trace of the PIN.
-    expect(row.fingerprint).not.toBe(digest('482913'));
+    expect(row.fingerprint).toMatch(/^k1:[0-9a-f]{64}$/);
+    expect(row.fingerprint).not.toContain(plain('482913'));
+    const key = readFileSync(core.dbPath.replace(/\.db$/, '.key'), 'utf8').trim();
+    expect(row.fingerprint).toBe(
+      `k1:${createHmac('sha256', Buffer.from(key, 'hex'))
+        .update(canonicalJson({ actor: core.operator.id, tool: 'reset_pin_a', input }))
+        .digest('hex')}`,
+    );
+    expect(statSync(core.dbPath.replace(/\.db$/, '.key')).mode & 0o777).toBe(0o600);
+    // Another PIN under the same key is another input, refused as such.
     const other = await core.executor.execute({
       tool: 'reset_pin_a',
       input: { ...input, pin: '111111' },
       actor: core.operator,
       idempotencyKey: 'reset-1',
     });
-    // The same key with a PIN typed again differently is the same request: its first answer comes back.
-    expect(other).toEqual(result);
+    expect(other).toMatchObject({
+      status: 'invalid',
+      message: expect.stringContaining('already used for a different'),
+    });
   });
 });

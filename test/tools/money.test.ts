@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createConversion } from '../../src/tools/money/create-conversion.js';
 import { createPayout } from '../../src/tools/money/create-payout.js';
 import { moneyTools } from '../../src/tools/money/index.js';
-import { available, creates, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
+import { available, creates, fault, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { advanceClock } from '../helpers/sandbox.js';
 
@@ -111,16 +111,24 @@ describe('create_payout', () => {
     expect(await available(core)).toBe(250_000 - PAYOUT_DEBIT);
   });
 
-  it('reports a payout the service refuses as failed, with the service message', async () => {
+  it('refuses a payout the balance cannot cover before anyone is asked', async () => {
     const tooBig = { ...PAYOUT, beneficiaryId: 'ben_us_ach_0001', destinationRail: 'ACH', amount: 300_000 };
-    const approval = pending(await core.call('create_payout', tooBig));
-    await core.executor.approve(approval.id, core.approver);
-    const decided = await core.executor.approve(approval.id, core.approver2);
+    expect(await core.call('create_payout', tooBig)).toMatchObject({
+      status: 'failed',
+      error: { kind: 'insufficient_balance', message: expect.stringContaining('250,000.00 USD available') },
+    });
+    expect(await available(core)).toBe(250_000);
+  });
+
+  it('reports a payout the service refuses after approval as failed, with the service message', async () => {
+    const approval = pending(await core.call('create_payout', { ...PAYOUT, amount: 42 }));
+    await fault(core, '/svc/banking/api/v1/payouts', { status: 400 }, 1);
+    const decided = await core.executor.approve(approval.id, core.approver);
     expect(decided).toMatchObject({
       status: 'ok',
       approval: {
         state: 'failed',
-        error: { kind: 'service', message: expect.stringContaining('insufficient USD') },
+        error: { kind: 'service', httpStatus: 400, message: 'injected failure 400' },
       },
     });
     expect(await available(core)).toBe(250_000);

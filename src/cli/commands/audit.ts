@@ -48,9 +48,18 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
     cell(e.approvalId, 'id'),
     cell(e.error),
   ]);
+  // Entries are numbered from 1, so the oldest shown says how many came before.
+  const earlier = (entries[0]?.seq ?? 1) - 1;
+  const more =
+    earlier > 0
+      ? `${earlier} earlier entr${earlier === 1 ? 'y is' : 'ies are'} not shown: -n <count> shows more, bankops audit export all of them.`
+      : undefined;
   return {
     title: 'Audit log',
-    blocks: [{ type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length }],
+    blocks: [
+      { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+      ...(more === undefined ? [] : [{ type: 'note' as const, text: more, tone: 'info' as const }]),
+    ],
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
-import { executeApproval, recoverApprovals } from './execute.js';
+import { executeApproval, recoverApprovals, releaseApproval } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
 import type { ApprovalFeed } from './feed.js';
 import { type FeedFollower, type FollowOptions, followFeed } from './follow.js';
@@ -58,7 +58,15 @@ export class ApprovalEngine implements ApprovalService {
     const result = await vote(this.#ctx, id, approver);
     if (result !== 'execute') return auditRefusal(this.#ctx, approver, result);
     // This vote completed the quorum: this caller executes, and waits for the outcome.
-    await executeApproval(this.#ctx, id, onProgress);
+    try {
+      await executeApproval(this.#ctx, id, onProgress);
+    } catch (error) {
+      // bankops itself failed (a database locked past its busy timeout…): the approval is let go,
+      // so `recover()` in any process sends it again with the same request id, instead of it
+      // waiting for this live process's lease to run out.
+      releaseApproval(this.#ctx, id);
+      throw error;
+    }
     const approval = this.#ctx.viewById(id);
     return approval === undefined ? notFound(id) : { status: 'ok', approval };
   }

@@ -6,7 +6,7 @@ import { durableCheckpoints } from './checkpoints.js';
 import type { EngineContext } from './context.js';
 import { outcomeChanges, type SettlementStart } from './outcome.js';
 import { executingHere, ownerIsGone } from './owner.js';
-import { firstLookDelayMs } from './settle.js';
+import { firstLookDelayMs, recordSettled } from './settle.js';
 import type { ApprovalRow } from './store.js';
 import { requesterOf } from './view.js';
 
@@ -153,7 +153,22 @@ function record(ctx: EngineContext, row: ApprovalRow, outcome: RunOutcome): void
       });
     }
     ctx.record(row.id, kind, detail === undefined ? {} : { detail });
+    // Sent money the service already called final in its first answer is settled at once.
+    if (settlement !== undefined && settlement.settlement.outcome !== 'settling') {
+      recordSettled(ctx, { ...row, ...changes } as ApprovalRow, settlement.settlement);
+    }
   });
+}
+
+/** Lets go of an approval this process holds, best effort: `recover()` may then take it over. */
+export function releaseApproval(ctx: EngineContext, id: string): void {
+  try {
+    ctx.transaction(() =>
+      ctx.store.update(id, { state: 'executing', owner: ctx.owner }, { owner: null, lease_until: null }),
+    );
+  } catch {
+    // The database refuses even this: the lease runs out in time, and recovery takes it then.
+  }
 }
 
 /**

@@ -34,15 +34,23 @@ export function currentRow(ctx: EngineContext, id: string): ApprovalRow | undefi
   return expire(ctx, row);
 }
 
-/** Marks every pending approval past its deadline `expired`; returns how many. */
+/**
+ * Marks every pending approval past its deadline `expired`, each in its own transaction (one that
+ * cannot be written does not hold the others back); returns how many.
+ */
 export function expireDue(ctx: EngineContext): number {
   // Read first: the write lock is only taken when something is due.
-  if (ctx.store.pendingPast(ctx.nowIso()).length === 0) return 0;
-  return ctx.transaction(() => {
-    const due = ctx.store.pendingPast(ctx.nowIso());
-    for (const row of due) expire(ctx, row);
-    return due.length;
-  });
+  let expired = 0;
+  for (const row of ctx.store.pendingPast(ctx.nowIso())) {
+    ctx.transaction(() => {
+      const current = ctx.store.byId(row.id);
+      if (current?.state === 'pending' && current.expires_at <= ctx.nowIso()) {
+        expire(ctx, current);
+        expired += 1;
+      }
+    });
+  }
+  return expired;
 }
 
 export interface ExpiryTimer {
@@ -71,7 +79,10 @@ export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) =
     try {
       expireDue(ctx);
     } catch (error) {
+      // A database locked past its busy timeout: said, and tried again a second later, not at once.
       onError(error);
+      timer = setTimeout(tick, MAX_WAIT_MS).unref();
+      return;
     }
     arm();
   };

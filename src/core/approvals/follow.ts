@@ -38,32 +38,45 @@ export function followFeed(
   options: FollowOptions,
 ): FeedFollower {
   const { consumer, handle } = options;
-  let position = feed.cursor(consumer) ?? (options.startAt === 'end' ? feed.head() : 0);
+  const known = feed.cursor(consumer);
+  let position = known ?? (options.startAt === 'end' ? feed.head() : 0);
+  // A new consumer that starts at the end says so durably: after a restart it must not start at a
+  // later end and skip what came in between.
+  if (known === undefined && position > 0) feed.advance(consumer, position);
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
   let failures = 0;
   let retryTimer: NodeJS.Timeout | undefined;
 
+  /** Not done: the same event (or the same read of the feed) is tried again after a backoff. */
+  const retryLater = (error: unknown, seq: number): void => {
+    failures += 1;
+    const delay = Math.min((options.retryMs ?? 500) * 2 ** (failures - 1), MAX_RETRY_MS);
+    options.log?.warn('feed consumer failed; it will be tried again', {
+      consumer,
+      seq,
+      retryInMs: delay,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(wake, delay).unref();
+  };
+
   const pass = async (): Promise<void> => {
     for (;;) {
       const batch = feed.after(position);
-      if (batch.length === 0 || stopped) return;
+      if (batch.length === 0 || stopped) {
+        // Caught up: whatever failed before is behind us, and polling takes over again.
+        if (batch.length === 0) failures = 0;
+        return;
+      }
       for (const event of batch) {
         if (stopped) return;
         try {
           await handle(event);
         } catch (error) {
-          failures += 1;
-          const delay = Math.min((options.retryMs ?? 500) * 2 ** (failures - 1), MAX_RETRY_MS);
-          options.log?.warn('feed consumer failed; the event will be handed again', {
-            consumer,
-            seq: event.seq,
-            retryInMs: delay,
-            error: error instanceof Error ? error.message : String(error),
-          });
-          clearTimeout(retryTimer);
-          retryTimer = setTimeout(wake, delay).unref();
+          retryLater(error, event.seq);
           return;
         }
         failures = 0;
@@ -79,13 +92,17 @@ export function followFeed(
       again = true;
       return;
     }
-    running = pass().finally(() => {
-      running = undefined;
-      if (again && !stopped) {
-        again = false;
-        wake();
-      }
-    });
+    // Reading the feed or recording the position can fail too (a database locked past its busy
+    // timeout): that is a failure to retry, never an error that ends the process.
+    running = pass()
+      .catch((error: unknown) => retryLater(error, position + 1))
+      .finally(() => {
+        running = undefined;
+        if (again && !stopped) {
+          again = false;
+          wake();
+        }
+      });
   }
 
   const unsubscribe = subscribe(() => wake());

@@ -42,6 +42,8 @@ export interface VoteRow {
   approver_id: string;
   person: string;
   voted_at: string;
+  /** The approver as they voted (the identity the policy is applied to again). */
+  approver_json: string;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -145,19 +147,10 @@ export class ApprovalStore {
   votes(id: string, attempt: number): VoteRow[] {
     return this.db
       .prepare(
-        `SELECT approver_id, person, voted_at FROM approval_votes WHERE approval_id = ? AND attempt = ?
-         ORDER BY voted_at, rowid`,
+        `SELECT approver_id, person, voted_at, approver_json FROM approval_votes
+         WHERE approval_id = ? AND attempt = ? ORDER BY voted_at, rowid`,
       )
       .all(id, attempt) as VoteRow[];
-  }
-
-  /** The vote this person already cast on this attempt, under whichever identity. */
-  voteOf(id: string, person: string, attempt: number): VoteRow | undefined {
-    return this.db
-      .prepare(
-        'SELECT approver_id, person, voted_at FROM approval_votes WHERE approval_id = ? AND person = ? AND attempt = ?',
-      )
-      .get(id, person, attempt) as VoteRow | undefined;
   }
 
   addVote(
@@ -170,13 +163,6 @@ export class ApprovalStore {
          VALUES (?, ?, ?, ?, ?, ?)`,
       )
       .run(id, vote.attempt, vote.person, vote.approverId, vote.approverJson, vote.at);
-  }
-
-  countVotes(id: string, attempt: number): number {
-    const row = this.db
-      .prepare('SELECT COUNT(*) AS n FROM approval_votes WHERE approval_id = ? AND attempt = ?')
-      .get(id, attempt) as { n: number };
-    return row.n;
   }
 
   pendingPast(now: string): ApprovalRow[] {

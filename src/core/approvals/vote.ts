@@ -4,7 +4,7 @@ import { toFailure } from '../run-tool.js';
 import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
-import type { ApprovalRow } from './store.js';
+import type { ApprovalRow, VoteRow } from './store.js';
 import type { ApprovalActionResult } from './types.js';
 import { requesterOf } from './view.js';
 
@@ -43,6 +43,23 @@ export function auditRefusal(
   return result;
 }
 
+/**
+ * The people who count toward the quorum now: each earlier vote's identity judged again under the
+ * policy in force (a mapping added or removed since the vote counts), each person once, never the
+ * requester's person.
+ */
+function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly VoteRow[]): Set<string> {
+  const policy = ctx.deps.policy.current();
+  const requester = requesterOf(row);
+  const requesters = new Set([row.requester_person, personOf(policy, requester), requester.id]);
+  const people = new Set<string>();
+  for (const vote of votes) {
+    const now = personOf(policy, JSON.parse(vote.approver_json) as Actor);
+    if (!requesters.has(now) && !requesters.has(vote.person)) people.add(now);
+  }
+  return people;
+}
+
 /** Why this person may not vote on this row now, or their person when they may. */
 function mayVote(
   ctx: EngineContext,
@@ -50,14 +67,24 @@ function mayVote(
   approver: Actor,
 ): { person: string } | { reason: string } {
   if (row.state !== 'pending') return { reason: `approval ${row.id} is ${row.state}, not pending` };
-  const check = checkApprover(ctx.deps.policy.current(), {
+  const policy = ctx.deps.policy.current();
+  const check = checkApprover(policy, {
     approver,
     requester: requesterOf(row),
     requesterPerson: row.requester_person,
     approverRole: row.approver_role,
   });
   if (!check.ok) return { reason: check.reason };
-  const earlier = ctx.store.voteOf(row.id, check.person, row.attempt);
+  // Each identity once, and each person once: by the person recorded with an earlier vote, and by
+  // that vote's identity judged again under the policy in force now.
+  const earlier = ctx.store
+    .votes(row.id, row.attempt)
+    .find(
+      (vote) =>
+        vote.approver_id === approver.id ||
+        vote.person === check.person ||
+        personOf(policy, JSON.parse(vote.approver_json) as Actor) === check.person,
+    );
   if (earlier !== undefined) {
     const as = earlier.approver_id === approver.id ? '' : ` (as ${earlier.approver_id})`;
     return {
@@ -128,7 +155,7 @@ export async function vote(
       approvalId: id,
       requestId: row.request_id,
     });
-    const quorum = ctx.store.countVotes(id, row.attempt) >= row.required_approvers;
+    const quorum = peopleCounted(ctx, row, ctx.store.votes(id, row.attempt)).size >= row.required_approvers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk
     // (synchronous=FULL) before anything is sent.
     const changes: Partial<ApprovalRow> = quorum

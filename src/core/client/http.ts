@@ -132,6 +132,25 @@ export class HttpClient {
     );
   }
 
+  /**
+   * The token a call needs. A write whose token could not be had was never sent: that is said
+   * (`not_sent`), so nobody takes it for a payout that may have left.
+   */
+  private async bearerFor(spec: RequestSpec<z.ZodType>, requestId: string, safe: boolean): Promise<string> {
+    try {
+      return await this.tokens.get();
+    } catch (error) {
+      if (safe || !(error instanceof ServiceError)) throw error;
+      throw new ServiceError({
+        kind: 'not_sent',
+        operation: spec.operation,
+        message: `no bearer token (${error.serviceMessage}), so nothing was sent`,
+        requestId,
+        cause: error,
+      });
+    }
+  }
+
   /** A valid bearer token, from the cache when it has one. */
   bearerToken(): Promise<string> {
     return this.tokens.get();
@@ -147,7 +166,7 @@ export class HttpClient {
       let token: string | undefined;
       try {
         // Inside the try: a transient failure of the token endpoint is retried like the call itself.
-        token = REQUIRES_BEARER.has(spec.headerSet) ? await this.tokens.get() : undefined;
+        token = REQUIRES_BEARER.has(spec.headerSet) ? await this.bearerFor(spec, requestId, safe) : undefined;
         return await this.attempt(spec, requestId, token, options, attempt);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;

@@ -3,6 +3,7 @@ import type { Wallet } from '../../core/client/schemas/issuing-common.js';
 import { formatAmount, fromMinor, toMinor } from '../../core/money.js';
 import { defineTool, type Money, type ToolContext } from '../../core/tool.js';
 import { type BalanceFacts, insufficient, minorUnitsIssue } from '../money/balance.js';
+import { beforeSending } from '../shared/before-sending.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardholderIdField, FAMILY_B } from './fields.js';
 
@@ -106,14 +107,14 @@ export const transferWalletFunds = defineTool({
         currency: money.currency,
         description: i.description,
       },
-      bound: money,
+      // No `bound`: a transfer has no quote, so there is no fresh quote to hold to one.
     };
   },
   async check(i, ctx) {
     walletBalance(await debitedWallet(i, ctx), moneyOf(i));
   },
   async run(i, ctx) {
-    const { currency } = await debitedWallet(i, ctx);
+    const { currency } = await beforeSending('reading the wallet to debit', () => debitedWallet(i, ctx));
     const result = await ctx.client.issuingB.transfer(
       { cardholderId: i.cardholderId },
       { email: i.email, amount: i.amount, description: i.description },

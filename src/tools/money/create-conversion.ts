@@ -4,6 +4,7 @@ import { type FxQuote, FxQuoteSchema } from '../../core/client/schemas/conversio
 import { formatAmount } from '../../core/money.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
+import { beforeSending } from '../shared/before-sending.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { type BalanceFacts, companyBalance, minorUnitsIssue, settlementOutcome } from './balance.js';
 import { checkApprovedBound } from './bound-check.js';
@@ -112,7 +113,9 @@ export const createConversion = defineTool({
     return { status: conversion.status, outcome: settlementOutcome(conversion.status) };
   },
   run: async (i, ctx) => {
-    const q = FxQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
+    const q = FxQuoteSchema.parse(
+      await beforeSending('the fresh quote', () => ctx.once('quote', () => quote(i, ctx))),
+    );
     checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(q));
     ctx.progress(`executing the conversion on quote ${q.quoteId}`);
     const conversion = await ctx.client.conversions.create(

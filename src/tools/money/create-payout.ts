@@ -4,6 +4,7 @@ import { type PayoutQuote, PayoutQuoteSchema, PurposeCodeSchema } from '../../co
 import { formatAmount } from '../../core/money.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
+import { beforeSending } from '../shared/before-sending.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { idString } from '../shared/ids.js';
 import { type BalanceFacts, companyBalance, minorUnitsIssue, settlementOutcome } from './balance.js';
@@ -168,7 +169,9 @@ export const createPayout = defineTool({
   },
   run: async (i, ctx) => {
     // Checkpointed: a re-execution after a crash re-sends this quote with the same request id.
-    const q = PayoutQuoteSchema.parse(await ctx.once('quote', () => quote(i, ctx)));
+    const q = PayoutQuoteSchema.parse(
+      await beforeSending('the fresh quote', () => ctx.once('quote', () => quote(i, ctx))),
+    );
     checkApprovedBound(ctx, { debit: debitOf(q), receive: receiveOf(q) }, () => previewOf(i, q, ctx));
     ctx.progress(`sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`);
     const payout = await ctx.client.payouts.create(
