@@ -35,6 +35,8 @@ export function approvalsPolicyYaml(): string {
     { match: { cli: '*' }, roles: ['viewer', 'approver'] },
     { match: { slackUser: PEOPLE.viewer }, roles: ['viewer'] },
     { match: { slackGroup: APPROVERS_GROUP }, roles: ['viewer', 'approver'] },
+    // The assistant on this machine (`bankops mcp`): no person, so no one to tell in Slack.
+    { match: { mcpStdio: true }, roles: ['viewer', 'operator'] },
   ];
   for (const rule of policy.rules) {
     if (rule.name === 'large-payouts' && rule.approval !== undefined)

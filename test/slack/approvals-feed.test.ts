@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { startServe } from '../../src/app/serve.js';
-import { slackActor } from '../../src/core/actors.js';
+import { cliActor, mcpStdioActor, slackActor } from '../../src/core/actors.js';
+import type { Actor } from '../../src/core/policy/types.js';
 import { runCli } from '../helpers/cli.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
@@ -68,12 +69,11 @@ async function requestWithCli(): Promise<string> {
 }
 
 /** The same request made through this process's executor (as an assistant over MCP would). */
-async function requestInProcess(runtime: Runtime = t.runtime): Promise<string> {
-  const result = await runtime.executor.execute({
-    tool: 'create_payout',
-    input: payoutInput(),
-    actor: { id: 'cli:olivia', frontEnd: 'cli', cliUser: 'olivia' },
-  });
+async function requestInProcess(
+  runtime: Runtime = t.runtime,
+  actor: Actor = cliActor('olivia'),
+): Promise<string> {
+  const result = await runtime.executor.execute({ tool: 'create_payout', input: payoutInput(), actor });
   if (result.status !== 'pending_approval') throw new Error(JSON.stringify(result));
   return result.approval.id;
 }
@@ -104,6 +104,26 @@ describe('approvals from other processes', () => {
         (l) => l.includes(id) && l.includes('Done: create_payout ran'),
       ),
     );
+  });
+});
+
+describe('approvals asked for by an assistant', () => {
+  it('over MCP: posted and decided in Slack; with no Slack user tied to it, nobody is sent a direct message', async () => {
+    const id = await requestInProcess(t.runtime, mcpStdioActor());
+    const post = await t.api.waitFor(() => approvalPost(t.api, id));
+    expect(textOf(post.args)).toContain('*Asked by*\nthe local assistant (MCP)');
+    expect(await click(APPROVERS[6] ?? '', id, 'Approve')).toContain('Executed');
+    await waitShown(t.api, id, 'Sent: payout');
+    await t.api.waitFor(() => t.serve.slack?.services.outbox.pending() === 0);
+    const direct = t.api
+      .callsOf('chat.postMessage')
+      .filter((c) => String(c.args.channel).startsWith('D') && JSON.stringify(c.args).includes(id));
+    expect(direct).toEqual([]);
+    expect(
+      t.api
+        .callsOf('chat.postMessage')
+        .some((c) => c.args.thread_ts !== undefined && textOf(c.args).includes('Done')),
+    ).toBe(true);
   });
 });
 
