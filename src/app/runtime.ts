@@ -6,7 +6,7 @@ import {
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
-import type { Config } from '../core/config.js';
+import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
@@ -18,7 +18,7 @@ import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { fingerprintKey } from './fingerprint-key.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
-import { requireSandboxAt, sharedSandbox } from './shared-sandbox.js';
+import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
@@ -31,6 +31,11 @@ export interface Runtime {
   approvals: ApprovalEngine;
   executor: Executor;
   payees: PayeeDirectory;
+  /**
+   * The service is a bankops sandbox (embedded, or one on loopback that says it is one): people may
+   * act under any name here, to try separation of duties alone. Against a real service they may not.
+   */
+  againstSandbox: boolean;
   /** The embedded sandbox, when no service URL is configured and this process started it. */
   sandbox?: RunningSandbox;
   log: Logger;
@@ -125,6 +130,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const baseUrl = embedded?.url ?? config.service.baseUrl;
   if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
   if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
+  const againstSandbox =
+    embedded !== undefined ||
+    config.sandboxCredentials === true ||
+    (isLoopback(baseUrl) && (await sandboxInfo(baseUrl)) !== undefined);
 
   const client = createServiceClient({
     baseUrl,
@@ -189,6 +198,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     executor,
     payees,
+    againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,
     close: async () => {

@@ -30,7 +30,11 @@ export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Pro
   }
 }
 
-/** The CLI actor: `--as <name>`, else BANKOPS_ACTOR, else the OS user. */
+/**
+ * The CLI actor of a call: `--as <name>`, else BANKOPS_ACTOR, else the OS user. Against a real
+ * service the OS account that runs the command comes along, and is a requester too: asking under
+ * another name and approving under one's own is one person acting alone.
+ */
 export function actorFor(runtime: Runtime, as: string | undefined): Actor {
   const name = as ?? runtime.config.cliActor;
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
@@ -38,21 +42,21 @@ export function actorFor(runtime: Runtime, as: string | undefined): Actor {
       `${as === undefined ? 'BANKOPS_ACTOR' : '--as'} must be letters, digits and . _ @ - only (at most 64), got '${name}'`,
     );
   }
-  return cliActor(name);
+  return runtime.againstSandbox ? cliActor(name) : cliActor(name, runtime.config.osUser);
 }
 
 /**
- * Who decides an approval at this CLI. Against the embedded sandbox, `--as` and BANKOPS_ACTOR name
- * anyone, so one person can try separation of duties. Against a real service they cannot: the
- * approver, rejecter or canceller is the OS account that runs the command (a name is not a login).
+ * Who decides an approval at this CLI. Against a sandbox, `--as` and BANKOPS_ACTOR name anyone,
+ * so one person can try separation of duties. Against a real service they cannot: the approver,
+ * rejecter or canceller is the OS account that runs the command (a name is not a login).
  */
 export function deciderFor(runtime: Runtime, as: string | undefined): Actor {
-  if (runtime.config.mode === 'embedded') return actorFor(runtime, as);
+  if (runtime.againstSandbox) return actorFor(runtime, as);
   const me = runtime.config.osUser;
   if (as !== undefined && as !== me) {
     throw new UsageError(
       `--as ${as}: against the service, approvals are decided as the OS account running bankops (${me}); --as names the requester of a call only`,
     );
   }
-  return cliActor(me);
+  return cliActor(me, me);
 }

@@ -1,7 +1,15 @@
 import type { Actor } from './policy/types.js';
 
-/** The local operator at the CLI (`--as <name>` or BANKOPS_ACTOR names who is acting). */
-export const cliActor = (name: string): Actor => ({ id: `cli:${name}`, frontEnd: 'cli', cliUser: name });
+/**
+ * The local operator at the CLI (`--as <name>` or BANKOPS_ACTOR names who is acting). Against a real
+ * service the OS account running the command comes along (`osUser`): it is a requester too.
+ */
+export const cliActor = (name: string, osUser?: string): Actor => ({
+  id: `cli:${name}`,
+  frontEnd: 'cli',
+  cliUser: name,
+  ...(osUser === undefined ? {} : { osUser }),
+});
 
 /** An assistant connected over MCP with the key the policy names `keyName`. */
 export const mcpActor = (keyName: string): Actor => ({

@@ -83,7 +83,7 @@ export class ConfigError extends Error {
 }
 
 /** `http://127.0.0.1:4010`, `http://localhost:…`, `http://[::1]:…`. */
-function isLoopback(url: string | undefined): boolean {
+export function isLoopback(url: string | undefined): boolean {
   if (url === undefined) return false;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

@@ -1,10 +1,11 @@
-import { canApprove, personOf } from '../policy/actors.js';
+import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
 import type { ApprovalRow } from './store.js';
 import type { ApprovalActionResult, Reconciliation } from './types.js';
+import { requesterOf } from './view.js';
 import { notFound, refused } from './vote.js';
 
 /** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
@@ -12,7 +13,10 @@ function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): strin
   if (row.state !== 'unresolved')
     return `approval ${row.id} is ${row.state}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
-  if (actor.id === row.requester_id || personOf(policy, actor) === row.requester_person)
+  if (
+    actor.id === row.requester_id ||
+    requesterPeople(policy, requesterOf(row), row.requester_person).has(personOf(policy, actor))
+  )
     return `${actor.id} requested ${row.id}; another person holding the role ${row.approver_role} reconciles it`;
   if (!canApprove(policy, actor, row.approver_role))
     return `${actor.id} does not hold the role ${row.approver_role}`;

@@ -1,4 +1,4 @@
-import { checkApprover, personOf } from '../policy/actors.js';
+import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import { auditApproval } from './audit.js';
@@ -50,8 +50,7 @@ export function auditRefusal(
  */
 function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly VoteRow[]): Set<string> {
   const policy = ctx.deps.policy.current();
-  const requester = requesterOf(row);
-  const requesters = new Set([row.requester_person, personOf(policy, requester), requester.id]);
+  const requesters = requesterPeople(policy, requesterOf(row), row.requester_person);
   const people = new Set<string>();
   for (const vote of votes) {
     const now = personOf(policy, JSON.parse(vote.approver_json) as Actor);
@@ -183,7 +182,10 @@ export function reject(
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
-    if (approver.id === requester.id || person === row.requester_person) {
+    if (
+      approver.id === requester.id ||
+      requesterPeople(policy, requester, row.requester_person).has(person)
+    ) {
       return refusal(ctx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {
@@ -203,7 +205,8 @@ export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: st
     if (row === undefined) return notFound(id);
     const person = personOf(ctx.deps.policy.current(), actor);
     // The requester, under any identity of the same person.
-    if (actor.id !== row.requester_id && person !== row.requester_person) {
+    const requesters = requesterPeople(ctx.deps.policy.current(), requesterOf(row), row.requester_person);
+    if (actor.id !== row.requester_id && !requesters.has(person)) {
       return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {

@@ -49,24 +49,42 @@ export function canApprove(policy: Pick<Policy, 'actors'>, actor: Actor, approve
 }
 
 /**
+ * Everyone the requester of an approval is: the person recorded when it opened, their identity and
+ * its person under the policy in force now, and — for a CLI request made under another name against
+ * a real service — the OS account that ran it and its person (a name typed with `--as` is not a
+ * login: the account behind it asked).
+ */
+export function requesterPeople(
+  policy: Pick<Policy, 'actors'>,
+  requester: Actor,
+  recordedPerson: string,
+): Set<string> {
+  const people = new Set([recordedPerson, personOf(policy, requester), requester.id]);
+  if (requester.osUser !== undefined) {
+    const account: Actor = { id: `cli:${requester.osUser}`, frontEnd: 'cli', cliUser: requester.osUser };
+    people.add(account.id);
+    people.add(personOf(policy, account));
+  }
+  return people;
+}
+
+/**
  * The full check for one approval vote: the role, and never the requester (DESIGN decision 4) —
- * as a person: the requester's person when the approval opened, and their person under the policy
- * in force now, so a mapping added since still counts. The approvals store counts each person once.
+ * as a person, under any of their identities (`requesterPeople`). The approvals store counts each
+ * person once.
  */
 export function checkApprover(
   policy: Pick<Policy, 'actors'>,
   vote: { approver: Actor; requester: Actor; requesterPerson: string; approverRole: string },
 ): { ok: true; person: string } | { ok: false; reason: string } {
   const person = personOf(policy, vote.approver);
-  const requesterPeople = new Set([
-    vote.requesterPerson,
-    personOf(policy, vote.requester),
-    vote.requester.id,
-  ]);
   if (vote.approver.id === vote.requester.id) {
     return { ok: false, reason: `${vote.approver.id} requested this call and cannot approve it` };
   }
-  if (requesterPeople.has(person)) {
+  if (
+    requesterPeople(policy, vote.requester, vote.requesterPerson).has(person) ||
+    (vote.approver.osUser !== undefined && vote.approver.osUser === vote.requester.osUser)
+  ) {
     return {
       ok: false,
       reason: `${vote.approver.id} is ${person}, who requested this call (as ${vote.requester.id}); a requester cannot approve their own request from another identity`,

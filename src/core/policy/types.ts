@@ -30,6 +30,11 @@ export type Actor = {
   /** The local assistant over stdio, which presents no key. */
   mcpStdio?: boolean;
   cliUser?: string;
+  /**
+   * At the CLI against a real service: the OS account that ran the command, whatever name `--as`
+   * gave. It stands behind the request as a person too, so it can never approve it.
+   */
+  osUser?: string;
 };
 
 /** Which rule decided, for messages and the audit log. */

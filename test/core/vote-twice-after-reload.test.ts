@@ -33,7 +33,7 @@ function putInForce(yaml: string): void {
   expect(core.policy.reload()).toEqual({ ok: true });
 }
 
-describe('review: each person counts once, whatever the policy did between two votes', () => {
+describe('each person counts once, whatever the policy did between two votes', () => {
   it('never counts the same identity twice after its person mapping was removed', async () => {
     putInForce(BOB_IS_A_PERSON);
     const approval = pending(await core.call('create_payout', big, cliActor('carol')));

@@ -18,7 +18,7 @@ const payout = {
   purposeCode: 'GOODS_PURCHASED',
 } as const;
 
-describe('review: amounts with more decimals than their currency', () => {
+describe('amounts with more decimals than their currency', () => {
   it('refuses 10000.005 USD as invalid, as it refuses 100.123 USD', async () => {
     const small = await core.call('create_payout', { ...payout, amount: 100.123 });
     expect(small.status).toBe('invalid');
@@ -29,8 +29,8 @@ describe('review: amounts with more decimals than their currency', () => {
   it('never lets 49,999.999 USD pick the one-approver rule and then pay 50,000.00 USD', async () => {
     const result = await core.call('create_payout', { ...payout, amount: 49999.999 });
     if (result.status !== 'invalid') {
+      // Were it taken, one approver would send a quote the service rounds to 50,000.00 USD.
       const approval = pending(result);
-      // What happens instead: one approver, a quote of 50,000.00 USD, paid.
       const vote = await core.executor.approve(approval.id, core.approver);
       expect({
         reason: approval.reason,

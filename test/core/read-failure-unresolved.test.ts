@@ -10,7 +10,7 @@ afterAll(() => core.close());
 
 const QUOTES = '/svc/banking/api/v1/payouts/quote';
 
-describe('review: an approval whose payout was never sent', () => {
+describe('an approval whose payout was never sent', () => {
   it('is not "outcome unknown, look it up at the service" when only the fresh quote failed', async () => {
     const { id } = pending(await core.call('create_payout', PAYOUT));
     // The quote endpoint has a 5-second blip; the payout itself is never sent.

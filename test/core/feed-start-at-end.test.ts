@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
-describe('review: a consumer that starts at the end of the feed', () => {
+describe('a consumer that starts at the end of the feed', () => {
   it('gets, after a restart, the events it never managed to handle before', async () => {
     // Some history before the consumer exists: it asks to start at the end.
     pending(await core.call('create_payout', { ...PAYOUT, amount: 11 }));

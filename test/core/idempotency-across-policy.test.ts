@@ -20,7 +20,7 @@ afterAll(() => core.close());
 
 const conversion = { sourceAssetCode: 'USD', targetAssetCode: 'EUR', amount: 1000, side: 'SOURCE' } as const;
 
-describe('review: an idempotency key across a policy change', () => {
+describe('an idempotency key across a policy change', () => {
   it('answers a keyed retry of a conversion already made with the first result, not a second conversion', async () => {
     const first = await core.executor.execute({
       tool: 'create_conversion',
@@ -39,7 +39,7 @@ describe('review: an idempotency key across a policy change', () => {
       idempotencyKey: 'conv-2026-11-23',
     });
     if (retry.status === 'pending_approval') {
-      // What happens: an approval, and once approved a second conversion at the service.
+      // Were an approval opened, its approval would make a second conversion at the service.
       await core.executor.approve(retry.approvalId, core.approver);
     }
     expect({ status: retry.status, conversionsCreated: creates(core, 'conversions.create') }).toEqual({

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => core.close());
 
-describe('review: what approvers of a wallet transfer read', () => {
+describe('what approvers of a wallet transfer read', () => {
   it('promises no quote check that the transfer never makes', async () => {
     const approval = pending(
       await core.call('transfer_wallet_funds', {

@@ -19,7 +19,7 @@ const assign = (cardNumber: string) =>
     idempotencyKey: 'chloe-card',
   });
 
-describe('review: an idempotency key and a secret input', () => {
+describe('an idempotency key and a secret input', () => {
   it('never answers "ok" for a second card number under a used key without assigning it', async () => {
     const first = await assign(FIRST);
     expect(first.status).toBe('ok');
