@@ -93,11 +93,11 @@ describe('approvals from other processes', () => {
     expect(post.args.channel).toBe(APPROVALS_CHANNEL);
     expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> (as olivia, CLI)`);
 
-    const approved = await runCli(['approvals', 'approve', id], cliEnvFor(t, 'olivia'));
+    const approved = await runCli(['approvals', 'approve', id], cliEnvFor(t, 'bob'));
     expect(approved.code, approved.stdout + approved.stderr).toBe(0);
     expect(t.sandbox.stats()['payouts.create']).toBe(1);
     const done = await waitShown(t.api, id, 'Sent: payout');
-    expect(textOf(done)).toMatch(/:white_check_mark: \S+ \(CLI\), <!date\^/);
+    expect(textOf(done)).toMatch(/:white_check_mark: bob \(CLI\), <!date\^/);
     expect(buttonsOf(done)).toEqual([]);
     await t.api.waitFor(() =>
       directMessages(t.api, PEOPLE.olivia).some(
