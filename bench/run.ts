@@ -3,3 +3,4 @@ await import('./audit.bench.js');
 await import('./core.bench.js');
 await import('./mcp.bench.js');
 await import('./slack.bench.js');
+await import('./slack-approvals.bench.js');

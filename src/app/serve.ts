@@ -78,11 +78,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   if (settings.slack.enabled) {
     // Loaded only when Slack is on: a server without it does not pay for Bolt.
     const { createSlackApp } = await import('../slack/app.js');
+    const { createSlackApprovals } = await import('../slack/approvals/index.js');
     slack = createSlackApp({
       config: settings.slack.config,
       runtime,
       defaults: runtime.config.defaults,
       ...(publicUrl === undefined ? {} : { publicUrl }),
+      approvals: createSlackApprovals,
       ...options.slack,
     });
   }

@@ -6,6 +6,21 @@ import { formatAmount } from '../core/money.js';
  * what, from where, what it costs and leaves, the card and its holder, and where it stands now.
  */
 
+/**
+ * How a front end writes names, times and quoted text into these words: the CLI as they are, Slack
+ * as mentions (`<@U…>`), dates its clients show in each reader's time zone, and escaped text.
+ */
+export interface Wording {
+  /** An actor id (`slack:U…`, `cli:bob`, `system:approvals`) and the person behind it. */
+  who(actorId: string, person?: string): string;
+  /** An ISO 8601 time. */
+  time(iso: string): string;
+  /** Text a person or the service wrote (a reason, an error message), made safe to show. */
+  text(text: string): string;
+}
+
+export const plainWording: Wording = { who: (id) => id, time: (iso) => iso, text: (text) => text };
+
 const list = (parts: readonly (string | undefined)[]): string => parts.filter((p) => p).join(', ');
 
 /** `Rhein Maschinenbau GmbH (DE, EUR, SWIFT, ••••6789)`, or the id and a warning for an unknown payee. */
@@ -78,49 +93,49 @@ export function whatWillHappen(view: ApprovalView): string[] {
 }
 
 /** "Sent back: the fresh quote debits …, more than …": why the approvers are asked again. */
-export function sentBackLine(view: ApprovalView): string | undefined {
+export function sentBackLine(view: ApprovalView, w: Wording = plainWording): string | undefined {
   if (view.state !== 'pending' || view.attempt < 2 || view.error === undefined) return undefined;
-  return `Sent back to the approvers (attempt ${view.attempt}): ${view.error.message}. The new quote is above.`;
+  return `Sent back to the approvers (attempt ${view.attempt}): ${w.text(view.error.message)}. The new quote is above.`;
 }
 
 /** Where the money stands after it was sent: "sent", then COMPLETED or FAILED after approval. */
-export function settlementLine(view: ApprovalView): string | undefined {
+export function settlementLine(view: ApprovalView, w: Wording = plainWording): string | undefined {
   const s = view.settlement;
   if (s === undefined) return undefined;
   switch (s.outcome) {
     case 'settling':
-      return `Sent: ${s.kind} ${s.id} is ${s.status} at the service (checked ${s.checkedAt})`;
+      return `Sent: ${s.kind} ${s.id} is ${s.status} at the service (checked ${w.time(s.checkedAt)})`;
     case 'completed':
       return `Completed: ${s.kind} ${s.id} is ${s.status} at the service`;
     case 'failed':
-      return `${s.status} after approval: ${s.kind} ${s.id} did not go through at the service${s.note === undefined ? '' : ` (${s.note})`}`;
+      return `${s.status} after approval: ${s.kind} ${s.id} did not go through at the service${s.note === undefined ? '' : ` (${w.text(s.note)})`}`;
     case 'unknown':
-      return `Outcome unknown: ${s.note ?? `${s.kind} ${s.id} never reached a final status`}`;
+      return `Outcome unknown: ${s.note === undefined ? `${s.kind} ${s.id} never reached a final status` : w.text(s.note)}`;
   }
 }
 
 const people = (n: number): string => (n === 1 ? '1 more approver' : `${n} more approvers`);
 
 /** One line on where the approval stands, for a status line that is updated in place. */
-export function statusLine(view: ApprovalView): string {
+export function statusLine(view: ApprovalView, w: Wording = plainWording): string {
   switch (view.state) {
     case 'pending': {
       const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
-      return `Waiting for ${people(missing)} with role ${view.approverRole} (${view.approvals.length} of ${view.requiredApprovers}), until ${view.expiresAt}`;
+      return `Waiting for ${people(missing)} with role ${view.approverRole} (${view.approvals.length} of ${view.requiredApprovers}), until ${w.time(view.expiresAt)}`;
     }
     case 'approved':
     case 'executing':
       return `Approved; running ${view.tool} now`;
     case 'succeeded':
-      return settlementLine(view) ?? `Done: ${view.tool} ran`;
+      return settlementLine(view, w) ?? `Done: ${view.tool} ran`;
     case 'failed':
-      return `Failed: ${view.error?.message ?? 'see the approval'}${view.decidedBy === undefined ? '' : ` (reconciled by ${view.decidedBy})`}`;
+      return `Failed: ${view.error === undefined ? 'see the approval' : w.text(view.error.message)}${view.decidedBy === undefined ? '' : ` (reconciled by ${w.who(view.decidedBy)})`}`;
     case 'rejected':
-      return `Rejected by ${view.decidedBy ?? 'an approver'}: ${view.decisionReason ?? ''}`;
+      return `Rejected by ${view.decidedBy === undefined ? 'an approver' : w.who(view.decidedBy)}: ${w.text(view.decisionReason ?? '')}`;
     case 'cancelled':
-      return `Cancelled by ${view.decidedBy ?? 'the requester'}: ${view.decisionReason ?? ''}`;
+      return `Cancelled by ${view.decidedBy === undefined ? 'the requester' : w.who(view.decidedBy)}: ${w.text(view.decisionReason ?? '')}`;
     case 'expired':
-      return `Expired at ${view.expiresAt} without enough approvals; nothing happened`;
+      return `Expired at ${w.time(view.expiresAt)} without enough approvals; nothing happened`;
     case 'unresolved':
       return `Outcome unknown: a person must look up request ${view.requestId} at the service and reconcile it`;
   }

@@ -238,6 +238,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
         config.auditChannel === undefined
           ? '  no audit channel: set BANKOPS_SLACK_AUDIT_CHANNEL for a daily audit anchor'
           : `  audit anchor daily to ${config.auditChannel}`,
+        config.approvalsChannel === undefined
+          ? '  approvals are posted only where their rule names a slackChannel: set BANKOPS_SLACK_APPROVALS_CHANNEL for the others'
+          : `  approvals posted to ${config.approvalsChannel}, unless their rule names a slackChannel`,
       );
       return lines;
     },

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ApprovalView } from '../core/approvals/types.js';
 import type { Actor } from '../core/policy/types.js';
-import type { SlackMessage } from './render/message.js';
+import type { Block, SlackMessage } from './render/message.js';
 import type { SlackServices } from './services.js';
 
 /**
@@ -17,6 +17,8 @@ export interface ApprovalsInSlack {
    * asked in, so the answer can say where the approvers will see it.
    */
   requested(approval: ApprovalView, requester: Actor, where: { channel: string }): SlackMessage | undefined;
+  /** The approvals part of a person's App Home (pending ones to decide, their own), in at most `budget` blocks. */
+  home?(actor: Actor, userId: string, budget: number): Promise<Block[]>;
   /** Starts following the change feed (after the app is ready) and stops with it. */
   start?(): Promise<void> | void;
   stop?(): Promise<void> | void;

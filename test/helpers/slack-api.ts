@@ -15,6 +15,8 @@ export interface ApiCall {
   at: number;
   /** Whether Slack took it (false for an injected failure or a refusal). */
   ok: boolean;
+  /** What the stand-in answered (a posted message's `ts`), once it has. */
+  answer?: Args;
 }
 
 /** One answer posted to a response_url the stand-in handed out. */
@@ -194,6 +196,7 @@ export class SlackApiStandIn {
     const answer =
       failure?.error !== undefined ? { ok: false, error: failure.error } : this.#answer(method, args, token);
     call.ok = answer.ok === true;
+    call.answer = answer;
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
   }
 

@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { type RunningServe, type ServeOptions, startServe } from '../../src/app/serve.js';
 import type { SlackConfig } from '../../src/slack/config.js';
-import { runtimeOptions, testConfig } from './core.js';
+import { runtimeOptions, type TestCoreOptions, testConfig } from './core.js';
 import { type RunningSandbox, startTestSandbox } from './sandbox.js';
 import { SlackApiStandIn } from './slack-api.js';
 import { SlackDriver } from './slack-requests.js';
@@ -49,6 +49,11 @@ export interface SlackTest {
   api: SlackApiStandIn;
   slack: SlackDriver;
   dir: string;
+  /**
+   * Stops serve and its runtime and starts both again on the same database, as a restarted process;
+   * `whileDown` runs in between (another process acting meanwhile).
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,8 @@ export interface SlackTestOptions {
   /** Overrides of the Slack app's options (approvals seam, timings). */
   slack?: ServeOptions['slack'];
   policyYaml?: string;
+  /** The core's options: the approvals' clock and time to live, background expiry and settlement. */
+  core?: Pick<TestCoreOptions, 'now' | 'ttlSeconds' | 'tolerancePercent' | 'background'>;
   /** What the stand-in's `apps.connections.open` answers (Socket Mode). */
   socketUrl?: () => string;
 }
@@ -74,10 +81,6 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
   const sandbox = await startTestSandbox();
   const policyPath = join(dir, 'policy.yaml');
   writeFileSync(policyPath, options.policyYaml ?? slackPolicyYaml());
-  const runtime = await createRuntime(
-    testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath }),
-    runtimeOptions(),
-  );
   const api = await SlackApiStandIn.start({
     token: BOT_TOKEN,
     groups: { [TREASURY_GROUP]: [USERS.treasurer] },
@@ -91,39 +94,51 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
     auditChannel: AUDIT_CHANNEL,
     ...options.config,
   };
-  const serve = await startServe({
-    runtime,
-    host: '127.0.0.1',
-    port: 0,
-    settings: {
-      slack: { enabled: true, config },
-      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
-    },
-    slack: {
-      processBeforeResponse: options.processBeforeResponse ?? true,
-      webApiRetries: 0,
-      outboxPollMs: 50,
-      ...options.slack,
-    },
-  });
-  const slack = new SlackDriver({
-    eventsUrl: `${serve.url}/slack/events`,
-    signingSecret: SIGNING_SECRET,
-    api,
-  });
-  return {
-    serve,
-    runtime,
+  const boot = async () => {
+    const runtime = await createRuntime(
+      testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath }, options.core),
+      runtimeOptions(options.core),
+    );
+    const serve = await startServe({
+      runtime,
+      host: '127.0.0.1',
+      port: 0,
+      settings: {
+        slack: { enabled: true, config },
+        ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+      },
+      slack: {
+        processBeforeResponse: options.processBeforeResponse ?? true,
+        webApiRetries: 0,
+        outboxPollMs: 50,
+        ...options.slack,
+      },
+    });
+    const slack = new SlackDriver({
+      eventsUrl: `${serve.url}/slack/events`,
+      signingSecret: SIGNING_SECRET,
+      api,
+    });
+    return { runtime, serve, slack };
+  };
+  const t: SlackTest = {
+    ...(await boot()),
     sandbox,
     api,
-    slack,
     dir,
+    restart: async (whileDown) => {
+      await t.serve.close();
+      await t.runtime.close();
+      await whileDown?.();
+      Object.assign(t, await boot());
+    },
     close: async () => {
-      await serve.close();
-      await runtime.close();
+      await t.serve.close();
+      await t.runtime.close();
       await sandbox.close();
       await api.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return t;
 }

@@ -34,6 +34,13 @@ function element(where: string, el: unknown, problems: string[]): void {
       if ((str(el.value) ?? '').length > 2000) problems.push(`${where}: value > 2000`);
       if (el.style !== undefined && el.style !== 'primary' && el.style !== 'danger')
         problems.push(`${where}: style`);
+      if (el.confirm !== undefined) {
+        const c = isObj(el.confirm) ? el.confirm : {};
+        textObject(`${where}.confirm.title`, c.title, 100, problems, true);
+        textObject(`${where}.confirm.text`, c.text, 300, problems);
+        textObject(`${where}.confirm.confirm`, c.confirm, 30, problems, true);
+        textObject(`${where}.confirm.deny`, c.deny, 30, problems, true);
+      }
       break;
     case 'static_select': {
       const options = Array.isArray(el.options) ? el.options : [];

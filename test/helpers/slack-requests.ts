@@ -90,19 +90,25 @@ export class SlackDriver {
   async click(
     user: string,
     button: { action_id: string; value: string },
-    options: { channel?: string; id?: string } = {},
+    options: { channel?: string; id?: string; home?: boolean } = {},
   ): Promise<{ id: string; response: Response }> {
     const id = options.id ?? this.nextId('click');
+    // A button on the App Home comes from a view: no channel and no response_url.
+    const where: Payload = options.home
+      ? { container: { type: 'view', view_id: 'VHOME' }, view: { id: 'VHOME', type: 'home' } }
+      : {
+          container: { type: 'message', is_ephemeral: true, channel_id: options.channel ?? 'C0OPS' },
+          channel: { id: options.channel ?? 'C0OPS', name: 'ops' },
+          response_url: this.#o.api.responseUrl(id),
+        };
     const payload: Payload = {
       type: 'block_actions',
       user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: 'T1' },
       api_app_id: 'A1',
       token: 'legacy-verification-token',
-      container: { type: 'message', is_ephemeral: true, channel_id: options.channel ?? 'C0OPS' },
       trigger_id: `trigger-${id}`,
       team: { id: 'T1', domain: 'bank' },
-      channel: { id: options.channel ?? 'C0OPS', name: 'ops' },
-      response_url: this.#o.api.responseUrl(id),
+      ...where,
       actions: [
         {
           type: 'button',

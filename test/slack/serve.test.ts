@@ -78,6 +78,7 @@ describe('bankops serve: one listener for every front end', () => {
     });
     expect(served.stderr()).toMatch(/Slack \(HTTP\) on http:\/\/127\.0\.0\.1:\d+\/slack\/events/);
     expect(served.stderr()).toContain('set BANKOPS_SLACK_AUDIT_CHANNEL');
+    expect(served.stderr()).toContain('set BANKOPS_SLACK_APPROVALS_CHANNEL');
     const slack = new SlackDriver({
       eventsUrl: `${served.url}/slack/events`,
       signingSecret: SIGNING_SECRET,

@@ -51,6 +51,8 @@ Environment:
   SLACK_APP_TOKEN     Socket Mode: an app-level token (xapp-…); no public URL needed
   SLACK_API_URL       the Slack Web API base (default https://slack.com/api/)
   BANKOPS_SLACK_AUDIT_CHANNEL  a channel id that gets the audit log's head every day
+  BANKOPS_SLACK_APPROVALS_CHANNEL  a channel id where approvals are posted with Approve and Reject
+                      (a policy rule's slackChannel wins)
   BANKOPS_PUBLIC_URL  where Slack and the service reach this server (a proxy or tunnel)
 `;
 

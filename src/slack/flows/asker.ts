@@ -5,6 +5,8 @@ import type { Reply } from '../respond.js';
 export interface Asker {
   actor: Actor;
   userId: string;
+  /** The Slack handle the request showed (`user_name`), for the requester's name in other front ends. */
+  userName?: string;
   /** The channel the command was typed in (a share or a subscription's default goes there). */
   channelId: string;
   reply: Reply;

@@ -10,7 +10,7 @@ import { inlineErrors, inputBlocks, type ModalView, modalView, submittedTokens }
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import type { Asker } from './asker.js';
-import { answerFor } from './run.js';
+import { answerFor, slackOrigin } from './run.js';
 
 /** What a form's submission needs, in the view's private metadata. */
 export interface FormMetadata {
@@ -136,7 +136,12 @@ export async function submitForm(
   input: Record<string, unknown>,
   form: { blockIds: readonly string[]; ack: AckFn<ViewResponseAction> },
 ): Promise<void> {
-  const running = services.executor.execute({ tool: tool.name, input, actor: asker.actor });
+  const running = services.executor.execute({
+    tool: tool.name,
+    input,
+    actor: asker.actor,
+    origin: slackOrigin(asker),
+  });
   const early = await Promise.race([running, delay(INLINE_WAIT_MS).then(() => undefined)]);
   if (early?.status === 'invalid' && early.errors.length > 0) {
     await form.ack({ response_action: 'errors', errors: inlineErrors(early.errors, form.blockIds) });

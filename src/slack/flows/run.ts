@@ -1,3 +1,4 @@
+import type { RequestOrigin } from '../../core/approvals/types.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { line, type SlackMessage } from '../render/message.js';
@@ -8,6 +9,18 @@ import type { SlackServices } from '../services.js';
 import { cardsSeen } from '../store/cards.js';
 import type { Asker } from './asker.js';
 import { outputAnswer } from './output-answer.js';
+
+/**
+ * Where a request from Slack came from, kept with an approval it opens: the requester is answered
+ * by direct message (a slash command has no thread), and the message says where they asked.
+ */
+export function slackOrigin(asker: Asker): RequestOrigin {
+  const inChannel = /^[CG][A-Z0-9]+$/.test(asker.channelId) ? { slackChannel: asker.channelId } : {};
+  return {
+    displayName: asker.userName === undefined || asker.userName === '' ? asker.userId : asker.userName,
+    replyTo: { slackUser: asker.userId, ...inChannel },
+  };
+}
 
 /**
  * A "working…" note once the call has taken longer than `afterMs`; `stop` says whether it was shown,
@@ -64,7 +77,12 @@ export async function runAndAnswer(
   const note = workingNote(asker.reply, tool.name, services.workingAfterMs);
   let result: ExecuteResult;
   try {
-    result = await services.executor.execute({ tool: tool.name, input, actor: asker.actor });
+    result = await services.executor.execute({
+      tool: tool.name,
+      input,
+      actor: asker.actor,
+      origin: slackOrigin(asker),
+    });
   } catch (error) {
     services.log.error('slack: running a tool failed', {
       tool: tool.name,

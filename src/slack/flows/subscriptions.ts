@@ -4,7 +4,7 @@ import { line, type SlackMessage } from '../render/message.js';
 import { usageMessage } from '../render/outcome.js';
 import type { SlackServices } from '../services.js';
 import type { Asker } from './asker.js';
-import { answerFor } from './run.js';
+import { answerFor, slackOrigin } from './run.js';
 
 export const WEBHOOK_PATH = '/webhooks/service';
 
@@ -50,7 +50,7 @@ export async function subscribe(
     subagent_code: services.defaults.subagentCode,
   };
   const execute = (tool: string): Promise<ExecuteResult> =>
-    services.executor.execute({ tool, input, actor: asker.actor });
+    services.executor.execute({ tool, input, actor: asker.actor, origin: slackOrigin(asker) });
   let result = await execute('create_subscription');
   // One subscription per event and scope: when one exists (the service refuses a second), it is
   // pointed here with the new key instead.
@@ -82,7 +82,12 @@ export async function unsubscribe(services: SlackServices, asker: Asker, event: 
     agent_code: services.defaults.agentCode,
     subagent_code: services.defaults.subagentCode,
   };
-  const result = await services.executor.execute({ tool: tool.name, input, actor: asker.actor });
+  const result = await services.executor.execute({
+    tool: tool.name,
+    input,
+    actor: asker.actor,
+    origin: slackOrigin(asker),
+  });
   let message: SlackMessage = answerFor(services, asker, tool, input, result);
   if (result.status === 'ok') {
     services.webhookKeys.forgetEvent(event);

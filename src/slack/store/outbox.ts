@@ -41,6 +41,12 @@ const PERMANENT = new Set([
   'invalid_arguments',
 ]);
 
+/** Whether Slack refused a call in a way a retry cannot fix (the approvals' posts ask this too). */
+export function isPermanentRefusal(error: unknown): boolean {
+  const e = error as { code?: string; data?: { error?: string } };
+  return e.code === 'slack_webapi_platform_error' && PERMANENT.has(e.data?.error ?? '');
+}
+
 const LEASE_MS = 30_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
 
@@ -48,7 +54,7 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 function retryDelay(error: unknown, attempts: number): number | undefined {
   const e = error as { code?: string; retryAfter?: number; data?: { error?: string }; statusCode?: number };
   if (e.code === 'slack_webapi_rate_limited_error') return Math.max(1, e.retryAfter ?? 1) * 1000;
-  if (e.code === 'slack_webapi_platform_error' && PERMANENT.has(e.data?.error ?? '')) return undefined;
+  if (isPermanentRefusal(error)) return undefined;
   return Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 10));
 }
 

@@ -110,7 +110,13 @@ export function bankCommand(services: SlackServices, grammar: GrammarContext) {
       await reply(noAccessMessage(command.user_id));
       return;
     }
-    const asker: Asker = { actor, userId: command.user_id, channelId: command.channel_id, reply };
+    const asker: Asker = {
+      actor,
+      userId: command.user_id,
+      userName: command.user_name,
+      channelId: command.channel_id,
+      reply,
+    };
     await dispatch(services, asker, parseCommand(command.text, grammar), command);
   };
 }

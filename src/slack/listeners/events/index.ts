@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import { policyView } from '../../../present/policy-view.js';
 import { helpMessage } from '../../render/help.js';
+import { type Block, LIMITS } from '../../render/message.js';
 import { type SlackServices, slackTools } from '../../services.js';
 import { noAccessMessage } from '../commands/bank.js';
 
@@ -25,20 +26,32 @@ export function onceMiddleware(services: SlackServices) {
   };
 }
 
-/** The App Home tab: what this person may do. */
+/**
+ * Publishes a person's App Home: `top` first (the answer to a button clicked there), then their
+ * approvals (src/slack/approvals), then what they may do; within the home tab's 100 blocks.
+ */
+export async function publishHome(services: SlackServices, userId: string, top: Block[] = []): Promise<void> {
+  const actor = await services.identities.actorFor(userId);
+  const known = services.identities.isKnown(actor);
+  const message = known
+    ? helpMessage(
+        policyView(services.executor.policy, actor, slackTools(services.registry)),
+        slackTools(services.registry),
+      )
+    : noAccessMessage(userId);
+  const budget = LIMITS.modalBlocks - top.length - message.blocks.length;
+  const approvals =
+    known && budget > 3 ? ((await services.approvals?.home?.(actor, userId, budget)) ?? []) : [];
+  await services.call('views.publish', {
+    user_id: userId,
+    view: { type: 'home', blocks: [...top, ...approvals, ...message.blocks] },
+  });
+}
+
+/** The App Home tab: this person's approvals and what they may do. */
 export function register(app: App, services: SlackServices): void {
   app.event('app_home_opened', async ({ event }) => {
     if (event.tab !== 'home') return;
-    const actor = await services.identities.actorFor(event.user);
-    const message = services.identities.isKnown(actor)
-      ? helpMessage(
-          policyView(services.executor.policy, actor, slackTools(services.registry)),
-          slackTools(services.registry),
-        )
-      : noAccessMessage(event.user);
-    await services.call('views.publish', {
-      user_id: event.user,
-      view: { type: 'home', blocks: message.blocks },
-    });
+    await publishHome(services, event.user);
   });
 }

@@ -19,7 +19,7 @@ async function askerOf(
 ): Promise<Asker | undefined> {
   const actor = await services.identities.actorFor(body.user.id);
   if (!services.identities.isKnown(actor)) return undefined;
-  return { actor, userId: body.user.id, channelId: meta.c, reply: replyTo(meta.u) };
+  return { actor, userId: body.user.id, userName: body.user.name, channelId: meta.c, reply: replyTo(meta.u) };
 }
 
 const refuse = (ack: Ack, blockIds: readonly string[], message: string): Promise<void> =>

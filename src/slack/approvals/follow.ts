@@ -1,0 +1,129 @@
+import type { FeedFollower } from '../../core/approvals/follow.js';
+import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
+import type { SlackServices } from '../services.js';
+import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
+import { requesterAddress } from './people.js';
+import { type ApprovalPoster, digest } from './post.js';
+
+/** The feed consumer's name: its position is kept in the database under it. */
+export const CONSUMER = 'slack-approvals';
+
+/**
+ * Turns each change of an approval, from any process, into Slack: the message posted or edited in
+ * place, a line in its thread, a notice to the requester. At least once, in order (the core's feed);
+ * exactly once in Slack, because what is sent after the first post goes through the outbox under a
+ * key made of the event's sequence number, in one transaction: a repeated event queues nothing new.
+ */
+export class ApprovalFollower {
+  readonly #services: SlackServices;
+  readonly #poster: ApprovalPoster;
+  /** Direct-message channels by user (`conversations.open` answers the same one every time). */
+  readonly #dms = new Map<string, string>();
+  #follower: FeedFollower | undefined;
+
+  constructor(services: SlackServices, poster: ApprovalPoster) {
+    this.#services = services;
+    this.#poster = poster;
+  }
+
+  start(): void {
+    this.#follower ??= this.#services.executor.followApprovals({
+      consumer: CONSUMER,
+      handle: (event) => this.handle(event),
+      // A new installation starts at the end; the approvals still waiting are posted by `catchUp`.
+      startAt: 'end',
+      log: this.#services.log,
+    });
+  }
+
+  /** Everything committed so far handled (tests, benchmarks, shutdown). */
+  async drain(): Promise<void> {
+    await this.#follower?.drain();
+    await this.#services.outbox.settled();
+  }
+
+  async stop(): Promise<void> {
+    this.#poster.stop();
+    await this.#follower?.stop();
+    this.#follower = undefined;
+  }
+
+  /** Posts every waiting approval that has no message yet (before the feed's position, or a first start). */
+  async catchUp(): Promise<number> {
+    let posted = 0;
+    for (const view of this.#services.executor.listApprovals({ state: 'pending', limit: 1000 })) {
+      if (this.#poster.messages.get(view.id) !== undefined) continue;
+      if ((await this.#poster.ensure(view))?.postedNow) posted += 1;
+    }
+    return posted;
+  }
+
+  async handle(event: ApprovalEvent): Promise<void> {
+    const view = this.#services.executor.getApproval(event.approvalId);
+    if (view === undefined) return;
+    const posted = await this.#poster.ensure(view);
+    const notice = toRequester(event, view) ? await this.#requesterChannel(view) : undefined;
+    const { outbox, db } = this.#services;
+    const policy = this.#services.executor.policy;
+    const key = (what: string) => `approval:${event.seq}:${what}`;
+    db.transaction(() => {
+      if (posted !== undefined) {
+        const { channel, ts } = posted.message;
+        const content = this.#poster.render(view);
+        if (!posted.postedNow && this.#poster.messages.changed(view.id, digest(content))) {
+          outbox.add('chat.update', { channel, ts, ...content }, key('update'));
+        }
+        if (inThread(event)) {
+          outbox.add(
+            'chat.postMessage',
+            { channel, thread_ts: ts, ...threadReply(event, view, policy), unfurl_links: false },
+            key('thread'),
+          );
+        }
+      }
+      if (notice !== undefined) {
+        outbox.add(
+          'chat.postMessage',
+          {
+            channel: notice.channel,
+            ...(notice.thread === undefined ? {} : { thread_ts: notice.thread }),
+            ...requesterNotice(event, view, policy, posted?.message.channel),
+            unfurl_links: false,
+          },
+          key('requester'),
+        );
+      }
+    }).immediate();
+    outbox.wake();
+  }
+
+  /** The requester's thread, or a direct message channel with them; none when they have no Slack user. */
+  async #requesterChannel(view: ApprovalView): Promise<{ channel: string; thread?: string } | undefined> {
+    const address = requesterAddress(this.#services.executor.policy, view);
+    if (address === undefined) return undefined;
+    if ('channel' in address) return address;
+    const known = this.#dms.get(address.user);
+    if (known !== undefined) return { channel: known };
+    try {
+      const answer = (await this.#services.call('conversations.open', { users: address.user })) as {
+        channel?: { id?: string };
+      };
+      const channel = answer.channel?.id;
+      if (channel === undefined) throw new Error('conversations.open answered without a channel');
+      this.#dms.set(address.user, channel);
+      return { channel };
+    } catch (error) {
+      // Slack said no (a deactivated user, one the bot cannot write to): a retry will not help.
+      if ((error as { code?: string }).code === 'slack_webapi_platform_error') {
+        this.#services.log.warn('slack: the requester cannot be sent a direct message', {
+          approvalId: view.id,
+          user: address.user,
+          error: (error as { data?: { error?: string } }).data?.error,
+        });
+        return undefined;
+      }
+      await this.#poster.pauseIfRateLimited(error);
+      throw error;
+    }
+  }
+}

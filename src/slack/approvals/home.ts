@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { type ApprovalView, ApprovalViewSchema } from '../../core/approvals/types.js';
+import type { Actor } from '../../core/policy/types.js';
+import { isOwnApproval, whyNotDecide } from '../../present/approval-decide.js';
+import { statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { actions, type Block, button, context, escapeText, header, sections } from '../render/message.js';
+import type { SlackServices } from '../services.js';
+import { APPROVAL_ACTIONS, type DecisionRef } from './ids.js';
+import { decisionButtons } from './message.js';
+import { askedBy, slackWording } from './people.js';
+
+/**
+ * The App Home's approvals: the pending ones this person may decide, with Approve and Reject, and
+ * their own, with Cancel. Read through the executor (`list_approvals`), so the policy decides who
+ * may see them and the read is audited like `/bank approvals`.
+ */
+
+const ListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
+
+/** Blocks one approval takes on the home tab (summary, buttons). */
+const PER_APPROVAL = 2;
+
+function summary(services: SlackServices, view: ApprovalView): Block[] {
+  const w = slackWording(services.executor.policy);
+  const what = whatWillHappen(view).map(escapeText).join('\n');
+  return sections(
+    `*${escapeText(services.registry.get(view.tool)?.title ?? view.tool)}* · \`${view.id}\`\n${what}\n_${statusLine(view, w)}_ · asked by ${askedBy(services.executor.policy, view)}`,
+  );
+}
+
+function section(
+  services: SlackServices,
+  title: string,
+  views: readonly ApprovalView[],
+  budget: number,
+  buttons: (view: ApprovalView) => Block,
+): Block[] {
+  const shown = views.slice(0, Math.max(0, Math.floor((budget - 2) / (PER_APPROVAL + 1))));
+  const blocks: Block[] = [
+    ...sections(`*${title}* (${views.length})${views.length === 0 ? '\n_nothing_' : ''}`),
+  ];
+  for (const view of shown) blocks.push(...summary(services, view), buttons(view), { type: 'divider' });
+  if (shown.length < views.length) {
+    blocks.push(context(`${views.length - shown.length} more: \`/bank approvals\` lists them all.`));
+  }
+  return blocks;
+}
+
+/**
+ * The approvals part of this person's home tab, in at most `budget` blocks; nothing for someone
+ * the policy does not let list approvals.
+ */
+export async function homeBlocks(services: SlackServices, actor: Actor, budget: number): Promise<Block[]> {
+  const result = await services.executor.execute({
+    tool: 'list_approvals',
+    input: { state: 'pending', limit: 100 },
+    actor,
+  });
+  if (result.status !== 'ok') return [];
+  const pending = ListSchema.parse(result.output).approvals;
+  const policy = services.executor.policy;
+  const forMe = pending.filter((view) => whyNotDecide(policy, actor, view) === undefined);
+  const mine = pending.filter((view) => isOwnApproval(policy, actor, view));
+  const half = Math.floor((budget - 1) / 2);
+  const cancel = (view: ApprovalView): Block => {
+    const ref: DecisionRef = { i: view.id, a: view.attempt };
+    return actions(
+      [button('Cancel request', APPROVAL_ACTIONS.cancel, JSON.stringify(ref))],
+      `home:${view.id}`,
+    );
+  };
+  return [
+    header('Approvals'),
+    ...section(services, 'Waiting for you', forMe, half, (view) => ({
+      type: 'actions',
+      block_id: `home:${view.id}`,
+      elements: decisionButtons(view, services.registry),
+    })),
+    ...section(services, 'Yours, waiting for others', mine, half, cancel),
+  ];
+}

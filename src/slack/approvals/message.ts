@@ -1,0 +1,148 @@
+import type { types } from '@slack/bolt';
+import type { ApprovalView, PreviewFacts } from '../../core/approvals/types.js';
+import type { Policy } from '../../core/policy/schema.js';
+import type { Registry } from '../../core/registry.js';
+import { resultFacts } from '../../present/approval-outcome.js';
+import { sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
+import {
+  type Block,
+  type Button,
+  button,
+  clip,
+  context,
+  escapeText,
+  fieldSections,
+  plain,
+  type SlackMessage,
+  sections,
+} from '../render/message.js';
+import { APPROVAL_ACTIONS, type DecisionRef } from './ids.js';
+import { askedBy, slackWording } from './people.js';
+
+/**
+ * The approval message (docs/slack.md "Approvals"): a status line updated in place, what will happen
+ * in words, who asked and from where, the rule, the votes so far with who and when, the deadline,
+ * and Approve / Reject while it waits. A final state drops the buttons and says how it ended.
+ */
+
+/** ⏳ waiting, ✅ done, ❌ refused or rejected, ⌛ expired. */
+export function statusEmoji(view: ApprovalView): string {
+  switch (view.state) {
+    case 'pending':
+      return view.attempt > 1 ? ':leftwards_arrow_with_hook:' : ':hourglass_flowing_sand:';
+    case 'approved':
+    case 'executing':
+      return ':gear:';
+    case 'succeeded':
+      return view.settlement?.outcome === 'failed'
+        ? ':x:'
+        : view.settlement?.outcome === 'unknown'
+          ? ':warning:'
+          : ':white_check_mark:';
+    case 'failed':
+    case 'rejected':
+      return ':x:';
+    case 'expired':
+      return ':hourglass:';
+    case 'cancelled':
+      return ':no_entry_sign:';
+    case 'unresolved':
+      return ':warning:';
+  }
+}
+
+/** Permanent card blocks and subscription deletions are confirmed in a dialog before the vote counts. */
+export function isDestructive(view: ApprovalView, registry: Registry): boolean {
+  const facts: PreviewFacts | undefined = view.preview?.facts;
+  if (facts?.kind === 'card_status') return facts.permanent;
+  if (facts?.kind === 'subscription_delete') return true;
+  return registry.get(view.tool)?.hints.destructive === true && facts === undefined;
+}
+
+const toolTitle = (view: ApprovalView, registry: Registry): string =>
+  registry.get(view.tool)?.title ?? view.tool;
+
+function confirmDialog(view: ApprovalView): types.ConfirmationDialog {
+  const what = whatWillHappen(view);
+  return {
+    title: plain('Cannot be undone', 100),
+    text: { type: 'plain_text', text: clip(`${what.join('. ')}. Approve it?`, 300) },
+    confirm: plain('Approve', 30),
+    deny: plain('Back', 30),
+    style: 'danger',
+  };
+}
+
+/** Approve (primary) and Reject (danger), each naming the attempt it was shown for. */
+export function decisionButtons(view: ApprovalView, registry: Registry): Button[] {
+  const ref: DecisionRef = { i: view.id, a: view.attempt };
+  const approve = button('Approve', APPROVAL_ACTIONS.approve, JSON.stringify(ref), 'primary');
+  if (isDestructive(view, registry)) approve.confirm = confirmDialog(view);
+  return [approve, button('Reject', APPROVAL_ACTIONS.reject, JSON.stringify(ref), 'danger')];
+}
+
+/** How it ended, below the facts: the result's id and status, or the service's refusal. */
+function outcomeText(view: ApprovalView): string | undefined {
+  switch (view.state) {
+    case 'succeeded':
+      return `*Result:* ${escapeText(`${view.tool} ran${resultFacts(view.result)}`)}`;
+    case 'failed':
+      return view.error === undefined ? undefined : `*Error:* ${escapeText(view.error.message)}`;
+    case 'unresolved':
+      return view.error === undefined ? undefined : `*What to do:* ${escapeText(view.error.message)}`;
+    default:
+      return undefined;
+  }
+}
+
+export interface ApprovalMessageContext {
+  policy: Pick<Policy, 'actors'>;
+  registry: Registry;
+}
+
+/** The blocks of an approval message, for `chat.postMessage` and every `chat.update` after. */
+export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext): SlackMessage {
+  const w = slackWording(ctx.policy);
+  const status = `${statusEmoji(view)} *${statusLine(view, w)}*`;
+  const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
+  const title = toolTitle(view, ctx.registry);
+  const votes = view.approvals.map(
+    (vote) => `:white_check_mark: ${w.who(vote.approver, vote.person)}, ${w.time(vote.at)}`,
+  );
+  const sentBack = sentBackLine(view, w);
+  const outcome = outcomeText(view);
+  const blocks: Block[] = [
+    ...sections(status),
+    ...sections(`*${escapeText(title)}* (\`${view.tool}\`)\n${what.join('\n')}`),
+    ...fieldSections([
+      { label: 'Asked by', value: askedBy(ctx.policy, view) },
+      { label: 'Rule', value: escapeText(view.reason) },
+      {
+        label: 'Approvals',
+        value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester)`,
+      },
+      ...(view.state === 'pending' ? [{ label: 'Deadline', value: w.time(view.expiresAt) }] : []),
+    ]),
+    ...(votes.length === 0 ? [] : sections(`*Votes*\n${votes.join('\n')}`)),
+    ...(sentBack === undefined ? [] : sections(`:leftwards_arrow_with_hook: ${sentBack}`)),
+    ...(outcome === undefined ? [] : sections(outcome)),
+  ];
+  if (view.state === 'pending') {
+    blocks.push({
+      type: 'actions',
+      block_id: `approval:${view.id}:${view.attempt}`,
+      elements: decisionButtons(view, ctx.registry),
+    });
+  }
+  blocks.push(
+    context(
+      `\`${view.id}\`${view.attempt > 1 ? ` · attempt ${view.attempt}` : ''} · request id \`${view.requestId}\`` +
+        (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : ''),
+    ),
+  );
+  const first = whatWillHappen(view)[0] ?? view.tool;
+  return {
+    text: clip(`${statusEmoji(view)} ${escapeText(`${title}: ${first} (${statusLine(view)})`)}`, 400),
+    blocks,
+  };
+}
