@@ -3,6 +3,9 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
+import { compactSchema } from './compact.js';
+import { withoutFilledFields } from './listing.js';
+import { shareRepeatedShapes } from './shared-defs.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -14,17 +17,19 @@ export type JsonSchema = Record<string, unknown>;
  * grow with it), and 33 copies of its fields would cost every assistant 10 KB of context.
  */
 export function writeEnvelope(output: JsonSchema): JsonSchema {
+  // Definitions stay at the root, where `#/$defs/…` points.
+  const { $defs, ...result } = output;
   return {
     type: 'object',
-    description:
-      'ok: result is the output. pending_approval: nothing has happened yet; people must approve approvalId (follow it with get_approval); approval says what waits, for whom, until when and what happens next.',
+    description: 'pending_approval: nothing has happened yet; follow approvalId with get_approval.',
     properties: {
-      status: { type: 'string', enum: ['ok', 'pending_approval'] },
-      result: output,
+      status: { enum: ['ok', 'pending_approval'] },
+      result,
       approvalId: { type: 'string' },
       approval: { type: 'object' },
     },
     required: ['status'],
+    ...($defs === undefined ? {} : { $defs }),
   };
 }
 
@@ -34,12 +39,13 @@ export function writeEnvelope(output: JsonSchema): JsonSchema {
  */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
 
-export const idempotencyKeySchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(128)
-  .describe('Retry key: a retry with it returns the first result, never acts twice.');
+export const idempotencyKeySchema = z.string().trim().min(1).max(128);
+
+/**
+ * The key as tools/list shows it: a string. The server's instructions say once what the key of
+ * every write does (listing.ts); its bounds (1 to 128 characters) are checked on the call.
+ */
+const ADVERTISED_KEY: JsonSchema = { type: 'string' };
 
 /**
  * What the SDK checks a tool's arguments with before the callback: only the idempotency key of a
@@ -53,73 +59,6 @@ export function mcpInputSchema(tool: AnyTool): ObjectSchema {
     ? z.looseObject({})
     : z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
 }
-
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/**
- * Drops what says nothing to an assistant and costs context on every tools/list, keeping every
- * description, enum, pattern and `required` that does:
- * - `$schema` (MCP's default dialect is 2020-12, which the registry writes);
- * - `additionalProperties: {}` and `propertyNames: {type: string}` (what JSON allows anyway), and in
- *   outputs `additionalProperties: false` (an assistant reads outputs, it does not write them);
- * - zod's safe-integer bounds on `.int()` and `minLength: 1` (an empty string is no value anywhere
- *   here; the executor still enforces both);
- * - a description that only lists the values of its own `enum` (the enum says it once), and
- *   `type: string` beside an enum of strings, or a `pattern` beside `format: email` (zod writes
- *   both; the enum and the format say it).
- */
-export function compactSchema(node: unknown, io: 'input' | 'output'): unknown {
-  if (Array.isArray(node)) return node.map((item) => compactSchema(item, io));
-  if (typeof node !== 'object' || node === null) return node;
-  const out: JsonSchema = {};
-  const record = node as JsonSchema;
-  for (const [key, value] of Object.entries(record)) {
-    if (key === '$schema') continue;
-    if (key === 'maximum' && value === MAX_SAFE) continue;
-    if (key === 'minimum' && value === -MAX_SAFE) continue;
-    if (key === 'minLength' && value === 1) continue;
-    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
-    if (key === 'additionalProperties' && value === false && io === 'output') continue;
-    if (key === 'propertyNames' && isStringOnly(value)) continue;
-    if (key === 'description' && restatesEnum(value, record.enum)) continue;
-    if (key === 'type' && value === 'string' && isStringEnum(record.enum)) continue;
-    if (key === 'pattern' && record.format === 'email') continue;
-    // Under these the keys are names (a field may be called `maximum`), not keywords.
-    out[key] = NAMED.has(key) ? compactNamed(value, io) : compactSchema(value, io);
-  }
-  return out;
-}
-
-const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
-
-function compactNamed(value: unknown, io: 'input' | 'output'): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([field, schema]) => [field, compactSchema(schema, io)]),
-  );
-}
-
-/** "DAY, WEEK or MONTH." next to `enum: [DAY, WEEK, MONTH]` says nothing the enum does not. */
-function restatesEnum(description: unknown, values: unknown): boolean {
-  if (typeof description !== 'string' || !Array.isArray(values)) return false;
-  const words = description
-    .replace(/[.,;:]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word !== '' && word !== 'or' && word !== 'and');
-  return words.length > 0 && words.every((word) => values.includes(word));
-}
-
-const isStringEnum = (values: unknown): boolean =>
-  Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string');
-
-const isEmptyObject = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
-
-const isStringOnly = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  Object.keys(value).length === 1 &&
-  (value as { type?: unknown }).type === 'string';
 
 /** What MCP sees of a tool: the schemas registered with the SDK, and the JSON Schemas they advertise. */
 export interface McpToolSchemas {
@@ -207,19 +146,24 @@ function computeSchemas(tool: AnyTool): McpToolSchemas {
   };
 }
 
-/** The advertised JSON Schemas: the registry's, compacted; a write adds its key and wraps its output. */
+/**
+ * The advertised JSON Schemas: the registry's, compacted, each shape a schema repeats written once
+ * (shared-defs.ts); a write adds its key and wraps its output.
+ */
 function jsonSchemas(tool: AnyTool): { inputSchema: JsonSchema; outputSchema: JsonSchema } {
-  const toolInput = compactSchema(inputJsonSchema(tool), 'input') as JsonSchema;
+  const toolInput = withoutFilledFields(compactSchema(inputJsonSchema(tool), 'input') as JsonSchema);
+  const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
   if (tool.hints.readOnly)
-    return {
-      inputSchema: toolInput,
-      outputSchema: compactSchema(outputJsonSchema(tool), 'output') as JsonSchema,
-    };
-  const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' }), 'input') as JsonSchema;
+    return { inputSchema: shareRepeatedShapes(toolInput), outputSchema: shareRepeatedShapes(output) };
   const inputSchema = {
     ...toolInput,
-    properties: { ...(toolInput.properties as JsonSchema | undefined), [IDEMPOTENCY_ARGUMENT]: key },
+    properties: {
+      ...(toolInput.properties as JsonSchema | undefined),
+      [IDEMPOTENCY_ARGUMENT]: ADVERTISED_KEY,
+    },
   };
-  const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
-  return { inputSchema, outputSchema: writeEnvelope(output) };
+  return {
+    inputSchema: shareRepeatedShapes(inputSchema),
+    outputSchema: shareRepeatedShapes(writeEnvelope(output)),
+  };
 }

@@ -5,6 +5,7 @@ import type { Registry } from '../core/registry.js';
 import type { AnyTool, Toolset } from '../core/tool.js';
 import { packageVersion } from '../core/version.js';
 import { CONFIRM_TIMEOUT_MS } from './confirm.js';
+import { INSTRUCTIONS, mcpDescription } from './listing.js';
 import { progressCounter } from './progress.js';
 import { registerResources } from './resources.js';
 import { mcpSchemas } from './schemas.js';
@@ -50,11 +51,6 @@ export function offeredTools(
     );
 }
 
-const INSTRUCTIONS = `bankops operates a banking, card-issuing and notification service.
-Amounts are decimal numbers in currency units (1250.5, not minor units); company, program and agent codes default to the configuration.
-Reads run at once. Other writes run at once too, after the user confirms them if your client can ask. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
-The resource bankops://policy says which tools you may call and which wait for approval.`;
-
 /**
  * An MCP server offering the registry's tools (DESIGN decision 9), for one connection (stdio, a
  * 2025-era HTTP session) or one request (2026-07-28 HTTP). Every call goes to the executor as
@@ -85,7 +81,7 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       tool.name,
       {
         title: tool.title,
-        description: tool.description,
+        description: mcpDescription(tool),
         inputSchema: schemas.input,
         outputSchema: schemas.output,
         // The title is the tool's own (`title` above): not repeated in the annotations.

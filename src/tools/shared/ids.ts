@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** Printable ASCII, no leading or trailing space: what an HTTP header (and a path) carries as is. */
-const SENDABLE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+export const SENDABLE_ID = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * An id of the service: opaque, but sent in headers (`x-card-id`) and paths, so it may hold only
@@ -14,6 +14,6 @@ export const idString = (): z.ZodString =>
     .trim()
     .min(1)
     .regex(
-      SENDABLE,
+      SENDABLE_ID,
       'must be printable ASCII: an id holds no control, zero-width or other invisible characters',
     );
