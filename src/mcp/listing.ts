@@ -1,20 +1,9 @@
-import type { AnyTool } from '../core/tool.js';
-import { FAMILY_A } from '../tools/issuing-a/common.js';
-import { FAMILY_B } from '../tools/issuing-b/fields.js';
-import { ACTING_USER_FIELDS, CONFIGURED_FIELDS } from '../tools/shared/configured.js';
-
-/**
- * What an assistant reads once, at connection (`instructions`), instead of in every tool of
- * tools/list: how amounts are written, which codes the configuration fills, the two issuing
- * families, where ids come from, the retry key of writes, and what approval means.
- */
-export const INSTRUCTIONS = `bankops operates a banking, card-issuing and notification service.
-Amounts are decimal numbers in currency units (1250.5, not minor units). Company, program, agent and sub-agent codes come from the configuration, and the service records you as the creator or editor of what you change.
-Issuing tools come in two families, named by their suffix: _a tools serve programs of family A (on /svc/issuing/api/v1), _b tools programs of family B (on /issuing/api/v1). Use the family of the cardholder's program.
-Ids come from the tools that list or create them: accounts from list_accounts, family A cardholders from list_cardholders_a, wallets from list_wallets_a or list_wallets_b, family B cards from list_cards_b.
-Every write takes an optional idempotencyKey: calling again with the same key and input returns the first result and never acts twice, so reuse it when you retry after an error or a lost answer.
-Reads run at once. Other writes run at once too, after the user confirms them if your client can ask. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
-The resource bankops://policy says which tools you may call and which wait for approval.`;
+import { readFileSync } from 'node:fs';
+import { Registry } from '../core/registry.js';
+import type { AnyTool, ToolHints } from '../core/tool.js';
+import type { Toolset } from '../core/toolset.js';
+import { mcpDescription } from './said-once.js';
+import { type AdvertisedSchemas, mcpSchemas } from './schemas.js';
 
 /**
  * What tools/list may cost an assistant's context, in bytes of compact JSON (issue 10): `model`,
@@ -24,32 +13,104 @@ The resource bankops://policy says which tools you may call and which wait for a
  */
 export const CONTEXT_BUDGET = { model: 40_000, whole: 100_000 } as const;
 
-/** The family sentence every issuing description starts with. */
-const FAMILIES: readonly string[] = [FAMILY_A, FAMILY_B];
-
 /**
- * A tool's description as tools/list gives it: the registry's, without the family sentence (the
- * name's suffix, `_a` or `_b`, and the title say the family; the instructions say once which
- * programs each serves).
+ * What the MCP server says of a tool and needs to route a call to it, without the tool itself (its
+ * zod schemas): plain JSON, so the build can write every tool's listing once (`LISTINGS_FILE`).
  */
-export function mcpDescription(tool: AnyTool): string {
-  const sentence = FAMILIES.find((family) => tool.description.startsWith(family));
-  return sentence === undefined ? tool.description : tool.description.slice(sentence.length).trimStart();
+export interface ToolListing extends AdvertisedSchemas {
+  name: string;
+  title: string;
+  /** As tools/list gives it (said-once.ts). */
+  description: string;
+  toolset: Toolset;
+  hints: ToolHints;
+  /** The input carries a secret a person holds: offered only with `--secret-inputs`. */
+  secretInput: boolean;
+  /** Quotes or stores before answering (writes, and reads with a preview): worth progress messages. */
+  slow: boolean;
 }
 
-/** Fields a tool fills itself: the instructions say so once (see `INSTRUCTIONS`). */
-const FILLED = new Set([...CONFIGURED_FIELDS, ...ACTING_USER_FIELDS]);
+export function listingOf(tool: AnyTool): ToolListing {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: mcpDescription(tool.description),
+    toolset: tool.toolset,
+    hints: tool.hints,
+    secretInput: tool.secretInput === true,
+    slow: !tool.hints.readOnly || tool.preview !== undefined,
+    ...mcpSchemas(tool),
+  };
+}
 
 /**
- * A compacted input schema without the fields a tool fills itself: the codes of the configuration
- * (an assistant has no other deployment's code to give) and the creator or editor the service
- * records (the acting user: an assistant must not record someone else). The instructions say so
- * once; the executor still accepts them.
+ * Where a server's tools come from: the listing of every tool, and each tool itself for a call.
+ * A registry has both at hand; the stdio bundle lists from the build's file and loads the tools
+ * with the runtime, at the first call (their zod schemas cost a quarter of a start).
  */
-export function withoutFilledFields(input: Record<string, unknown>): Record<string, unknown> {
-  const properties = input.properties;
-  if (typeof properties !== 'object' || properties === null) return input;
-  const required = Array.isArray(input.required) ? input.required : [];
-  const kept = Object.entries(properties).filter(([field]) => !FILLED.has(field) || required.includes(field));
-  return { ...input, properties: Object.fromEntries(kept) };
+export interface ToolCatalog {
+  readonly listings: readonly ToolListing[];
+  tool(name: string): Promise<AnyTool>;
+}
+
+const ofRegistry = new WeakMap<Registry, ToolCatalog>();
+
+/** The catalog of a registry (listed once per registry), or the catalog given. */
+export function catalogOf(source: Registry | ToolCatalog): ToolCatalog {
+  if (!(source instanceof Registry)) return source;
+  let catalog = ofRegistry.get(source);
+  if (catalog === undefined) {
+    const registry = source;
+    catalog = {
+      listings: registry.list().map(listingOf),
+      tool: async (name) => {
+        const tool = registry.get(name);
+        if (tool === undefined) throw new Error(`no tool ${name} in the registry`);
+        return tool;
+      },
+    };
+    ofRegistry.set(source, catalog);
+  }
+  return catalog;
+}
+
+/**
+ * Tools an assistant needs to follow a `pending_approval` to its end: offered whatever the toolsets,
+ * since a write without them leaves the assistant with an approval id and nothing to do with it.
+ */
+export const ALWAYS_OFFERED: readonly string[] = ['get_approval', 'list_approvals'];
+
+export interface OfferOptions {
+  toolsets?: readonly Toolset[];
+  readOnly?: boolean;
+  secretInputs?: boolean;
+}
+
+/** The tools a server offers, in the registry's order: the same on every connection. */
+export function offeredTools(source: Registry | ToolCatalog, options: OfferOptions): ToolListing[] {
+  const { toolsets } = options;
+  return catalogOf(source).listings.filter(
+    (tool) =>
+      (options.readOnly !== true || tool.hints.readOnly) &&
+      (options.secretInputs === true || !tool.secretInput) &&
+      (toolsets === undefined || toolsets.includes(tool.toolset) || ALWAYS_OFFERED.includes(tool.name)),
+  );
+}
+
+/** The file `npm run build` writes beside the stdio bundle: every tool's listing, in order. */
+export const LISTINGS_FILE = 'tool-listings.json';
+
+/**
+ * The build's listings, when this code runs from the bundle (the bundle's folder or its chunks/
+ * folder); `undefined` elsewhere (tsc output, tests), where the registry is at hand.
+ */
+export function prebuiltListings(): ToolListing[] | undefined {
+  for (const relative of [`./${LISTINGS_FILE}`, `../${LISTINGS_FILE}`]) {
+    try {
+      return JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as ToolListing[];
+    } catch {
+      // not there: try the next place
+    }
+  }
+  return undefined;
 }

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
 import { compactSchema } from './compact.js';
-import { withoutFilledFields } from './listing.js';
+import { withoutFilledFields } from './said-once.js';
 import { shareRepeatedShapes } from './shared-defs.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -43,7 +42,7 @@ export const idempotencyKeySchema = z.string().trim().min(1).max(128);
 
 /**
  * The key as tools/list shows it: a string. The server's instructions say once what the key of
- * every write does (listing.ts); its bounds (1 to 128 characters) are checked on the call.
+ * every write does (said-once.ts); its bounds (1 to 128 characters) are checked on the call.
  */
 const ADVERTISED_KEY: JsonSchema = { type: 'string' };
 
@@ -52,22 +51,26 @@ const ADVERTISED_KEY: JsonSchema = { type: 'string' };
  * write, everything else passing through. The executor validates the tool's input itself, so every
  * refusal is audited and says what to fix in one format: `required`, an unknown argument with the
  * one meant (the SDK would drop it silently: a misspelt optional field must not vanish from a
- * payout), the tool's own rules. tools/list still advertises the tool's full schema (schemas.ts).
+ * payout), the tool's own rules. tools/list still advertises the tool's full schema.
  */
-export function mcpInputSchema(tool: AnyTool): ObjectSchema {
-  return tool.hints.readOnly
-    ? z.looseObject({})
-    : z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+const READ_ARGUMENTS = z.looseObject({});
+const WRITE_ARGUMENTS = z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+
+export const mcpInputSchema = (readOnly: boolean): ObjectSchema =>
+  readOnly ? READ_ARGUMENTS : WRITE_ARGUMENTS;
+
+/** What tools/list advertises of a tool: its input and output JSON Schemas. */
+export interface AdvertisedSchemas {
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
 }
 
-/** What MCP sees of a tool: the schemas registered with the SDK, and the JSON Schemas they advertise. */
-export interface McpToolSchemas {
+/** The schemas registered with the SDK for one tool. */
+export interface SdkSchemas {
   /** Checks a write's idempotency key only (see `mcpInputSchema`); advertises `inputSchema`. */
   input: StandardSchemaWithJSON<Record<string, unknown>>;
   /** Advertises `outputSchema`; `structuredContent` is checked where it is made (results.ts). */
   output: StandardSchemaWithJSON<Record<string, unknown>>;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
 }
 
 type Validate = StandardSchemaWithJSON<Record<string, unknown>>['~standard']['validate'];
@@ -94,63 +97,34 @@ function advertised(json: JsonSchema, validate: Validate): StandardSchemaWithJSO
  */
 const alreadyChecked: Validate = (value) => ({ value: value as Record<string, unknown> });
 
-/** Per tool, computed once per process: HTTP opens a server per session, all listing the same tools. */
-const computed = new WeakMap<AnyTool, McpToolSchemas>();
-
-/** The file `npm run build` writes next to the stdio bundle: every tool's advertised JSON Schemas. */
-export const PREBUILT_SCHEMAS_FILE = 'tool-schemas.json';
-
-type Prebuilt = Record<string, { inputSchema: JsonSchema; outputSchema: JsonSchema }>;
-let prebuilt: Prebuilt | undefined | null = null;
-
-/**
- * Converting 66 tools' zod schemas to JSON Schema costs ~100 ms of every start; the build does it
- * once (scripts/bundle-mcp.mjs, from the same sources in the same build). Bundled code may sit in
- * the bundle's folder or in its chunks/ folder, so both are tried; absent (tsc output, tests), the
- * schemas are computed.
- */
-function prebuiltSchemas(): Prebuilt | undefined {
-  if (prebuilt !== null) return prebuilt;
-  prebuilt = undefined;
-  for (const relative of [`./${PREBUILT_SCHEMAS_FILE}`, `../${PREBUILT_SCHEMAS_FILE}`]) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Prebuilt;
-      break;
-    } catch {
-      // not there: try the next place, else compute
-    }
-  }
-  return prebuilt;
+/** The SDK's view of advertised schemas: the JSON as it is, the arguments checked as above. */
+export function sdkSchemas(schemas: AdvertisedSchemas, readOnly: boolean): SdkSchemas {
+  const checkArguments = mcpInputSchema(readOnly)['~standard'].validate as Validate;
+  return {
+    input: advertised(schemas.inputSchema, checkArguments),
+    output: advertised(schemas.outputSchema, alreadyChecked),
+  };
 }
+
+/** Per tool, computed once per process: HTTP opens a server per request, all listing the same tools. */
+const computed = new WeakMap<AnyTool, AdvertisedSchemas>();
 
 /**
  * tools/list advertises the registry's JSON Schemas (those `bankops tools --json` prints),
- * compacted; for a write, the envelope around the tool's output.
+ * compacted, each shape a schema repeats written once (shared-defs.ts); a write adds its key and
+ * wraps its output in the envelope. Converting 66 tools costs ~100 ms: the stdio bundle reads the
+ * build's result instead (listing.ts).
  */
-export function mcpSchemas(tool: AnyTool): McpToolSchemas {
+export function mcpSchemas(tool: AnyTool): AdvertisedSchemas {
   let schemas = computed.get(tool);
   if (schemas === undefined) {
-    schemas = computeSchemas(tool);
+    schemas = jsonSchemas(tool);
     computed.set(tool, schemas);
   }
   return schemas;
 }
 
-function computeSchemas(tool: AnyTool): McpToolSchemas {
-  const json = prebuiltSchemas()?.[tool.name] ?? jsonSchemas(tool);
-  const checkInput = mcpInputSchema(tool)['~standard'].validate as Validate;
-  return {
-    input: advertised(json.inputSchema, checkInput),
-    output: advertised(json.outputSchema, alreadyChecked),
-    ...json,
-  };
-}
-
-/**
- * The advertised JSON Schemas: the registry's, compacted, each shape a schema repeats written once
- * (shared-defs.ts); a write adds its key and wraps its output.
- */
-function jsonSchemas(tool: AnyTool): { inputSchema: JsonSchema; outputSchema: JsonSchema } {
+function jsonSchemas(tool: AnyTool): AdvertisedSchemas {
   const toolInput = withoutFilledFields(compactSchema(inputJsonSchema(tool), 'input') as JsonSchema);
   const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
   if (tool.hints.readOnly)

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { ToolHints } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 
-/** How every family A description starts, so people and assistants can tell the two families apart. */
-export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1).';
+export { FAMILY_A } from '../shared/families.js';
 
 export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A create or an action (POST): a second call creates a second one or is refused. */

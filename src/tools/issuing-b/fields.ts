@@ -4,8 +4,7 @@ import { idString } from '../shared/ids.js';
 
 /** Identity inputs and hints shared by the family B tools (call options: ../shared/call-options.ts). */
 
-/** Family B in one phrase, so every description names it the same way. */
-export const FAMILY_B = 'Issuing family B (programs on /issuing/api/v1).';
+export { FAMILY_B } from '../shared/families.js';
 
 const id = idString();
 
