@@ -9,6 +9,8 @@ export interface StartupSample {
   bytes: number;
   /** Peak resident memory of the server process, in MB (from /proc, Linux). */
   rssMb: number;
+  /** The tools listed, when asked for (`keepList`). */
+  list?: unknown[];
 }
 
 /**
@@ -19,6 +21,7 @@ export function measureStartup(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
+  options: { keepList?: boolean } = {},
 ): Promise<StartupSample> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -60,6 +63,7 @@ export function measureStartup(
             tools: message.result?.tools?.length ?? 0,
             bytes: Buffer.byteLength(JSON.stringify(message.result)),
             rssMb,
+            ...(options.keepList === true ? { list: message.result?.tools ?? [] } : {}),
           });
         }
       }

@@ -1,21 +1,20 @@
-// The stdio MCP server: start-up against the smallest SDK server and against @stripe/mcp, and the
-// latency of a read tool call over stdio against the direct client call. Figures are ratios
-// against a baseline measured in the same run, in interleaved rounds (the machines are noisy).
+// The stdio MCP server: what tools/list costs an assistant's context against its budgets; start-up
+// against the smallest SDK server and against @stripe/mcp; a read tool call over stdio against the
+// direct client call on the same sandbox. Figures are ratios against a baseline measured in the
+// same run, in interleaved rounds (the machines are noisy); `uptime`'s load is printed with them.
 // Needs `npm run build` (dist/mcp-bundle, dist/app/mcp-stdio.js). Run: npx tsx bench/mcp.bench.ts [calls]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { createServiceClient } from '../src/core/client/index.js';
-import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
+import { CONTEXT_BUDGET } from '../src/mcp/listing.js';
+import { measureCalls } from './mcp-calls.js';
 import { measureStartup, type StartupSample } from './mcp-startup.js';
 
 const STARTUP_ROUNDS = 7;
-const CALL_ROUNDS = 5;
-const CALLS = Number(process.argv[2] ?? 200);
+const CALL_ROUNDS = 7;
+const CALLS = Number(process.argv[2] ?? 300);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -34,11 +33,10 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
-async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < n; i += 1) await fn();
-  return (performance.now() - started) / n;
-}
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 /** The environment without our configuration or any Stripe key: each server gets only what we set. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -132,6 +130,7 @@ try {
     );
   }
 
+  console.log(`load average before the start-up rounds: ${load()}`);
   const samples = servers.map((): StartupSample[] => []);
   for (let round = 0; round < STARTUP_ROUNDS; round += 1) {
     // Rotate the order so no server always runs first (or right after the heaviest one).
@@ -149,7 +148,9 @@ try {
       rssMb: median(list.map((s) => s.rssMb)),
     }),
   );
-  console.log(`\nstart-up, spawn → tools/list answered (median of ${STARTUP_ROUNDS} interleaved rounds):`);
+  console.log(
+    `\nstart-up, spawn → tools/list answered (median of ${STARTUP_ROUNDS} interleaved rounds; load average now ${load()}):`,
+  );
   const width = Math.max(...servers.map((s) => s.name.length));
   servers.forEach((server, i) => {
     const list = samples[i]!.map((s) => s.ms);
@@ -181,78 +182,40 @@ try {
     }
   }
 
-  // 2. A read tool call over stdio (SDK client → JSON-RPC over pipes → SDK server → executor:
-  //    validation, policy, audit → client → embedded sandbox, and back, with the client checking
-  //    the output schema) against the same read by the service client directly.
-  const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
-  const c = sandbox.credentials;
-  const direct = createServiceClient({
-    baseUrl: sandbox.url,
-    apiKey: c.apiKey,
-    productId: c.productId,
-    userId: c.userId,
-    companyId: c.companyId,
-  });
-  // Today's client on today's protocol (2026-07-28), as a current assistant connects.
-  const mcp = new Client(
-    { name: 'bankops-bench', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+  // 2. What tools/list costs an assistant's context, as the bundle sends it to every client.
+  const listed = await measureStartup(process.execPath, [BUNDLE], bankopsEnv, { keepList: true });
+  const tools = (listed.list ?? []) as { name: string; description?: string; inputSchema?: unknown }[];
+  const modelBytes = tools.reduce(
+    (sum, t) =>
+      sum +
+      Buffer.byteLength(
+        JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
+      ),
+    0,
   );
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BUNDLE],
-    env: cleanEnv({ BANKOPS_DB: join(dir, 'calls.db'), XDG_DATA_HOME: dir }) as Record<string, string>,
-    stderr: 'ignore',
-  });
-  try {
-    await mcp.connect(transport);
-    const { tools } = await mcp.listTools();
-    const modelBytes = tools.reduce(
-      (sum, t) =>
-        sum +
-        Buffer.byteLength(
-          JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }),
-        ),
-      0,
-    );
-    console.log(
-      `\ntools/list of the default server (${tools.length} tools): ${Buffer.byteLength(JSON.stringify({ tools }))} B in all, ` +
-        `${modelBytes} B of name + description + input schema (what the model reads)`,
-    );
-    // Warm-up: the first call builds the server's runtime (SQLite, policy, sandbox, client).
-    let started = performance.now();
-    const first = await mcp.callTool({ name: 'get_balances', arguments: {} });
-    const firstMs = performance.now() - started;
-    if (first.isError === true)
-      throw new Error(`get_balances failed over MCP: ${JSON.stringify(first.content)}`);
-    for (let i = 0; i < 20; i += 1) await mcp.callTool({ name: 'get_balances', arguments: {} });
-    started = performance.now();
-    await direct.accounts.balances({ companyCode: c.companyId });
-    const directFirstMs = performance.now() - started;
-    for (let i = 0; i < 20; i += 1) await direct.accounts.balances({ companyCode: c.companyId });
+  const within = (size: number, budget: number): string =>
+    `${size} B of ${budget} B (${((size / budget) * 100).toFixed(1)} %)`;
+  console.log(
+    `\ntools/list of the default server (${tools.length} tools):\n` +
+      `  name + description + input schema (what the model reads): ${within(modelBytes, CONTEXT_BUDGET.model)}\n` +
+      `  the whole list (titles, output schemas, annotations):     ${within(listed.bytes, CONTEXT_BUDGET.whole)}`,
+  );
 
-    const directMs: number[] = [];
-    const mcpMs: number[] = [];
-    for (let round = 0; round < CALL_ROUNDS; round += 1) {
-      directMs.push(await timeIt(() => direct.accounts.balances({ companyCode: c.companyId }), CALLS));
-      mcpMs.push(await timeIt(() => mcp.callTool({ name: 'get_balances', arguments: {} }), CALLS));
-    }
-    const d = median(directMs);
-    const m = median(mcpMs);
-    const spread = (list: number[]): string =>
-      `rounds ${Math.min(...list).toFixed(3)}–${Math.max(...list).toFixed(3)}`;
-    console.log(
-      `\nread get_balances (median of ${CALL_ROUNDS} interleaved rounds of ${CALLS} sequential calls):\n` +
-        `  direct client call        ${d.toFixed(3)} ms/call  (${spread(directMs)})\n` +
-        `  MCP tools/call over stdio ${m.toFixed(3)} ms/call  (${spread(mcpMs)})\n` +
-        `  ratio stdio MCP / direct  ${(m / d).toFixed(2)}x\n` +
-        `  first call (builds the runtime): MCP ${firstMs.toFixed(0)} ms, direct ${directFirstMs.toFixed(1)} ms`,
-    );
-  } finally {
-    await mcp.close();
-    await direct.close();
-    await sandbox.close();
-  }
+  // 3. A read over stdio (SDK client → JSON-RPC over pipes → SDK server → executor: validation,
+  //    policy, audit → client → the sandbox, and back, the client checking the output schema)
+  //    against the same read by the service client, and by the executor, in one run on ONE sandbox.
+  console.log(`\nload average before the calls: ${load()}`);
+  const calls = await measureCalls({ bundle: BUNDLE, dir, env: cleanEnv, rounds: CALL_ROUNDS, calls: CALLS });
+  const x = (a: number): string => `${(a / calls.direct).toFixed(2)}x`;
+  console.log(
+    `read get_balances, ${CALL_ROUNDS} interleaved rounds of ${CALLS} sequential calls (medians):\n` +
+      `  direct client call            ${calls.direct.toFixed(3)} ms/call  CPU ${calls.cpu.direct.toFixed(3)} ms (client + sandbox)\n` +
+      `  executor, in process          ${calls.executor.toFixed(3)} ms/call  ${x(calls.executor)}  CPU ${calls.cpu.executor.toFixed(3)} ms (executor + sandbox)\n` +
+      `  MCP tools/call over stdio     ${calls.stdio.toFixed(3)} ms/call  ${x(calls.stdio)}  CPU ${calls.cpu.stdioHere.toFixed(3)} ms here (MCP client + sandbox) + ${calls.cpu.stdioServer.toFixed(2)} ms in the server\n` +
+      `  ratio stdio MCP / direct      ${x(calls.stdio)} (goal 1.5x)\n` +
+      `  first call over stdio (loads the tools, builds the runtime): ${calls.firstStdioMs.toFixed(0)} ms\n` +
+      `load average after: ${load()}`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,9 +5,10 @@ import { mcpStdioActor } from '../core/actors.js';
 import type { Config } from '../core/config.js';
 import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
+import type { Registry } from '../core/registry.js';
+import { prebuiltListings, type ToolCatalog } from '../mcp/listing.js';
 import { createMcpServer, offeredTools } from '../mcp/server.js';
 import { parseStdioArgs, STDIO_HELP, type StdioOptions } from '../mcp/stdio-args.js';
-import { createRegistry } from '../tools/index.js';
 import { loadConfig } from './config.js';
 import type { Runtime } from './runtime.js';
 
@@ -47,17 +48,35 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
 }
 
 /**
+ * The tools as the stdio server sees them. From the bundle: the build's listings, the tools
+ * themselves (their zod schemas, a quarter of a start) loaded with the runtime at the first call.
+ * Elsewhere (tsc output, tests): the registry.
+ */
+async function stdioTools(runtime: { get(): Promise<Runtime> }): Promise<Registry | ToolCatalog> {
+  const listings = prebuiltListings();
+  if (listings === undefined) return (await import('../tools/index.js')).createRegistry();
+  return {
+    listings,
+    async tool(name) {
+      const tool = (await runtime.get()).registry.get(name);
+      if (tool === undefined) throw new Error(`no tool ${name} in this build`);
+      return tool;
+    },
+  };
+}
+
+/**
  * Serves MCP on stdio until stdin closes, to 2026-07-28 clients and 2025-era ones alike (the SDK's
  * `serveStdio` settles the era with the first message and builds the server for it). Start-up reads
- * the configuration and the registry only: SQLite, the client and the embedded sandbox wait for
- * the first tools/call (modules included, loaded then), so an assistant's tools/list is answered
- * at once.
+ * the configuration and the tools' listings only: the tools themselves, SQLite, the client and the
+ * embedded sandbox wait for the first tools/call (modules included, loaded then), so an
+ * assistant's tools/list is answered at once.
  */
 export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   const log = createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'info');
   const config = loadConfig();
-  const registry = createRegistry();
   const runtime = lazyRuntime(config, log);
+  const registry = await stdioTools(runtime);
   const getExecutor = async (): Promise<Executor> => (await runtime.get()).executor;
   const actor = mcpStdioActor();
   let handle: { close(): Promise<void> } | undefined;

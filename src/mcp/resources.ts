@@ -6,8 +6,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
-import type { AnyTool } from '../core/tool.js';
 import { policyView } from '../present/policy-view.js';
+import type { ToolCatalog, ToolListing } from './listing.js';
 
 export const POLICY_URI = 'bankops://policy';
 export const EVENTS_URI = 'bankops://events';
@@ -17,7 +17,8 @@ const EVENTS_TOOL = 'list_webhook_events';
 
 export interface ResourceContext {
   /** The tools this server offers (after the toolset and read-only filters). */
-  tools: readonly AnyTool[];
+  tools: readonly ToolListing[];
+  catalog: ToolCatalog;
   getExecutor: () => Promise<Executor>;
   actor: Actor;
 }
@@ -27,7 +28,7 @@ const json = (uri: URL, value: unknown): ReadResourceResult => ({
 });
 
 export function registerResources(server: McpServer, context: ResourceContext): void {
-  const { tools, getExecutor, actor } = context;
+  const { tools, catalog, getExecutor, actor } = context;
 
   server.registerResource(
     'policy',
@@ -38,7 +39,11 @@ export function registerResources(server: McpServer, context: ResourceContext): 
         'From the live bankops policy: your roles, and per tool whether a call runs at once, waits for approvers (how many, which role) or is refused.',
       mimeType: 'application/json',
     },
-    async (uri) => json(uri, policyView((await getExecutor()).policy, actor, tools)),
+    async (uri) => {
+      const { policy } = await getExecutor();
+      const offered = await Promise.all(tools.map((tool) => catalog.tool(tool.name)));
+      return json(uri, policyView(policy, actor, offered));
+    },
   );
 
   if (!tools.some((tool) => tool.name === EVENTS_TOOL)) return;

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
+import { compactSchema } from './compact.js';
+import { withoutFilledFields } from './said-once.js';
+import { shareRepeatedShapes } from './shared-defs.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -14,17 +16,19 @@ export type JsonSchema = Record<string, unknown>;
  * grow with it), and 33 copies of its fields would cost every assistant 10 KB of context.
  */
 export function writeEnvelope(output: JsonSchema): JsonSchema {
+  // Definitions stay at the root, where `#/$defs/…` points.
+  const { $defs, ...result } = output;
   return {
     type: 'object',
-    description:
-      'ok: result is the output. pending_approval: nothing has happened yet; people must approve approvalId (follow it with get_approval); approval says what waits, for whom, until when and what happens next.',
+    description: 'pending_approval: nothing has happened yet; follow approvalId with get_approval.',
     properties: {
-      status: { type: 'string', enum: ['ok', 'pending_approval'] },
-      result: output,
+      status: { enum: ['ok', 'pending_approval'] },
+      result,
       approvalId: { type: 'string' },
       approval: { type: 'object' },
     },
     required: ['status'],
+    ...($defs === undefined ? {} : { $defs }),
   };
 }
 
@@ -34,101 +38,39 @@ export function writeEnvelope(output: JsonSchema): JsonSchema {
  */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
 
-export const idempotencyKeySchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(128)
-  .describe('Retry key: a retry with it returns the first result, never acts twice.');
+export const idempotencyKeySchema = z.string().trim().min(1).max(128);
+
+/**
+ * The key as tools/list shows it: a string. The server's instructions say once what the key of
+ * every write does (said-once.ts); its bounds (1 to 128 characters) are checked on the call.
+ */
+const ADVERTISED_KEY: JsonSchema = { type: 'string' };
 
 /**
  * What the SDK checks a tool's arguments with before the callback: only the idempotency key of a
  * write, everything else passing through. The executor validates the tool's input itself, so every
  * refusal is audited and says what to fix in one format: `required`, an unknown argument with the
  * one meant (the SDK would drop it silently: a misspelt optional field must not vanish from a
- * payout), the tool's own rules. tools/list still advertises the tool's full schema (schemas.ts).
+ * payout), the tool's own rules. tools/list still advertises the tool's full schema.
  */
-export function mcpInputSchema(tool: AnyTool): ObjectSchema {
-  return tool.hints.readOnly
-    ? z.looseObject({})
-    : z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+const READ_ARGUMENTS = z.looseObject({});
+const WRITE_ARGUMENTS = z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
+
+export const mcpInputSchema = (readOnly: boolean): ObjectSchema =>
+  readOnly ? READ_ARGUMENTS : WRITE_ARGUMENTS;
+
+/** What tools/list advertises of a tool: its input and output JSON Schemas. */
+export interface AdvertisedSchemas {
+  inputSchema: JsonSchema;
+  outputSchema: JsonSchema;
 }
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-
-/**
- * Drops what says nothing to an assistant and costs context on every tools/list, keeping every
- * description, enum, pattern and `required` that does:
- * - `$schema` (MCP's default dialect is 2020-12, which the registry writes);
- * - `additionalProperties: {}` and `propertyNames: {type: string}` (what JSON allows anyway), and in
- *   outputs `additionalProperties: false` (an assistant reads outputs, it does not write them);
- * - zod's safe-integer bounds on `.int()` and `minLength: 1` (an empty string is no value anywhere
- *   here; the executor still enforces both);
- * - a description that only lists the values of its own `enum` (the enum says it once), and
- *   `type: string` beside an enum of strings, or a `pattern` beside `format: email` (zod writes
- *   both; the enum and the format say it).
- */
-export function compactSchema(node: unknown, io: 'input' | 'output'): unknown {
-  if (Array.isArray(node)) return node.map((item) => compactSchema(item, io));
-  if (typeof node !== 'object' || node === null) return node;
-  const out: JsonSchema = {};
-  const record = node as JsonSchema;
-  for (const [key, value] of Object.entries(record)) {
-    if (key === '$schema') continue;
-    if (key === 'maximum' && value === MAX_SAFE) continue;
-    if (key === 'minimum' && value === -MAX_SAFE) continue;
-    if (key === 'minLength' && value === 1) continue;
-    if (key === 'additionalProperties' && isEmptyObject(value)) continue;
-    if (key === 'additionalProperties' && value === false && io === 'output') continue;
-    if (key === 'propertyNames' && isStringOnly(value)) continue;
-    if (key === 'description' && restatesEnum(value, record.enum)) continue;
-    if (key === 'type' && value === 'string' && isStringEnum(record.enum)) continue;
-    if (key === 'pattern' && record.format === 'email') continue;
-    // Under these the keys are names (a field may be called `maximum`), not keywords.
-    out[key] = NAMED.has(key) ? compactNamed(value, io) : compactSchema(value, io);
-  }
-  return out;
-}
-
-const NAMED = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
-
-function compactNamed(value: unknown, io: 'input' | 'output'): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([field, schema]) => [field, compactSchema(schema, io)]),
-  );
-}
-
-/** "DAY, WEEK or MONTH." next to `enum: [DAY, WEEK, MONTH]` says nothing the enum does not. */
-function restatesEnum(description: unknown, values: unknown): boolean {
-  if (typeof description !== 'string' || !Array.isArray(values)) return false;
-  const words = description
-    .replace(/[.,;:]/g, ' ')
-    .split(/\s+/)
-    .filter((word) => word !== '' && word !== 'or' && word !== 'and');
-  return words.length > 0 && words.every((word) => values.includes(word));
-}
-
-const isStringEnum = (values: unknown): boolean =>
-  Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string');
-
-const isEmptyObject = (value: unknown): boolean =>
-  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
-
-const isStringOnly = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  Object.keys(value).length === 1 &&
-  (value as { type?: unknown }).type === 'string';
-
-/** What MCP sees of a tool: the schemas registered with the SDK, and the JSON Schemas they advertise. */
-export interface McpToolSchemas {
+/** The schemas registered with the SDK for one tool. */
+export interface SdkSchemas {
   /** Checks a write's idempotency key only (see `mcpInputSchema`); advertises `inputSchema`. */
   input: StandardSchemaWithJSON<Record<string, unknown>>;
   /** Advertises `outputSchema`; `structuredContent` is checked where it is made (results.ts). */
   output: StandardSchemaWithJSON<Record<string, unknown>>;
-  inputSchema: JsonSchema;
-  outputSchema: JsonSchema;
 }
 
 type Validate = StandardSchemaWithJSON<Record<string, unknown>>['~standard']['validate'];
@@ -155,71 +97,47 @@ function advertised(json: JsonSchema, validate: Validate): StandardSchemaWithJSO
  */
 const alreadyChecked: Validate = (value) => ({ value: value as Record<string, unknown> });
 
-/** Per tool, computed once per process: HTTP opens a server per session, all listing the same tools. */
-const computed = new WeakMap<AnyTool, McpToolSchemas>();
-
-/** The file `npm run build` writes next to the stdio bundle: every tool's advertised JSON Schemas. */
-export const PREBUILT_SCHEMAS_FILE = 'tool-schemas.json';
-
-type Prebuilt = Record<string, { inputSchema: JsonSchema; outputSchema: JsonSchema }>;
-let prebuilt: Prebuilt | undefined | null = null;
-
-/**
- * Converting 66 tools' zod schemas to JSON Schema costs ~100 ms of every start; the build does it
- * once (scripts/bundle-mcp.mjs, from the same sources in the same build). Bundled code may sit in
- * the bundle's folder or in its chunks/ folder, so both are tried; absent (tsc output, tests), the
- * schemas are computed.
- */
-function prebuiltSchemas(): Prebuilt | undefined {
-  if (prebuilt !== null) return prebuilt;
-  prebuilt = undefined;
-  for (const relative of [`./${PREBUILT_SCHEMAS_FILE}`, `../${PREBUILT_SCHEMAS_FILE}`]) {
-    try {
-      prebuilt = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as Prebuilt;
-      break;
-    } catch {
-      // not there: try the next place, else compute
-    }
-  }
-  return prebuilt;
+/** The SDK's view of advertised schemas: the JSON as it is, the arguments checked as above. */
+export function sdkSchemas(schemas: AdvertisedSchemas, readOnly: boolean): SdkSchemas {
+  const checkArguments = mcpInputSchema(readOnly)['~standard'].validate as Validate;
+  return {
+    input: advertised(schemas.inputSchema, checkArguments),
+    output: advertised(schemas.outputSchema, alreadyChecked),
+  };
 }
+
+/** Per tool, computed once per process: HTTP opens a server per request, all listing the same tools. */
+const computed = new WeakMap<AnyTool, AdvertisedSchemas>();
 
 /**
  * tools/list advertises the registry's JSON Schemas (those `bankops tools --json` prints),
- * compacted; for a write, the envelope around the tool's output.
+ * compacted, each shape a schema repeats written once (shared-defs.ts); a write adds its key and
+ * wraps its output in the envelope. Converting 66 tools costs ~100 ms: the stdio bundle reads the
+ * build's result instead (listing.ts).
  */
-export function mcpSchemas(tool: AnyTool): McpToolSchemas {
+export function mcpSchemas(tool: AnyTool): AdvertisedSchemas {
   let schemas = computed.get(tool);
   if (schemas === undefined) {
-    schemas = computeSchemas(tool);
+    schemas = jsonSchemas(tool);
     computed.set(tool, schemas);
   }
   return schemas;
 }
 
-function computeSchemas(tool: AnyTool): McpToolSchemas {
-  const json = prebuiltSchemas()?.[tool.name] ?? jsonSchemas(tool);
-  const checkInput = mcpInputSchema(tool)['~standard'].validate as Validate;
-  return {
-    input: advertised(json.inputSchema, checkInput),
-    output: advertised(json.outputSchema, alreadyChecked),
-    ...json,
-  };
-}
-
-/** The advertised JSON Schemas: the registry's, compacted; a write adds its key and wraps its output. */
-function jsonSchemas(tool: AnyTool): { inputSchema: JsonSchema; outputSchema: JsonSchema } {
-  const toolInput = compactSchema(inputJsonSchema(tool), 'input') as JsonSchema;
+function jsonSchemas(tool: AnyTool): AdvertisedSchemas {
+  const toolInput = withoutFilledFields(compactSchema(inputJsonSchema(tool), 'input') as JsonSchema);
+  const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
   if (tool.hints.readOnly)
-    return {
-      inputSchema: toolInput,
-      outputSchema: compactSchema(outputJsonSchema(tool), 'output') as JsonSchema,
-    };
-  const key = compactSchema(z.toJSONSchema(idempotencyKeySchema, { io: 'input' }), 'input') as JsonSchema;
+    return { inputSchema: shareRepeatedShapes(toolInput), outputSchema: shareRepeatedShapes(output) };
   const inputSchema = {
     ...toolInput,
-    properties: { ...(toolInput.properties as JsonSchema | undefined), [IDEMPOTENCY_ARGUMENT]: key },
+    properties: {
+      ...(toolInput.properties as JsonSchema | undefined),
+      [IDEMPOTENCY_ARGUMENT]: ADVERTISED_KEY,
+    },
   };
-  const output = compactSchema(outputJsonSchema(tool), 'output') as JsonSchema;
-  return { inputSchema, outputSchema: writeEnvelope(output) };
+  return {
+    inputSchema: shareRepeatedShapes(inputSchema),
+    outputSchema: shareRepeatedShapes(writeEnvelope(output)),
+  };
 }

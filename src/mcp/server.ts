@@ -1,17 +1,23 @@
 import { McpServer } from '@modelcontextprotocol/server';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { Registry } from '../core/registry.js';
-import type { AnyTool, Toolset } from '../core/tool.js';
+import type { Toolset } from '../core/tool.js';
 import { packageVersion } from '../core/version.js';
 import { CONFIRM_TIMEOUT_MS } from './confirm.js';
+import { catalogOf, offeredTools, type ToolCatalog, type ToolListing } from './listing.js';
 import { progressCounter } from './progress.js';
 import { registerResources } from './resources.js';
-import { mcpSchemas } from './schemas.js';
+import { INSTRUCTIONS } from './said-once.js';
+import { type SdkSchemas, sdkSchemas } from './schemas.js';
 import { toolCallHandler } from './tool-call.js';
 
+export { ALWAYS_OFFERED, offeredTools } from './listing.js';
+
 export interface McpServerOptions {
-  registry: Registry;
+  /** The tools: a registry, or a catalog that loads them at their first call (listing.ts). */
+  registry: Registry | ToolCatalog;
   /** The executor, built lazily: tools/list must answer without it (fast start-up). */
   getExecutor: () => Promise<Executor>;
   /** Who the assistant is, for the policy and the audit log. */
@@ -31,31 +37,6 @@ export interface McpServerOptions {
 }
 
 /**
- * Tools an assistant needs to follow a `pending_approval` to its end: offered whatever the toolsets,
- * since a write without them leaves the assistant with an approval id and nothing to do with it.
- */
-export const ALWAYS_OFFERED: readonly string[] = ['get_approval', 'list_approvals'];
-
-/** The registry's tools this server offers, in the registry's order: the same on every connection. */
-export function offeredTools(
-  registry: Registry,
-  options: Pick<McpServerOptions, 'toolsets' | 'readOnly' | 'secretInputs'>,
-): AnyTool[] {
-  const toolsets = options.toolsets;
-  return registry
-    .list({ readOnly: options.readOnly === true, noSecretInput: options.secretInputs !== true })
-    .filter(
-      (tool) =>
-        toolsets === undefined || toolsets.includes(tool.toolset) || ALWAYS_OFFERED.includes(tool.name),
-    );
-}
-
-const INSTRUCTIONS = `bankops operates a banking, card-issuing and notification service.
-Amounts are decimal numbers in currency units (1250.5, not minor units); company, program and agent codes default to the configuration.
-Reads run at once. Other writes run at once too, after the user confirms them if your client can ask. Some writes (payouts, conversions, wallet transfers, permanent card blocks, deleting subscriptions) need a person's approval: they return status "pending_approval" with an approvalId, and nothing has happened yet. Tell the user, then follow it with get_approval. You cannot approve.
-The resource bankops://policy says which tools you may call and which wait for approval.`;
-
-/**
  * An MCP server offering the registry's tools (DESIGN decision 9), for one connection (stdio, a
  * 2025-era HTTP session) or one request (2026-07-28 HTTP). Every call goes to the executor as
  * `{tool, input, actor}`: validation, policy, approvals and audit happen there, never here.
@@ -69,18 +50,24 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       capabilities: { tools: { listChanged: false }, resources: {} },
       instructions: INSTRUCTIONS,
       inputRequired: { roundTimeoutMs: CONFIRM_TIMEOUT_MS },
+      // The SDK checks a form's answer against the form with it (a boolean confirmation is all
+      // bankops asks). Its small validator, not Ajv: the stdio bundle then never loads Ajv
+      // (scripts/bundle-mcp.mjs), and every entry checks answers the same way.
+      jsonSchemaValidator: new CfWorkerJsonSchemaValidator(),
     },
   );
-  const tools = offeredTools(options.registry, options);
+  const catalog = catalogOf(options.registry);
+  const tools = offeredTools(catalog, options);
   const context = {
     server,
+    catalog,
     getExecutor,
     actor,
     confirmWrites: options.confirmWrites !== false,
     progress: progressCounter(),
   };
   for (const tool of tools) {
-    const schemas = mcpSchemas(tool);
+    const schemas = sdkSchemasOf(tool);
     server.registerTool(
       tool.name,
       {
@@ -99,6 +86,18 @@ export function createMcpServer(options: McpServerOptions): McpServer {
       toolCallHandler(tool, context),
     );
   }
-  registerResources(server, { tools, getExecutor, actor });
+  registerResources(server, { tools, catalog, getExecutor, actor });
   return server;
+}
+
+/** Per listing, made once: HTTP builds a server per request, all listing the same tools. */
+const registered = new WeakMap<ToolListing, SdkSchemas>();
+
+function sdkSchemasOf(tool: ToolListing): SdkSchemas {
+  let schemas = registered.get(tool);
+  if (schemas === undefined) {
+    schemas = sdkSchemas(tool, tool.hints.readOnly);
+    registered.set(tool, schemas);
+  }
+  return schemas;
 }

@@ -8,14 +8,15 @@ import { ConfirmationDeferred } from '../core/confirmation.js';
 import type { ExecuteRequest, Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { ExecuteResult } from '../core/results.js';
-import type { AnyTool } from '../core/tool.js';
 import { canShowForm, confirmationFor, confirmationRequest } from './confirm.js';
+import type { ToolCatalog, ToolListing } from './listing.js';
 import { type ProgressCounter, progressFor } from './progress.js';
 import { errorResult, toCallToolResult } from './results.js';
 import { IDEMPOTENCY_ARGUMENT } from './schemas.js';
 
 export interface ToolCallContext {
   server: McpServer;
+  catalog: ToolCatalog;
   getExecutor: () => Promise<Executor>;
   actor: Actor;
   confirmWrites: boolean;
@@ -45,12 +46,12 @@ function outcomeWords(result: ExecuteResult): string {
  * first confirmed by the person, where the client can show a form (confirm.ts).
  */
 export function toolCallHandler(
-  tool: AnyTool,
+  tool: ToolListing,
   context: ToolCallContext,
 ): (args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult> {
   const { server, getExecutor, actor } = context;
   // Approvals quote and store before answering: worth a word to a waiting user.
-  const slow = !tool.hints.readOnly || tool.preview !== undefined;
+  const { slow } = tool;
   return async (args, ctx) => {
     // Only writes take the key; on a read it stays an argument the executor refuses.
     const { [IDEMPOTENCY_ARGUMENT]: key, ...rest } = args;
@@ -71,7 +72,7 @@ export function toolCallHandler(
       const result = await (await getExecutor()).execute(request);
       if (slow) progress.report(`${tool.name}: ${outcomeWords(result)}`);
       await progress.flushed();
-      return toCallToolResult(tool, result);
+      return toCallToolResult(await context.catalog.tool(tool.name), result);
     } catch (error) {
       if (error instanceof ConfirmationDeferred) {
         progress.report(`${tool.name}: waiting for the user to confirm`);

@@ -126,6 +126,14 @@ describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', 
     expect(core.audit.verify()).toMatchObject({ ok: true });
   });
 
+  it('takes an answer that does not fit the form as a no', async () => {
+    const before = await mobileOfAlice();
+    answer = { action: 'accept', content: { confirm: 'yes' } };
+    const result = await call('update_cardholder_b', { cardholderId: SEED.alice.id, mobile: '91230009' });
+    expect(textOf(result)).toMatch(/^update_cardholder_b was not run: the user declined to confirm it\./);
+    expect(await mobileOfAlice()).toBe(before);
+  });
+
   it('never shows a secret in the question', async () => {
     const key = 'whk_elicitation_secret_5e1f';
     const result = await call('create_subscription', {

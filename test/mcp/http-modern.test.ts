@@ -122,7 +122,8 @@ describe('two bankops serve replicas on one database, one 2026-07-28 client', ()
       })) as CallToolResult;
       expect(requested.isError, textOf(requested)).not.toBe(true);
       const { approvalId } = requested.structuredContent as { approvalId: string };
-      const approved = await runCli(['approvals', 'approve', approvalId, '--as', 'bob'], env);
+      // Against a service (not the embedded sandbox) the CLI decides as the OS account running it.
+      const approved = await runCli(['approvals', 'approve', approvalId], env);
       expect(approved.code, approved.stderr).toBe(0);
       const followed = (await client.callTool({
         name: 'get_approval',

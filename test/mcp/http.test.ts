@@ -563,31 +563,67 @@ describe('MCP over Streamable HTTP', () => {
   it('makes room for a session by ending the least recently used idle one; refuses only when all are busy', async () => {
     const small = await startMcpHttp({ runtime, port: 0, maxSessionsPerKey: 2 });
     const streams: AbortController[] = [];
+    const listOn = (headers: Record<string, string>) =>
+      post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, headers, small.url);
+    const listen = async (headers: Record<string, string>) => {
+      const abort = new AbortController();
+      streams.push(abort);
+      const stream = await fetch(small.url, {
+        headers: { ...headers, Accept: 'text/event-stream' },
+        signal: abort.signal,
+      });
+      expect(stream.status).toBe(200);
+      return stream;
+    };
     try {
       const first = await openRawSession(KEY, small.url);
       const second = await openRawSession(KEY, small.url);
-      await post({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, first, small.url);
+      await listOn(first);
       // `second` is now the least recently used: a third session ends it, not `first`.
       const third = await openRawSession(KEY, small.url);
-      const listOn = (headers: Record<string, string>) =>
-        post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, headers, small.url);
       expect((await listOn(second)).status).toBe(404);
       expect((await listOn(first)).status).toBe(200);
-      // Busy: both sessions of the key hold an open stream. Nothing can be ended for a new one.
-      for (const headers of [first, third]) {
-        const abort = new AbortController();
-        streams.push(abort);
-        const stream = await fetch(small.url, {
-          headers: { ...headers, Accept: 'text/event-stream' },
-          signal: abort.signal,
-        });
-        expect(stream.status).toBe(200);
-      }
+      // A GET stream only listens: sessions that keep one open and do nothing else are still ended
+      // for a new one, the least recently used first, its stream with it (what clients that leave
+      // without DELETE do, the official conformance suite among them).
+      const firstStream = await listen(first);
+      await listen(third);
+      const fourth = await openRawSession(KEY, small.url);
+      expect(await firstStream.text()).toBe('');
+      expect((await listOn(first)).status).toBe(404);
+      expect((await listOn(third)).status).toBe(200);
+      // Busy: both sessions of the key are answering a tool call. Nothing can be ended for a new one.
+      const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 1_000, times: 2 }),
+      });
+      expect(fault.ok).toBe(true);
+      const calls = [third, fourth].map((headers, i) =>
+        // The answer's SSE stream opens (headers, a priming event) while the call still runs.
+        fetch(small.url, {
+          method: 'POST',
+          headers: {
+            ...headers,
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 10 + i,
+            method: 'tools/call',
+            params: { name: 'list_accounts', arguments: {} },
+          }),
+        }),
+      );
+      const running = await Promise.all(calls);
+      expect(running.map((r) => r.status)).toEqual([200, 200]);
       const refused = await post(INITIALIZE, { Authorization: `Bearer ${KEY}` }, small.url);
       expect(refused.status).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('60');
       // Another key has its own sessions.
       expect((await post(INITIALIZE, { Authorization: `Bearer ${VIEWER_KEY}` }, small.url)).status).toBe(200);
+      for (const answer of running) expect(await answer.text()).toContain('acc_usd_0001');
     } finally {
       for (const abort of streams) abort.abort();
       await small.close();

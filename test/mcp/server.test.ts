@@ -44,7 +44,10 @@ describe('MCP server over in-memory transports: tools/list', () => {
     for (const listed of tools) {
       const tool = core.registry.get(listed.name)!;
       expect(listed.title, tool.name).toBe(tool.title);
-      expect(listed.description, tool.name).toBe(tool.description);
+      // The registry's description; an issuing tool's without its family sentence (size.test.ts).
+      expect(listed.description, tool.name).toBe(
+        tool.description.replace(/^Issuing family [AB] \([^)]*\)\. /, ''),
+      );
       expect(listed.annotations, tool.name).toEqual({
         readOnlyHint: tool.hints.readOnly,
         destructiveHint: tool.hints.destructive,
@@ -203,6 +206,16 @@ describe('MCP server over in-memory transports: tools/call', () => {
     const listed = await call('list_approvals', { state: 'succeeded' });
     const ids = (listed.structuredContent as { approvals: { id: string }[] }).approvals.map((a) => a.id);
     expect(ids).toContain(pending.approvalId);
+    // The approval with its money facts matches the schemas that write the money shape once ($defs).
+    const { tools } = await client.listTools();
+    for (const [name, result] of [
+      ['get_approval', after],
+      ['list_approvals', listed],
+    ] as const) {
+      const validate = ajv.compile(tools.find((t) => t.name === name)?.outputSchema as object);
+      expect(validate(result.structuredContent), JSON.stringify(validate.errors)).toBe(true);
+    }
+    expect(JSON.stringify(view)).toContain('"totalDebit":{"amount"');
 
     const payout = await call('get_payout', { payoutId: view.result.payoutId });
     expect(payout.structuredContent).toMatchObject({ payoutId: view.result.payoutId });
@@ -250,6 +263,15 @@ describe('MCP server over in-memory transports: tools/call', () => {
     const read = await call('get_account', { accountId: 'acc_usd_0001', idempotencyKey: 'retry-7f3a' });
     expect(read.isError).toBe(true);
     expect(textOf(read)).toContain('- idempotencyKey: unknown field');
+  });
+
+  it('takes a code the configuration fills, though tools/list leaves it out', async () => {
+    const { tools } = await client.listTools();
+    const balances = tools.find((t) => t.name === 'get_balances');
+    expect(Object.keys(balances?.inputSchema.properties ?? {})).not.toContain('companyCode');
+    const result = await call('get_balances', { companyCode: core.sandbox.credentials.companyId });
+    expect(result.isError, textOf(result)).not.toBe(true);
+    expect((result.structuredContent as { balances: unknown[] }).balances.length).toBeGreaterThan(0);
   });
 
   it('refuses an argument the tool does not have, naming the one meant, instead of dropping it', async () => {

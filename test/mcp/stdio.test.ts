@@ -91,11 +91,11 @@ describe('node dist/mcp-bundle/bankops-mcp.mjs with the SDK’s stdio client on 
     await server?.client.close();
   });
 
-  it('answers tools/list from the registry before any runtime exists: no database yet', async () => {
+  it('answers tools/list from the build’s listings before any runtime exists: no database yet', async () => {
     expect(server.client.getNegotiatedProtocolVersion()).toBe(MODERN);
     const { tools } = await server.client.listTools();
     expect(tools.length).toBe(registry.list({ noSecretInput: true }).length);
-    // The bundle advertises the schemas the build precomputed: they must be the ones the server
+    // The bundle lists what the build wrote (tool-listings.json): it must be what the server
     // computes from the registry (tests run in-process, where nothing is precomputed).
     const listing = await connectInMemory({
       registry,

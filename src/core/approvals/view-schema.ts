@@ -25,7 +25,8 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
  */
 export const OPEN_STATES: readonly ApprovalState[] = ['pending', 'approved', 'executing', 'unresolved'];
 
-export const MoneySchema = z.object({ amount: z.number(), currency: z.string() });
+// The title names the shape where a JSON Schema writes it once and refers to it (MCP's tools/list).
+export const MoneySchema = z.object({ amount: z.number(), currency: z.string() }).meta({ title: 'Money' });
 export type Money = z.infer<typeof MoneySchema>;
 
 export const FailureSchema = z.object({

@@ -74,7 +74,7 @@ export class LegacySessions {
     }
     if (!(await this.#makeRoom(key.name))) {
       log.warn('mcp http: request refused', { status: 503, reason: 'every session is busy', key: key.name });
-      sendRpcError(res, 503, RPC_ERROR.server, 'Too many sessions busy; try again later', {
+      sendRpcError(res, 503, RPC_ERROR.server, 'Every session is answering a request; try again later', {
         'Retry-After': '60',
       });
       return;
@@ -83,8 +83,9 @@ export class LegacySessions {
   }
 
   /**
-   * Room for one more session of this key: at a limit, the least recently used idle session (of
-   * this key for the per-key limit, of any key for the total) ends. Refused only when all are busy.
+   * Room for one more session of this key: at a limit, the least recently used session answering no
+   * request (of this key for the per-key limit, of any key for the total) ends, its GET stream with
+   * it. Refused only when every session in the way has a request being answered.
    */
   async #makeRoom(keyName: string): Promise<boolean> {
     const { maxSessions, maxSessionsPerKey } = this.#options;

@@ -23,8 +23,8 @@ export interface Session {
 
 /**
  * The live sessions by id. A session ends on DELETE, on `close()`, after `idleMs` with no request
- * open, or when a new session needs its place and it is the least recently used idle one: a client
- * that vanished without DELETE (most do) must never lock its key out.
+ * open, or when a new session needs its place and it is the least recently used one answering no
+ * request: a client that vanished without DELETE (most do) must never lock its key out.
  */
 export class SessionTable {
   readonly #sessions = new Map<string, Session>();
@@ -80,13 +80,15 @@ export class SessionTable {
   }
 
   /**
-   * The least recently used session with nothing open, of this key or of any (`keyName`
-   * undefined): the one to end so a new session fits. Undefined when every one is busy.
+   * The least recently used session with no request being answered, of this key or of any
+   * (`keyName` undefined): the one to end so a new session fits. An open GET stream does not make a
+   * session busy: it only listens, and a client that left without DELETE often leaves it open (the
+   * official conformance suite does, one session per scenario). Undefined when every one is busy.
    */
   leastRecentlyUsedIdle(keyName?: string): Session | undefined {
     let oldest: Session | undefined;
     for (const session of this.#sessions.values()) {
-      if (session.open > 0 || (keyName !== undefined && session.keyName !== keyName)) continue;
+      if (session.posts > 0 || (keyName !== undefined && session.keyName !== keyName)) continue;
       if (oldest === undefined || session.lastSeen < oldest.lastSeen) oldest = session;
     }
     return oldest;

@@ -8,9 +8,7 @@ export const approvalIdField = z
   .string()
   .trim()
   .regex(/^apr_[A-Za-z0-9_-]+$/, 'must be an approval id: apr_ followed by letters and digits')
-  .describe(
-    'Approval id from a pending_approval result or list_approvals, e.g. apr_0123456789abcdef01234567.',
-  );
+  .describe('From a pending_approval result or list_approvals.');
 
 export const approvalStateField = z
   .enum(APPROVAL_STATES)

@@ -8,7 +8,7 @@ export const getApproval = defineTool({
   name: 'get_approval',
   title: 'Get an approval',
   description:
-    'Shows one approval: its state (pending, approved, executing, succeeded, failed, rejected, expired, cancelled), who approved so far, what approvers see, and once executed the result (e.g. payoutId) or the error. Follow a pending_approval result with it.',
+    'Shows one approval: state, approvals so far, what approvers see, and once executed the result (e.g. payoutId) or the error. Follow a pending_approval with it.',
   toolset: 'admin',
   input: z.object({ approvalId: approvalIdField }),
   output: ApprovalViewSchema,

@@ -7,18 +7,12 @@ export const listApprovals = defineTool({
   name: 'list_approvals',
   title: 'List approvals',
   description:
-    'Lists approvals, newest first, optionally of one state (pending for those still waiting for approvers) or one tool: state, requester, approvals so far, and results. Inputs are shown with secrets redacted.',
+    'Lists approvals, newest first, optionally of one state (pending: still waiting) or one tool: state, requester, approvals so far, results. Secrets are redacted.',
   toolset: 'admin',
   input: z.object({
     state: approvalStateField.optional().describe('Only approvals in this state, e.g. pending.'),
     tool: z.string().trim().min(1).optional().describe('Only approvals of this tool, e.g. create_payout.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .describe('How many to return, 1 to 100; 20 when absent.'),
+    limit: z.number().int().min(1).max(100).optional().describe('How many (default 20).'),
   }),
   output: z.object({
     approvals: z.array(ApprovalViewSchema).describe('The approvals, newest first.'),

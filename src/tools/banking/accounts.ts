@@ -15,12 +15,12 @@ export const listAccounts = defineTool({
   name: 'list_accounts',
   title: 'List receiving accounts',
   description:
-    'Lists the multi-currency receiving accounts (id, currency, bank coordinates, owner name, rails), one page at a time, optionally of one currency. accountOwnerName is the beneficiary name to use when sending money to an account.',
+    'Lists the receiving accounts (id, currency, bank coordinates, owner name, rails), a page at a time. accountOwnerName is the name to pay an account in.',
   toolset: 'banking',
   input: z.object({
     companyCode: companyCodeField,
     currency: currencyCode.optional().describe('Only accounts of this currency, e.g. USD.'),
-    pageNumber: z.number().int().positive().optional().describe('Page to return, counting from 1.'),
+    pageNumber: z.number().int().positive().optional().describe('Page, from 1.'),
     pageSize: z.number().int().positive().optional().describe('Accounts per page.'),
   }),
   output: z.object({
@@ -48,7 +48,7 @@ export const getAccount = defineTool({
   name: 'get_account',
   title: 'Get account details',
   description:
-    'Shows one receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name and its currency balance. Coordinates may be missing while bankDetailsAvailable is false; ask again later.',
+    'Shows a receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name, balance. Coordinates may be missing while bankDetailsAvailable is false.',
   toolset: 'banking',
   input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
   output: AccountDetailSchema,
@@ -64,7 +64,7 @@ export const getBalances = defineTool({
   name: 'get_balances',
   title: 'Get balances per currency',
   description:
-    'Shows the balance of every currency (available, frozen, prepaid, margin; decimal amounts in that currency) and the accounts that collect into it. Use this for totals: accounts of one currency share one balance, so never add up balances of accounts.',
+    "Shows each currency's balance (available, frozen, prepaid, margin) and the accounts collecting into it. The accounts of a currency share its balance: never add them up.",
   toolset: 'banking',
   input: z.object({ companyCode: companyCodeField }),
   output: BalancesSchema,
@@ -80,7 +80,7 @@ export const getAccountBalance = defineTool({
   name: 'get_account_balance',
   title: 'Get account balance',
   description:
-    'Shows the balance of the currency one account collects into (decimal amounts in that currency). Several accounts of one currency report the same balance, so never add balances of different accounts; use get_balances for totals.',
+    'Shows the balance of the currency an account collects into, shared by every account of that currency: never add up balances of accounts (get_balances gives totals).',
   toolset: 'banking',
   input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
   output: AccountBalanceByIdSchema,

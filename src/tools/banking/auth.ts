@@ -13,7 +13,7 @@ export const checkCredentials = defineTool({
   name: 'check_credentials',
   title: 'Check service credentials',
   description:
-    'Verifies the configured service credentials by requesting an access token, and reports who they belong to (userId, companyCode, email) and the token lifetime in seconds. The token itself is never returned. Changes nothing.',
+    'Checks the configured service credentials: whom they belong to (userId, companyCode, email), the token lifetime in seconds; never the token.',
   toolset: 'banking',
   input: z.object({}),
   output: CredentialsSchema,
@@ -34,10 +34,10 @@ export const getUser = defineTool({
   name: 'get_user',
   title: 'Get user profile',
   description:
-    'Looks up a user profile by e-mail: userId, companyCode, business name, country, KYC and account status. Use it to find the identifiers of an onboarded user.',
+    'Looks up an onboarded user by e-mail: userId, companyCode, business name, country, KYC and account status.',
   toolset: 'banking',
   input: z.object({
-    email: z.email().describe('E-mail address the user was onboarded with.'),
+    email: z.email().describe('E-mail the user was onboarded with.'),
   }),
   output: UserSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

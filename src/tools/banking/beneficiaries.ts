@@ -18,7 +18,7 @@ export const listBeneficiaryOptions = defineTool({
   name: 'list_beneficiary_options',
   title: 'List beneficiary corridors',
   description:
-    'Lists the corridors in which payees can be registered: currency, bank country, entity type (INDIVIDUAL or COMPANY) and payment method (LOCAL or SWIFT). Start here before get_beneficiary_schema and create_beneficiary.',
+    'Lists the corridors where payees can be registered (currency, bank country, entity type, payment method). Then get_beneficiary_schema and create_beneficiary.',
   toolset: 'banking',
   input: z.object({
     currency: currencyCode.optional().describe('Only corridors of this currency, e.g. USD.'),
@@ -50,7 +50,7 @@ export const getBeneficiarySchema = defineTool({
   name: 'get_beneficiary_schema',
   title: 'Get beneficiary corridor schema',
   description:
-    'Returns the JSON Schema a create_beneficiary request must match for one corridor, and its rails (clearingSystems). Call once without clearingSystem to learn the rails, then again with the chosen rail for its exact rules (e.g. routingCodeType).',
+    'Returns the JSON Schema of a create_beneficiary request in one corridor, and its rails (clearingSystems). Call without clearingSystem for the rails, then with one for its exact rules.',
   toolset: 'banking',
   input: z.object({
     currency: currencyCode.describe('Currency the payee receives, e.g. USD.'),
@@ -60,9 +60,7 @@ export const getBeneficiarySchema = defineTool({
       .string()
       .regex(/^[A-Z]{2}$/, 'must be a 2-letter upper-case country code, e.g. US')
       .optional()
-      .describe(
-        "Payee bank's 2-letter country code; give it when the bank is outside the currency's home country.",
-      ),
+      .describe("Payee bank's country (ISO 2-letter), when outside the currency's home country."),
     clearingSystem: z
       .string()
       .min(1)
@@ -95,7 +93,7 @@ export const createBeneficiary = defineTool({
   name: 'create_beneficiary',
   title: 'Register a beneficiary',
   description:
-    'Registers a payee for payouts and returns its beneficiary_id (for quote_payout). The request is checked against the corridor schema (see get_beneficiary_schema) before sending; leave out fields that do not apply. A beneficiary cannot be changed or deleted afterwards.',
+    "Registers a payee for payouts; returns its beneficiary_id. Checked against the corridor's schema (get_beneficiary_schema) first; leave out fields that do not apply. Cannot be changed or deleted.",
   toolset: 'banking',
   input: BeneficiaryInputSchema,
   output: CreatedBeneficiarySchema,

@@ -19,13 +19,13 @@ const AddressInputSchema = z.object({
 const BankInputSchema = z.object({
   bankName: optionalText('Name of the payee bank.'),
   bankAddress: optionalText('Address of the payee bank.'),
-  bankCountry: optionalText('2-letter country code of the payee bank; picks the corridor with the currency.'),
+  bankCountry: optionalText("Payee bank's country (ISO 2-letter); picks the corridor."),
   accountHolder: optionalText('Name on the bank account.'),
   accountCurrency: optionalText('Currency of the bank account, e.g. USD.'),
   accountNumber: optionalText('Bank account number (this or iban).'),
   iban: optionalText('IBAN (this or accountNumber).'),
   swiftCode: optionalText('SWIFT/BIC of the payee bank.'),
-  routingCodeType: optionalText('Routing code type the corridor demands, e.g. ach or aba.'),
+  routingCodeType: optionalText('Routing code type, e.g. ach or aba, as the corridor demands.'),
   routingCodeValue: optionalText('Routing code value, e.g. an ABA number.'),
   routingCodeType2: optionalText('Second routing code type, if the corridor demands one.'),
   routingCodeValue2: optionalText('Second routing code value.'),
@@ -39,9 +39,7 @@ const BankInputSchema = z.object({
 export const BeneficiaryInputSchema = z.object({
   companyCode: companyCodeField,
   entityType: EntityTypeSchema.describe('INDIVIDUAL or COMPANY payee.'),
-  displayName: optionalText(
-    'Name to show for this payee (optional; the corridor schemas do not require it).',
-  ),
+  displayName: optionalText('Name to show for this payee.'),
   firstName: optionalText('First name (INDIVIDUAL).'),
   lastName: optionalText('Last name (INDIVIDUAL).'),
   companyName: optionalText('Legal company name (COMPANY).'),

@@ -9,12 +9,12 @@ export const quoteConversion = defineTool({
   name: 'quote_conversion',
   title: 'Quote a currency conversion',
   description:
-    'Gets an FX quote between two currencies of the company: rate, source and target amounts (decimal, in each currency) and fees. Moves no money; the quote expires about 75 seconds after creation (expiresAt). To convert, use create_conversion.',
+    "Quotes converting between two of the company's currencies: rate, amounts, fees. Moves no money; expires about 75 s after creation. To convert, use create_conversion.",
   toolset: 'banking',
   input: z.object({
     companyCode: companyCodeField,
-    sourceAssetCode: currencyCode.describe('Currency to sell (debited), e.g. USD.'),
-    targetAssetCode: currencyCode.describe('Currency to buy (credited), e.g. EUR.'),
+    sourceAssetCode: currencyCode.describe('Currency sold (debited).'),
+    targetAssetCode: currencyCode.describe('Currency bought (credited).'),
     amount: amountField,
     side: sideField,
   }),
@@ -41,10 +41,10 @@ export const getConversion = defineTool({
   name: 'get_conversion',
   title: 'Get conversion status',
   description:
-    'Shows the status and external reference of a currency conversion (EXECUTING right after creation, later e.g. COMPLETED).',
+    "Shows a conversion's status (EXECUTING at first, later e.g. COMPLETED) and external reference.",
   toolset: 'banking',
   input: z.object({
-    conversionId: idString().describe('Conversion id returned by create_conversion.'),
+    conversionId: idString().describe('From create_conversion.'),
   }),
   output: ConversionSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

@@ -14,13 +14,10 @@ export const companyCodeField = z
   .optional()
   .describe('Company code (configured by default).');
 
-export const accountIdField = idString().describe('Account id, from list_accounts.');
+export const accountIdField = idString().describe('Account id.');
 
-export const amountField = z
-  .number()
-  .positive()
-  .describe('Decimal amount in currency units, e.g. 1250.5 (not minor units).');
+export const amountField = z.number().positive().describe('E.g. 1250.5 (currency units, not minor units).');
 
 export const sideField = z
   .enum(['SOURCE', 'TARGET'])
-  .describe('SOURCE: amount in the debited currency; TARGET: in the received one.');
+  .describe('SOURCE: amount is debited; TARGET: amount is received.');

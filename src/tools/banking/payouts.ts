@@ -9,20 +9,17 @@ export const quotePayout = defineTool({
   name: 'quote_payout',
   title: 'Quote a payout',
   description:
-    'Gets a quote for paying a registered beneficiary from a funding account: amounts (decimal), FX rate, fees and totalDebitAmount in the funding currency. Moves no money; the quote expires about 75 seconds after creation (expiresAt). To pay, use create_payout.',
+    'Quotes paying a registered beneficiary from a funding account: amounts, FX rate, fees, totalDebitAmount. Moves no money; expires about 75 s after creation. To pay, use create_payout.',
   toolset: 'banking',
   input: z.object({
     companyCode: companyCodeField,
-    beneficiaryId: idString().describe('Payee id from create_beneficiary.'),
-    destinationRail: z
-      .string()
-      .min(1)
-      .describe('Rail that delivers the payout, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
+    beneficiaryId: idString().describe('Payee id, from create_beneficiary.'),
+    destinationRail: z.string().min(1).describe('Rail, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
     sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
-    sourceAssetCode: currencyCode.describe('Currency of the funding account, e.g. USD.'),
+    sourceAssetCode: currencyCode.describe('Currency of the funding account.'),
     destinationAssetCode: currencyCode
       .optional()
-      .describe("Currency the payee receives; defaults to the beneficiary's currency."),
+      .describe("Currency received; the beneficiary's by default."),
     amount: amountField,
     side: sideField,
   }),
@@ -51,10 +48,10 @@ export const getPayout = defineTool({
   name: 'get_payout',
   title: 'Get payout status',
   description:
-    'Shows the status and external reference of a payout (PENDING right after creation, later e.g. PROCESSING, COMPLETED or FAILED).',
+    "Shows a payout's status (PENDING at first, later e.g. PROCESSING, COMPLETED or FAILED) and external reference.",
   toolset: 'banking',
   input: z.object({
-    payoutId: idString().describe('Payout id returned by create_payout.'),
+    payoutId: idString().describe('From create_payout.'),
   }),
   output: PayoutSchema,
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },

@@ -9,15 +9,15 @@ const date = (what: string) => opt(z.string().regex(YMD, YMD_MESSAGE).describe(w
 export const listCardTransactionsA = defineTool({
   name: 'list_card_transactions_a',
   title: 'Card transactions (family A)',
-  description: `${FAMILY_A} Lists a card's transactions (purchases, refunds, declines with failure_reason), newest first. Optional date range from_created_at and to_created_at, YYYY-MM-DD, both days included, given together. Amounts in currency units.`,
+  description: `${FAMILY_A} Lists a card's transactions (purchases, refunds, declines with failure_reason), newest first, optionally between two days.`,
   toolset: 'issuing_a',
   input: z
     .object({
       cardId: cardIdField,
-      from_created_at: date('First day, YYYY-MM-DD (give with to_created_at).'),
-      to_created_at: date('Last day, YYYY-MM-DD (give with from_created_at).'),
-      page_num: pageField('Page number, from 1 (default 1).'),
-      page_size: sizeField('Transactions per page (service default 10).'),
+      from_created_at: date('First day (with to_created_at).'),
+      to_created_at: date('Last day, included (with from_created_at).'),
+      page_num: pageField('Page, from 1.'),
+      page_size: sizeField('Per page (default 10).'),
     })
     .superRefine((input, ctx) => {
       if ((input.from_created_at === undefined) !== (input.to_created_at === undefined)) {

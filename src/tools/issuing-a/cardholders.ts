@@ -21,19 +21,17 @@ import {
 } from './common.js';
 import { ADDRESS, addressOf, missingParts, NAME, nameOf } from './fields.js';
 
-const email = z.email().describe('E-mail address of the cardholder.');
+const email = z.email().describe("The cardholder's e-mail.");
 const mobileNumber = z
   .string()
   .regex(/^\d+$/, 'must be digits only, without the country code')
-  .describe('Mobile number, digits only, without the country code.');
-const mobileCountry = countryField(
-  'Country of the mobile number, 2-letter ISO 3166-1 code (e.g. SG); defaults to the address country on create.',
-);
+  .describe('Digits, without the country code.');
+const mobileCountry = countryField('Country of the mobile, ISO 2-letter; the address country by default.');
 
 export const createCardholderA = defineTool({
   name: 'create_cardholder_a',
   title: 'Create cardholder (family A)',
-  description: `${FAMILY_A} Creates an individual cardholder, who must be 18 to 79 and pass name screening. date_of_birth is YYYY-MM-DD; names in English letters. Returns the new cardholderId; KYC starts as PENDING. Cannot be undone (no delete).`,
+  description: `${FAMILY_A} Creates an individual cardholder (aged 18 to 79; names are screened) and returns its cardholderId; KYC starts PENDING. Cannot be deleted.`,
   toolset: 'issuing_a',
   input: z.object({
     email,
@@ -75,14 +73,12 @@ export const createCardholderA = defineTool({
 export const listCardholdersA = defineTool({
   name: 'list_cardholders_a',
   title: 'List cardholders (family A)',
-  description: `${FAMILY_A} Lists cardholders, newest first, optionally only those of one status. Pages count from 1. Returns the page and totalcount (all matches).`,
+  description: `${FAMILY_A} Lists cardholders, newest first, optionally of one status, with totalcount (all matches).`,
   toolset: 'issuing_a',
   input: z.object({
-    status: CardholderStatusSchema.optional().describe(
-      'Only cardholders in this status: PENDING, SUCCESS, INCOMPLETE or FAILED.',
-    ),
-    page_num: pageField('Page number, from 1 (default 1).'),
-    page_size: sizeField('Cardholders per page (service default 10).'),
+    status: CardholderStatusSchema.optional().describe('Only cardholders in this status.'),
+    page_num: pageField('Page, from 1.'),
+    page_size: sizeField('Per page (default 10).'),
   }),
   output: z.object({
     totalcount: z.number().int().describe('Number of cardholders matching the filter, over all pages.'),
@@ -95,7 +91,7 @@ export const listCardholdersA = defineTool({
 export const getCardholderA = defineTool({
   name: 'get_cardholder_a',
   title: 'Get cardholder (family A)',
-  description: `${FAMILY_A} Shows one cardholder, found by cardholderId or by email (give exactly one): contact, status, kyc_status, name, address, date of birth.`,
+  description: `${FAMILY_A} Shows one cardholder, by cardholderId or by email (exactly one): contact, status, kyc_status, name, address, date of birth.`,
   toolset: 'issuing_a',
   input: z
     .object({
@@ -126,15 +122,13 @@ export const getCardholderA = defineTool({
 export const updateCardholderA = defineTool({
   name: 'update_cardholder_a',
   title: 'Update cardholder (family A)',
-  description: `${FAMILY_A} Changes a cardholder's mobile (mobile_number with country_code), address (line1, city, state, country, postcode, optional line2) and/or name (first_name, last_name, optional parts); only what is given changes. The old values are not kept: to undo, update again.`,
+  description: `${FAMILY_A} Changes a cardholder's mobile (with country_code), address (every part but line2) and/or name (first and last at least). Old values are not kept: to undo, update again.`,
   toolset: 'issuing_a',
   input: z
     .object({
       cardholderId: cardholderIdField,
       mobile_number: opt(mobileNumber),
-      country_code: opt(
-        countryField('Country of the mobile number, 2-letter ISO 3166-1 code; give with mobile_number.'),
-      ),
+      country_code: opt(countryField('Country of the mobile, ISO 2-letter; give with mobile_number.')),
       ...optionalShape(nameShape),
       ...optionalShape(addressShape),
       updated_by: z.string().min(1).optional().describe('Recorded editor; defaults to the acting user.'),

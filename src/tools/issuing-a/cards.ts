@@ -13,7 +13,7 @@ const pin = z
 export const createCardA = defineTool({
   name: 'create_card_a',
   title: 'Create virtual card (family A)',
-  description: `${FAMILY_A} Issues a virtual card to a cardholder; it is active at once. currency is that of the transaction limits; per_transaction_limit (in currency units) is optional, else the program's default limits apply. Returns the new cardId. Cannot be undone here (family A has no card status tool).`,
+  description: `${FAMILY_A} Issues a virtual card to a cardholder, active at once, and returns its cardId. Cannot be undone here (family A has no card status tool).`,
   toolset: 'issuing_a',
   input: z.object({
     cardholderId: cardholderIdField,
@@ -22,17 +22,13 @@ export const createCardA = defineTool({
       z
         .number()
         .positive()
-        .describe(
-          'Most one transaction may spend, in the currency units (e.g. 500.00); omit for program defaults.',
-        ),
+        .describe("Most one transaction may spend (e.g. 500); else the program's default limits."),
     ),
     request_id: opt(
       z
         .string()
         .min(1)
-        .describe(
-          "The service's request_id recorded with this card (not an idempotency key); defaults to the execution's request id.",
-        ),
+        .describe("Recorded with the card (not an idempotency key); the call's request id by default."),
     ),
     created_by: createdBy,
   }),

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import type { ToolHints } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 
-/** How every family A description starts, so people and assistants can tell the two families apart. */
-export const FAMILY_A = 'Issuing family A (programs on /svc/issuing/api/v1).';
+export { FAMILY_A } from '../shared/families.js';
 
 export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A create or an action (POST): a second call creates a second one or is refused. */
@@ -31,9 +30,11 @@ export function optionalShape<S extends Record<string, z.ZodType>>(
 
 const id = (what: string) => idString().describe(what);
 
-export const cardholderIdField = id('Cardholder id, from list_cardholders_a.');
-export const cardIdField = id('Card id (card_…).');
-export const walletIdField = id('Wallet id, from list_wallets_a.');
+export const cardholderIdField = id('Cardholder id.');
+// Ids say only what they are: where each comes from is in the tools' descriptions and said once to
+// assistants; no format is promised (the sandbox's `card_…` is its own).
+export const cardIdField = id('Card id.');
+export const walletIdField = id('Wallet id.');
 
 export const currencyField = (what: string) =>
   z
@@ -59,11 +60,11 @@ export const ADDRESS_FIELDS = ['line1', 'line2', 'city', 'state', 'country', 'po
 export const ADDRESS_REQUIRED = ['line1', 'city', 'state', 'country', 'postcode'] as const;
 
 export const addressShape = {
-  line1: z.string().trim().min(1).describe('Address line 1 (street and number).'),
-  line2: opt(z.string().trim().min(1).describe('Address line 2 (optional).')),
+  line1: z.string().trim().min(1).describe('Street and number.'),
+  line2: opt(z.string().trim().min(1).describe('Address line 2.')),
   city: z.string().trim().min(1).describe('City.'),
   state: z.string().trim().min(1).describe('State or region.'),
-  country: countryField('Address country, 2-letter ISO 3166-1 code (e.g. SG, GB, US).'),
+  country: countryField('Address country, ISO 2-letter code.'),
   postcode: z.string().trim().min(1).describe('Postal code.'),
 };
 
@@ -72,11 +73,11 @@ export const NAME_FIELDS = ['title', 'first_name', 'middle_name', 'last_name', '
 export const NAME_REQUIRED = ['first_name', 'last_name'] as const;
 
 export const nameShape = {
-  title: opt(z.string().trim().min(1).describe('Title, e.g. Mr, Ms, Dr (optional).')),
+  title: opt(z.string().trim().min(1).describe('Title, e.g. Mr, Ms, Dr.')),
   first_name: z.string().trim().min(1).describe('First name, English letters only.'),
-  middle_name: opt(z.string().trim().min(1).describe('Middle name (optional).')),
+  middle_name: opt(z.string().trim().min(1).describe('Middle name.')),
   last_name: z.string().trim().min(1).describe('Last name, English letters only.'),
-  name_on_card: opt(z.string().trim().min(1).describe('Name printed on cards (optional).')),
+  name_on_card: opt(z.string().trim().min(1).describe('Name printed on cards.')),
 };
 
 /** The key-value pairs of `source` for `keys` that are set, for building a request body. */

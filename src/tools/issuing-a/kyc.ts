@@ -10,7 +10,7 @@ const input = z.object({ cardholderId: cardholderIdField });
 export const getKycA = defineTool({
   name: 'get_kyc_a',
   title: 'KYC status (family A)',
-  description: `${FAMILY_A} Shows a cardholder's KYC: kycStatus (COMPLETED, PENDING), complianceStatus (COMPLETED, IN_PROGRESS), documentType and kycLink, the document submission link (empty once complete).`,
+  description: `${FAMILY_A} Shows a cardholder's KYC: kycStatus, complianceStatus, documentType and kycLink, where documents are submitted (empty once complete).`,
   toolset: 'issuing_a',
   input,
   output: z.object({ kyc: KycViewSchema.describe("The cardholder's KYC view.") }),
@@ -23,7 +23,7 @@ export const getKycA = defineTool({
 export const getRfiA = defineTool({
   name: 'get_rfi_a',
   title: 'Request for information (family A)',
-  description: `${FAMILY_A} Shows what compliance asked a cardholder for: decline codes per area (e.g. address, document) and the declined reason. open tells whether a request is open. Read-only; use respond_rfi_a to get the submission link.`,
+  description: `${FAMILY_A} Shows what compliance asked a cardholder for (decline codes per area, reason) and whether a request is open. respond_rfi_a gives the submission link.`,
   toolset: 'issuing_a',
   input,
   output: z.object({
@@ -41,7 +41,7 @@ export const getRfiA = defineTool({
 export const respondRfiA = defineTool({
   name: 'respond_rfi_a',
   title: 'Respond to RFI (family A)',
-  description: `${FAMILY_A} Returns the KYC view whose kycLink is where the cardholder submits documents. With an open request for information it starts the response (calling again returns the same link); without one it returns the cardholder's KYC submission link and records nothing.`,
+  description: `${FAMILY_A} Returns the KYC view whose kycLink is where the cardholder submits documents; with an open request for information it also starts the response.`,
   toolset: 'issuing_a',
   input,
   output: z.object({ kyc: KycViewSchema.describe('The KYC view; kycLink is the document submission link.') }),

@@ -17,7 +17,7 @@ import {
 export const createWalletA = defineTool({
   name: 'create_wallet_a',
   title: 'Create wallet (family A)',
-  description: `${FAMILY_A} Opens a wallet in one currency for a cardholder, with a zero balance. A cardholder may hold several wallets. Returns the wallet; cannot be undone (no delete).`,
+  description: `${FAMILY_A} Opens a wallet in one currency for a cardholder (who may hold several), with a zero balance. Cannot be deleted.`,
   toolset: 'issuing_a',
   input: z.object({
     cardholderId: cardholderIdField,
@@ -38,7 +38,7 @@ export const createWalletA = defineTool({
 export const listWalletsA = defineTool({
   name: 'list_wallets_a',
   title: 'List wallets (family A)',
-  description: `${FAMILY_A} Lists a cardholder's wallets with balance (amount, in currency units), limits and status.`,
+  description: `${FAMILY_A} Lists a cardholder's wallets with balance, limits and status.`,
   toolset: 'issuing_a',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ wallets: z.array(WalletSchema).describe("The cardholder's wallets.") }),
@@ -62,15 +62,15 @@ const dateOrTime = (what: string) =>
 export const getWalletHistoryA = defineTool({
   name: 'get_wallet_history_a',
   title: 'Wallet history (family A)',
-  description: `${FAMILY_A} Lists a wallet's transactions (loads, card spending, fees, transfers), newest first, optionally between two dates (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS). Amounts are in currency units. Pages count from 1.`,
+  description: `${FAMILY_A} Lists a wallet's transactions (loads, card spending, fees, transfers), newest first, optionally between two dates, a page at a time.`,
   toolset: 'issuing_a',
   input: z.object({
     cardholderId: cardholderIdField,
     walletId: walletIdField,
     from_date: dateOrTime('Earliest transaction time'),
     to_date: dateOrTime('Latest transaction time (a bare date includes that whole day)'),
-    page: pageField('Page number, from 1 (default 1).'),
-    size: sizeField('Transactions per page (service default 10).'),
+    page: pageField('Page, from 1.'),
+    size: sizeField('Per page (default 10).'),
   }),
   output: z.object({
     transactions: z.array(WalletTransactionSchema).describe('This page of wallet transactions.'),

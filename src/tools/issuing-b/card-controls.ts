@@ -12,7 +12,7 @@ import { cardInput, cardRef, FAMILY_B, READ, UPDATE } from './fields.js';
 
 const cardPresentField = z
   .boolean()
-  .describe('true: the card works at point-of-sale terminals (swipe, insert, tap); false: online only.');
+  .describe('true: works at point-of-sale terminals too; false: online only.');
 
 export const getCardConfigurationB = defineTool({
   name: 'get_card_configuration_b',
@@ -28,7 +28,7 @@ export const getCardConfigurationB = defineTool({
 export const updateCardConfigurationB = defineTool({
   name: 'update_card_configuration_b',
   title: 'Change card configuration (family B)',
-  description: `${FAMILY_B} Enables or disables card-present (point-of-sale: swipe, insert, tap) transactions for a card; online use is unaffected. Reversible by calling it again.`,
+  description: `${FAMILY_B} Enables or disables a card's card-present (point-of-sale) transactions; online use is unaffected. Reversible.`,
   toolset: 'issuing_b',
   input: z.object({ ...cardInput, card_present_transaction_enabled: cardPresentField }),
   output: CardConfigurationSchema,
@@ -41,14 +41,12 @@ export const updateCardConfigurationB = defineTool({
     ),
 });
 
-const otpField = OtpDeliveryMethodSchema.describe(
-  "How 3D Secure one-time passwords reach the cardholder: EMAIL or SMS (to the cardholder's registered e-mail or mobile).",
-);
+const otpField = OtpDeliveryMethodSchema.describe('OTPs go to the registered e-mail or mobile.');
 
 export const enroll3dsB = defineTool({
   name: 'enroll_3ds_b',
   title: 'Enroll card in 3D Secure (family B)',
-  description: `${FAMILY_B} Enrolls a card in 3D Secure so online payments are confirmed with a one-time password by EMAIL or SMS. New cards are already enrolled by e-mail. Undo with unenroll_3ds_b.`,
+  description: `${FAMILY_B} Enrolls a card in 3D Secure: online payments are confirmed with a one-time password. New cards are already enrolled by e-mail. Undo with unenroll_3ds_b.`,
   toolset: 'issuing_b',
   input: z.object({ ...cardInput, otp_delivery_method: otpField }),
   output: z.object({
@@ -69,7 +67,7 @@ export const enroll3dsB = defineTool({
 export const get3dsB = defineTool({
   name: 'get_3ds_b',
   title: '3D Secure enrollment (family B)',
-  description: `${FAMILY_B} Shows whether a card is enrolled in 3D Secure and, if so, the OTP delivery method (EMAIL or SMS), the destination in full (the cardholder's e-mail, or +<country code><mobile> for SMS) and the status.`,
+  description: `${FAMILY_B} Shows a card's 3D Secure enrollment: status, OTP method and destination in full (e-mail, or +<country code><mobile>).`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({
@@ -86,7 +84,7 @@ export const get3dsB = defineTool({
 export const update3dsB = defineTool({
   name: 'update_3ds_b',
   title: 'Change 3D Secure method (family B)',
-  description: `${FAMILY_B} Changes how an enrolled card's 3D Secure one-time passwords are delivered (EMAIL or SMS). Refused if the card is not enrolled. Reversible.`,
+  description: `${FAMILY_B} Changes how an enrolled card's 3D Secure one-time passwords are delivered; refused for a card not enrolled. Reversible.`,
   toolset: 'issuing_b',
   input: z.object({ ...cardInput, otp_delivery_method: otpField }),
   output: z.object({ otp_delivery_method: z.string().describe('The delivery method now requested.') }),
@@ -104,7 +102,7 @@ export const update3dsB = defineTool({
 export const unenroll3dsB = defineTool({
   name: 'unenroll_3ds_b',
   title: 'Unenroll card from 3D Secure (family B)',
-  description: `${FAMILY_B} Removes a card from 3D Secure: online payments are no longer confirmed with a one-time password, which weakens fraud protection. Re-enroll with enroll_3ds_b.`,
+  description: `${FAMILY_B} Removes a card from 3D Secure: no more one-time passwords for online payments, a weaker fraud protection. Re-enroll with enroll_3ds_b.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ enrolled: z.literal(false).describe('The card is no longer enrolled.') }),
@@ -119,7 +117,7 @@ export const unenroll3dsB = defineTool({
 export const getSpendLimitsB = defineTool({
   name: 'get_spend_limits_b',
   title: 'Card spend limits (family B)',
-  description: `${FAMILY_B} Lists a card's spend limits: per transaction type (PURCHASE, ATM_CASH_WITHDRAWAL) and period (TRANSACTION, DAY, WEEK, MONTH, YEAR, LIFETIME), amount in currency units, currency and whether active.`,
+  description: `${FAMILY_B} Lists a card's spend limits per transaction type and period: amount, currency, whether active.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ limits: z.array(SpendLimitSchema) }),
@@ -135,19 +133,13 @@ const limit = UpdateSpendLimitBodySchema.shape;
 export const updateSpendLimitB = defineTool({
   name: 'update_spend_limit_b',
   title: 'Change card spend limit (family B)',
-  description: `${FAMILY_B} Sets one spend limit of a card, replacing the current one for that transaction type and period. Amount is a whole number in the card currency's units (e.g. 500 = 500 USD). ATM_CASH_WITHDRAWAL accepts only DAY and MONTH.`,
+  description: `${FAMILY_B} Sets one spend limit of a card, replacing the current one for that transaction type and period.`,
   toolset: 'issuing_b',
   input: z.object({
     ...cardInput,
     transaction_type: limit.transaction_type.describe('PURCHASE or ATM_CASH_WITHDRAWAL.'),
-    amount_limit_period: limit.amount_limit_period.describe(
-      'DAY, WEEK, MONTH, YEAR, LIFETIME or TRANSACTION (per transaction); ATM withdrawals: DAY or MONTH only.',
-    ),
-    amount_limit: z
-      .number()
-      .int()
-      .positive()
-      .describe('New limit, a whole number greater than 0 in currency units (not minor units).'),
+    amount_limit_period: limit.amount_limit_period.describe('ATM_CASH_WITHDRAWAL: DAY or MONTH only.'),
+    amount_limit: z.number().int().positive().describe('Whole currency units (500 = 500 USD).'),
   }),
   output: z.object({
     transaction_type: z.string().describe('Transaction type of the limit set.'),

@@ -9,9 +9,9 @@ import { CreateCardholderBBodySchema } from '../../core/client/schemas/issuing-b
 
 const body = CreateCardholderBBodySchema.shape;
 
-/** Said once per address; lines 2 to 4 follow the same rule. */
+/** Said once for both addresses; every line follows the same rule. */
 const ADDRESS_LINE =
-  'each line at most 35 characters of letters, digits, inner spaces and _ @ # / , . - ( ) (no parentheses on update)';
+  'every address line: at most 35 of letters, digits, inner spaces and _ @ # / , . - ( ) (no parentheses on update)';
 
 const descriptions = {
   title: 'Title.',
@@ -22,28 +22,28 @@ const descriptions = {
   gender: 'Gender.',
   dateOfBirth: 'Date of birth, YYYY-MM-DD.',
   mobileCountryName: 'Country of the mobile, ISO 2-letter.',
-  mobileCountryCode: 'Dialling code, digits without +, e.g. 65.',
-  mobile: 'Mobile, 8 to 12 digits, no country code.',
+  mobileCountryCode: 'Dialling code without +, e.g. 65.',
+  mobile: '8 to 12 digits, no country code.',
   nationality: 'Nationality, ISO 2-letter.',
   email: 'E-mail; wallet transfers find the receiver by it.',
-  deliveryAddress1: `Card delivery address line 1; ${ADDRESS_LINE}.`,
+  deliveryAddress1: `Delivery address line 1; ${ADDRESS_LINE}.`,
   deliveryAddress2: 'Delivery address line 2.',
   deliveryAddress3: 'Delivery address line 3.',
   deliveryAddress4: 'Delivery address line 4.',
   deliveryCity: 'Delivery city.',
-  deliveryState: 'Delivery state or region, at most 20 characters.',
+  deliveryState: 'Delivery state, at most 20 characters.',
   deliveryCountry: 'Delivery country, ISO 2-letter.',
   deliveryZipCode: 'Delivery postal code.',
-  billingAddress1: `Billing address line 1; ${ADDRESS_LINE}.`,
+  billingAddress1: 'Billing address line 1; rules as deliveryAddress1.',
   billingAddress2: 'Billing address line 2.',
   billingAddress3: 'Billing address line 3.',
   billingAddress4: 'Billing address line 4.',
   billingCity: 'Billing city.',
-  billingState: 'Billing state or region, at most 20 characters.',
+  billingState: 'Billing state, at most 20 characters.',
   billingCountry: 'Billing country, ISO 2-letter.',
   billingZipCode: 'Billing postal code.',
-  kycProviderName: 'Only once KYC with your own provider has finished; needs kycReferenceId.',
-  kycReferenceId: "The provider's KYC reference; required with kycProviderName.",
+  kycProviderName: 'Only after KYC with your own provider; with kycReferenceId.',
+  kycReferenceId: "The provider's KYC reference, for kycProviderName.",
 } as const satisfies Record<keyof typeof body, string>;
 
 type Body = typeof body;

@@ -8,7 +8,7 @@ import { CREATE, cardholderIdField, FAMILY_B, READ, UPDATE } from './fields.js';
 export const createCardholderB = defineTool({
   name: 'create_cardholder_b',
   title: 'Create cardholder (family B)',
-  description: `${FAMILY_B} Registers a new cardholder and returns its id; next create a wallet (create_wallet_b). Without kycProviderName the cardholder starts with KYC pending (see get_kyc_b). Cannot be deleted afterwards.`,
+  description: `${FAMILY_B} Registers a cardholder and returns its id; next, create_wallet_b. Without kycProviderName, KYC starts pending (get_kyc_b). Cannot be deleted.`,
   toolset: 'issuing_b',
   input: z.object({
     ...createCardholderFields,
@@ -34,7 +34,7 @@ export const createCardholderB = defineTool({
 export const getCardholderB = defineTool({
   name: 'get_cardholder_b',
   title: 'Get cardholder (family B)',
-  description: `${FAMILY_B} Shows one cardholder's details (names, contact, addresses, KYC provider, createAt, status ACTIVE or INACTIVE).`,
+  description: `${FAMILY_B} Shows one cardholder: names, contact, addresses, KYC provider, createAt, status ACTIVE or INACTIVE.`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ cardholder: CardholderBSchema }),
@@ -51,7 +51,7 @@ export const getCardholderB = defineTool({
 export const updateCardholderB = defineTool({
   name: 'update_cardholder_b',
   title: 'Update cardholder (family B)',
-  description: `${FAMILY_B} Changes only the cardholder fields you give (at least one), e.g. mobile, email or an address line. The previous values are not kept; to undo, update again with them.`,
+  description: `${FAMILY_B} Changes only the cardholder fields given (at least one). Old values are not kept: to undo, update again with them.`,
   toolset: 'issuing_b',
   input: z
     .object({ cardholderId: cardholderIdField, ...updateCardholderFields })
@@ -75,7 +75,7 @@ export const updateCardholderB = defineTool({
 export const activateCardholderB = defineTool({
   name: 'activate_cardholder_b',
   title: 'Reactivate cardholder (family B)',
-  description: `${FAMILY_B} Reactivates a deactivated cardholder, restoring its wallet and card functions. On a cardholder already active it changes nothing and answers ACTIVE.`,
+  description: `${FAMILY_B} Reactivates a deactivated cardholder, restoring its wallet and card functions; an active one stays as it is.`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ status: z.string().describe('The cardholder status afterwards, e.g. ACTIVE.') }),

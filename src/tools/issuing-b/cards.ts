@@ -26,14 +26,14 @@ const cardIdOutput = z.object({ cardId: z.string().describe('The card id, for th
 export const createCardB = defineTool({
   name: 'create_card_b',
   title: 'Create virtual card (family B)',
-  description: `${FAMILY_B} Issues a virtual card on a wallet. The card is active at once, enrolled in 3DS by e-mail, with the default spend limits and no PIN. Stop using it with update_card_status_b.`,
+  description: `${FAMILY_B} Issues a virtual card on a wallet: active at once, enrolled in 3DS by e-mail, default spend limits, no PIN. Stop it with update_card_status_b.`,
   toolset: 'issuing_b',
   input: z.object({
     ...walletInput,
     is_primary: z
       .boolean()
       .optional()
-      .describe("Make it the wallet's primary card (the other cards stop being primary). Default false."),
+      .describe("Make it the wallet's primary card (the others stop being primary)."),
   }),
   output: cardIdOutput,
   hints: CREATE,
@@ -82,7 +82,7 @@ export const assignCardB = defineTool({
 export const listCardsB = defineTool({
   name: 'list_cards_b',
   title: 'List cards (family B)',
-  description: `${FAMILY_B} Lists the virtual and physical cards of a wallet (card id, last four digits, type, status, created date), paged.`,
+  description: `${FAMILY_B} Lists a wallet's virtual and physical cards (id, last four digits, type, status, created date), a page at a time.`,
   toolset: 'issuing_b',
   input: z.object({ ...walletInput, page: pageField, size: sizeField }),
   output: CardListSchema,
@@ -98,7 +98,7 @@ export const listCardsB = defineTool({
 export const activateCardB = defineTool({
   name: 'activate_card_b',
   title: 'Activate card (family B)',
-  description: `${FAMILY_B} Activates an INACTIVE card (status becomes ACTIVE). Any other status is refused: a LOCKED card is unlocked with update_card_status_b.`,
+  description: `${FAMILY_B} Activates an INACTIVE card; any other status is refused (a LOCKED card is unlocked with update_card_status_b).`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ status: z.string().describe('The card status afterwards (ACTIVE).') }),
@@ -112,7 +112,7 @@ export const activateCardB = defineTool({
 export const getCardDetailsB = defineTool({
   name: 'get_card_details_b',
   title: 'Card details (family B)',
-  description: `${FAMILY_B} Shows a card's details with the card number masked: type, status, primary flag, PIN set, delivery and printing state, and the PURCHASE spend limits as strings.`,
+  description: `${FAMILY_B} Shows a card, its number masked: type, status, primary flag, PIN set, delivery and printing state, PURCHASE spend limits.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: z.object({ card: CardDetailsSchema }),
@@ -126,7 +126,7 @@ export const getCardDetailsB = defineTool({
 export const getCardDetailsLinkB = defineTool({
   name: 'get_card_details_link_b',
   title: 'Card details link (family B)',
-  description: `${FAMILY_B} Returns a secure link (url) that reveals the FULL card number, expiry, CVV and name. Show it only to the person who asked, never in a shared channel; it is redacted from logs. Each call gives a fresh link. Changes nothing.`,
+  description: `${FAMILY_B} Returns a fresh secure link (url) revealing the FULL card number, expiry, CVV and name. Show it only to the person who asked, never in a shared channel. Changes nothing.`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output: CardTokenSchema,
@@ -138,12 +138,12 @@ export const getCardDetailsLinkB = defineTool({
 export const updateCardStatusB = defineTool({
   name: 'update_card_status_b',
   title: 'Change card status (family B)',
-  description: `${FAMILY_B} Sets a card's status. LOCKED blocks it temporarily and only a LOCKED card can be set ACTIVE again. LOST, STOLEN and BLOCKED are PERMANENT: the card can never be used or reactivated (needs approval).`,
+  description: `${FAMILY_B} Sets a card's status. LOCKED blocks it until set ACTIVE again; LOST, STOLEN and BLOCKED are PERMANENT (the card never works again) and need approval.`,
   toolset: 'issuing_b',
   input: z.object({
     ...cardInput,
     status: CardStatusSchema.describe(
-      'Target status: INACTIVE, ACTIVE (only from LOCKED), LOCKED (reversible), or LOST, STOLEN, BLOCKED (permanent).',
+      'ACTIVE only from LOCKED; LOCKED is reversible; LOST, STOLEN, BLOCKED are permanent.',
     ),
   }),
   output: z.object({ status: z.string().describe('The card status afterwards.') }),

@@ -4,22 +4,23 @@ import { idString } from '../shared/ids.js';
 
 /** Identity inputs and hints shared by the family B tools (call options: ../shared/call-options.ts). */
 
-/** Family B in one phrase, so every description names it the same way. */
-export const FAMILY_B = 'Issuing family B (programs on /issuing/api/v1).';
+export { FAMILY_B } from '../shared/families.js';
 
 const id = idString();
 
 // The service takes the cardholder as `x-cardholder-id` on wallet and card endpoints and as
 // `x-cardholderHash-id` on cardholder and KYC endpoints; both carry the same id, so users see one field.
-export const cardholderIdField = id.describe('Cardholder id (chb_…).');
-export const walletIdField = id.describe('Wallet id, from list_wallets_b.');
-export const cardIdField = id.describe('Card id, from list_cards_b.');
+// Ids say only what they are: where each comes from is in the tools' descriptions (list_wallets_b,
+// list_cards_b) and said once to assistants; no format is promised (the sandbox's `chb_…` is its own).
+export const cardholderIdField = id.describe('Cardholder id.');
+export const walletIdField = id.describe('Wallet id.');
+export const cardIdField = id.describe('Card id.');
 
 export const walletInput = { cardholderId: cardholderIdField, walletId: walletIdField };
 export const cardInput = { ...walletInput, cardId: cardIdField };
 
 export const pageField = z.number().int().positive().optional().describe('Page, from 1.');
-export const sizeField = z.number().int().positive().optional().describe('Items per page (10 unless given).');
+export const sizeField = z.number().int().positive().optional().describe('Per page (default 10).');
 
 export const READ: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: true };
 /** A change whose repeat has no further effect (PATCH-style). */

@@ -10,7 +10,7 @@ const input = z.object({ cardholderId: cardholderIdField });
 export const getKycB = defineTool({
   name: 'get_kyc_b',
   title: 'KYC status (family B)',
-  description: `${FAMILY_B} Shows a cardholder's KYC and compliance status (COMPLETED, PENDING, IN_PROGRESS), document type and, while pending, the document submission link (kycLink).`,
+  description: `${FAMILY_B} Shows a cardholder's KYC and compliance status, document type and, while pending, the document submission link (kycLink).`,
   toolset: 'issuing_b',
   input,
   output: z.object({ kyc: KycViewSchema }),
@@ -24,7 +24,7 @@ export const getKycB = defineTool({
 export const getRfiB = defineTool({
   name: 'get_rfi_b',
   title: 'Open RFI (family B)',
-  description: `${FAMILY_B} Shows the open request for information (RFI) on a cardholder's KYC: the decline codes per area (e.g. address, document) and the reason. open is false when there is none.`,
+  description: `${FAMILY_B} Shows the open request for information (RFI) on a cardholder's KYC (decline codes per area, reason); open is false when there is none.`,
   toolset: 'issuing_b',
   input,
   output: z.object({
@@ -44,7 +44,7 @@ export const getRfiB = defineTool({
 export const respondRfiB = defineTool({
   name: 'respond_rfi_b',
   title: 'Respond to RFI (family B)',
-  description: `${FAMILY_B} Returns the KYC view with a fresh link (kycLink) where the cardholder submits documents. With an open RFI it marks the RFI as responded; without one it only hands out the link.`,
+  description: `${FAMILY_B} Returns the KYC view with a fresh kycLink where the cardholder submits documents; an open RFI is also marked responded.`,
   toolset: 'issuing_b',
   input,
   output: z.object({ kyc: KycViewSchema }),

@@ -12,12 +12,12 @@ const output = PinUrlSchema;
 const secretFields = ['set_pin_url'] as const;
 
 const SHOW_ONLY =
-  'The link (set_pin_url) lets its holder set the PIN: give it only to the cardholder or the requester, never in a shared channel.';
+  'Give it only to the cardholder or the requester, never in a shared channel: it sets the PIN.';
 
 export const getSetPinLinkB = defineTool({
   name: 'get_set_pin_link_b',
   title: 'Set-PIN link (family B)',
-  description: `${FAMILY_B} Returns an iframe link where the cardholder sets a card's first PIN (enter, confirm). ${SHOW_ONLY}`,
+  description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder sets a card's first PIN. ${SHOW_ONLY}`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,
@@ -29,7 +29,7 @@ export const getSetPinLinkB = defineTool({
 export const getResetPinLinkB = defineTool({
   name: 'get_reset_pin_link_b',
   title: 'Reset-PIN link (family B)',
-  description: `${FAMILY_B} Returns an iframe link where the cardholder resets a forgotten PIN (new PIN, confirm). ${SHOW_ONLY}`,
+  description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder resets a forgotten PIN. ${SHOW_ONLY}`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,
@@ -41,7 +41,7 @@ export const getResetPinLinkB = defineTool({
 export const getChangePinLinkB = defineTool({
   name: 'get_change_pin_link_b',
   title: 'Change-PIN link (family B)',
-  description: `${FAMILY_B} Returns an iframe link where the cardholder changes the card's PIN (current PIN, new PIN, confirm), also when no PIN is set yet (a first PIN: get_set_pin_link_b). ${SHOW_ONLY}`,
+  description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder changes the card's PIN (a first one: get_set_pin_link_b). ${SHOW_ONLY}`,
   toolset: 'issuing_b',
   input: z.object(cardInput),
   output,

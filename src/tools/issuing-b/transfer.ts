@@ -25,16 +25,13 @@ const DEFAULT_CURRENCY = 'USD';
 const input = z
   .object({
     cardholderId: cardholderIdField.describe('Cardholder id of the sender.'),
-    email: z.email().describe('E-mail address of the receiving family B cardholder.'),
-    amount: z
-      .number()
-      .positive()
-      .describe('Amount as a decimal number in the currency units, e.g. 25.5 (at most 2 decimals).'),
+    email: z.email().describe('E-mail of the receiving cardholder.'),
+    amount: z.number().positive().describe('In currency units, e.g. 25.5 (at most 2 decimals).'),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD')
       .optional()
-      .describe("Currency of the sender's wallet, e.g. USD (default USD); checked before sending."),
+      .describe("The sender's wallet currency (default USD), checked before sending."),
     description: z.string().min(1).describe("Reason, shown in both wallets' history."),
   })
   .superRefine((value, ctx) => {
@@ -69,7 +66,7 @@ function walletBalance(wallet: Wallet, money: Money): BalanceFacts {
 export const transferWalletFunds = defineTool({
   name: 'transfer_wallet_funds',
   title: 'Transfer between wallets (family B)',
-  description: `${FAMILY_B} Moves money peer-to-peer from a cardholder's wallet to the wallet of the same currency of another cardholder, found by e-mail. Amount in decimal currency units. Cannot be undone (only by a transfer back); usually needs approval.`,
+  description: `${FAMILY_B} Moves money from a cardholder's wallet to another cardholder's wallet of that currency, found by e-mail. Usually needs approval; undone only by a transfer back.`,
   toolset: 'issuing_b',
   input,
   output: z.object({

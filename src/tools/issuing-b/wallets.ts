@@ -10,11 +10,11 @@ const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-ca
 export const createWalletB = defineTool({
   name: 'create_wallet_b',
   title: 'Create wallet (family B)',
-  description: `${FAMILY_B} Opens a new, empty wallet in one currency for a cardholder; cards are issued on a wallet. Returns the wallet. A wallet cannot be deleted afterwards.`,
+  description: `${FAMILY_B} Opens an empty wallet in one currency for a cardholder; cards are issued on a wallet. Cannot be deleted.`,
   toolset: 'issuing_b',
   input: z.object({
     cardholderId: cardholderIdField,
-    currency: currencyCode.describe('Wallet currency, 3-letter upper-case code, e.g. USD.'),
+    currency: currencyCode.describe('Wallet currency, e.g. USD.'),
   }),
   output: z.object({ wallet: WalletSchema }),
   hints: CREATE,
@@ -31,7 +31,7 @@ export const createWalletB = defineTool({
 export const listWalletsB = defineTool({
   name: 'list_wallets_b',
   title: 'List wallets (family B)',
-  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance (amount, decimal currency units), limits and status.`,
+  description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance, limits and status.`,
   toolset: 'issuing_b',
   input: z.object({ cardholderId: cardholderIdField }),
   output: z.object({ wallets: z.array(WalletSchema) }),
@@ -55,7 +55,7 @@ const dateField = (edge: string) =>
 export const getWalletHistoryB = defineTool({
   name: 'get_wallet_history_b',
   title: 'Wallet history (family B)',
-  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally for a period and paged. With cardId: only that card's completed transactions.`,
+  description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally of a period or one card, a page at a time.`,
   toolset: 'issuing_b',
   input: z.object({
     ...walletInput,

@@ -11,8 +11,8 @@ import { checkApprovedBound } from './bound-check.js';
 
 const input = z
   .object({
-    sourceAssetCode: currencyCode.describe('Currency to sell (debited), e.g. USD.'),
-    targetAssetCode: currencyCode.describe('Currency to buy (credited), e.g. EUR.'),
+    sourceAssetCode: currencyCode.describe('Currency sold (debited).'),
+    targetAssetCode: currencyCode.describe('Currency bought (credited).'),
     amount: amountField,
     side: sideField,
     clientReference: z
@@ -86,7 +86,7 @@ export const createConversion = defineTool({
   name: 'create_conversion',
   title: 'Convert currency',
   description:
-    "Converts between two of the company's currencies. Needs approval: the money moves only after approvers accept. They see a quote (expires in ~75 s); at execution a fresh quote is taken and used only if the amount sold is within the approved bound, else it goes back to them.",
+    "Converts between two of the company's currencies, only after approvers accept its quote (valid 75 s). At execution a fresh quote is used only if the amount sold is within the approved bound, else it goes back to them.",
   toolset: 'banking',
   input,
   output,

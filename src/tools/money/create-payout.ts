@@ -12,22 +12,16 @@ import { checkApprovedBound } from './bound-check.js';
 
 const input = z
   .object({
-    beneficiaryId: idString().describe('Payee id, e.g. ben_de_swift_0001 (from create_beneficiary).'),
+    beneficiaryId: idString().describe('Payee id, from create_beneficiary.'),
     sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
-    sourceAssetCode: currencyCode.describe('Currency of the funding account (debited), e.g. USD.'),
+    sourceAssetCode: currencyCode.describe('Currency of the funding account.'),
     destinationAssetCode: currencyCode
       .optional()
-      .describe(
-        "Currency the payee receives, e.g. EUR; defaults to the beneficiary's. Required when side is TARGET.",
-      ),
-    destinationRail: z
-      .string()
-      .trim()
-      .min(1)
-      .describe('Rail that delivers the payout, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
+      .describe("Currency received; the beneficiary's by default. Required with side TARGET."),
+    destinationRail: z.string().trim().min(1).describe('Rail, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
     amount: amountField,
     side: sideField,
-    purposeCode: PurposeCodeSchema.describe('Why the money is sent, e.g. GOODS_PURCHASED or WAGES_SALARY.'),
+    purposeCode: PurposeCodeSchema.describe('Why the money is sent.'),
     reference: z
       .string()
       .trim()
@@ -139,7 +133,7 @@ export const createPayout = defineTool({
   name: 'create_payout',
   title: 'Send a payout',
   description:
-    'Pays a registered beneficiary from a funding account. Needs approval: the money moves only after approvers accept. They see a quote (expires in ~75 s); at execution a fresh quote is taken and used only if its total debit is within the approved bound, else it goes back to them.',
+    'Pays a registered beneficiary from a funding account, only after approvers accept its quote (valid 75 s). At execution a fresh quote is used only if its total debit is within the approved bound, else it goes back to them.',
   toolset: 'banking',
   input,
   output,

@@ -6,29 +6,25 @@ import type { ToolDefaults } from '../../core/tool.js';
 export const eventNameField = z
   .string()
   .min(1)
-  .describe('Event to subscribe to, e.g. card_create or kyc_complete (see list_webhook_events).');
+  .describe('Event, e.g. card_create (see list_webhook_events).');
 
-export const subscriptionTypeField = z
-  .enum(['w', 'n'])
-  .describe('w: deliver to a webhook URL; n: send an e-mail notification.');
+export const subscriptionTypeField = z.enum(['w', 'n']).describe('w: webhook; n: e-mail.');
 
 export const webhookUrlField = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' })
   .optional()
-  .describe('Absolute http(s) URL that receives the events; required for type w.');
+  .describe('http(s) URL receiving the events; required for type w.');
 
 export const apiKeyField = z
   .string()
   .min(1)
   .optional()
-  .describe(
-    'Secret key sent to the webhook in the x-api-key header, so it can check deliveries; required for type w.',
-  );
+  .describe('Sent as x-api-key so the webhook can check deliveries; required for type w.');
 
 export const senderEmailField = z
   .email()
   .optional()
-  .describe('Sender address for type n; used only if whitelisted by the operator, else the system sender.');
+  .describe('Sender for type n, if whitelisted (else the system sender).');
 
 const code = (what: string) => z.string().min(1).optional().describe(`${what} (configured by default).`);
 

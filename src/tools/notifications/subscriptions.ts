@@ -40,7 +40,7 @@ export const createSubscription = defineTool({
   name: 'create_subscription',
   title: 'Subscribe to an event',
   description:
-    'Subscribes to one event: type w posts it to webhook_url with x_api_key in the x-api-key header; type n sends an e-mail. One subscription per event and scope; change it with update_subscription, remove it with delete_subscription.',
+    'Subscribes to one event: type w posts it to webhook_url (x_api_key in the x-api-key header), type n sends an e-mail. One per event and scope (see update_subscription, delete_subscription).',
   toolset: 'notifications',
   input: z
     .object({
@@ -84,7 +84,7 @@ export const listSubscriptions = defineTool({
   name: 'list_subscriptions',
   title: 'List event subscriptions',
   description:
-    'Lists the event subscriptions of an agent and sub-agent in a program: event, type (w webhook, n e-mail), webhook URL or sender, who created and changed it and when.',
+    'Lists the event subscriptions of an agent and sub-agent in a program: event, type, webhook URL or sender, who created and changed them, when.',
   toolset: 'notifications',
   input: z.object({
     program_code: scopeFields.program_code,
@@ -119,7 +119,7 @@ export const updateSubscription = defineTool({
   name: 'update_subscription',
   title: 'Change an event subscription',
   description:
-    'Changes how an existing subscription delivers: switch between w (webhook) and n (e-mail), or set a new webhook_url, x_api_key or sender_email. Omitted webhook fields keep their stored values. Undo by updating again.',
+    'Changes how a subscription delivers (type, webhook_url, x_api_key, sender_email); omitted webhook fields keep their values. Undo by updating again.',
   toolset: 'notifications',
   input: z.object({
     event_name: eventNameField,
@@ -150,7 +150,7 @@ export const deleteSubscription = defineTool({
   name: 'delete_subscription',
   title: 'Delete an event subscription',
   description:
-    'Removes the subscription to one event: its webhook or e-mail notifications stop at once and silently. Cannot be undone; the settings (URL, key) must be given again to resubscribe.',
+    'Removes the subscription to one event: its webhooks or e-mails stop at once. Cannot be undone; resubscribing needs the settings (URL, key) again.',
   toolset: 'notifications',
   input: z.object({
     event_name: eventNameField.describe('Event whose subscription to remove, e.g. card_create.'),
