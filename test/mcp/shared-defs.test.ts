@@ -36,13 +36,13 @@ describe('shareRepeatedShapes', () => {
   });
 
   it('accepts and refuses exactly what the original schema does', () => {
-    const before = ajv.compile(quote);
-    const after = ajv.compile(shareRepeatedShapes(quote));
+    const original = ajv.compile(quote);
+    const rewritten = ajv.compile(shareRepeatedShapes(quote));
     const good = { send: { amount: 1, currency: 'USD' }, receive: { amount: 0.9, currency: 'EUR' } };
     const bad = { send: { amount: '1', currency: 'USD' }, receive: { amount: 0.9 } };
     const badLeg = { ...good, legs: [{ currency: 'USD' }] };
-    for (const value of [good, bad, badLeg]) expect(after(value)).toBe(before(value));
-    expect(after(good)).toBe(true);
+    for (const value of [good, bad, badLeg]) expect(rewritten(value)).toBe(original(value));
+    expect(rewritten(good)).toBe(true);
   });
 
   it('leaves a schema alone where sharing would not make it shorter, and never replaces the root', () => {
