@@ -206,6 +206,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       policy.close();
       await client.close();
       await embedded?.close();
+      audit.flush();
       db.close();
     },
   };

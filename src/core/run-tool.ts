@@ -63,23 +63,28 @@ export type RunOutcome =
 /**
  * Writes an outcome entry; if the audit log refuses it (the database stays locked past its busy
  * timeout), the outcome stands and the loss is logged loudly: the `executing` entry is already on
- * record, and the outcome is in the approval or the caller's result. A read's entry joins the next
- * group commit without an fsync of its own; a write's is on disk before the caller hears of it.
+ * record, and the outcome is in the approval or the caller's result. A write's entry is on disk
+ * before the caller hears of it. A read's joins the reads of the next few milliseconds in one
+ * commit without an fsync, and the caller does not wait for it (docs/audit.md, "When an entry is
+ * on disk").
  */
-async function recordOutcome(
+function recordOutcome(
   deps: RunDeps,
   tool: AnyTool,
   entry: AuditEntryInput,
   secrets: readonly string[],
-): Promise<void> {
-  try {
-    if (tool.hints.readOnly) await deps.audit.record(entry, { secrets, durable: false });
-    else deps.audit.append(entry, { secrets });
-  } catch (error) {
+): void {
+  const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
       error: error instanceof Error ? error.message : String(error),
     });
+  };
+  try {
+    if (tool.hints.readOnly) deps.audit.record(entry, { secrets, durable: false }).catch(lost);
+    else deps.audit.append(entry, { secrets });
+  } catch (error) {
+    lost(error);
   }
 }
 
@@ -175,7 +180,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    await recordOutcome(
+    recordOutcome(
       deps,
       tool,
       {
@@ -194,7 +199,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  await recordOutcome(
+  recordOutcome(
     deps,
     tool,
     { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },

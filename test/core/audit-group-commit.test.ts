@@ -4,9 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRuntime } from '../../src/app/runtime.js';
+import { cliActor } from '../../src/core/actors.js';
 import { AuditLog } from '../../src/core/audit/index.js';
+import { RELAXED_WINDOW_MS } from '../../src/core/audit/log.js';
 import { openDatabase } from '../../src/core/db.js';
 import { sampleEntry } from '../helpers/audit.js';
+import { runtimeOptions, testConfig } from '../helpers/core.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-group-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,5 +64,52 @@ describe('group commit', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(log.verify()).toMatchObject({ ok: true, entries: 2 });
     db.close();
+  });
+  it('commits a read entry within the window, and before any audit read or write of the same log', async () => {
+    const file = join(dir, 'relaxed.db');
+    const log = new AuditLog(openDatabase(file));
+    const other = new AuditLog(openDatabase(file)); // another process's view of the file
+    const committed = log.record(sampleEntry(1), { durable: false });
+    // Waiting: not yet in the file for another process, but this process's readers see it at once.
+    expect(other.head().seq).toBe(0);
+    expect(log.head().seq).toBe(1);
+    expect((await committed).seq).toBe(1);
+    // Without any reader, the window's timer commits it.
+    const started = performance.now();
+    const second = await log.record(sampleEntry(2), { durable: false });
+    expect(performance.now() - started).toBeLessThan(RELAXED_WINDOW_MS * 20);
+    expect(other.head()).toEqual({ seq: second.seq, hash: second.hash });
+    // A write's `append` commits the reads recorded before it first: the chain keeps their order.
+    void log.record(sampleEntry(3, { requestIds: ['read-before-write'] }), { durable: false });
+    const write = log.append(sampleEntry(4, { requestIds: ['the-write'] }));
+    expect(write.seq).toBe(4);
+    expect(other.list({ limit: 10 }).map((e) => e.requestIds[0])).toEqual([
+      'req-1',
+      'req-2',
+      'read-before-write',
+      'the-write',
+    ]);
+    expect(other.verify()).toMatchObject({ ok: true, entries: 4 });
+  });
+
+  it('answers a read before its entry is committed, and commits it when the runtime closes', async () => {
+    const sandbox = await startTestSandbox();
+    const dbPath = join(dir, 'runtime.db');
+    const runtime = await createRuntime(testConfig(sandbox, { dbPath }), runtimeOptions());
+    try {
+      const answered = await runtime.executor.execute({
+        tool: 'get_balances',
+        input: {},
+        actor: cliActor('operator'),
+      });
+      expect(answered.status).toBe('ok');
+    } finally {
+      await runtime.close();
+      await sandbox.close();
+    }
+    const log = new AuditLog(openDatabase(dbPath));
+    const reads = log.list({ limit: 100 }).filter((e) => e.tool === 'get_balances');
+    expect(reads).toMatchObject([{ actor: 'cli:operator', event: 'executed', outcome: 'ok' }]);
+    expect(log.verify()).toMatchObject({ ok: true });
   });
 });

@@ -37,12 +37,18 @@ export interface AppendOptions {
 
 export interface RecordOptions extends AppendOptions {
   /**
-   * `true`: the batch is fsynced when it commits (one fsync for every entry of the batch).
-   * `false` (reads): committed to the WAL without an fsync of its own; it survives a crash of the
-   * process, and the next durable commit (any write's, or a checkpoint) puts it on disk too.
+   * `true`: committed at the end of this turn of the event loop with the other durable entries of
+   * the turn, one fsync for all of them; the promise resolves once they are on disk.
+   * `false` (reads): committed with the other relaxed entries of the next `RELAXED_WINDOW_MS`, to
+   * the WAL without an fsync of their own. Callers need not wait: the entry is committed before
+   * any later audit read, durable commit or `flush()` of this log, and within the window.
    */
   durable: boolean;
 }
+
+/** How long a relaxed entry may wait for others to share its commit, and how many may wait. */
+export const RELAXED_WINDOW_MS = 10;
+const RELAXED_MAX = 256;
 
 interface Queued {
   unsealed: Unsealed;
@@ -75,7 +81,8 @@ export class AuditLog {
   readonly #sealMany: (batch: readonly Unsealed[]) => AuditEntry[];
   /** Entries waiting for the next group commit, by durability. */
   #queues: { durable: Queued[]; relaxed: Queued[] } = { durable: [], relaxed: [] };
-  #flushScheduled = false;
+  #durableScheduled = false;
+  #relaxedTimer: NodeJS.Timeout | undefined;
 
   constructor(db: Db, options: AuditLogOptions = {}) {
     migrateAuditLog(db);
@@ -106,10 +113,10 @@ export class AuditLog {
       });
       return { ...content, prevHash: head.hash, hash };
     };
-    const seal = db.transaction((unsealed: Unsealed): AuditEntry => put(unsealed, this.head()));
+    const seal = db.transaction((unsealed: Unsealed): AuditEntry => put(unsealed, this.#readHead()));
     this.#seal = (unsealed) => seal.immediate(unsealed);
     const sealMany = db.transaction((batch: readonly Unsealed[]): AuditEntry[] => {
-      let head = this.head();
+      let head = this.#readHead();
       return batch.map((unsealed) => {
         const entry = put(unsealed, head);
         head = { seq: entry.seq, hash: entry.hash };
@@ -124,7 +131,9 @@ export class AuditLog {
    * bearer tokens) and appends one entry. Throws `AuditInputError` naming the fields at fault.
    */
   append(input: AuditEntryInput, options: AppendOptions = {}): AuditEntry {
-    return this.#seal(this.#prepare(input, options));
+    const unsealed = this.#prepare(input, options);
+    this.flush();
+    return this.#seal(unsealed);
   }
 
   #prepare(input: AuditEntryInput, options: AppendOptions): Unsealed {
@@ -157,10 +166,11 @@ export class AuditLog {
   }
 
   /**
-   * Group commit: appends the entry with the others recorded in the same turn of the event loop, in
-   * one transaction (one fsync for all of them when `durable`, none of its own when not). Resolves
-   * once the entry is committed. Writes that must be on disk before the service is called use
-   * `append` instead.
+   * Group commit: appends the entry with others in one transaction. Durable entries of one turn of
+   * the event loop share one fsync, and the promise resolves once they are on disk. Relaxed entries
+   * (reads) share a commit with those of the next few milliseconds, without an fsync: a process
+   * crash in that window loses them (never a write's entry: writes use `append`, on disk before the
+   * service is called). Readers of this log in this process always see them first.
    */
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
     let unsealed: Unsealed;
@@ -170,17 +180,35 @@ export class AuditLog {
       return Promise.reject(error);
     }
     return new Promise<AuditEntry>((resolve, reject) => {
-      (options.durable ? this.#queues.durable : this.#queues.relaxed).push({ unsealed, resolve, reject });
-      if (this.#flushScheduled) return;
-      this.#flushScheduled = true;
-      // A microtask: callers whose promises settle together enqueue before it runs, so they share it.
-      queueMicrotask(() => this.#flush());
+      const queued = { unsealed, resolve, reject };
+      if (options.durable) {
+        this.#queues.durable.push(queued);
+        if (this.#durableScheduled) return;
+        this.#durableScheduled = true;
+        // A microtask: callers whose promises settle together enqueue before it runs, so they share it.
+        queueMicrotask(() => {
+          this.#durableScheduled = false;
+          this.flush();
+        });
+        return;
+      }
+      this.#queues.relaxed.push(queued);
+      if (this.#queues.relaxed.length >= RELAXED_MAX) this.flush();
+      else this.#relaxedTimer ??= setTimeout(() => this.flush(), RELAXED_WINDOW_MS);
     });
   }
 
-  #flush(): void {
-    this.#flushScheduled = false;
+  /**
+   * Commits every entry still waiting (relaxed first: they were recorded earlier). Audit reads of
+   * this log call it, and whoever closes the database must call it first.
+   */
+  flush(): void {
+    if (this.#relaxedTimer !== undefined) {
+      clearTimeout(this.#relaxedTimer);
+      this.#relaxedTimer = undefined;
+    }
     const { durable, relaxed } = this.#queues;
+    if (durable.length === 0 && relaxed.length === 0) return;
     this.#queues = { durable: [], relaxed: [] };
     if (relaxed.length > 0) this.#commit(relaxed, false);
     if (durable.length > 0) this.#commit(durable, true);
@@ -204,6 +232,11 @@ export class AuditLog {
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */
   head(): AuditAnchor {
+    this.flush();
+    return this.#readHead();
+  }
+
+  #readHead(): AuditAnchor {
     const row = this.#head.get() as { seq: number; hash: string } | undefined;
     return row ?? { seq: 0, hash: GENESIS_HASH };
   }
@@ -215,6 +248,7 @@ export class AuditLog {
 
   /** Entries matching the filter, in `order` (default oldest first), at most `limit` (default 100). */
   list(filter: AuditFilter = {}): AuditEntry[] {
+    this.flush();
     const { sql, params } = selectEntries(filter, DEFAULT_LIST_LIMIT);
     return this.#db
       .prepare(sql)
@@ -227,6 +261,7 @@ export class AuditLog {
    * detect a rewritten chain or entries removed from the end, which the chain alone cannot.
    */
   verify(anchor?: AuditAnchor): AuditVerifyResult {
+    this.flush();
     return verifyRows(this.#db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate(), anchor);
   }
 
@@ -235,6 +270,7 @@ export class AuditLog {
    * `prevHash` and `hash`, so an export can be checked without the database. Returns the count.
    */
   exportJsonl(write: (line: string) => void, filter: AuditFilter = {}): number {
+    this.flush();
     const { sql, params } = selectEntries(filter, undefined);
     let count = 0;
     for (const row of this.#db.prepare(sql).iterate(...params)) {
