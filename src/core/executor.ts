@@ -11,10 +11,12 @@ import type {
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import type { ServiceClient } from './client/index.js';
-import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
+import { confirmWrite } from './confirm-write.js';
+import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
-import { type ExecutionRow, ExecutionStore } from './executions.js';
+import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
+import { keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
 import type { PayeeDirectory } from './payees.js';
@@ -146,7 +148,10 @@ export class Executor {
     );
     let replay = false;
     if (req.idempotencyKey !== undefined) {
-      const use = this.keyUse(actor, tool, fingerprint, req.idempotencyKey);
+      const use = keyUse(
+        { executions: this.executions, approvals: this.deps.approvals },
+        { actor, tool, fingerprint, key: req.idempotencyKey },
+      );
       if (use.conflict !== undefined) {
         this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', use.conflict, tool);
         return invalidResult(tool.name, use.conflict);
@@ -179,7 +184,7 @@ export class Executor {
     if (decision.decision === 'approval') return this.openApproval(tool, input, req, decision, fingerprint);
 
     if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
-      const declined = await this.confirmWrite(tool, input, actor, req.confirm);
+      const declined = await confirmWrite(this.deps.audit, { tool, input, actor }, req.confirm);
       if (declined !== undefined) return declined;
       // The answer may have taken minutes: the call is judged again (policy, idempotency key) as if
       // sent now, so a "yes" never runs a write the policy has since denied or put behind approval.
@@ -296,68 +301,6 @@ export class Executor {
       });
     }
     return result;
-  }
-
-  /**
-   * What an idempotency key already stands for, run directly (executions) or waiting for approval:
-   * another input is a conflict; a stored result of this input is a replay, which asks nobody.
-   * Keys are for tools that change something: a read with a key would replay a stale answer.
-   */
-  private keyUse(
-    actor: Actor,
-    tool: AnyTool,
-    fingerprint: string,
-    key: string,
-  ): { conflict?: string; replay: boolean; approvalId?: string; ran?: ExecutionRow } {
-    if (tool.hints.readOnly) {
-      return {
-        conflict: `${tool.name} only reads, and a read is not repeated with an idempotency key: call it without one`,
-        replay: false,
-      };
-    }
-    const ran = this.executions.get(actor.id, tool.name, key);
-    const waits = this.deps.approvals?.byIdempotencyKey(actor.id, tool.name, key);
-    const used = `idempotency key '${key}' was already used for a different ${tool.name} input`;
-    if (ran !== undefined && ran.fingerprint !== fingerprint) return { conflict: used, replay: false };
-    if (waits !== undefined && waits.fingerprint !== fingerprint)
-      return { conflict: `${used} (approval ${waits.id})`, replay: false };
-    return {
-      replay: ran?.result_json != null || waits !== undefined,
-      ...(waits === undefined ? {} : { approvalId: waits.id }),
-      ...(ran === undefined ? {} : { ran }),
-    };
-  }
-
-  /** Asks the person to confirm the write; undefined when they said yes, else the `declined` result. */
-  private async confirmWrite(
-    tool: AnyTool,
-    input: Record<string, unknown>,
-    actor: Actor,
-    confirm: NonNullable<ExecuteRequest['confirm']>,
-  ): Promise<ExecuteResult | undefined> {
-    const redacted = this.redacted(tool, input) as Record<string, unknown>;
-    let reason: string | undefined;
-    try {
-      if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
-    } catch (error) {
-      if (error instanceof ConfirmationDeferred) throw error;
-      reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
-    }
-    if (reason === undefined) return undefined;
-    this.deps.audit.append(
-      {
-        actor: actor.id,
-        frontEnd: actor.frontEnd,
-        tool: tool.name,
-        input: redacted,
-        decision: 'declined',
-        event: 'requested',
-        outcome: 'failed',
-        error: `not run: ${reason}`,
-      },
-      { secrets: secretsOf(tool, input) },
-    );
-    return { status: 'declined', tool: tool.name, reason: `${tool.name} was not run: ${reason}` };
   }
 
   private auditRefusal(

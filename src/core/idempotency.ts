@@ -1,0 +1,44 @@
+import type { ApprovalEngine } from './approvals/engine.js';
+import type { ExecutionRow, ExecutionStore } from './executions.js';
+import type { Actor } from './policy/types.js';
+import type { AnyTool } from './tool.js';
+
+export interface KeyUse {
+  /** Why the key cannot be used for this input; the call is invalid. */
+  conflict?: string;
+  /** A stored result of this input, or an approval of it: the answer asks nobody again. */
+  replay: boolean;
+  /** The approval this key already waits on (or ran through). */
+  approvalId?: string;
+  /** The direct run this key already made. */
+  ran?: ExecutionRow;
+}
+
+/**
+ * What an idempotency key already stands for, run directly (executions) or waiting for approval:
+ * another input is a conflict; a stored result of this input is a replay, which asks nobody.
+ * Keys are for tools that change something: a read with a key would replay a stale answer.
+ */
+export function keyUse(
+  stores: { executions: ExecutionStore; approvals: ApprovalEngine | undefined },
+  call: { actor: Actor; tool: AnyTool; fingerprint: string; key: string },
+): KeyUse {
+  const { actor, tool, fingerprint, key } = call;
+  if (tool.hints.readOnly) {
+    return {
+      conflict: `${tool.name} only reads, and a read is not repeated with an idempotency key: call it without one`,
+      replay: false,
+    };
+  }
+  const ran = stores.executions.get(actor.id, tool.name, key);
+  const waits = stores.approvals?.byIdempotencyKey(actor.id, tool.name, key);
+  const used = `idempotency key '${key}' was already used for a different ${tool.name} input`;
+  if (ran !== undefined && ran.fingerprint !== fingerprint) return { conflict: used, replay: false };
+  if (waits !== undefined && waits.fingerprint !== fingerprint)
+    return { conflict: `${used} (approval ${waits.id})`, replay: false };
+  return {
+    replay: ran?.result_json != null || waits !== undefined,
+    ...(waits === undefined ? {} : { approvalId: waits.id }),
+    ...(ran === undefined ? {} : { ran }),
+  };
+}
