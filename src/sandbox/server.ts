@@ -6,13 +6,15 @@ import { z } from 'zod';
 import { SANDBOX_AREAS } from './areas/index.js';
 import { SandboxClock } from './clock.js';
 import { credentialsFromEnv, type SandboxCredentials } from './credentials.js';
+import { envelopeForPath, errorBody, successBody } from './envelope.js';
 import { invalid, SandboxError } from './errors.js';
 import { EventBus } from './events.js';
 import { type Fault, FaultSchema, FaultTable } from './faults.js';
 import { checkHeaders } from './headers.js';
 import { IdempotencyStore } from './idempotency.js';
+import { type CompiledRoute, compileRoute } from './routes.js';
 import { TokenIssuer } from './tokens.js';
-import type { EnvelopeKind, HttpMethod, Reply, RouteDef, SandboxContext, SandboxRequest } from './types.js';
+import type { HttpMethod, SandboxContext, SandboxRequest } from './types.js';
 import { parseInput } from './validate.js';
 
 /**
@@ -65,81 +67,6 @@ const IDENTITY_HEADERS = [
   'x-agent-code',
   'x-subagent-code',
 ];
-
-interface CompiledRoute {
-  def: RouteDef;
-  pattern: RegExp;
-  paramNames: string[];
-  literalSegments: number;
-}
-
-function compile(def: RouteDef): CompiledRoute {
-  const paramNames: string[] = [];
-  let literalSegments = 0;
-  const source = def.path
-    .split('/')
-    .map((segment) => {
-      if (segment.startsWith(':')) {
-        paramNames.push(segment.slice(1));
-        return '([^/]+)';
-      }
-      if (segment !== '') literalSegments += 1;
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    })
-    .join('/');
-  return { def, pattern: new RegExp(`^${source}/?$`), paramNames, literalSegments };
-}
-
-/** Envelope of a success, per the spec's "Response envelopes". */
-function successBody(kind: EnvelopeKind, code: number, reply: Reply): unknown {
-  switch (kind) {
-    case 'banking':
-      return {
-        code,
-        status: reply.statusWord ?? 'SUCCESS',
-        message: reply.message ?? 'Success',
-        data: reply.data,
-      };
-    case 'issuing':
-      return {
-        status: reply.statusWord ?? 'success',
-        message: reply.message ?? 'Success',
-        code,
-        ...(reply.data === undefined ? {} : { data: reply.data }),
-        ...reply.fields,
-      };
-    case 'notification':
-      return {
-        ...(reply.data === undefined ? {} : { data: reply.data }),
-        message: reply.message ?? 'Success',
-        status: reply.statusWord ?? 'success',
-      };
-    case 'bare':
-      return reply.raw ?? reply.data ?? null;
-  }
-}
-
-/** Envelope of a failure (spec "Errors": banking `{code, status, message}`, issuing `{code, message, status}`). */
-function errorBody(kind: EnvelopeKind, code: number, message: string): unknown {
-  switch (kind) {
-    case 'banking':
-      return { code, status: 'error', message };
-    case 'issuing':
-      return { code, message, status: 'error' };
-    case 'notification':
-      return { status: 'error', message, code };
-    case 'bare':
-      return { status: 'error', message, code };
-  }
-}
-
-/** Which envelope a path would answer in, for failures before a route is known. */
-function envelopeForPath(path: string): EnvelopeKind {
-  if (path.startsWith('/svc/api/v1/notification')) return 'notification';
-  if (path.startsWith('/svc/issuing') || path.startsWith('/issuing')) return 'issuing';
-  if (path.startsWith('/_sandbox')) return 'bare';
-  return 'banking';
-}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -201,7 +128,7 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
   };
 
   const areas = SANDBOX_AREAS.map((install) => install(ctx));
-  const routes: CompiledRoute[] = areas.flatMap((area) => area.routes.map(compile));
+  const routes: CompiledRoute[] = areas.flatMap((area) => area.routes.map(compileRoute));
   // Literal segments win over parameters: `/accounts/balances` before `/accounts/:accountId`.
   routes.sort((a, b) => b.literalSegments - a.literalSegments);
 
