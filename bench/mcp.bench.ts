@@ -2,19 +2,24 @@
 // against the smallest SDK server and against @stripe/mcp; a read tool call over stdio against the
 // direct client call on the same sandbox. Figures are ratios against a baseline measured in the
 // same run, in interleaved rounds (the machines are noisy); `uptime`'s load is printed with them.
-// Needs `npm run build` (dist/mcp-bundle, dist/app/mcp-stdio.js). Run: npx tsx bench/mcp.bench.ts [calls]
+// Needs `npm run build` (dist/mcp-bundle, dist/app/mcp-stdio.js).
+// Run: npx tsx bench/mcp.bench.ts [calls per round] [--calls-only]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT_BUDGET } from '../src/mcp/listing.js';
-import { measureCalls } from './mcp-calls.js';
+import { describeCalls, measureCalls } from './mcp-calls.js';
 import { measureStartup, type StartupSample } from './mcp-startup.js';
 
 const STARTUP_ROUNDS = 7;
 const CALL_ROUNDS = 7;
-const CALLS = Number(process.argv[2] ?? 300);
+const args = process.argv.slice(2);
+const CALLS = Number(args.find((a) => /^\d+$/.test(a)) ?? 300);
+/** Calls of each path before the timed rounds: server CPU per call settles after about 2,000. */
+const WARMUP = 2500;
+const CALLS_ONLY = args.includes('--calls-only');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -22,6 +27,7 @@ const BUNDLE = join(root, 'dist/mcp-bundle/bankops-mcp.mjs');
 const UNBUNDLED = join(root, 'dist/app/mcp-stdio.js');
 const CLI = join(root, 'dist/cli.js');
 const MINIMAL = join(here, 'fixtures/minimal-server.mjs');
+const FLOOR = join(here, 'fixtures/floor-server.mjs');
 const PROBE = join(here, 'fixtures/network-probe.cjs');
 const STRIPE_VERSION = '0.2.5';
 const STRIPE_DIR = join(tmpdir(), 'bankops-bench-stripe');
@@ -87,13 +93,8 @@ const fmt = (s: StartupSample): string =>
   `${s.ms.toFixed(0).padStart(5)} ms  ${String(s.tools).padStart(3)} tools  ` +
   `${String(s.bytes).padStart(7)} B tools/list  ${s.rssMb.toFixed(0).padStart(4)} MB peak RSS`;
 
-const dir = mkdtempSync(join(tmpdir(), 'bankops-mcp-bench-'));
-
-try {
-  if (!existsSync(BUNDLE) || !existsSync(UNBUNDLED)) {
-    throw new Error('dist/mcp-bundle/bankops-mcp.mjs or dist/app/mcp-stdio.js is missing: run npm run build');
-  }
-
+/** 1. Start-up against the baselines; 2. what tools/list costs an assistant's context. */
+async function startupAndContext(dir: string): Promise<void> {
   // 1. Start-up: spawn → initialize → tools/list answered, one of each server per round, in turn.
   const bankopsEnv = cleanEnv({ BANKOPS_DB: join(dir, 'startup.db'), XDG_DATA_HOME: dir });
   const servers: Server[] = [
@@ -200,22 +201,34 @@ try {
       `  name + description + input schema (what the model reads): ${within(modelBytes, CONTEXT_BUDGET.model)}\n` +
       `  the whole list (titles, output schemas, annotations):     ${within(listed.bytes, CONTEXT_BUDGET.whole)}`,
   );
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'bankops-mcp-bench-'));
+
+try {
+  if (!existsSync(BUNDLE) || !existsSync(UNBUNDLED)) {
+    throw new Error('dist/mcp-bundle/bankops-mcp.mjs or dist/app/mcp-stdio.js is missing: run npm run build');
+  }
+
+  if (!CALLS_ONLY) await startupAndContext(dir);
 
   // 3. A read over stdio (SDK client → JSON-RPC over pipes → SDK server → executor: validation,
   //    policy, audit → client → the sandbox, and back, the client checking the output schema)
-  //    against the same read by the service client, and by the executor, in one run on ONE sandbox.
+  //    against the same read by the service client, by the executor, and by the floor server, in
+  //    one run on ONE sandbox.
   console.log(`\nload average before the calls: ${load()}`);
-  const calls = await measureCalls({ bundle: BUNDLE, dir, env: cleanEnv, rounds: CALL_ROUNDS, calls: CALLS });
-  const x = (a: number): string => `${(a / calls.direct).toFixed(2)}x`;
-  console.log(
-    `read get_balances, ${CALL_ROUNDS} interleaved rounds of ${CALLS} sequential calls (medians):\n` +
-      `  direct client call            ${calls.direct.toFixed(3)} ms/call  CPU ${calls.cpu.direct.toFixed(3)} ms (client + sandbox)\n` +
-      `  executor, in process          ${calls.executor.toFixed(3)} ms/call  ${x(calls.executor)}  CPU ${calls.cpu.executor.toFixed(3)} ms (executor + sandbox)\n` +
-      `  MCP tools/call over stdio     ${calls.stdio.toFixed(3)} ms/call  ${x(calls.stdio)}  CPU ${calls.cpu.stdioHere.toFixed(3)} ms here (MCP client + sandbox) + ${calls.cpu.stdioServer.toFixed(2)} ms in the server\n` +
-      `  ratio stdio MCP / direct      ${x(calls.stdio)} (goal 1.5x)\n` +
-      `  first call over stdio (loads the tools, builds the runtime): ${calls.firstStdioMs.toFixed(0)} ms\n` +
-      `load average after: ${load()}`,
-  );
+  const calls = await measureCalls({
+    bundle: BUNDLE,
+    floor: FLOOR,
+    minimal: MINIMAL,
+    dir,
+    env: cleanEnv,
+    rounds: CALL_ROUNDS,
+    calls: CALLS,
+    warmup: WARMUP,
+  });
+  console.log(describeCalls(calls, CALL_ROUNDS, CALLS));
+  console.log(`load average after: ${load()}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
