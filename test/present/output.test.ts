@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputJsonSchema } from '../../src/core/registry.js';
 import type { AnyTool } from '../../src/core/tool.js';
 import { placeholders, toolExample } from '../../src/present/examples.js';
-import type { Block, OutputDocument, RecordBlock, TableBlock, Value } from '../../src/present/output/index.js';
+import type {
+  Block,
+  OutputDocument,
+  RecordBlock,
+  TableBlock,
+  Value,
+} from '../../src/present/output/index.js';
 import { amountValue, resultDocument, toolOutputDocument } from '../../src/present/output/index.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 

@@ -104,7 +104,13 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
   const blocks: Block[] = [
     { type: 'record', fields: facts(view) },
     // What will happen, in the words every front end uses (approval-words.ts): one bullet a line.
-    { type: 'note', text: whatWillHappen(view).map((line) => `• ${line}`).join('\n'), tone: 'info' },
+    {
+      type: 'note',
+      text: whatWillHappen(view)
+        .map((line) => `• ${line}`)
+        .join('\n'),
+      tone: 'info',
+    },
   ];
   if (options.input !== false && Object.keys(view.input).length > 0)
     blocks.push(...blocksOf(view.input, undefined, 'Input'));
