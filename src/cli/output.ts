@@ -20,7 +20,8 @@ export function outputMode(json: boolean | undefined, env: NodeJS.ProcessEnv = p
   const forced = env.BANKOPS_OUTPUT?.trim().toLowerCase();
   const text = json === true ? false : forced === 'text' ? true : forced === 'json' ? false : tty;
   const color = text && tty && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-  const width = process.stdout.columns ?? (Number(env.COLUMNS) || 120);
+  // A pseudo-terminal without a size says 0 columns: that means unknown, not none.
+  const width = process.stdout.columns || Number(env.COLUMNS) || 120;
   return { text, color, width };
 }
 

@@ -43,7 +43,10 @@ describe('approval answers', () => {
     const first = await requestPayout();
     const own = await runCli(['approvals', 'approve', first], text);
     expect(own.code).toBe(3);
-    expect(own.stdout).toBe('Refused: cli:alice requested this call and cannot approve it.\n');
+    // On the embedded sandbox one terminal plays every person: the answer says how to be another.
+    expect(own.stdout).toBe(
+      `Refused: cli:alice requested this call and cannot approve it. Another person approves it: bankops approvals approve ${first} --as <name>.\n`,
+    );
     const rejected = await runCli(
       ['approvals', 'reject', first, '--reason', 'wrong payee', '--as', 'bob'],
       text,

@@ -49,6 +49,20 @@ describe('on a terminal', () => {
     );
   });
 
+  it('says each field’s problem whole, on a narrow terminal and on one that gives no size', async () => {
+    const payout =
+      'bankops call create_payout amount=100.123 sourceAccountId=acc_usd_0001 beneficiaryId=ben_us_ach_0001 ' +
+      'sourceAssetCode=USD destinationAssetCode=USD destinationRail=ACH side=SOURCE purposeCode=GOODS_PURCHASED';
+    for (const size of ['stty cols 40', 'stty cols 0 rows 0']) {
+      const screen = await runInTerminal(`${size}; ${payout}`, home.env);
+      expect(screen.code).toBe(2);
+      expect(screen.plain).toMatch(
+        /^amount +must have at most 2 decimals for USD \(ISO 4217\), got 100\.123$/m,
+      );
+      expect(screen.plain).not.toContain('…');
+    }
+  });
+
   it('shows accounts and cards as tables, card numbers masked, ids whole, the page said', async () => {
     const accounts = await runCli(['call', 'list_accounts', 'pageSize=3'], text);
     expect(accounts.code).toBe(0);

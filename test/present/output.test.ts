@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputJsonSchema } from '../../src/core/registry.js';
 import type { AnyTool } from '../../src/core/tool.js';
 import { placeholders, toolExample } from '../../src/present/examples.js';
-import type { Block, OutputDocument, TableBlock, Value } from '../../src/present/output/index.js';
+import type {
+  Block,
+  OutputDocument,
+  RecordBlock,
+  TableBlock,
+  Value,
+} from '../../src/present/output/index.js';
 import { amountValue, resultDocument, toolOutputDocument } from '../../src/present/output/index.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 
@@ -180,12 +186,12 @@ describe('documents of real results', () => {
     expect(notes(doc).at(-1)).toMatch(/^The service refused the request/);
   });
 
-  it('lists invalid fields one per row', async () => {
+  it('lists invalid fields one per line, each problem whole', async () => {
     const result = await core.call('get_account', { accountid: 'acc_usd_0001' });
     const doc = resultDocument(core.registry, result);
     expect(doc.title).toBe('Invalid input for get_account');
-    const errors = doc.blocks[0] as TableBlock;
-    expect(errors.rows.map((r) => r.map((v) => v.text))).toEqual([
+    const errors = doc.blocks[0] as RecordBlock;
+    expect(errors.fields.map((f) => [f.label, f.value.text])).toEqual([
       ['accountid', 'unknown field; did you mean accountId?'],
       ['accountId', 'required'],
     ]);
@@ -201,9 +207,9 @@ describe('documents of real results', () => {
     expect(notes(doc).at(-1)).toMatch(
       /^Nothing has happened yet\. Waiting for 1 more approver with role approver \(0 of 1\), until \S+\.$/,
     );
-    // What will happen, in the approval words every front end uses.
-    expect(notes(doc)).toContain(
-      'Executes only if a fresh quote debits at most 1,007.01 USD and delivers at least 995.00 USD (quoted ± 0.5 %)',
+    // What will happen, in the approval words every front end uses: one note, a bullet a line.
+    expect(notes(doc).flatMap((n) => n.split('\n'))).toContain(
+      '• Executes only if a fresh quote debits at most 1,007.01 USD and delivers at least 995.00 USD (quoted ± 0.5 %)',
     );
   });
 });

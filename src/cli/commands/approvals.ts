@@ -46,10 +46,26 @@ const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile']
 const SETTLE = { sent: 'succeeded', 'not-sent': 'failed', retry: 'retry' } as const;
 
 /** The one line on stdout (the full view stays a --json away), or the JSON with a matching status. */
-function answer(action: ApprovalAction, result: ApprovalActionResult, mode: OutputMode): number {
+function answer(
+  action: ApprovalAction,
+  result: ApprovalActionResult,
+  mode: OutputMode,
+  onSandbox = false,
+): number {
   const outcome = approvalOutcome(action, result);
   if (mode.text) {
-    const hint = outcome.status === 'not_found' ? ' bankops approvals list shows them.' : '';
+    // On the embedded sandbox one terminal plays every person: say how to be the second one.
+    const ownRequest =
+      onSandbox &&
+      action === 'approve' &&
+      result.status === 'refused' &&
+      result.approval?.state === 'pending';
+    const hint =
+      outcome.status === 'not_found'
+        ? ' bankops approvals list shows them.'
+        : ownRequest
+          ? ` Another person approves it: bankops approvals approve ${result.approval?.id} --as <name>.`
+          : '';
     process.stdout.write(`${outcome.line}${hint}\n`);
   } else {
     printJson({
@@ -146,7 +162,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const progress = track(`approving ${approvalId}`);
         const result = await executor.approve(approvalId, deciderFor(runtime, values.as));
         progress.stop();
-        return answer('approve', result, mode);
+        return answer('approve', result, mode, runtime.againstSandbox);
       }
       case 'reject':
         return answer(

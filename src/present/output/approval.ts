@@ -103,8 +103,14 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
   const { registry, title } = options;
   const blocks: Block[] = [
     { type: 'record', fields: facts(view) },
-    // What will happen, in the words every front end uses (approval-words.ts), a line each.
-    ...whatWillHappen(view).map((line): Block => ({ type: 'note', text: line, tone: 'info' })),
+    // What will happen, in the words every front end uses (approval-words.ts): one bullet a line.
+    {
+      type: 'note',
+      text: whatWillHappen(view)
+        .map((line) => `• ${line}`)
+        .join('\n'),
+      tone: 'info',
+    },
   ];
   if (options.input !== false && Object.keys(view.input).length > 0)
     blocks.push(...blocksOf(view.input, undefined, 'Input'));

@@ -67,17 +67,14 @@ export function resultDocument(
           ...(result.errors.length === 0
             ? [note(result.message, 'warning')]
             : [
+                // A record, not a table: a field's problem is never cut to fit a column.
                 {
-                  type: 'table' as const,
-                  columns: [
-                    { key: 'path', label: 'Field', kind: 'id' as const, align: 'left' as const },
-                    { key: 'message', label: 'Problem', kind: 'text' as const, align: 'left' as const },
-                  ],
-                  rows: result.errors.map((e) => [
-                    { text: e.path === '' ? '(input)' : e.path, kind: 'id' as const },
-                    { text: e.message, kind: 'text' as const },
-                  ]),
-                  total: result.errors.length,
+                  type: 'record' as const,
+                  fields: result.errors.map((e) => ({
+                    key: e.path,
+                    label: e.path === '' ? '(input)' : e.path,
+                    value: { text: e.message, kind: 'text' as const },
+                  })),
                 },
               ]),
         ],
