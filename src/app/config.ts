@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { type Config, ConfigError, parseConfig } from '../core/config.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
 import { parseSlackSettings, type SlackSettings } from '../slack/config.js';
@@ -20,17 +19,9 @@ export interface ServeSettings {
   publicUrl?: string;
 }
 
-const PublicUrlSchema = z.url({
-  protocol: /^https?$/,
-  error: 'must be an http(s) URL, e.g. https://bankops.example.com',
-});
-
 export function loadServeSettings(env: Record<string, string | undefined> = process.env): ServeSettings {
   const slack = parseSlackSettings(env);
-  const raw = env.BANKOPS_PUBLIC_URL?.trim();
-  if (raw === undefined || raw === '') return { slack };
-  const parsed = PublicUrlSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new ConfigError([`BANKOPS_PUBLIC_URL: ${parsed.error.issues[0]?.message ?? 'invalid'}`]);
-  return { slack, publicUrl: parsed.data.replace(/\/+$/, '') };
+  // Read once, by the core's configuration (the passkey pages need it too).
+  const { publicUrl } = loadConfig(env);
+  return publicUrl === undefined ? { slack } : { slack, publicUrl };
 }

@@ -10,6 +10,7 @@ import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { PasskeyService } from '../core/passkeys/index.js';
 import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
@@ -31,6 +32,8 @@ export interface Runtime {
   approvals: ApprovalEngine;
   executor: Executor;
   payees: PayeeDirectory;
+  /** People's passkeys: enrolment and approval links, signed votes (step-up). */
+  passkeys: PasskeyService;
   /**
    * The service is a bankops sandbox (embedded, or one on loopback that says it is one): people may
    * act under any name here, to try separation of duties alone. Against a real service they may not.
@@ -118,7 +121,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
   const audit = new AuditLog(db, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
-  const policy = PolicyStore.load(config.policyPath);
+  const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
@@ -152,7 +155,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const defaults: ToolDefaults = config.defaults;
   const payees = sqlitePayees(db);
   if (embedded !== undefined) rememberSandboxPayees(payees);
+  const passkeys = new PasskeyService({
+    db,
+    audit,
+    publicUrl: config.publicUrl,
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
   const approvals = new ApprovalEngine({
+    stepUp: passkeys.gate,
     db,
     audit,
     policy,
@@ -179,6 +189,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     fingerprintKey: fingerprintKey(config.databasePath),
     log,
   });
+  passkeys.attach(executor);
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
     approvals.startBackground((error) =>
@@ -198,6 +209,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     executor,
     payees,
+    passkeys,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,

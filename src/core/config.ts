@@ -38,6 +38,10 @@ const EnvSchema = z.object({
     .max(366 * 24 * 3600, 'must be at most a year (366 days) of seconds')
     .default(24 * 3600),
   BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
+  BANKOPS_PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://bankops.example.com' })
+    .transform((url) => url.replace(/\/+$/, ''))
+    .optional(),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -73,6 +77,11 @@ export interface Config {
   approvalTtlSeconds: number;
   /** How much worse than the approved bound a fresh quote may be, in percent. */
   quoteTolerancePercent: number;
+  /**
+   * `BANKOPS_PUBLIC_URL` without a trailing slash: where people, Slack and the service reach
+   * `bankops serve` (a proxy or tunnel). The passkey pages' origin and relying party come from it.
+   */
+  publicUrl?: string;
 }
 
 export class ConfigError extends Error {
@@ -165,5 +174,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     osUser: osUser(),
     approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
+    ...(e.BANKOPS_PUBLIC_URL === undefined ? {} : { publicUrl: e.BANKOPS_PUBLIC_URL }),
   };
 }

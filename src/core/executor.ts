@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { FeedFollower, FollowOptions } from './approvals/follow.js';
+import type { SignTarget, StepUpProof } from './approvals/step-up.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
@@ -333,12 +334,19 @@ export class Executor {
     return this.deps.approvals;
   }
 
+  /** A vote; under a step-up rule it counts only with `proof`, a passkey assertion over what would run. */
   approve(
     id: string,
     approver: Actor,
     onProgress?: (message: string) => void,
+    proof?: StepUpProof,
   ): Promise<ApprovalActionResult> {
-    return this.approvals.approve(id, approver, onProgress);
+    return this.approvals.approve(id, approver, onProgress, proof);
+  }
+
+  /** What a vote by `person` would sign now, for a step-up approval that is pending. */
+  signTarget(id: string, person: string): SignTarget | undefined {
+    return this.approvals.signTarget(id, person);
   }
 
   reject(id: string, approver: Actor, reason: string): ApprovalActionResult {

@@ -59,13 +59,15 @@ export interface TestCoreOptions {
   background?: boolean;
   /** A sandbox another core of the same file already runs (it stays open when this core closes). */
   sandbox?: RunningSandbox;
+  /** `BANKOPS_PUBLIC_URL`: the passkey pages' origin. */
+  publicUrl?: string;
 }
 
 /** The configuration of a runtime against a running sandbox, with a database file and policy of its own. */
 export function testConfig(
   sandbox: Pick<RunningSandbox, 'url' | 'credentials'>,
   files: { dbPath: string; policyPath?: string },
-  options: Pick<TestCoreOptions, 'ttlSeconds' | 'tolerancePercent'> = {},
+  options: Pick<TestCoreOptions, 'ttlSeconds' | 'tolerancePercent' | 'publicUrl'> = {},
 ): Config {
   const c = sandbox.credentials;
   return loadConfig({
@@ -82,6 +84,7 @@ export function testConfig(
     ...(files.policyPath === undefined ? {} : { BANKOPS_POLICY: files.policyPath }),
     BANKOPS_APPROVAL_TTL_SECONDS: String(options.ttlSeconds ?? 3600),
     BANKOPS_QUOTE_TOLERANCE_PERCENT: String(options.tolerancePercent ?? 0.5),
+    ...(options.publicUrl === undefined ? {} : { BANKOPS_PUBLIC_URL: options.publicUrl }),
   });
 }
 

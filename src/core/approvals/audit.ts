@@ -1,5 +1,7 @@
 import type { AuditDecision, AuditEvent, AuditLog, AuditOutcome } from '../audit/index.js';
+import { canonicalJson, type JsonValue } from '../canonical-json.js';
 import type { Actor } from '../policy/types.js';
+import type { VoteEvidence } from './step-up.js';
 
 /** Who acts when no person does: expiry, following a settlement. */
 export const SYSTEM_ACTOR = { id: 'system:approvals', frontEnd: 'system' } as const;
@@ -15,6 +17,8 @@ export interface ApprovalAuditEntry {
   requestId?: string;
   outcome?: AuditOutcome;
   error?: string;
+  /** A signed vote's proof. */
+  evidence?: VoteEvidence;
 }
 
 /** One entry of an approval's life; appended inside the engine's transaction, so both commit or neither. */
@@ -30,5 +34,8 @@ export function auditApproval(audit: AuditLog, entry: ApprovalAuditEntry): void 
     requestIds: entry.requestId === undefined ? [] : [entry.requestId],
     outcome: entry.outcome ?? null,
     error: entry.error ?? null,
+    ...(entry.evidence === undefined
+      ? {}
+      : { evidence: JSON.parse(canonicalJson(entry.evidence)) as JsonValue }),
   });
 }

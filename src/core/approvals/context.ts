@@ -14,6 +14,7 @@ import { ApprovalFeed } from './feed.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
 import { migrateApprovals } from './schema.js';
+import type { StepUpGate } from './step-up.js';
 import { type ApprovalRow, ApprovalStore } from './store.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
@@ -44,6 +45,8 @@ export interface ApprovalEngineOptions {
   resendDelaysMs?: readonly number[];
   /** Sends of one attempt across all processes and restarts before it is `unresolved` (default 6). */
   maxSends?: number;
+  /** Checks the passkey assertions of votes under step-up rules (src/core/passkeys). */
+  stepUp?: StepUpGate;
   /** A listener threw; the decision stands regardless. Logged by default. */
   onListenerError?: (error: unknown) => void;
   log?: Logger;

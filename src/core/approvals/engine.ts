@@ -8,6 +8,7 @@ import { type FeedFollower, type FollowOptions, followFeed } from './follow.js';
 import { openApproval } from './open.js';
 import { reconcileApproval } from './reconcile.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
+import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
@@ -54,8 +55,9 @@ export class ApprovalEngine implements ApprovalService {
     id: string,
     approver: Actor,
     onProgress?: (message: string) => void,
+    proof?: StepUpProof,
   ): Promise<ApprovalActionResult> {
-    const result = await vote(this.#ctx, id, approver);
+    const result = await vote(this.#ctx, id, approver, proof);
     if (result !== 'execute') return auditRefusal(this.#ctx, approver, result);
     // This vote completed the quorum: this caller executes, and waits for the outcome.
     try {
@@ -94,6 +96,16 @@ export class ApprovalEngine implements ApprovalService {
   ): { id: string; fingerprint: string } | undefined {
     const row = this.#ctx.store.byKey(requesterId, tool, key);
     return row === undefined ? undefined : { id: row.id, fingerprint: row.fingerprint };
+  }
+
+  /**
+   * What a vote by `person` on this approval would sign now (step-up), or undefined when it is not
+   * pending or needs no passkey.
+   */
+  signTarget(id: string, person: string): SignTarget | undefined {
+    const row = this.#ctx.store.byId(id);
+    if (row === undefined || row.state !== 'pending' || row.step_up === null) return undefined;
+    return signTargetOf(row, person, this.#ctx.auditInput(row.tool, JSON.parse(row.input_json)));
   }
 
   get(id: string): ApprovalView | undefined {

@@ -65,5 +65,6 @@ export function newApprovalRow(
     settlement_json: null,
     settle_next_at: null,
     settle_polls: 0,
+    step_up: request.decision.stepUp ?? null,
   };
 }

@@ -127,6 +127,15 @@ const FEED = [
    ) STRICT`,
 ];
 
+/**
+ * Step-up: the rule's requirement, fixed when the approval opens (like its quorum), and the proof a
+ * signed vote keeps (the passkey assertion and what it signed).
+ */
+const STEP_UP = [
+  'ALTER TABLE approvals ADD COLUMN step_up TEXT',
+  'ALTER TABLE approval_votes ADD COLUMN evidence_json TEXT',
+];
+
 export function migrateApprovals(db: Db): void {
   // A new database gets version 2 directly; one made by version 1 is converted in one transaction.
   const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'").get();
@@ -137,4 +146,5 @@ export function migrateApprovals(db: Db): void {
     migrate(db, 'approvals-2', SECOND);
   }
   migrate(db, 'approval-feed-1', FEED);
+  migrate(db, 'approvals-3-step-up', STEP_UP);
 }

@@ -36,6 +36,8 @@ export interface ApprovalRow {
   settlement_json: string | null;
   settle_next_at: string | null;
   settle_polls: number;
+  /** `passkey` when each vote must be confirmed with a passkey (the rule's `stepUp`). */
+  step_up: 'passkey' | null;
 }
 
 export interface VoteRow {
@@ -44,6 +46,8 @@ export interface VoteRow {
   voted_at: string;
   /** The approver as they voted (the identity the policy is applied to again). */
   approver_json: string;
+  /** A signed vote's proof (`VoteEvidence` as JSON), or null. */
+  evidence_json: string | null;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -83,6 +87,7 @@ const COLUMNS = [
   'settlement_json',
   'settle_next_at',
   'settle_polls',
+  'step_up',
 ] as const satisfies readonly (keyof ApprovalRow)[];
 
 /** The SQL of the approvals tables; no decisions here, the engine makes them inside its transactions. */
@@ -147,7 +152,7 @@ export class ApprovalStore {
   votes(id: string, attempt: number): VoteRow[] {
     return this.db
       .prepare(
-        `SELECT approver_id, person, voted_at, approver_json FROM approval_votes
+        `SELECT approver_id, person, voted_at, approver_json, evidence_json FROM approval_votes
          WHERE approval_id = ? AND attempt = ? ORDER BY voted_at, rowid`,
       )
       .all(id, attempt) as VoteRow[];
@@ -155,14 +160,30 @@ export class ApprovalStore {
 
   addVote(
     id: string,
-    vote: { person: string; approverId: string; approverJson: string; attempt: number; at: string },
+    vote: {
+      person: string;
+      approverId: string;
+      approverJson: string;
+      attempt: number;
+      at: string;
+      evidenceJson?: string | null;
+    },
   ): void {
     this.db
       .prepare(
-        `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at,
+           evidence_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, vote.attempt, vote.person, vote.approverId, vote.approverJson, vote.at);
+      .run(
+        id,
+        vote.attempt,
+        vote.person,
+        vote.approverId,
+        vote.approverJson,
+        vote.at,
+        vote.evidenceJson ?? null,
+      );
   }
 
   pendingPast(now: string): ApprovalRow[] {

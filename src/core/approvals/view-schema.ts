@@ -187,8 +187,19 @@ export const ApprovalViewSchema = z.object({
   preview: PreviewSchema.optional().describe('What approvers are asked to approve.'),
   bound: ApprovalBoundSchema.optional(),
   attempt: z.number().describe('1, plus one each time a fresh quote went back to the approvers.'),
+  stepUp: z
+    .enum(['passkey'])
+    .optional()
+    .describe('Each vote counts only once the voter confirms it with a passkey, signing what would run.'),
   approvals: z
-    .array(z.object({ approver: z.string(), person: z.string(), at: z.string() }))
+    .array(
+      z.object({
+        approver: z.string(),
+        person: z.string(),
+        at: z.string(),
+        signed: z.boolean().optional().describe('Confirmed with a passkey over what would run.'),
+      }),
+    )
     .describe('Approvals of the current attempt so far.'),
   createdAt: z.string(),
   updatedAt: z.string(),

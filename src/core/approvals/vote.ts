@@ -4,6 +4,7 @@ import { toFailure } from '../run-tool.js';
 import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
+import { type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
 import type { ApprovalRow, VoteRow } from './store.js';
 import type { ApprovalActionResult } from './types.js';
 import { requesterOf } from './view.js';
@@ -112,20 +113,54 @@ async function stillPossible(
   }
 }
 
+/** What a vote by `person` would sign on this row now. */
+const targetOf = (ctx: EngineContext, row: ApprovalRow, person: string) =>
+  signTargetOf(row, person, ctx.auditInput(row.tool, JSON.parse(row.input_json)));
+
+/**
+ * Under a step-up rule, the passkey assertion checked against what would run now (the signature,
+ * its origin and relying party, user verification, the credential being this person's): the proof
+ * to keep with the vote, or why the vote is refused. A click alone never counts.
+ */
+async function confirmed(
+  ctx: EngineContext,
+  row: ApprovalRow,
+  person: string,
+  proof: StepUpProof | undefined,
+): Promise<{ evidence: VoteEvidence } | { reason: string }> {
+  if (proof === undefined) {
+    return {
+      reason: `${row.id} needs each vote confirmed with a passkey (rule ${row.policy_rule}): open the approval page from Slack or \`bankops approvals approve ${row.id}\`; a click alone does not count`,
+    };
+  }
+  const gate = ctx.deps.stepUp;
+  if (gate === undefined) return { reason: 'passkey confirmation is not available in this process' };
+  const checked = await gate.verify(targetOf(ctx, row, person), proof);
+  return checked.ok ? { evidence: checked.value } : { reason: `not recorded: ${checked.reason}` };
+}
+
 /**
  * One vote. Returns `execute` when this vote completed the quorum: the approval is then `executing`
  * under this process, committed (synchronous=FULL) before anything is sent, and exactly one vote
- * can make that change.
+ * can make that change. Under a step-up rule the vote needs `proof`, a passkey assertion over what
+ * would run (docs/approvals.md "Step-up").
  */
 export async function vote(
   ctx: EngineContext,
   id: string,
   approver: Actor,
+  proof?: StepUpProof,
 ): Promise<ApprovalActionResult | 'execute'> {
   const before = ctx.transaction(() => currentRow(ctx, id));
   if (before === undefined) return notFound(id);
   const allowed = mayVote(ctx, before, approver);
   if ('reason' in allowed) return refusal(ctx, allowed.reason, before);
+  let evidence: VoteEvidence | undefined;
+  if (before.step_up !== null) {
+    const signed = await confirmed(ctx, before, allowed.person, proof);
+    if ('reason' in signed) return refusal(ctx, signed.reason, before);
+    evidence = signed.evidence;
+  }
   const impossible = await stillPossible(ctx, before, approver);
   if (impossible !== undefined) return refusal(ctx, impossible, before);
 
@@ -137,6 +172,20 @@ export async function vote(
     if ('reason' in now) return refusal(ctx, now.reason, row);
     if (row.attempt !== before.attempt)
       return refusal(ctx, `approval ${id} changed while you voted; look again`, row);
+    if (row.step_up !== null) {
+      // What was signed must still be what would run: a new quote or input voids the signature.
+      if (evidence === undefined || !sameTarget(evidence.signed, targetOf(ctx, row, now.person))) {
+        return refusal(
+          ctx,
+          `not recorded: what you signed is no longer what ${id} would run (a new quote since); read it again and sign again`,
+          row,
+        );
+      }
+      // The signature counter moves forward with the vote, in this transaction, or the vote is refused.
+      const counted = ctx.deps.stepUp?.commit(evidence);
+      if (counted?.ok !== true)
+        return refusal(ctx, `not recorded: ${counted?.reason ?? 'no passkey check'}`, row);
+    }
     const at = ctx.nowIso();
     ctx.store.addVote(id, {
       person: now.person,
@@ -144,6 +193,7 @@ export async function vote(
       approverJson: JSON.stringify(approver),
       attempt: row.attempt,
       at,
+      evidenceJson: evidence === undefined ? null : JSON.stringify(evidence),
     });
     auditApproval(ctx.deps.audit, {
       actor: approver,
@@ -153,6 +203,7 @@ export async function vote(
       decision: 'approved',
       approvalId: id,
       requestId: row.request_id,
+      ...(evidence === undefined ? {} : { evidence }),
     });
     const quorum = peopleCounted(ctx, row, ctx.store.votes(id, row.attempt)).size >= row.required_approvers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk

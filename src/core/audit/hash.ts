@@ -5,8 +5,14 @@ import type { AuditContent } from './schema.js';
 /** The `prev_hash` of the first entry. */
 export const GENESIS_HASH = '0'.repeat(64);
 
-/** `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. */
-export function entryHash(prevHash: string, content: Readonly<Record<keyof AuditContent, unknown>>): string {
+/**
+ * `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. `evidence` is
+ * hashed only when an entry has it (canonical JSON leaves out what is undefined).
+ */
+export function entryHash(
+  prevHash: string,
+  content: Readonly<Record<Exclude<keyof AuditContent, 'evidence'>, unknown> & { evidence?: unknown }>,
+): string {
   // `content.input` may be a CanonicalText of the same JSON: the same bytes are hashed either way.
   return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
 }

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { CanonicalText, canonicalJson } from '../canonical-json.js';
+import { CanonicalText, canonicalJson, type JsonValue } from '../canonical-json.js';
 import type { Db } from '../db.js';
 import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
 import { AuditInputError } from './errors.js';
@@ -93,9 +93,9 @@ export class AuditLog {
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
     this.#insert = db.prepare(
       `INSERT INTO audit_log (seq, ts, actor, front_end, tool, input, decision, event, approval_id,
-         request_ids, outcome, error, duration_ms, prev_hash, hash)
+         request_ids, outcome, error, duration_ms, evidence, prev_hash, hash)
        VALUES (@seq, @ts, @actor, @frontEnd, @tool, @input, @decision, @event, @approvalId,
-         @requestIds, @outcome, @error, @durationMs, @prevHash, @hash)`,
+         @requestIds, @outcome, @error, @durationMs, @evidence, @prevHash, @hash)`,
     );
     this.#head = db.prepare(headSql);
     // Appends after `head`, returning the new head: a batch chains its entries without reading the
@@ -107,6 +107,7 @@ export class AuditLog {
       this.#insert.run({
         ...content,
         input,
+        evidence: content.evidence === undefined ? null : canonicalJson(content.evidence),
         requestIds: JSON.stringify(content.requestIds),
         prevHash: head.hash,
         hash,
@@ -162,6 +163,9 @@ export class AuditLog {
       outcome: entry.outcome,
       error: entry.error === null ? null : truncate(sanitizeText(entry.error, secrets)),
       durationMs: entry.durationMs,
+      // Stored exactly as signed: a scrubbed byte would make a true signature fail to verify. It holds
+      // public keys, signatures and the input already redacted above, never a secret.
+      ...(entry.evidence === undefined ? {} : { evidence: entry.evidence as JsonValue }),
     };
   }
 

@@ -42,6 +42,13 @@ const V1: readonly string[] = [
     BEGIN SELECT RAISE(ABORT, 'audit log entries are appended at the head of the chain'); END`,
 ];
 
+/**
+ * A signed vote's proof (passkey assertion and signed content), as canonical JSON; NULL elsewhere.
+ * The hash covers it only when present, so every entry written before keeps its hash.
+ */
+const V2: readonly string[] = ['ALTER TABLE audit_log ADD COLUMN evidence TEXT'];
+
 export function migrateAuditLog(db: Db): void {
   migrate(db, 'audit/001-log', V1);
+  migrate(db, 'audit/002-evidence', V2);
 }

@@ -19,6 +19,7 @@ export const auditRowSchema = z.object({
   outcome: z.string().nullable(),
   error: z.string().nullable(),
   duration_ms: z.number().nullable(),
+  evidence: z.string().nullable().default(null),
   prev_hash: z.string(),
   hash: z.string(),
 });
@@ -44,6 +45,7 @@ export function rawContentOf(row: AuditRow): RawContent {
     outcome: row.outcome,
     error: row.error,
     durationMs: row.duration_ms,
+    evidence: row.evidence === null ? undefined : JSON.parse(row.evidence),
   };
 }
 
@@ -87,6 +89,7 @@ export function entryOf(value: unknown): AuditEntry {
     outcome: typed.data.outcome,
     error: row.error,
     durationMs: row.duration_ms,
+    ...(raw.evidence === undefined ? {} : { evidence: raw.evidence as JsonValue }),
   };
   return { ...content, prevHash: row.prev_hash, hash: row.hash };
 }

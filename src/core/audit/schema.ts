@@ -16,6 +16,8 @@ export const decisionSchema = z.enum([
   'refused',
   'declined',
   'reconciled',
+  'enrolled',
+  'revoked',
 ]);
 
 /**
@@ -29,8 +31,18 @@ export const decisionSchema = z.enum([
  * - `executed` / `failed`: the outcome of running the tool.
  * - `settled`: what became of money an approved run sent (a payout COMPLETED or FAILED at the
  *   service), followed after the run; outcome `ok` or `failed`.
+ * - `credential`: a person's passkey was `enrolled` (its public key in `input`, for re-checking
+ *   signed votes offline), `revoked`, or an attempt to enrol one was `refused`.
  */
-export const eventSchema = z.enum(['requested', 'decided', 'executing', 'executed', 'failed', 'settled']);
+export const eventSchema = z.enum([
+  'requested',
+  'decided',
+  'executing',
+  'executed',
+  'failed',
+  'settled',
+  'credential',
+]);
 
 export const outcomeSchema = z.enum(['ok', 'failed', 'pending']);
 
@@ -59,6 +71,7 @@ const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'reconciled',
 ];
 const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];
+const CREDENTIAL_DECISIONS: readonly AuditDecision[] = ['enrolled', 'revoked', 'refused'];
 
 /** Errors are capped so one runaway message cannot bloat the log. */
 export const MAX_ERROR_LENGTH = 2000;
@@ -78,6 +91,11 @@ export const auditEntryInputSchema = z
     outcome: outcomeSchema.nullable().default(null),
     error: z.string().nullable().default(null),
     durationMs: z.number().nonnegative().nullable().default(null),
+    /**
+     * What proves a signed vote (`decided/approved` under a step-up rule): the passkey assertion
+     * and the content it signed, stored exactly, for `bankops audit verify --signatures`.
+     */
+    evidence: z.json().optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = (path: string, message: string): void => {
@@ -88,7 +106,9 @@ export const auditEntryInputSchema = z
         ? POLICY_DECISIONS
         : entry.event === 'decided'
           ? APPROVER_DECISIONS
-          : RUN_DECISIONS;
+          : entry.event === 'credential'
+            ? CREDENTIAL_DECISIONS
+            : RUN_DECISIONS;
     if (!allowed.includes(entry.decision)) {
       problem('decision', `a '${entry.event}' entry takes one of ${allowed.join(', ')}`);
     }
@@ -100,6 +120,9 @@ export const auditEntryInputSchema = z
     }
     if (entry.event === 'executed' && entry.outcome !== 'ok') {
       problem('outcome', "an 'executed' entry has outcome 'ok'");
+    }
+    if (entry.evidence !== undefined && !(entry.event === 'decided' && entry.decision === 'approved')) {
+      problem('evidence', "only a 'decided/approved' entry (a signed vote) carries evidence");
     }
     if (entry.event === 'failed') {
       if (entry.outcome !== 'failed') problem('outcome', "a 'failed' entry has outcome 'failed'");
@@ -125,6 +148,8 @@ export interface AuditContent {
   outcome: AuditOutcome | null;
   error: string | null;
   durationMs: number | null;
+  /** A signed vote's proof; absent from every other entry (and then not part of the hash). */
+  evidence?: JsonValue | undefined;
 }
 
 /** A stored entry: its content, the previous entry's hash and its own. */

@@ -76,14 +76,16 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     };
   }
   if (rule.approval !== undefined) {
-    const { approvers, role: approverRole, slackChannel } = rule.approval;
+    const { approvers, role: approverRole, slackChannel, stepUp } = rule.approval;
+    const confirmed = stepUp === undefined ? '' : ', each confirming with a passkey';
     return {
       decision: 'approval',
       rule: ref,
       approvers,
       approverRole,
       ...(slackChannel === undefined ? {} : { route: { slackChannel } }),
-      reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole} (rule ${ref.label})`,
+      ...(stepUp === undefined ? {} : { stepUp }),
+      reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole}${confirmed} (rule ${ref.label})`,
     };
   }
   return {

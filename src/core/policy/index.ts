@@ -15,6 +15,7 @@ export {
 export { unlistedMcpKeys } from './references.js';
 export type { ActorEntry, Condition, McpKeyEntry, Policy, Rule } from './schema.js';
 export { PolicySchema } from './schema.js';
+export { passkeyUrlProblem, stepUpProblems } from './step-up.js';
 export type { PolicyChange, PolicyStoreOptions, ReloadResult } from './store.js';
 export { PolicyStore, policyPath } from './store.js';
 export { unknownToolNames } from './tool-names.js';

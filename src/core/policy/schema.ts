@@ -152,6 +152,11 @@ export const ApprovalSchema = z.strictObject({
     .string()
     .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
     .optional(),
+  /**
+   * `passkey`: a vote counts only once the voter confirms it with one of their passkeys, signing
+   * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
+   */
+  stepUp: z.enum(['passkey']).optional(),
 });
 
 export const RuleSchema = z.strictObject({

@@ -5,6 +5,7 @@ import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
 import type { Policy } from './schema.js';
+import { stepUpProblems } from './step-up.js';
 
 export type ReloadResult = { ok: true } | { ok: false; error: PolicyError };
 
@@ -16,6 +17,11 @@ export interface PolicyChange {
 export interface PolicyStoreOptions {
   /** Quiet time after the last file event before reloading; editors write a file in several steps. */
   debounceMs?: number;
+  /**
+   * `BANKOPS_PUBLIC_URL`: a policy that asks for passkey step-up is refused without an https one
+   * (localhost allowed), at start-up and at every reload.
+   */
+  publicUrl?: string | undefined;
 }
 
 const DEFAULT_DEBOUNCE_MS = 150;
@@ -33,6 +39,14 @@ function failure(error: unknown): ReloadResult {
 }
 
 const UNREADABLE = 'unreadable';
+
+/** The policy in the text, if this deployment can honour it (step-up needs an https public URL). */
+function usable(text: string, source: string, publicUrl: string | undefined): Policy {
+  const policy = parsePolicyText(text, source);
+  const problems = stepUpProblems(policy, publicUrl);
+  if (problems.length > 0) throw new PolicyError(source, problems);
+  return policy;
+}
 const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -48,19 +62,21 @@ export class PolicyStore {
   #timer: NodeJS.Timeout | undefined;
   #onSignal: (() => void) | undefined;
   readonly #debounceMs: number;
+  readonly #publicUrl: string | undefined;
 
   private constructor(path: string, policy: Policy, digest: string, options: PolicyStoreOptions) {
     this.path = path;
     this.#policy = policy;
     this.#lastDigest = digest;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.#publicUrl = options.publicUrl;
   }
 
   /** Reads and validates the file; throws `PolicyError` when it cannot be used (start-up must stop). */
   static load(path?: string, options: PolicyStoreOptions = {}): PolicyStore {
     const file = policyPath(path);
     const text = readPolicyText(file);
-    return new PolicyStore(file, parsePolicyText(text, file), digestOf(text), options);
+    return new PolicyStore(file, usable(text, file, options.publicUrl), digestOf(text), options);
   }
 
   current(): Policy {
@@ -77,7 +93,7 @@ export class PolicyStore {
     }
     this.#lastDigest = digestOf(text);
     try {
-      this.#policy = parsePolicyText(text, this.path);
+      this.#policy = usable(text, this.path, this.#publicUrl);
       return { ok: true };
     } catch (error) {
       return failure(error);

@@ -57,6 +57,8 @@ export type Decision =
       reason: string;
       /** Where the rule wants it decided, when it names a place. */
       route?: { slackChannel: string };
+      /** Each vote must be confirmed with one of the voter's passkeys. */
+      stepUp?: 'passkey';
     };
 
 export interface EvaluationRequest {

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import { z } from 'zod';
+import type { AuditLog } from '../audit/index.js';
+import type { Db } from '../db.js';
+import type { Actor } from '../policy/types.js';
+import type { CredentialStore, PasskeyInfo } from './credentials.js';
+import { infoOf } from './credentials.js';
+import { PasskeyError } from './errors.js';
+import type { LinkRow } from './links.js';
+import type { RelyingParty } from './relying-party.js';
+
+/** A passkey's name, as its owner gives it ("laptop", "YubiKey 5C"). */
+export const PasskeyNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'give the passkey a name')
+  .max(64, 'at most 64 characters')
+  .regex(/^[\p{L}\p{N} ._'()@+-]+$/u, "letters, digits, spaces and . _ ' ( ) @ + - only");
+
+/** The browser's answer to `navigator.credentials.create`, as @simplewebauthn/browser posts it. */
+const RegistrationResponseSchema = z.object({
+  id: z.base64url(),
+  rawId: z.base64url(),
+  type: z.literal('public-key'),
+  response: z
+    .object({
+      clientDataJSON: z.base64url(),
+      attestationObject: z.base64url(),
+      transports: z.array(z.string()).optional(),
+    })
+    .loose(),
+  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+  authenticatorAttachment: z.string().optional(),
+});
+
+/** A stable WebAuthn user handle per person, revealing nothing but a hash. */
+const userIdOf = (person: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(createHash('sha256').update(`bankops person ${person}`).digest());
+
+/** The options of `navigator.credentials.create`: user verification required, resident key preferred. */
+export function registrationOptions(
+  rp: RelyingParty,
+  person: string,
+  existing: readonly { credential_id: string }[],
+) {
+  return generateRegistrationOptions({
+    rpName: 'bankops',
+    rpID: rp.rpId,
+    userName: person,
+    userDisplayName: person,
+    userID: userIdOf(person),
+    attestationType: 'none',
+    excludeCredentials: existing.map((row) => ({ id: row.credential_id })),
+    authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
+    timeout: 120_000,
+  });
+}
+
+export interface EnrolDeps {
+  db: Db;
+  credentials: CredentialStore;
+  audit: AuditLog;
+  rp: RelyingParty;
+  now: Date;
+}
+
+/**
+ * Checks the browser's registration against the link's challenge and keeps the passkey, audited
+ * with its public key (so signed votes can be checked offline against the log alone).
+ */
+export async function finishEnrolment(
+  deps: EnrolDeps,
+  link: LinkRow,
+  rawName: unknown,
+  rawResponse: unknown,
+): Promise<PasskeyInfo> {
+  const issuer = JSON.parse(link.actor_json) as Actor;
+  const refuse = (status: 400 | 409, reason: string): never => {
+    deps.audit.append({
+      actor: issuer.id,
+      frontEnd: issuer.frontEnd,
+      tool: 'passkey',
+      input: { person: link.person },
+      event: 'credential',
+      decision: 'refused',
+      outcome: 'failed',
+      error: reason,
+    });
+    throw new PasskeyError(status, reason);
+  };
+  const name = PasskeyNameSchema.safeParse(rawName);
+  if (!name.success) return refuse(400, `passkey name: ${name.error.issues[0]?.message ?? 'invalid'}`);
+  const response = RegistrationResponseSchema.safeParse(rawResponse);
+  if (!response.success || link.challenge === null)
+    return refuse(400, 'the browser did not send a passkey registration');
+  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  try {
+    verified = await verifyRegistrationResponse({
+      response: {
+        id: response.data.id,
+        rawId: response.data.rawId,
+        type: 'public-key',
+        response: {
+          clientDataJSON: response.data.response.clientDataJSON,
+          attestationObject: response.data.response.attestationObject,
+        },
+        clientExtensionResults: {},
+      },
+      expectedChallenge: link.challenge,
+      expectedOrigin: deps.rp.origin,
+      expectedRPID: deps.rp.rpId,
+      requireUserVerification: true,
+    });
+  } catch (error) {
+    return refuse(
+      400,
+      `the passkey registration does not verify: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,
+    );
+  }
+  if (!verified.verified) return refuse(400, 'the passkey registration does not verify');
+  const { credential } = verified.registrationInfo;
+  const publicKey = Buffer.from(credential.publicKey).toString('base64url');
+  const at = deps.now.toISOString();
+  // The passkey and its audit entry commit together, or neither.
+  const problem = deps.db.transaction((): string | undefined => {
+    if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
+      return `${link.person} already has a passkey named "${name.data}"; choose another name`;
+    if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
+    keep();
+    return undefined;
+  });
+  const keep = () => {
+    deps.credentials.insert({
+      credential_id: credential.id,
+      person: link.person,
+      name: name.data,
+      public_key: publicKey,
+      counter: credential.counter,
+      transports: JSON.stringify(credential.transports ?? []),
+      created_at: at,
+    });
+    deps.audit.append({
+      actor: issuer.id,
+      frontEnd: issuer.frontEnd,
+      tool: 'passkey',
+      input: {
+        person: link.person,
+        name: name.data,
+        credentialId: credential.id,
+        publicKey,
+        rpId: deps.rp.rpId,
+        origin: deps.rp.origin,
+        counter: credential.counter,
+      },
+      event: 'credential',
+      decision: 'enrolled',
+      outcome: 'ok',
+    });
+  };
+  const failed = problem.immediate();
+  if (failed !== undefined) return refuse(409, failed);
+  return infoOf(deps.credentials.byId(credential.id)!);
+}

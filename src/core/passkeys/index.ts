@@ -1,0 +1,14 @@
+export { challengeOf, challengeText } from './challenge.js';
+export type { PasskeyInfo } from './credentials.js';
+export { PasskeyError } from './errors.js';
+export { looksLikeToken } from './links.js';
+export { type SignatureFailure, type SignatureReport, verifySignatures } from './offline.js';
+export { PasskeyConfigError, type RelyingParty, relyingPartyOf } from './relying-party.js';
+export {
+  APPROVE_PATH,
+  type ApprovalPageData,
+  ENROL_PATH,
+  type IssuedLink,
+  PasskeyService,
+  type PasskeyServiceOptions,
+} from './service.js';

@@ -1,0 +1,25 @@
+import { passkeyUrlProblem } from '../policy/step-up.js';
+
+/** Who the passkeys are for: the origin browsers show the pages on, and its host as RP ID. */
+export interface RelyingParty {
+  /** `https://bankops.example.com` */
+  origin: string;
+  /** `bankops.example.com` */
+  rpId: string;
+  /** The public URL without a trailing slash, the base of the links. */
+  baseUrl: string;
+}
+
+export class PasskeyConfigError extends Error {
+  override readonly name = 'PasskeyConfigError';
+}
+
+/** The relying party behind `BANKOPS_PUBLIC_URL`; throws when passkeys cannot work there. */
+export function relyingPartyOf(publicUrl: string | undefined): RelyingParty {
+  const problem = passkeyUrlProblem(publicUrl);
+  if (problem !== undefined || publicUrl === undefined) {
+    throw new PasskeyConfigError(`passkeys are not available: ${problem ?? 'no public URL'}`);
+  }
+  const url = new URL(publicUrl);
+  return { origin: url.origin, rpId: url.hostname, baseUrl: publicUrl.replace(/\/+$/, '') };
+}

@@ -1,0 +1,262 @@
+import { generateAuthenticationOptions } from '@simplewebauthn/server';
+import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
+import type { AuditLog } from '../audit/index.js';
+import type { Db } from '../db.js';
+import type { Executor } from '../executor.js';
+import { canApprove, personOf } from '../policy/actors.js';
+import type { Actor } from '../policy/types.js';
+import { challengeOf, newNonce } from './challenge.js';
+import { CredentialStore, infoOf, type PasskeyInfo } from './credentials.js';
+import { finishEnrolment, registrationOptions } from './enrol.js';
+import { PasskeyError } from './errors.js';
+import { PasskeyGate } from './gate.js';
+import { LINK_TTL_MS, type LinkPurpose, type LinkRow, LinkStore } from './links.js';
+import { type RelyingParty, relyingPartyOf } from './relying-party.js';
+import { migratePasskeys } from './schema.js';
+
+export interface PasskeyServiceOptions {
+  db: Db;
+  audit: AuditLog;
+  /** `BANKOPS_PUBLIC_URL`: the links' base, the origin and relying party of the passkeys. */
+  publicUrl: string | undefined;
+  now?: () => Date;
+}
+
+/** A link made for a person: where it leads, and until when. The URL holds the token: show it only to them. */
+export interface IssuedLink {
+  url: string;
+  expiresAt: string;
+}
+
+/** The approval page's subject: the approval as it stands, and who votes through this link. */
+export interface ApprovalPageData {
+  view: ApprovalView;
+  person: string;
+  actor: Actor;
+  expiresAt: string;
+}
+
+export const ENROL_PATH = '/passkeys/enroll/';
+export const APPROVE_PATH = '/approve/';
+
+/**
+ * Passkeys of people (DESIGN decision 16): one-time links to the enrolment and approval pages,
+ * registration, the list and revocation (audited), and signed votes through the executor. The
+ * signature check itself is `gate` (given to the approvals engine), so a vote is judged in one place.
+ */
+export class PasskeyService {
+  readonly credentials: CredentialStore;
+  readonly links: LinkStore;
+  readonly gate: PasskeyGate;
+  readonly #db: Db;
+  readonly #audit: AuditLog;
+  readonly #publicUrl: string | undefined;
+  readonly #now: () => Date;
+  #executor: Executor | undefined;
+
+  constructor(options: PasskeyServiceOptions) {
+    migratePasskeys(options.db);
+    this.#db = options.db;
+    this.#audit = options.audit;
+    this.#publicUrl = options.publicUrl;
+    this.#now = options.now ?? (() => new Date());
+    this.credentials = new CredentialStore(options.db);
+    this.links = new LinkStore(options.db);
+    this.gate = new PasskeyGate(this.credentials, () => this.rp(), this.#now);
+  }
+
+  /** The executor votes go through (it is built after the gate it needs). */
+  attach(executor: Executor): void {
+    this.#executor = executor;
+  }
+
+  get #exec(): Executor {
+    if (this.#executor === undefined) throw new Error('PasskeyService: no executor attached');
+    return this.#executor;
+  }
+
+  /** Throws `PasskeyConfigError` when `BANKOPS_PUBLIC_URL` cannot carry passkeys. */
+  rp(): RelyingParty {
+    return relyingPartyOf(this.#publicUrl);
+  }
+
+  personOf(actor: Actor): string {
+    return personOf(this.#exec.policy, actor);
+  }
+
+  list(person: string): PasskeyInfo[] {
+    return this.credentials.active(person).map(infoOf);
+  }
+
+  /** Revokes a person's passkey by name, audited; its earlier signatures still verify offline. */
+  revoke(person: string, name: string, by: Actor): PasskeyInfo {
+    return this.#db.transaction((): PasskeyInfo => {
+      const row = this.credentials.activeNamed(person, name);
+      if (row === undefined) {
+        const names = this.credentials.active(person).map((r) => `"${r.name}"`);
+        throw new PasskeyError(
+          404,
+          `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
+        );
+      }
+      this.credentials.revoke(row.credential_id, this.#now().toISOString());
+      this.#audit.append({
+        actor: by.id,
+        frontEnd: by.frontEnd,
+        tool: 'passkey',
+        input: { person, name, credentialId: row.credential_id },
+        event: 'credential',
+        decision: 'revoked',
+        outcome: 'ok',
+      });
+      return infoOf(row);
+    })();
+  }
+
+  // Enrolment.
+
+  /** A one-time link (15 minutes) for `person` to register a passkey; `issuer` asked for it. */
+  enrolLink(person: string, issuer: Actor): IssuedLink {
+    return this.#issue('enroll', person, issuer, null);
+  }
+
+  enrolPage(token: string): { person: string; expiresAt: string; passkeys: PasskeyInfo[] } {
+    const link = this.#usable(token, 'enroll');
+    return { person: link.person, expiresAt: link.expires_at, passkeys: this.list(link.person) };
+  }
+
+  async enrolOptions(token: string): Promise<unknown> {
+    const link = this.#usable(token, 'enroll');
+    const options = await registrationOptions(this.rp(), link.person, this.credentials.active(link.person));
+    this.links.setChallenge(link.digest, options.challenge);
+    return options;
+  }
+
+  async enrolFinish(token: string, name: unknown, response: unknown): Promise<PasskeyInfo> {
+    const link = this.#claim(token, 'enroll');
+    return finishEnrolment(
+      { db: this.#db, credentials: this.credentials, audit: this.#audit, rp: this.rp(), now: this.#now() },
+      link,
+      name,
+      response,
+    );
+  }
+
+  // Approval.
+
+  /**
+   * A one-time link (5 minutes) for `actor` to confirm their vote on a step-up approval with a
+   * passkey. Refused, with the reason, when they could not vote on it anyway.
+   */
+  approvalLink(approvalId: string, actor: Actor): IssuedLink {
+    const view = this.#exec.getApproval(approvalId);
+    if (view === undefined) throw new PasskeyError(404, `no approval ${approvalId}`);
+    const person = this.personOf(actor);
+    const why = this.#whyNot(view, actor, person);
+    if (why !== undefined) throw new PasskeyError(409, why);
+    if (this.credentials.active(person).length === 0) {
+      throw new PasskeyError(
+        409,
+        `${approvalId} needs your vote confirmed with a passkey, and ${person} has none yet: register one first (\`/bank passkey\` in Slack, or \`bankops people enroll ${person}\`)`,
+      );
+    }
+    return this.#issue('approve', person, actor, approvalId);
+  }
+
+  approvalPage(token: string): ApprovalPageData {
+    const link = this.#usable(token, 'approve');
+    const view = this.#exec.getApproval(link.approval_id ?? '');
+    if (view === undefined) throw new PasskeyError(404, 'the approval of this link is gone');
+    return {
+      view,
+      person: link.person,
+      actor: JSON.parse(link.actor_json) as Actor,
+      expiresAt: link.expires_at,
+    };
+  }
+
+  /**
+   * The options of `navigator.credentials.get`: the challenge is the hash of what would run now with
+   * a fresh nonce. `shownAttempt` is the quote the page showed: a newer one must be read first.
+   */
+  async approvalOptions(token: string, shownAttempt: number): Promise<unknown> {
+    const link = this.#usable(token, 'approve');
+    const target = this.#exec.signTarget(link.approval_id ?? '', link.person);
+    if (target === undefined) throw new PasskeyError(409, 'this approval is no longer waiting for a vote');
+    if (target.attempt !== shownAttempt)
+      throw new PasskeyError(
+        409,
+        'a new quote came in since this page was opened: reload it and read it again',
+      );
+    const nonce = newNonce();
+    this.links.setChallenge(link.digest, nonce);
+    return generateAuthenticationOptions({
+      rpID: this.rp().rpId,
+      challenge: challengeOf({ ...target, nonce }),
+      allowCredentials: this.credentials.active(link.person).map((row) => ({
+        id: row.credential_id,
+        transports: JSON.parse(row.transports) as never,
+      })),
+      userVerification: 'required',
+      timeout: 120_000,
+    });
+  }
+
+  /** The signed vote: the link is spent, then the executor counts the vote as a click would be. */
+  async approvalFinish(token: string, response: unknown): Promise<ApprovalActionResult> {
+    const link = this.#claim(token, 'approve');
+    if (link.challenge === null) throw new PasskeyError(409, 'this page never asked the passkey; reload it');
+    const actor = JSON.parse(link.actor_json) as Actor;
+    return this.#exec.approve(link.approval_id ?? '', actor, undefined, { nonce: link.challenge, response });
+  }
+
+  rejectFinish(token: string, reason: string): ApprovalActionResult {
+    const link = this.#claim(token, 'approve');
+    return this.#exec.reject(link.approval_id ?? '', JSON.parse(link.actor_json) as Actor, reason);
+  }
+
+  #whyNot(view: ApprovalView, actor: Actor, person: string): string | undefined {
+    if (view.state !== 'pending') return `${view.id} is ${view.state}, no longer waiting for a decision`;
+    if (view.stepUp === undefined) return `${view.id} needs no passkey: approve it as usual`;
+    if (actor.id === view.requester || person === view.requesterPerson)
+      return `you asked for ${view.id}, so someone else with the role ${view.approverRole} decides it`;
+    if (!canApprove(this.#exec.policy, actor, view.approverRole))
+      return `deciding ${view.id} needs the role ${view.approverRole}, which you do not hold`;
+    if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
+    return undefined;
+  }
+
+  #issue(purpose: LinkPurpose, person: string, actor: Actor, approvalId: string | null): IssuedLink {
+    const rp = this.rp();
+    const now = this.#now();
+    const expiresAt = new Date(now.getTime() + LINK_TTL_MS[purpose]).toISOString();
+    this.links.prune(new Date(now.getTime() - 24 * 3600_000).toISOString());
+    const token = this.links.issue({
+      purpose,
+      person,
+      actor_json: JSON.stringify(actor),
+      approval_id: approvalId,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+    });
+    return { url: `${rp.baseUrl}${purpose === 'enroll' ? ENROL_PATH : APPROVE_PATH}${token}`, expiresAt };
+  }
+
+  /** The link, if it can still be used; otherwise why not. */
+  #usable(token: string, purpose: LinkPurpose): LinkRow {
+    const link = this.links.find(token, purpose);
+    if (link === undefined) throw new PasskeyError(404, 'this link is not valid; ask for a new one');
+    if (link.used_at !== null) throw new PasskeyError(410, 'this link was already used; ask for a new one');
+    if (link.expires_at <= this.#now().toISOString())
+      throw new PasskeyError(410, 'this link has expired; ask for a new one');
+    return link;
+  }
+
+  /** Spends the link (once, whoever comes first). */
+  #claim(token: string, purpose: LinkPurpose): LinkRow {
+    const link = this.#usable(token, purpose);
+    if (!this.links.claim(link.digest, this.#now().toISOString()))
+      throw new PasskeyError(410, 'this link was already used; ask for a new one');
+    return link;
+  }
+}

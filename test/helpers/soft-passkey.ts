@@ -1,0 +1,107 @@
+import { createHash, createSign, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
+import { isoCBOR } from '@simplewebauthn/server/helpers';
+
+const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
+const sha256 = (data: Uint8Array | string): Buffer => createHash('sha256').update(data).digest();
+
+/**
+ * A software authenticator (ES256, user verified): it answers WebAuthn options as a browser with a
+ * platform passkey would, so the core's checks run on real signatures without a browser (tests and
+ * bench; the end-to-end test uses Chromium's virtual authenticator instead).
+ */
+export class SoftPasskey {
+  readonly credentialId = randomBytes(16);
+  counter = 0;
+  readonly #privateKey: KeyObject;
+  readonly #publicKey: KeyObject;
+
+  constructor(
+    readonly origin: string,
+    readonly rpId = new URL(origin).hostname,
+  ) {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    this.#privateKey = pair.privateKey;
+    this.#publicKey = pair.publicKey;
+  }
+
+  get id(): string {
+    return b64(this.credentialId);
+  }
+
+  #cosePublicKey(): Uint8Array {
+    const jwk = this.#publicKey.export({ format: 'jwk' });
+    const cose = new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, new Uint8Array(Buffer.from(jwk.x ?? '', 'base64url'))],
+      [-3, new Uint8Array(Buffer.from(jwk.y ?? '', 'base64url'))],
+    ]);
+    return isoCBOR.encode(cose);
+  }
+
+  #authData(flags: number, attested?: Uint8Array): Buffer {
+    const counter = Buffer.alloc(4);
+    counter.writeUInt32BE(this.counter);
+    return Buffer.concat([sha256(this.rpId), Buffer.from([flags]), counter, ...(attested ? [attested] : [])]);
+  }
+
+  /** Answers `navigator.credentials.create` options. */
+  register(options: { challenge: string }): Record<string, unknown> {
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({
+        type: 'webauthn.create',
+        challenge: options.challenge,
+        origin: this.origin,
+        crossOrigin: false,
+      }),
+    );
+    const idLength = Buffer.alloc(2);
+    idLength.writeUInt16BE(this.credentialId.length);
+    const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, this.#cosePublicKey()]);
+    // UP | UV | AT
+    const authData = this.#authData(0x45, attested);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, string | Map<string, string> | Uint8Array>([
+        ['fmt', 'none'],
+        ['attStmt', new Map<string, string>()],
+        ['authData', new Uint8Array(authData)],
+      ]),
+    );
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      response: {
+        clientDataJSON: b64(clientDataJSON),
+        attestationObject: b64(attestationObject),
+        transports: ['internal'],
+      },
+      clientExtensionResults: {},
+    };
+  }
+
+  /** Answers `navigator.credentials.get` options, as `origin` (a phishing site would differ). */
+  sign(options: { challenge: string }, origin = this.origin): Record<string, unknown> {
+    this.counter += 1;
+    const clientDataJSON = Buffer.from(
+      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
+    );
+    // UP | UV
+    const authenticatorData = this.#authData(0x05);
+    const signer = createSign('sha256');
+    signer.update(Buffer.concat([authenticatorData, sha256(clientDataJSON)]));
+    const signature = signer.sign(this.#privateKey);
+    return {
+      id: this.id,
+      rawId: this.id,
+      type: 'public-key',
+      response: {
+        authenticatorData: b64(authenticatorData),
+        clientDataJSON: b64(clientDataJSON),
+        signature: b64(signature),
+      },
+      clientExtensionResults: {},
+    };
+  }
+}
