@@ -6,6 +6,8 @@ import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT } from '../slack/config.js';
 import { sendJson } from '../slack/http/raw-body.js';
+import { loggablePath } from '../web/http.js';
+import { passkeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
 import type { Runtime } from './runtime.js';
 
@@ -111,8 +113,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       sendJson(res, 503, { error: 'Slack is off on this server, so deliveries have nowhere to go' });
     },
   };
+  // The passkey pages (`/passkeys/enroll/<token>`, `/approve/<token>`): their paths hold a token.
+  const pages = passkeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
-    const route = routes[pathOf(req)];
+    const path = pathOf(req);
+    const route = pages.owns(path)
+      ? (rq: IncomingMessage, rs: ServerResponse) => pages.handle(rq, rs, path)
+      : routes[path];
     if (route === undefined) {
       req.resume();
       sendJson(res, 404, { error: `not found; the routes are ${Object.keys(routes).join(', ')}` });
@@ -120,7 +127,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     }
     route(req, res).catch((error: unknown) => {
       log.error('serve: request failed', {
-        path: pathOf(req),
+        path: loggablePath(path),
         error: error instanceof Error ? error.message : String(error),
       });
       sendJson(res, 500, { error: 'internal error' });
@@ -148,6 +155,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
       : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
     `health on ${url}${HEALTH_PATH}`,
+    runtime.config.publicUrl === undefined
+      ? 'passkey pages: set BANKOPS_PUBLIC_URL (https) for approvals confirmed with a passkey'
+      : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/… and /approve/…`,
   ];
   return {
     url,

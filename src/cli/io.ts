@@ -1,5 +1,14 @@
 /** Exit codes of `bankops call` and the approval commands (documented in README). */
-export const EXIT = { ok: 0, failed: 1, usage: 2, invalid: 2, denied: 3, unfinished: 4 } as const;
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  invalid: 2,
+  denied: 3,
+  unfinished: 4,
+  /** The vote must be confirmed with a passkey at the link printed (step-up). */
+  stepUp: 5,
+} as const;
 
 export class UsageError extends Error {
   constructor(

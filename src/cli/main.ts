@@ -11,6 +11,7 @@ Usage:
   bankops call <tool> [key=value ...] [--as <name>]        run a tool (validation, policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
+  bankops people enroll|passkeys|revoke-passkey            people's passkeys, for approvals that need one
   bankops sandbox [--port <port>]                          serve the sandbox of the service (embedded state)
   bankops sandbox reset|clock|faults|rates                 drive the sandbox in use
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
@@ -31,6 +32,7 @@ Environment:
                       state beside it (bankops.sandbox.db)
   BANKOPS_POLICY      policy file (default: the shipped policy/default.yaml)
   BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
+  BANKOPS_PUBLIC_URL  where people reach bankops serve (https): passkey links point there
   BANKOPS_OUTPUT      text or json: call, approvals and audit print for people on a terminal and
                       JSON otherwise (or with --json); this forces either
 `;
@@ -60,6 +62,10 @@ const COMMANDS: Record<
   audit: async () => {
     const m = await import('./commands/audit.js');
     return { run: m.auditCommand, help: m.AUDIT_HELP };
+  },
+  people: async () => {
+    const m = await import('./commands/people.js');
+    return { run: m.peopleCommand, help: m.PEOPLE_HELP };
   },
   sandbox: async () => {
     const m = await import('./commands/sandbox.js');

@@ -5,6 +5,7 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
@@ -18,6 +19,7 @@ import * as commands from './listeners/commands/index.js';
 import * as events from './listeners/events/index.js';
 import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
+import * as passkeys from './passkeys/index.js';
 import { toolSchema } from './schemas.js';
 import type { ApprovalsFactory } from './seams.js';
 import type { SlackServices } from './services.js';
@@ -38,6 +40,7 @@ export interface SlackAppOptions {
     audit: AuditLog;
     log: Logger;
     payees?: PayeeDirectory;
+    passkeys?: PasskeyService;
   };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
@@ -161,6 +164,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
+    passkeys: runtime.passkeys,
   };
 
   const approvals = options.approvals?.(services);
@@ -185,6 +189,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   views.register(app, services);
   events.register(app, services);
   approvals?.register(app);
+  passkeys.register(app);
 
   const webhooks = serviceWebhookHandler({
     db,

@@ -2,6 +2,7 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
@@ -40,6 +41,8 @@ export interface SlackServices {
   defaults: ToolDefaults;
   /** After how long a "working…" note is shown (about a second). */
   workingAfterMs: number;
+  /** People's passkeys: the links of `/bank passkey` and of Approve on step-up approvals. */
+  passkeys: PasskeyService | undefined;
 }
 
 /** The tools offered in Slack: every one but those whose input is a secret a person holds. */

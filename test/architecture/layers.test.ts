@@ -3,8 +3,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// DESIGN "Layout": cli → app → slack, mcp → present → tools → core; the sandbox depends on nothing
-// of ours (it must not share a mistake with the client). Each layer lists what it may import.
+// DESIGN "Layout": cli → app → slack, mcp, web → present → tools → core; the sandbox depends on
+// nothing of ours (it must not share a mistake with the client). Each layer lists what it may import.
+// `web` is the passkey pages (server side; their browser script lives in browser/, outside src).
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   core: ['core'],
@@ -12,8 +13,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   present: ['present', 'tools', 'core'],
   mcp: ['mcp', 'present', 'tools', 'core'],
   slack: ['slack', 'present', 'tools', 'core'],
-  app: ['app', 'slack', 'mcp', 'present', 'tools', 'core', 'sandbox'],
-  cli: ['cli', 'app', 'slack', 'mcp', 'present', 'tools', 'core', 'sandbox'],
+  web: ['web', 'present', 'tools', 'core'],
+  app: ['app', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
+  cli: ['cli', 'app', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
   sandbox: ['sandbox'],
 };
 
@@ -60,7 +62,7 @@ describe('layering', () => {
     const core = files.filter((file) => layerOf(file) === 'core');
     expect(core.length).toBeGreaterThan(50);
     const reached = new Set(core.flatMap((file) => importsOf(file).map(layerOf)));
-    for (const layer of ['sandbox', 'tools', 'app', 'present', 'mcp', 'slack', 'cli']) {
+    for (const layer of ['sandbox', 'tools', 'app', 'present', 'mcp', 'slack', 'web', 'cli']) {
       expect(reached.has(layer), `src/core imports src/${layer}`).toBe(false);
     }
   });

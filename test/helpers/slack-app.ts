@@ -66,7 +66,9 @@ export interface SlackTestOptions {
   slack?: ServeOptions['slack'];
   policyYaml?: string;
   /** The core's options: the approvals' clock and time to live, background expiry and settlement. */
-  core?: Pick<TestCoreOptions, 'now' | 'ttlSeconds' | 'tolerancePercent' | 'background'>;
+  core?: Pick<TestCoreOptions, 'now' | 'ttlSeconds' | 'tolerancePercent' | 'background' | 'publicUrl'>;
+  /** The listener's port (0: any free one); fixed when the public URL must name it (passkeys). */
+  port?: number;
   /** What the stand-in's `apps.connections.open` answers (Socket Mode). */
   socketUrl?: () => string;
 }
@@ -102,7 +104,7 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
     const serve = await startServe({
       runtime,
       host: '127.0.0.1',
-      port: 0,
+      port: options.port ?? 0,
       settings: {
         slack: { enabled: true, config },
         ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),

@@ -17,3 +17,13 @@ export function stepUpPolicyYaml(extraActors: unknown[] = []): string {
   }
   return stringify(policy);
 }
+
+/** The same policy text with passkey step-up on its payout rules. */
+export function withStepUp(yaml: string): string {
+  const policy = parse(yaml) as { rules: { name?: string; approval?: Record<string, unknown> }[] };
+  for (const rule of policy.rules) {
+    if ((rule.name === 'payouts' || rule.name === 'large-payouts') && rule.approval !== undefined)
+      rule.approval.stepUp = 'passkey';
+  }
+  return stringify(policy);
+}

@@ -1,9 +1,12 @@
 import { parseArgs } from 'node:util';
+import type { Runtime } from '../../app/runtime.js';
 import {
   APPROVAL_STATES,
   type ApprovalActionResult,
   type ApprovalState,
 } from '../../core/approvals/types.js';
+import { type IssuedLink, PasskeyConfigError, PasskeyError } from '../../core/passkeys/index.js';
+import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
@@ -36,10 +39,33 @@ quote was outside the approved bound; or the outcome not known yet, and what hap
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
 expired, refused or not_found, and approval the full view.
 
+Approvals under a rule with stepUp: passkey count a vote only once confirmed with a passkey: approve
+prints a one-time link (5 minutes) to the approval page at BANKOPS_PUBLIC_URL, where the vote is
+signed; nothing is recorded before. With --json: {"status": "step_up", "url", "expiresAt"}.
+
 Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
 3 refused or expired, 4 not finished: the outcome is not known yet (or unresolved), or a fresh quote
-sent it back for approval.
+sent it back for approval, 5 confirm the vote with a passkey at the link printed.
 `;
+
+/** A step-up approval: the vote is signed on the approval page; this prints its one-time link. */
+function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: OutputMode): number {
+  let link: IssuedLink;
+  try {
+    link = runtime.passkeys.approvalLink(id, decider);
+  } catch (error) {
+    if (!(error instanceof PasskeyError || error instanceof PasskeyConfigError)) throw error;
+    if (mode.text) process.stdout.write(`Not recorded: ${error.message}.\n`);
+    else printJson({ status: 'refused', outcome: error.message });
+    return EXIT.denied;
+  }
+  if (mode.text) {
+    process.stdout.write(
+      `${id} needs your vote confirmed with a passkey. Open this link (it works once, until ${link.expiresAt}):\n${link.url}\nNothing is recorded before you confirm there.\n`,
+    );
+  } else printJson({ status: 'step_up', url: link.url, expiresAt: link.expiresAt });
+  return EXIT.stepUp;
+}
 
 const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
 /** `--sent`, `--not-sent`, `--retry`: what a person found at the service, as the engine takes it. */
@@ -159,8 +185,12 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'approve': {
+        const decider = deciderFor(runtime, values.as);
+        const view = executor.getApproval(approvalId);
+        if (view?.state === 'pending' && view.stepUp !== undefined)
+          return stepUpLink(runtime, approvalId, decider, mode);
         const progress = track(`approving ${approvalId}`);
-        const result = await executor.approve(approvalId, deciderFor(runtime, values.as));
+        const result = await executor.approve(approvalId, decider);
         progress.stop();
         return answer('approve', result, mode, runtime.againstSandbox);
       }

@@ -2,23 +2,28 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
+import { verifySignatures } from '../../core/passkeys/offline.js';
 import type { Column, OutputDocument, Value } from '../../present/output/index.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
   bankops audit tail [-n <count>] [--json]
-  bankops audit verify [--anchor <seq>:<hash>]
+  bankops audit verify [--anchor <seq>:<hash>] [--signatures]
   bankops audit export [--since <ISO time>] [--tool <name>] [--actor <id>]
 
 The audit log of every call: allowed, denied, pending, approved, failed. It is append-only and
 hash-chained; verify recomputes the chain and names the first entry that does not match. Record the
 head it prints somewhere else, and pass it back with --anchor to also detect removed newest entries.
+--signatures also re-checks every vote confirmed with a passkey, offline: its assertion against the
+public key enrolled to that person in an earlier entry, over the hash of what it signed (this
+entry's approval, tool and input, the bound, a nonce); every vote that fails is named.
 tail prints a table on a terminal, JSON with --json or when stdout is not a terminal. export writes
 JSON lines to stdout.
 
-Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one is given), 1 verify
-found a broken or cut chain, 2 usage.
+Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one is given, and with
+--signatures every signed vote verifies), 1 verify found a broken or cut chain or a failing
+signature, 2 usage.
 `;
 
 const TAIL_COLUMNS: Column[] = [
@@ -63,7 +68,21 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
   };
 }
 
-export function auditCommand(args: string[]): number {
+/** `--signatures`: every signed vote re-checked offline; the failing ones named. */
+async function checkSignatures(audit: AuditLog): Promise<boolean> {
+  const report = await verifySignatures(audit.entries());
+  for (const failure of report.failures) {
+    process.stdout.write(
+      `signature FAILS at entry ${failure.seq} (${failure.approvalId ?? 'no approval'}, ${failure.actor}): ${failure.reason}\n`,
+    );
+  }
+  process.stdout.write(
+    `signed votes: ${report.checked} checked, ${report.checked - report.failures.length} verify, ${report.failures.length} fail\n`,
+  );
+  return report.failures.length === 0;
+}
+
+export async function auditCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { values } = parseArgs({
     args: rest,
@@ -71,6 +90,7 @@ export function auditCommand(args: string[]): number {
       n: { type: 'string', short: 'n' },
       json: { type: 'boolean' },
       anchor: { type: 'string' },
+      signatures: { type: 'boolean' },
       since: { type: 'string' },
       tool: { type: 'string' },
       actor: { type: 'string' },
@@ -108,12 +128,13 @@ export function auditCommand(args: string[]): number {
           process.stdout.write(
             `audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`,
           );
-          return EXIT.ok;
+        } else {
+          process.stdout.write(
+            `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
+          );
         }
-        process.stdout.write(
-          `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
-        );
-        return EXIT.failed;
+        const signed = values.signatures === true ? await checkSignatures(audit) : true;
+        return result.ok && signed ? EXIT.ok : EXIT.failed;
       }
       case 'export': {
         const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {

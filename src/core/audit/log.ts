@@ -269,6 +269,12 @@ export class AuditLog {
     return verifyRows(this.#db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate(), anchor);
   }
 
+  /** Every entry, oldest first, read as it is needed (for checks over the whole log). */
+  *entries(): Generator<AuditEntry> {
+    this.flush();
+    for (const row of this.#db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate()) yield entryOf(row);
+  }
+
   /**
    * Writes matching entries (all by default, oldest first) as JSON lines: canonical JSON with
    * `prevHash` and `hash`, so an export can be checked without the database. Returns the count.

@@ -11,6 +11,8 @@ export type Command =
   | { kind: 'subscribe'; event: string; channel?: string }
   | { kind: 'unsubscribe'; event: string }
   | { kind: 'audit-anchor' }
+  /** A one-time link to register a passkey (for approvals that need one). */
+  | { kind: 'passkey' }
   /** The text does not parse: one line saying what was expected, with a suggestion when one is close. */
   | { kind: 'usage'; message: string };
 
@@ -43,6 +45,7 @@ export const SHORT_FORMS: readonly { form: string; usage: string; what: string }
   },
   { form: 'unsubscribe', usage: 'unsubscribe <event>', what: 'stop posting an event (waits for approval)' },
   { form: 'audit anchor', usage: 'audit anchor', what: "post the audit log's head to the audit channel" },
+  { form: 'passkey', usage: 'passkey', what: 'a link to register a passkey, for approvals that need one' },
 ];
 
 /** The first words a command may start with, besides tool names (for "did you mean"). */
@@ -57,4 +60,5 @@ export const COMMAND_WORDS = [
   'subscribe',
   'unsubscribe',
   'audit',
+  'passkey',
 ] as const;

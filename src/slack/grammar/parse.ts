@@ -197,6 +197,8 @@ export function parseCommand(text: string, context: GrammarContext): Command {
         return rest.length === 1 && rest[0] === 'anchor'
           ? { kind: 'audit-anchor' }
           : usage("audit reads `/bank audit anchor` (posts the audit log's head to the audit channel)");
+      case 'passkey':
+        return rest.length === 0 ? { kind: 'passkey' } : usage('passkey takes nothing more: `/bank passkey`');
       default:
         return generic(word, rest, context);
     }

@@ -4,6 +4,7 @@ import { whyNotDecide } from '../../../present/approval-decide.js';
 import { type ApprovalOutcome, approvalOutcome } from '../../../present/approval-outcome.js';
 import { parseRef } from '../../approvals/ids.js';
 import { rejectReasonModal } from '../../approvals/reject-modal.js';
+import { stepUpMessage } from '../../passkeys/index.js';
 import { escapeText, line, type SlackMessage } from '../../render/message.js';
 import { replyTo } from '../../respond.js';
 import type { SlackServices } from '../../services.js';
@@ -74,6 +75,8 @@ export function approveClicked(services: SlackServices) {
         ),
       );
     }
+    // A step-up approval is decided on the approval page, with a passkey: the click only opens it.
+    if (now?.stepUp !== undefined) return answer(stepUpMessage(services, now, actor));
     return answer(outcomeLine(approvalOutcome('approve', await services.executor.approve(ref.i, actor))));
   };
 }

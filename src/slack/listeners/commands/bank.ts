@@ -6,6 +6,7 @@ import { subscribe, unsubscribe } from '../../flows/subscriptions.js';
 import { toolCommand } from '../../flows/tool-command.js';
 import type { Command } from '../../grammar/command.js';
 import { type GrammarContext, parseCommand } from '../../grammar/parse.js';
+import { enrolLinkMessage } from '../../passkeys/index.js';
 import { approvalsMessages } from '../../render/approvals-list.js';
 import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from '../../render/help.js';
 import { line } from '../../render/message.js';
@@ -86,6 +87,8 @@ async function dispatch(
       return asker.reply(
         askedAnchor(services.audit, services.outbox, services.config.auditChannel, asker.userId),
       );
+    case 'passkey':
+      return asker.reply(enrolLinkMessage(services, asker.actor));
     case 'tool': {
       const tool = services.registry.get(command.tool);
       if (tool === undefined) return asker.reply(usageMessage(`unknown tool ${command.tool}`));

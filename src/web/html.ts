@@ -1,0 +1,41 @@
+/** Text made safe inside HTML elements and double-quoted attributes. */
+export const esc = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export const ASSETS_PATH = '/passkeys/assets/';
+
+/** The frame of both pages: no inline script or style, the bundled script and stylesheet from bankops. */
+export function pageHtml(options: {
+  title: string;
+  page: string;
+  data?: Record<string, string>;
+  body: string;
+}): string {
+  const data = Object.entries(options.data ?? {})
+    .map(([key, value]) => ` data-${key}="${esc(value)}"`)
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${esc(options.title)} · bankops</title>
+<link rel="stylesheet" href="${ASSETS_PATH}page.css">
+<script type="module" src="${ASSETS_PATH}passkey-page.js"></script>
+</head>
+<body data-page="${esc(options.page)}"${data}>
+<main>
+${options.body}
+</main>
+</body>
+</html>
+`;
+}
+
+/** A page that only says why it cannot go on (a used, expired or unknown link). */
+export const problemPage = (title: string, message: string): string =>
+  pageHtml({
+    title,
+    page: 'problem',
+    body: `<h1>${esc(title)}</h1>\n<p class="problem">${esc(message)}</p>\n<p class="note">Ask for a new link: <code>/bank passkey</code> or Approve again in Slack, or the same <code>bankops</code> command.</p>`,
+  });
