@@ -131,6 +131,12 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
       }
       try {
         if (path.startsWith(ASSETS_PATH)) return await asset(res, path.slice(ASSETS_PATH.length));
+        // A page is read with GET; every step of it (options, vote, reject, finish) is a POST.
+        const isStep = split(path, path.startsWith(ENROL_PATH) ? ENROL_PATH : APPROVE_PATH).step !== '';
+        if (isStep && req.method !== 'POST') {
+          req.resume();
+          return send(res, 405, 'text/plain; charset=utf-8', 'POST only', { Allow: 'POST' });
+        }
         if (path.startsWith(ENROL_PATH)) {
           const { token, step } = split(path, ENROL_PATH);
           return await enrol(req, res, token, step);

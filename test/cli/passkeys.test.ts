@@ -1,0 +1,106 @@
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../../src/core/actors.js';
+import { PAYOUT, pending } from '../helpers/approvals.js';
+import { runCli } from '../helpers/cli.js';
+import { createTestCore, type TestCore } from '../helpers/core.js';
+import { SoftPasskey } from '../helpers/soft-passkey.js';
+import { stepUpPolicyYaml } from '../helpers/step-up.js';
+
+/**
+ * The CLI side of step-up: `bankops approvals approve` prints the approval page's link and exits 5,
+ * `bankops people enroll|passkeys|revoke-passkey`, and a step-up policy refused without an https
+ * public URL. The CLI runs as a separate process on the same database and sandbox.
+ */
+
+const ORIGIN = 'http://localhost:4998';
+let c: TestCore;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  c = await createTestCore({ policyYaml: stepUpPolicyYaml(), publicUrl: ORIGIN });
+  const creds = c.sandbox.credentials;
+  env = {
+    BANKOPS_BASE_URL: c.sandbox.url,
+    BANKOPS_API_KEY: creds.apiKey,
+    BANKOPS_PRODUCT_ID: creds.productId,
+    BANKOPS_USER_ID: creds.userId,
+    BANKOPS_COMPANY_ID: creds.companyId,
+    BANKOPS_DB: c.dbPath,
+    BANKOPS_POLICY: join(dirname(c.dbPath), 'policy.yaml'),
+    BANKOPS_PUBLIC_URL: ORIGIN,
+    BANKOPS_ACTOR: 'admin',
+  };
+});
+afterAll(async () => {
+  await c?.close();
+});
+
+describe('bankops people and approvals approve under step-up', () => {
+  it('refuses a step-up policy without an https public URL', async () => {
+    const { BANKOPS_PUBLIC_URL: _url, ...without } = env;
+    const run = await runCli(['approvals', 'list'], without);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('approval.stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL');
+    const plain = await runCli(['approvals', 'list'], {
+      ...env,
+      BANKOPS_PUBLIC_URL: 'http://bankops.example.com',
+    });
+    expect(plain.stderr).toContain('is not https');
+  });
+
+  it('enroll prints a one-time link; passkeys lists; revoke-passkey revokes (audited)', async () => {
+    const enroll = await runCli(['people', 'enroll', 'cli:approver', '--json'], env);
+    expect(enroll.code).toBe(0);
+    expect(enroll.json.url).toMatch(new RegExp(`^${ORIGIN}/passkeys/enroll/[A-Za-z0-9_-]{43}$`));
+
+    const token = String(enroll.json.url).split('/').at(-1) ?? '';
+    const key = new SoftPasskey(ORIGIN);
+    const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
+    await c.runtime.passkeys.enrolFinish(token, 'laptop', key.register(options));
+
+    const list = await runCli(['people', 'passkeys', 'cli:approver'], { ...env, BANKOPS_OUTPUT: 'text' });
+    expect(list.stdout).toMatch(/Name\s+Created\s+Last used/);
+    expect(list.stdout).toMatch(/laptop\s+\S+\s+never/);
+
+    const enrolled = c.audit.list({ tool: 'passkey' }).at(-1);
+    expect(enrolled).toMatchObject({ decision: 'enrolled', actor: 'cli:admin' });
+    expect(JSON.stringify(c.audit.list({ limit: 1000 }))).not.toContain(token);
+  });
+
+  it('approve prints the approval page link and exits 5; nothing is recorded', async () => {
+    const approval = pending(await c.call('create_payout', { ...PAYOUT, amount: 900 }));
+    const run = await runCli(['approvals', 'approve', approval.id, '--as', 'approver'], {
+      ...env,
+      BANKOPS_OUTPUT: 'text',
+    });
+    expect(run.code).toBe(5);
+    expect(run.stdout).toContain(`${approval.id} needs your vote confirmed with a passkey`);
+    expect(run.stdout).toMatch(new RegExp(`${ORIGIN}/approve/[A-Za-z0-9_-]{43}`));
+    expect(c.executor.getApproval(approval.id)).toMatchObject({ state: 'pending', approvals: [] });
+
+    const json = await runCli(['approvals', 'approve', approval.id, '--as', 'approver', '--json'], env);
+    expect(json.json).toMatchObject({ status: 'step_up', url: expect.stringContaining('/approve/') });
+
+    const mine = await runCli(['approvals', 'approve', approval.id, '--as', 'operator'], env);
+    expect(mine.code).toBe(3);
+    const none = await runCli(['approvals', 'approve', approval.id, '--as', 'approver2'], env);
+    expect(none.code).toBe(3);
+    expect(none.stdout).toContain('has none yet');
+  });
+
+  it('revoke-passkey names what there is when the name is wrong', async () => {
+    const wrong = await runCli(['people', 'revoke-passkey', 'cli:approver', 'phone'], env);
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('cli:approver has no passkey named "phone"; theirs: "laptop"');
+    const ok = await runCli(['people', 'revoke-passkey', 'cli:approver', 'laptop'], env);
+    expect(ok.code).toBe(0);
+    expect(c.runtime.passkeys.list('cli:approver')).toEqual([]);
+    expect(c.audit.list({ tool: 'passkey' }).at(-1)).toMatchObject({
+      decision: 'revoked',
+      actor: 'cli:admin',
+    });
+    expect(() => c.runtime.passkeys.approvalLink('apr_x', cliActor('approver'))).toThrow('no approval');
+  });
+});
