@@ -4,3 +4,4 @@ await import('./core.bench.js');
 await import('./mcp.bench.js');
 await import('./slack.bench.js');
 await import('./slack-approvals.bench.js');
+await import('./passkeys.bench.js');

@@ -27,7 +27,12 @@ export const looksLikeToken = (text: string): boolean => TOKEN.test(text);
 
 /** The SQL of one-time links. */
 export class LinkStore {
-  constructor(private readonly db: Db) {}
+  /** The connection's own setting, restored after a claim. */
+  readonly #synchronous: string;
+
+  constructor(private readonly db: Db) {
+    this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
+  }
 
   /** A new link's token; only its digest is kept. */
   issue(link: Omit<LinkRow, 'digest' | 'challenge' | 'used_at'>): string {
@@ -55,13 +60,22 @@ export class LinkStore {
       .run(challenge, digest);
   }
 
-  /** Marks it used; false when someone used it first. */
+  /**
+   * Marks it used; false when someone used it first. Committed without an fsync of its own: the
+   * vote or passkey it leads to is committed with one right after, which puts this claim (earlier
+   * in the same WAL) on disk too; a power cut before that loses a claim that led to nothing.
+   */
   claim(digest: string, at: string): boolean {
-    return (
-      this.db
-        .prepare('UPDATE passkey_links SET used_at = ? WHERE digest = ? AND used_at IS NULL')
-        .run(at, digest).changes === 1
-    );
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return (
+        this.db
+          .prepare('UPDATE passkey_links SET used_at = ? WHERE digest = ? AND used_at IS NULL')
+          .run(at, digest).changes === 1
+      );
+    } finally {
+      this.db.pragma(`synchronous = ${this.#synchronous}`);
+    }
   }
 
   /** Forgets links that ended more than a day ago. */
