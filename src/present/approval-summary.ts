@@ -24,7 +24,8 @@ function nextStep(view: ApprovalView): string {
   switch (view.state) {
     case 'pending': {
       const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
-      return `Nothing has happened yet. ${people(missing)} with role ${view.approverRole} (never the requester) must approve, in Slack or with \`bankops approvals approve ${view.id}\`; the last approval runs ${view.tool} at once. If nobody approves by ${view.expiresAt} it expires and nothing happens. ${follow}`;
+      const signed = view.stepUp === undefined ? '' : ', each confirming with a passkey on the approval page';
+      return `Nothing has happened yet. ${people(missing)} with role ${view.approverRole} (never the requester) must approve, in Slack or with \`bankops approvals approve ${view.id}\`${signed}; the last approval runs ${view.tool} at once. If nobody approves by ${view.expiresAt} it expires and nothing happens. ${follow}`;
     }
     case 'approved':
     case 'executing':

@@ -119,7 +119,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
       { label: 'Rule', value: escapeText(view.reason) },
       {
         label: 'Approvals',
-        value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester)`,
+        value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,
       },
       ...(view.state === 'pending' ? [{ label: 'Deadline', value: w.time(view.expiresAt) }] : []),
     ]),
