@@ -35,6 +35,8 @@ describe('build-if-stale', () => {
     file('dist/cli.js', 50);
     expect(due()).toBe(1);
     file('dist/mcp-bundle/bankops-mcp.mjs', 50);
+    expect(due()).toBe(1);
+    file('dist/web-assets/passkey-page.js', 50);
     expect(due()).toBe(0);
     file('src/cli/main.ts', 10);
     expect(due()).toBe(1);

@@ -1,7 +1,7 @@
-import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { z } from 'zod';
 import { AssertionSchema, type SignedVote } from '../approvals/step-up.js';
 import { challengeText } from './challenge.js';
+import { webauthn } from './webauthn.js';
 
 /** The browser's answer to `navigator.credentials.get`, as @simplewebauthn/browser posts it. */
 export const AuthenticationResponseSchema = z.object({
@@ -31,6 +31,7 @@ export interface AssertionCheck {
 export async function checkAssertion(
   check: AssertionCheck,
 ): Promise<{ ok: true; counter: number } | { ok: false; reason: string }> {
+  const { verifyAuthenticationResponse } = await webauthn();
   try {
     const result = await verifyAuthenticationResponse({
       response: {

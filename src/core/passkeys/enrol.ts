@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { generateRegistrationOptions, verifyRegistrationResponse } from '@simplewebauthn/server';
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  VerifiedRegistrationResponse,
+} from '@simplewebauthn/server';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/index.js';
 import type { Db } from '../db.js';
@@ -9,6 +12,7 @@ import { infoOf } from './credentials.js';
 import { PasskeyError } from './errors.js';
 import type { LinkRow } from './links.js';
 import type { RelyingParty } from './relying-party.js';
+import { webauthn } from './webauthn.js';
 
 /** A passkey's name, as its owner gives it ("laptop", "YubiKey 5C"). */
 export const PasskeyNameSchema = z
@@ -39,11 +43,12 @@ const userIdOf = (person: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(createHash('sha256').update(`bankops person ${person}`).digest());
 
 /** The options of `navigator.credentials.create`: user verification required, resident key preferred. */
-export function registrationOptions(
+export async function registrationOptions(
   rp: RelyingParty,
   person: string,
   existing: readonly { credential_id: string }[],
-) {
+): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: 'bankops',
     rpID: rp.rpId,
@@ -94,7 +99,8 @@ export async function finishEnrolment(
   const response = RegistrationResponseSchema.safeParse(rawResponse);
   if (!response.success || link.challenge === null)
     return refuse(400, 'the browser did not send a passkey registration');
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+  const { verifyRegistrationResponse } = await webauthn();
+  let verified: VerifiedRegistrationResponse;
   try {
     verified = await verifyRegistrationResponse({
       response: {
@@ -122,15 +128,7 @@ export async function finishEnrolment(
   const { credential } = verified.registrationInfo;
   const publicKey = Buffer.from(credential.publicKey).toString('base64url');
   const at = deps.now.toISOString();
-  // The passkey and its audit entry commit together, or neither.
-  const problem = deps.db.transaction((): string | undefined => {
-    if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
-      return `${link.person} already has a passkey named "${name.data}"; choose another name`;
-    if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
-    keep();
-    return undefined;
-  });
-  const keep = () => {
+  const keep = (): void => {
     deps.credentials.insert({
       credential_id: credential.id,
       person: link.person,
@@ -158,7 +156,16 @@ export async function finishEnrolment(
       outcome: 'ok',
     });
   };
-  const failed = problem.immediate();
-  if (failed !== undefined) return refuse(409, failed);
+  // The passkey and its audit entry commit together, or neither.
+  const problem = deps.db
+    .transaction((): string | undefined => {
+      if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
+        return `${link.person} already has a passkey named "${name.data}"; choose another name`;
+      if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
+      keep();
+      return undefined;
+    })
+    .immediate();
+  if (problem !== undefined) return refuse(409, problem);
   return infoOf(deps.credentials.byId(credential.id)!);
 }

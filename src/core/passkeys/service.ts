@@ -1,4 +1,3 @@
-import { generateAuthenticationOptions } from '@simplewebauthn/server';
 import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Db } from '../db.js';
@@ -13,6 +12,7 @@ import { PasskeyGate } from './gate.js';
 import { LINK_TTL_MS, type LinkPurpose, type LinkRow, LinkStore } from './links.js';
 import { type RelyingParty, relyingPartyOf } from './relying-party.js';
 import { migratePasskeys } from './schema.js';
+import { webauthn } from './webauthn.js';
 
 export interface PasskeyServiceOptions {
   db: Db;
@@ -90,27 +90,29 @@ export class PasskeyService {
 
   /** Revokes a person's passkey by name, audited; its earlier signatures still verify offline. */
   revoke(person: string, name: string, by: Actor): PasskeyInfo {
-    return this.#db.transaction((): PasskeyInfo => {
-      const row = this.credentials.activeNamed(person, name);
-      if (row === undefined) {
-        const names = this.credentials.active(person).map((r) => `"${r.name}"`);
-        throw new PasskeyError(
-          404,
-          `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
-        );
-      }
-      this.credentials.revoke(row.credential_id, this.#now().toISOString());
-      this.#audit.append({
-        actor: by.id,
-        frontEnd: by.frontEnd,
-        tool: 'passkey',
-        input: { person, name, credentialId: row.credential_id },
-        event: 'credential',
-        decision: 'revoked',
-        outcome: 'ok',
-      });
-      return infoOf(row);
-    })();
+    return this.#db
+      .transaction((): PasskeyInfo => {
+        const row = this.credentials.activeNamed(person, name);
+        if (row === undefined) {
+          const names = this.credentials.active(person).map((r) => `"${r.name}"`);
+          throw new PasskeyError(
+            404,
+            `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
+          );
+        }
+        this.credentials.revoke(row.credential_id, this.#now().toISOString());
+        this.#audit.append({
+          actor: by.id,
+          frontEnd: by.frontEnd,
+          tool: 'passkey',
+          input: { person, name, credentialId: row.credential_id },
+          event: 'credential',
+          decision: 'revoked',
+          outcome: 'ok',
+        });
+        return infoOf(row);
+      })
+      .immediate();
   }
 
   // Enrolment.
@@ -190,6 +192,7 @@ export class PasskeyService {
       );
     const nonce = newNonce();
     this.links.setChallenge(link.digest, nonce);
+    const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({
       rpID: this.rp().rpId,
       challenge: challengeOf({ ...target, nonce }),
