@@ -169,6 +169,8 @@ describe('passkeys in a real browser', () => {
     const paints: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       if (i > 0) await page.goto(link, { waitUntil: 'load' });
+      // The entry may be recorded a little after `load`.
+      await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
       paints.push(
         await page.evaluate(
           () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
@@ -217,6 +219,17 @@ describe('passkeys in a real browser', () => {
       line: expect.stringContaining('signed something else'),
     });
     expect(t.runtime.executor.getApproval(other)).toMatchObject({ state: 'pending', approvals: [] });
+  });
+
+  it('answers Approve on the App Home with the same link, at the top of the tab', async () => {
+    const id = await asked(1002);
+    const approve = buttonsOf(shown(t.api, id) ?? {}).find((b) => b.text === 'Approve');
+    const published = t.api.callsOf('views.publish').length;
+    await t.slack.click(APPROVER, approve ?? { action_id: '', value: '' }, { home: true });
+    const home = await t.api.waitFor(() => t.api.callsOf('views.publish')[published]);
+    expect(textOf(home.args.view)).toContain('Not counted yet');
+    expect(JSON.stringify(home.args.view)).toContain(`${base}/approve/`);
+    expect(t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', approvals: [] });
   });
 
   it('voids a signature given before a re-quote', async () => {
