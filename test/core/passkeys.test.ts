@@ -72,6 +72,21 @@ describe('policy', () => {
     }
   });
 
+  it('keeps the previous policy when a reload asks for step-up without an https public URL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bankops-stepup-'));
+    const file = join(dir, 'policy.yaml');
+    writeFileSync(file, stepUpPolicyYaml().replaceAll('stepUp: passkey', ''));
+    try {
+      const store = PolicyStore.load(file, { publicUrl: 'http://bankops.example.com' });
+      writeFileSync(file, stepUpPolicyYaml());
+      const reloaded = store.reload();
+      expect(reloaded.ok).toBe(false);
+      expect(store.current().rules.some((rule) => rule.approval?.stepUp !== undefined)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('records the requirement with the approval and says it in the reason', async () => {
     const approval = await payout(1001);
     expect(approval.stepUp).toBe('passkey');
