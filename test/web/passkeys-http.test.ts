@@ -96,6 +96,30 @@ describe('the passkey pages over HTTP', () => {
     expect(await ok.json()).toMatchObject({ rpId: 'localhost', userVerification: 'required' });
   });
 
+  it('rejects from the page with a reason, and the link is spent', async () => {
+    const link = await approvalLink();
+    const headers = { 'content-type': 'application/json', origin };
+    const blank = await fetch(`${link}/reject`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ reason: ' ' }),
+    });
+    expect(await blank.json()).toMatchObject({ ok: false, line: expect.stringContaining('needs a reason') });
+    const again = await fetch(`${link}/reject`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ reason: 'wrong payee' }),
+    });
+    expect(again.status).toBe(410);
+    const fresh = await approvalLink();
+    const rejected = await fetch(`${fresh}/reject`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ reason: 'wrong payee' }),
+    });
+    expect(await rejected.json()).toMatchObject({ ok: true, line: expect.stringContaining('Rejected') });
+  });
+
   it('says plainly when a link is unknown, and cuts tokens from logged paths', async () => {
     const unknown = await fetch(`${base}/approve/${'x'.repeat(43)}`);
     expect(unknown.status).toBe(404);
