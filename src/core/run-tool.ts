@@ -120,6 +120,10 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
     ...(coded.issues.length === 0
       ? {}
       : { issues: coded.issues.map((issue) => sanitizeText(issue, secrets)) }),
+    ...(isServiceError(error) && error.attempts > 1 ? { attempts: error.attempts } : {}),
+    ...(isServiceError(error) && error.elapsedMs !== undefined
+      ? { elapsedMs: Math.round(error.elapsedMs) }
+      : {}),
   };
 }
 

@@ -114,7 +114,7 @@ describe('MCP server over in-memory transports: tools/call', () => {
     const result = await call('get_account', { accountId: 5 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Invalid input for get_account:\n- accountId: Invalid input: expected string, received number\nCorrect these fields and call get_account again.',
+      'Invalid input for get_account:\n- accountId: must be text, got 5\nCorrect these fields and call get_account again.',
     );
     const missing = await call('create_payout', { ...PAYOUT, purposeCode: undefined });
     expect(missing.isError).toBe(true);

@@ -142,6 +142,7 @@ export class HttpClient {
     let refreshedToken = false;
     // Counted apart from attempts: the resend after a 401 is not one of the `maxRetries`.
     let retries = 0;
+    const started = performance.now();
     for (let attempt = 1; ; attempt += 1) {
       let token: string | undefined;
       try {
@@ -161,7 +162,7 @@ export class HttpClient {
           await sleep(backoffMs(retries, error.retryAfter));
           continue;
         }
-        throw error;
+        throw retries === 0 ? error : error.tried(retries + 1, performance.now() - started);
       }
     }
   }

@@ -93,7 +93,9 @@ export function resultDocument(
         ...(e.httpStatus === undefined
           ? []
           : [fact('httpStatus', 'HTTP status', String(e.httpStatus), 'number')]),
-        ...(e.code === undefined ? [] : [fact('code', 'Code', String(e.code), 'number')]),
+        ...(e.code === undefined || e.code === e.httpStatus
+          ? []
+          : [fact('code', 'Code', String(e.code), 'number')]),
         ...(e.operation === undefined ? [] : [fact('operation', 'Operation', e.operation, 'id')]),
         ...(e.requestId === undefined ? [] : [fact('requestId', 'Request ID', e.requestId, 'id')]),
       ];

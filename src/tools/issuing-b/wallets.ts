@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { currencyCodeField } from '../shared/codes.js';
 import { idString } from '../shared/ids.js';
 import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, walletInput } from './fields.js';
 
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
+const currencyCode = currencyCodeField();
 
 export const createWalletB = defineTool({
   name: 'create_wallet_b',
