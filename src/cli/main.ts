@@ -8,14 +8,16 @@ export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-
 
 Usage:
   bankops tools [--toolsets <a,b>] [--read-only] [--json]  list the tools
-  bankops call <tool> [key=value ...] [--as <name>]        run a tool (validation, policy, approvals, audit)
+  bankops call <tool> [key=value ...] [--as <name>]        run a tool (policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
-  bankops sandbox [--port <port>]                          serve the sandbox of the service (embedded state)
-  bankops sandbox reset|clock|faults|rates                 drive the sandbox in use
-  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
-  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, the Slack app and service events
-  bankops help [<command> | <tool>]                        help for a command, or a tool's fields and example
+  bankops sandbox [--port <port>]                          serve the sandbox of the service
+  bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
+  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to an assistant
+  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, Slack, events
+  bankops config check                                     the configuration in force, and gaps
+  bankops completion bash|zsh|fish                         a shell completion script
+  bankops help [<command> | <tool>]                        help for a command or a tool
   bankops --version                                        print the version
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
@@ -105,7 +107,7 @@ async function dispatch(argv: string[]): Promise<Status> {
       return EXIT.ok;
     default: {
       const hint = didYouMean(command, Object.keys(COMMANDS));
-      if (hint === '') throw new UsageError(`unknown command '${command}'`, HELP);
+      if (hint === '') throw new UsageError(`unknown command '${command}' (bankops help lists the commands)`);
       throw new UsageError(`unknown command '${command}'; ${hint} (bankops help lists the commands)`);
     }
   }
@@ -125,13 +127,41 @@ function argsProblem(error: Error & { code?: unknown }, help: string): string {
   return error.message.replace(/'([^']+)'/g, '$1');
 }
 
+const USAGE = /^\s*(?:Usage:\s*)?(bankops .*)$/;
+
+/**
+ * The line of a command's help that fits what was typed: the subcommand's own usage line, else the
+ * command's subcommands in one line (`bankops approvals list|show|approve|…`), else its first.
+ */
+export function usageLine(help: string, argv: readonly string[]): string {
+  const lines = help
+    .split('\n')
+    .map((line) => USAGE.exec(line)?.[1])
+    .filter((line) => line !== undefined);
+  const [command = '', sub] = argv;
+  const own = lines.find((line) => sub !== undefined && `${line} `.startsWith(`bankops ${command} ${sub} `));
+  if (own !== undefined) return own;
+  const subs = [
+    ...new Set(
+      lines
+        .filter((line) => line.startsWith(`bankops ${command} `))
+        .map((line) => line.split(' ')[2] ?? '')
+        .filter((word) => /^[a-z]/.test(word)),
+    ),
+  ];
+  if (subs.length > 1) return `bankops ${command} ${subs.join('|')} … (bankops help ${command})`;
+  return lines[0] ?? `bankops help ${command}`;
+}
+
 /** Runs the CLI; resolves to the exit status, or `'running'` for servers that keep the process alive. */
 export async function main(argv: string[]): Promise<number | 'running'> {
   try {
     return await dispatch(argv);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`bankops: ${error.message}\n${error.help === undefined ? '' : `\n${error.help}`}`);
+      // One line of error and one of usage: the whole help is a `bankops help <command>` away.
+      const usage = error.help === undefined ? '' : `usage: ${usageLine(error.help, argv)}\n`;
+      process.stderr.write(`bankops: ${error.message}\n${usage}`);
       return EXIT.usage;
     }
     if (error instanceof ConfigError || error instanceof PolicyError) {

@@ -11,8 +11,8 @@ assistant acts as the policy's stdio actor (match: { mcpStdio: true }): by defau
 operator, never approver, so payouts and other approvals wait for a person (docs/mcp.md).
 
 Options:
-  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); get_approval and
-                     list_approvals are always offered
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')});
+                     get_approval and list_approvals are always offered
   --read-only        only tools that change nothing
   --no-confirm       run writes the policy allows without asking the user to confirm them (by
                      default an assistant that can show a form asks the user first)

@@ -17,7 +17,8 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
-  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>" [--as <name>]
+  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>"
+                              [--as <name>]
   bankops approvals reconcile <id> --retry [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
@@ -26,11 +27,11 @@ States: ${APPROVAL_STATES.join(', ')}.
 
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
-a new request may be made), or --retry (send it once more with the same request id). Someone with the approver
-role who is not the requester reconciles.
+a new request may be made), or --retry (send it once more with the same request id). Someone with
+the approver role who is not the requester reconciles.
 
-approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed, with the id
-the service gave; failed, with the service's message; sent back to the approvers because a fresh
+approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed,
+with the id the service gave; failed, with the service's message; sent back to the approvers because a fresh
 quote was outside the approved bound; or the outcome not known yet, and what happens next. With
 --json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
@@ -144,7 +145,12 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           ...(state === undefined ? {} : { state: state as ApprovalState }),
         });
         const more = limit < 500 ? '--limit 500, or --state to narrow' : '--state to narrow';
-        if (mode.text) printDocument(() => approvalsDocument(approvals, { limit, more }), mode);
+        if (mode.text)
+          printDocument(
+            (maxColumns) =>
+              approvalsDocument(approvals, { limit, more, maxColumns, fullResult: '--json shows them' }),
+            mode,
+          );
         else printJson(approvals);
         return EXIT.ok;
       }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
-import type { Column, OutputDocument, Value } from '../../present/output/index.js';
+import { type Column, limitColumns, type OutputDocument, type Value } from '../../present/output/index.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
@@ -22,20 +22,20 @@ found a broken or cut chain, 2 usage.
 `;
 
 const TAIL_COLUMNS: Column[] = [
-  { key: 'seq', label: 'Seq', kind: 'number', align: 'right' },
-  { key: 'ts', label: 'Time', kind: 'time', align: 'left' },
-  { key: 'actor', label: 'Actor', kind: 'id', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'event', label: 'Event', kind: 'status', align: 'left' },
-  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left' },
-  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left' },
-  { key: 'error', label: 'Error', kind: 'text', align: 'left' },
+  { key: 'seq', label: 'Seq', kind: 'number', align: 'right', rank: 0 },
+  { key: 'ts', label: 'Time', kind: 'time', align: 'left', rank: 1 },
+  { key: 'actor', label: 'Actor', kind: 'id', align: 'left', rank: 2 },
+  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
+  { key: 'event', label: 'Event', kind: 'status', align: 'left', rank: 4 },
+  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left', rank: 5 },
+  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left', rank: 7 },
+  { key: 'error', label: 'Error', kind: 'text', align: 'left', rank: 6 },
 ];
 
 const cell = (text: string | null | undefined, kind: Value['kind'] = 'text'): Value =>
   text === null || text === undefined || text === '' ? { text: '—', kind: 'empty' } : { text, kind };
 
-function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
+function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number): OutputDocument {
   if (entries.length === 0)
     return { title: 'Audit log', blocks: [{ type: 'note', text: 'No entries yet.', tone: 'info' }] };
   const rows = entries.map((e) => [
@@ -57,7 +57,11 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
   return {
     title: 'Audit log',
     blocks: [
-      { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+      ...limitColumns(
+        { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+        maxColumns,
+        '--json shows them',
+      ),
       ...(more === undefined ? [] : [{ type: 'note' as const, text: more, tone: 'info' as const }]),
     ],
   };
@@ -91,7 +95,7 @@ export function auditCommand(args: string[]): number {
         if (!Number.isInteger(n) || n < 1) throw new UsageError('-n must be a positive integer');
         const entries = audit.tail(n);
         const mode = outputMode(values.json);
-        if (mode.text) printDocument(() => tailDocument(entries), mode);
+        if (mode.text) printDocument((maxColumns) => tailDocument(entries, maxColumns), mode);
         else printJson(entries);
         return EXIT.ok;
       }

@@ -27,7 +27,7 @@ Company, program and agent codes, and created_by, default from the configuration
 
 Options:
   --as <name>               who is acting (default BANKOPS_ACTOR or the OS user)
-  --idempotency-key <key>   a retry with the same key returns the first result instead of acting twice
+  --idempotency-key <key>   a retry with the same key returns the first result, never acts twice
   --json                    print JSON even on a terminal (BANKOPS_OUTPUT=text|json forces either)
 
 bankops help <tool> (or bankops call <tool> --help) describes a tool's fields, with an example.

@@ -31,7 +31,8 @@ Options:
   --host <host>             address to listen on (default BANKOPS_MCP_HOST, else 127.0.0.1)
   --allow-remote            allow a non-loopback --host (BANKOPS_MCP_HOST needs no flag); put a
                             TLS-terminating reverse proxy in front
-  --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications, admin)
+  --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications,
+                            admin)
   --read-only               only tools that change nothing
   --no-confirm              run writes the policy allows without asking the user to confirm them
                             (by default a client that can show a form is asked first)
@@ -41,10 +42,11 @@ Options:
   --allowed-origin <origin> a browser origin allowed besides http://127.0.0.1:<port> and
                             http://localhost:<port> (repeatable); requests without Origin pass
   --allowed-host <host>     a Host header allowed on /mcp besides loopback names, e.g. the public
-                            name a TLS proxy forwards (repeatable; host or host:port); others get 403
+                            name a TLS proxy forwards (repeatable; host or host:port); others
+                            get 403
 
 Environment:
-  BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (a non-loopback one is allowed)
+  BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (non-loopback allowed)
   BANKOPS_LOG_LEVEL   debug, info (default), warn or error; logs are JSON lines on stderr
   SLACK_BOT_TOKEN     the Slack app's bot token (xoxb-…); Slack is off without it
   SLACK_SIGNING_SECRET  HTTP mode: the app's signing secret

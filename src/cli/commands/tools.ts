@@ -9,7 +9,8 @@ export const TOOLS_HELP = `Usage: bankops tools [--toolsets <a,b>] [--read-only]
 Lists the tools: one per operation of the service.
 
 Options:
-  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); --toolset works too
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')});
+                     --toolset works too
   --read-only        only tools that change nothing
   --json             an array with name, title, toolset, hints and the input JSON Schema
 `;

@@ -5,6 +5,7 @@ import { statusLine, whatWillHappen } from '../approval-words.js';
 import { blocksOf } from './derive.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
+import { limitColumns } from './table.js';
 import { toolOutputDocument } from './tool-output.js';
 
 /** Approvals as documents: a table of many, a record (with what was asked and what came of it) of one. */
@@ -19,12 +20,12 @@ export const votes = (view: ApprovalView): string => `${view.approvals.length} o
 export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
 
 const COLUMNS: Column[] = [
-  { key: 'id', label: 'ID', kind: 'id', align: 'left' },
-  { key: 'state', label: 'State', kind: 'status', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'requester', label: 'Requester', kind: 'id', align: 'left' },
-  { key: 'votes', label: 'Votes', kind: 'text', align: 'left' },
-  { key: 'what', label: 'What', kind: 'text', align: 'left' },
+  { key: 'id', label: 'ID', kind: 'id', align: 'left', rank: 0 },
+  { key: 'state', label: 'State', kind: 'status', align: 'left', rank: 1 },
+  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
+  { key: 'requester', label: 'Requester', kind: 'id', align: 'left', rank: 5 },
+  { key: 'votes', label: 'Votes', kind: 'text', align: 'left', rank: 4 },
+  { key: 'what', label: 'What', kind: 'text', align: 'left', rank: 2 },
 ];
 
 export interface ApprovalsListing {
@@ -33,6 +34,10 @@ export interface ApprovalsListing {
   limit?: number;
   /** How to see more, in the front end's words (`--limit 500`). */
   more?: string;
+  /** At most this many columns (all six by default); those left out are named in a note. */
+  maxColumns?: number;
+  /** Where the columns left out are found, in the front end's words (`--json shows them`). */
+  fullResult?: string;
 }
 
 /** A table of approvals, newest first as given. */
@@ -57,7 +62,8 @@ export function approvalsDocument(
   };
   const full = listing.limit !== undefined && views.length >= listing.limit;
   const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
-  return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
+  const fitted = limitColumns(table, listing.maxColumns ?? COLUMNS.length, listing.fullResult);
+  return { title, blocks: full ? [...fitted, { type: 'note', text: note, tone: 'warning' }] : fitted };
 }
 
 /** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
@@ -92,6 +98,21 @@ function facts(view: ApprovalView): Field[] {
 }
 
 /** One approval: its facts, the input asked for, the quote approvers saw, and the result once run. */
+/** What the approvers were shown besides the facts: a quote for money, the card as it was, else details. */
+function shownTitle(view: ApprovalView): string {
+  switch (view.preview?.facts?.kind) {
+    case 'payout':
+    case 'conversion':
+      return 'Quote shown';
+    case 'card_status':
+      return 'Card when asked';
+    case 'wallet_transfer':
+      return 'Wallet when asked';
+    default:
+      return 'Details shown';
+  }
+}
+
 export interface ApprovalDocumentOptions {
   registry?: Registry;
   title?: string;
@@ -115,7 +136,7 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
   if (options.input !== false && Object.keys(view.input).length > 0)
     blocks.push(...blocksOf(view.input, undefined, 'Input'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
-    blocks.push(...blocksOf(view.preview.details, undefined, 'Quote shown'));
+    blocks.push(...blocksOf(view.preview.details, undefined, shownTitle(view)));
   const tool = registry?.get(view.tool);
   if (view.result !== undefined && isRecord(view.result)) {
     blocks.push(
