@@ -71,6 +71,14 @@ const COMMANDS: Record<
     const m = await import('./commands/mcp.js');
     return { run: m.mcpCommand, help: m.MCP_HELP };
   },
+  config: async () => {
+    const m = await import('./commands/config.js');
+    return { run: m.configCommand, help: m.CONFIG_HELP };
+  },
+  completion: async () => {
+    const m = await import('./commands/completion.js');
+    return { run: m.completionCommand, help: m.COMPLETION_HELP };
+  },
   serve: async () => {
     const m = await import('./commands/serve.js');
     return { run: m.serveCommand, help: m.SERVE_HELP };

@@ -15,7 +15,7 @@ export const SANDBOX_HELP = `Usage:
                          [malformed=true] [times=<n>] [method=<GET|POST|...>]]
                                                 list, clear or add injected faults
   bankops sandbox rates [<CUR>=<USD per unit> ...]
-                                                move mid-market FX rates (EUR=1.2)
+                                                show mid-market FX rates, or move them (EUR=1.2)
 
 The sandbox is a stateful implementation of every operation of the service on 127.0.0.1, with
 seeded demo data (docs/sandbox.md). Served by this command, it keeps its state in the embedded
@@ -94,9 +94,9 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
         ? `BANKOPS_BASE_URL ${sandbox.url}`
         : sandbox.source === 'registered'
           ? `${sandbox.url}, served by pid ${sandbox.pid}`
-          : 'the embedded sandbox (its state file)';
+          : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig().databasePath)}`;
     if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    else process.stdout.write(`${control.describe(body)}\n  (${where})\n`);
+    else process.stdout.write(`${control.describe(body)}\n  Sandbox: ${where}.\n`);
     return EXIT.ok;
   } finally {
     await sandbox.close();

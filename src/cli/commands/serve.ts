@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, loadServeSettings } from '../../app/config.js';
+import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
+import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
@@ -9,6 +11,7 @@ import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
 import { slackSecrets } from '../../slack/config.js';
 import { UsageError } from '../io.js';
+import { wrapLine } from '../render/text.js';
 import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
@@ -209,15 +212,26 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       host: options.host,
     });
   }
+  const db = runtime.config.databasePath;
   const sandbox =
     runtime.sandbox === undefined
       ? []
       : [
-          `  embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), state in ${runtime.config.databasePath}`,
+          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
         ];
-  // One write, so whoever watches stderr sees the whole message at once.
-  const lines = [...running.banner, ...keyLines(runtime)].map((line) => `  ${line}`);
-  lines.push(...sandbox, '  Ctrl-C to stop');
-  process.stderr.write(`bankops serve\n${lines.join('\n')}\n`);
+  const files =
+    db === ':memory:'
+      ? []
+      : [
+          `audit log and approvals in ${db}`,
+          `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
+        ];
+  const next = [
+    'next, in another terminal: npx bankops call get_balances (then bankops help for the rest; bankops config check says what each front end still needs)',
+  ];
+  // One write, so whoever watches stderr sees the whole message at once; no line wider than 100.
+  const lines = [...running.banner, ...keyLines(runtime), ...sandbox, ...files, ...next, 'Ctrl-C to stop'];
+  const shown = lines.flatMap((line) => wrapLine(`  ${line}`, 100, '    '));
+  process.stderr.write(`bankops serve\n${shown.join('\n')}\n`);
   return 'running';
 }
