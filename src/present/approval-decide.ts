@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../core/approvals/types.js';
+import { type ApprovalView, closedReason } from '../core/approvals/types.js';
 import { canApprove, personOf } from '../core/policy/actors.js';
 import type { Policy } from '../core/policy/schema.js';
 import type { Actor } from '../core/policy/types.js';
@@ -20,7 +20,7 @@ export function whyNotDecide(
   actor: Actor,
   view: ApprovalView,
 ): string | undefined {
-  if (view.state !== 'pending') return `${view.id} is ${view.state}, no longer waiting for a decision`;
+  if (view.state !== 'pending') return closedReason(view.id, view.state);
   if (isOwnApproval(policy, actor, view)) {
     return `you asked for ${view.id}, so someone else with the role ${view.approverRole} decides it (you may cancel it)`;
   }

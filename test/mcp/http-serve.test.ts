@@ -132,6 +132,12 @@ describe('bankops serve', () => {
     const served = await serve(['--port', '0']);
     expect(served.stderr()).toContain('0 MCP keys');
     expect(served.stderr()).toMatch(/no client can connect.*docs\/mcp-http\.md/);
+    // What npm start says next: the state file by its name, the key file and what it is, the CLI.
+    const said = served.stderr().replace(/\n {4}/g, ' ');
+    expect(said).toMatch(/its state in \S+bankops\.sandbox\.db/);
+    expect(said).toMatch(/\S+bankops\.key: the key that fingerprints secret inputs/);
+    expect(said).toContain('next, in another terminal: npx bankops call get_balances');
+    for (const line of served.stderr().split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     const res = await fetch(served.url, { method: 'POST', headers: { Authorization: 'Bearer anything' } });
     expect(res.status).toBe(401);
     const exited = once(served.child, 'exit');

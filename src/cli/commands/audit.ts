@@ -114,8 +114,10 @@ export function auditCommand(args: string[]): number {
           );
           return EXIT.ok;
         }
+        // The reason names its entry already (`entry 7: …`): said once.
+        const reason = result.reason.replace(new RegExp(`^entry ${result.firstBrokenSeq}: `), '');
         process.stdout.write(
-          `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
+          `audit log BROKEN at entry ${result.firstBrokenSeq}: ${reason} (${result.entries} entries checked)\n`,
         );
         return EXIT.failed;
       }

@@ -4,14 +4,14 @@ import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
 import type { ApprovalRow } from './store.js';
-import type { ApprovalActionResult, Reconciliation } from './types.js';
+import { type ApprovalActionResult, closedWords, type Reconciliation } from './types.js';
 import { requesterOf } from './view.js';
 import { notFound, refused } from './vote.js';
 
 /** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
 function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): string | undefined {
   if (row.state !== 'unresolved')
-    return `approval ${row.id} is ${row.state}; only an unresolved one is reconciled`;
+    return `approval ${row.id} ${closedWords(row.state)}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
   if (
     actor.id === row.requester_id ||

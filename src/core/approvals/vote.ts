@@ -5,7 +5,7 @@ import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import type { ApprovalRow, VoteRow } from './store.js';
-import type { ApprovalActionResult } from './types.js';
+import { type ApprovalActionResult, closedReason, closedWords } from './types.js';
 import { requesterOf } from './view.js';
 
 export const refused = (reason: string): ApprovalActionResult => ({ status: 'refused', reason });
@@ -65,7 +65,7 @@ function mayVote(
   row: ApprovalRow,
   approver: Actor,
 ): { person: string } | { reason: string } {
-  if (row.state !== 'pending') return { reason: `approval ${row.id} is ${row.state}, not pending` };
+  if (row.state !== 'pending') return { reason: closedReason(row.id, row.state) };
   const policy = ctx.deps.policy.current();
   const check = checkApprover(policy, {
     approver,
@@ -178,7 +178,7 @@ export function reject(
   return ctx.transaction((): ApprovalActionResult => {
     const row = currentRow(ctx, id);
     if (row === undefined) return notFound(id);
-    if (row.state !== 'pending') return refusal(ctx, `approval ${id} is ${row.state}, not pending`, row);
+    if (row.state !== 'pending') return refusal(ctx, closedReason(id, row.state), row);
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
@@ -210,7 +210,11 @@ export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: st
       return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {
-      return refusal(ctx, `approval ${id} is ${row.state}; only a pending one can be cancelled`, row);
+      return refusal(
+        ctx,
+        `approval ${id} ${closedWords(row.state)}; only a pending one can be cancelled`,
+        row,
+      );
     }
     const why = reason?.trim() ? reason.trim() : 'cancelled by the requester';
     return close(ctx, row, 'cancelled', actor, person, why);
