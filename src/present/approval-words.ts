@@ -1,5 +1,6 @@
 import type { ApprovalView, Money, PreviewFacts } from '../core/approvals/view-schema.js';
 import { formatAmount } from '../core/money.js';
+import { actorName, nameActors } from './people.js';
 
 /**
  * An approval in words an approver can judge, for every front end (CLI, MCP, Slack): who gets
@@ -19,7 +20,12 @@ export interface Wording {
   text(text: string): string;
 }
 
-export const plainWording: Wording = { who: (id) => id, time: (iso) => iso, text: (text) => text };
+/** Words for a terminal or an assistant: people by name (`alice (CLI)`), times as ISO 8601. */
+export const plainWording: Wording = {
+  who: (id) => actorName(id),
+  time: (iso) => iso,
+  text: (text) => nameActors(text),
+};
 
 const list = (parts: readonly (string | undefined)[]): string => parts.filter((p) => p).join(', ');
 
@@ -153,6 +159,6 @@ const ago = (from: string, now: Date): string => {
  * since when, by whom, and how to make a separate request if that is what was meant.
  */
 export function joinedLine(view: ApprovalView, asker: string, now = new Date()): string {
-  const by = view.requester === asker ? 'you' : view.requester;
+  const by = view.requester === asker ? 'you' : actorName(view.requester);
   return `Joined ${view.id}, opened ${ago(view.createdAt, now)} by ${by}: the same request is already ${view.state}. To make a separate one, give it its own idempotency key.`;
 }

@@ -45,7 +45,7 @@ describe('approval answers', () => {
     expect(own.code).toBe(3);
     // On the embedded sandbox one terminal plays every person: the answer says how to be another.
     expect(own.stdout).toBe(
-      `Refused: cli:alice requested this call and cannot approve it. Another person approves it: bankops approvals approve ${first} --as <name>.\n`,
+      `Refused: alice (CLI) requested this call and cannot approve it. Another person approves it: bankops approvals approve ${first} --as <name>.\n`,
     );
     const rejected = await runCli(
       ['approvals', 'reject', first, '--reason', 'wrong payee', '--as', 'bob'],

@@ -2,6 +2,7 @@ import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
 import { statusLine, whatWillHappen } from '../approval-words.js';
+import { actorName } from '../people.js';
 import { blocksOf } from './derive.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
@@ -54,7 +55,7 @@ export function approvalsDocument(
       text(v.id, 'id'),
       text(stateWords(v), 'status'),
       text(v.tool),
-      text(v.requester, 'id'),
+      text(actorName(v.requester)),
       text(votes(v)),
       text(whatFor(v)),
     ]),
@@ -68,8 +69,9 @@ export function approvalsDocument(
 
 /** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
 function requesterWords(view: ApprovalView): string {
-  const { displayName, frontEnd } = view.origin;
-  return displayName === view.requester ? `via ${frontEnd}` : `${displayName}, via ${frontEnd}`;
+  const name = actorName(view.requester);
+  const { displayName } = view.origin;
+  return displayName === view.requester || name.startsWith(displayName) ? name : `${displayName}, ${name}`;
 }
 
 /** The facts of one approval, in the order an approver reads them. */
@@ -80,13 +82,16 @@ function facts(view: ApprovalView): Field[] {
     field('status', 'Status', text(statusLine(view))),
     field('tool', 'Tool', text(view.tool)),
     field('reason', 'Policy', text(view.reason)),
-    field('requester', 'Requester', text(`${view.requester} (${requesterWords(view)})`, 'id')),
+    field('requester', 'Requester', text(requesterWords(view))),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
-    out.push(field('approvals', 'Approved by', text(view.approvals.map((a) => a.approver).join(', '))));
+    out.push(
+      field('approvals', 'Approved by', text(view.approvals.map((a) => actorName(a.approver)).join(', '))),
+    );
   if (view.attempt > 1) out.push(field('attempt', 'Attempt', text(String(view.attempt), 'number')));
-  if (view.decidedBy !== undefined) out.push(field('decidedBy', 'Decided by', text(view.decidedBy, 'id')));
+  if (view.decidedBy !== undefined)
+    out.push(field('decidedBy', 'Decided by', text(actorName(view.decidedBy))));
   if (view.decisionReason !== undefined) out.push(field('decisionReason', 'Why', text(view.decisionReason)));
   if (view.error !== undefined) out.push(field('error', 'Error', text(view.error.message)));
   out.push(
