@@ -1,15 +1,15 @@
 import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { ApprovalView } from '../../core/approvals/types.js';
 import { whatWillHappen } from '../../present/approval-words.js';
-import { approveClicked, cancelClicked, rejectClicked } from '../listeners/actions/approvals.js';
-import { rejectReasonSubmitted } from '../listeners/views/reject-reason.js';
 import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
 import type { ApprovalsInSlack } from '../seams.js';
 import type { SlackServices } from '../services.js';
+import { approveClicked, cancelClicked, rejectClicked } from './buttons.js';
 import { ApprovalFollower } from './follow.js';
 import { homeBlocks } from './home.js';
 import { APPROVAL_ACTIONS, APPROVAL_VIEWS } from './ids.js';
 import { ApprovalPoster, approvalChannel } from './post.js';
+import { rejectReasonSubmitted } from './reject-reason.js';
 import { migrateSlackApprovals } from './store.js';
 
 /** How long to wait before posting the waiting approvals again when Slack was not reachable at start. */

@@ -1,17 +1,17 @@
 import type { SlashCommand } from '@slack/bolt';
-import { policyView } from '../../../present/policy-view.js';
-import { askedAnchor } from '../../flows/anchor.js';
-import type { Asker } from '../../flows/asker.js';
-import { subscribe, unsubscribe } from '../../flows/subscriptions.js';
-import { toolCommand } from '../../flows/tool-command.js';
-import type { Command } from '../../grammar/command.js';
-import { type GrammarContext, parseCommand } from '../../grammar/parse.js';
-import { approvalsMessages } from '../../render/approvals-list.js';
-import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from '../../render/help.js';
-import { line } from '../../render/message.js';
-import { outcomeMessage, usageMessage } from '../../render/outcome.js';
-import { replyTo } from '../../respond.js';
-import { type SlackServices, slackTools } from '../../services.js';
+import { policyView } from '../../present/policy-view.js';
+import { approvalsMessages } from '../approvals/list.js';
+import type { Asker } from '../asker.js';
+import { askedAnchor } from '../audit-anchor.js';
+import { line } from '../render/message.js';
+import { outcomeMessage, usageMessage } from '../render/outcome.js';
+import { replyTo } from '../respond.js';
+import { type SlackServices, slackTools } from '../services.js';
+import { subscribe, unsubscribe } from '../subscriptions/commands.js';
+import type { Command } from './command.js';
+import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from './help.js';
+import { type GrammarContext, parseCommand } from './parse.js';
+import { toolCommand } from './tool-command.js';
 
 /** An unknown user learns that, and what to give the admin. */
 export const noAccessMessage = (userId: string) =>

@@ -1,7 +1,7 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import type { SlackServices } from '../../services.js';
-import { VIEWS } from '../actions/ids.js';
-import { corridorSubmitted, toolFormSubmitted } from './forms.js';
+import { VIEWS } from '../ids.js';
+import type { SlackServices } from '../services.js';
+import { corridorSubmitted, toolFormSubmitted } from './submitted.js';
 
 /** Submissions of the forms bankops opens. */
 export function register(app: App, services: SlackServices): void {

@@ -1,9 +1,9 @@
 import type { AnyTool } from '../../core/tool.js';
-import { ACTIONS } from '../listeners/actions/ids.js';
+import type { Asker } from '../asker.js';
+import { ACTIONS } from '../ids.js';
 import { actions, type Block, type Button, button, type SlackMessage } from '../render/message.js';
 import { outputPages } from '../render/output.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
 
 /** Whether a result holds one of the tool's secret fields (a card-details or PIN link). */
 function holdsSecret(tool: AnyTool, output: Record<string, unknown>): boolean {

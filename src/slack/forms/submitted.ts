@@ -1,11 +1,11 @@
 import type { AckFn, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
-import type { Asker } from '../../flows/asker.js';
-import { loadingForm, showCorridorFields } from '../../flows/beneficiary.js';
-import { type FormMetadata, parseMetadata, readForm, submitForm } from '../../flows/forms.js';
-import { inlineErrors } from '../../render/modal.js';
-import { replyTo } from '../../respond.js';
-import { toolSchema } from '../../schemas.js';
-import type { SlackServices } from '../../services.js';
+import type { Asker } from '../asker.js';
+import { inlineErrors } from '../render/modal.js';
+import { replyTo } from '../respond.js';
+import { toolSchema } from '../schemas.js';
+import type { SlackServices } from '../services.js';
+import { loadingForm, showCorridorFields } from './beneficiary.js';
+import { type FormMetadata, parseMetadata, readForm, submitForm } from './tool-form.js';
 
 type Ack = AckFn<ViewResponseAction>;
 type Args = { body: ViewSubmitAction; ack: Ack };

@@ -1,14 +1,14 @@
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import type { Actor } from '../../../core/policy/types.js';
-import { whyNotDecide } from '../../../present/approval-decide.js';
-import { type ApprovalOutcome, approvalOutcome } from '../../../present/approval-outcome.js';
-import { parseRef } from '../../approvals/ids.js';
-import { rejectReasonModal } from '../../approvals/reject-modal.js';
-import { escapeText, line, type SlackMessage } from '../../render/message.js';
-import { replyTo } from '../../respond.js';
-import type { SlackServices } from '../../services.js';
+import type { Actor } from '../../core/policy/types.js';
+import { whyNotDecide } from '../../present/approval-decide.js';
+import { type ApprovalOutcome, approvalOutcome } from '../../present/approval-outcome.js';
 import { noAccessMessage } from '../commands/bank.js';
-import { publishHome } from '../events/index.js';
+import { escapeText, line, type SlackMessage } from '../render/message.js';
+import { replyTo } from '../respond.js';
+import type { SlackServices } from '../services.js';
+import { publishHome } from './home-tab.js';
+import { parseRef } from './ids.js';
+import { rejectReasonModal } from './reject-modal.js';
 
 type Args = { body: BlockAction; action: ButtonAction; ack: () => Promise<void> };
 

@@ -1,14 +1,14 @@
 import type { RequestOrigin } from '../../core/approvals/types.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
+import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
 import { outcomeMessage } from '../render/outcome.js';
 import { pendingMessage } from '../render/pending.js';
 import type { Reply } from '../respond.js';
 import type { SlackServices } from '../services.js';
 import { cardsSeen } from '../store/cards.js';
-import type { Asker } from './asker.js';
-import { outputAnswer } from './output-answer.js';
+import { outputAnswer } from './output.js';
 
 /**
  * Where a request from Slack came from, kept with an approval it opens: the requester is answered

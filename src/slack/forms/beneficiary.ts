@@ -1,13 +1,13 @@
 import type { AnyTool } from '../../core/tool.js';
 import type { JsonSchema } from '../../present/args.js';
-import { VIEWS } from '../listeners/actions/ids.js';
+import type { Asker } from '../asker.js';
+import { VIEWS } from '../ids.js';
 import { formFields } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inputBlocks, type ModalView, modalView } from '../render/modal.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import type { FormMetadata } from './forms.js';
+import type { FormMetadata } from './tool-form.js';
 
 /** Step one asks what picks the corridor: these fields of get_beneficiary_schema. */
 const CORRIDOR_FIELDS = ['currency', 'entityType', 'paymentMethod', 'country'];

@@ -1,10 +1,10 @@
 import type { AckFn, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
-import { approvalOutcome } from '../../../present/approval-outcome.js';
-import { parseRejectMetadata, REASON_BLOCK, reasonOf } from '../../approvals/reject-modal.js';
-import { replyTo } from '../../respond.js';
-import type { SlackServices } from '../../services.js';
-import { outcomeLine } from '../actions/approvals.js';
-import { publishHome } from '../events/index.js';
+import { approvalOutcome } from '../../present/approval-outcome.js';
+import { replyTo } from '../respond.js';
+import type { SlackServices } from '../services.js';
+import { outcomeLine } from './buttons.js';
+import { publishHome } from './home-tab.js';
+import { parseRejectMetadata, REASON_BLOCK, reasonOf } from './reject-modal.js';
 
 type Args = { body: ViewSubmitAction; ack: AckFn<ViewResponseAction> };
 

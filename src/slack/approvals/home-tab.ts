@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
-import { policyView } from '../../../present/policy-view.js';
-import { helpMessage } from '../../render/help.js';
-import { type Block, LIMITS } from '../../render/message.js';
-import { type SlackServices, slackTools } from '../../services.js';
+import { policyView } from '../../present/policy-view.js';
 import { noAccessMessage } from '../commands/bank.js';
+import { helpMessage } from '../commands/help.js';
+import { type Block, LIMITS } from '../render/message.js';
+import { type SlackServices, slackTools } from '../services.js';
 
 /**
  * Events API deliveries are handled once: the event id is recorded before any listener runs, so a

@@ -1,7 +1,7 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import type { SlackServices } from '../../services.js';
-import { morePage, serviceNext, share } from './answers.js';
-import { ACTIONS } from './ids.js';
+import { ACTIONS } from '../ids.js';
+import type { SlackServices } from '../services.js';
+import { morePage, serviceNext, share } from './buttons.js';
 
 /** The buttons under answers: Share, More, More from the service. */
 export function register(app: App, services: SlackServices): void {

@@ -3,14 +3,14 @@ import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { ExecuteResult, FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
-import { VIEWS } from '../listeners/actions/ids.js';
+import { answerFor, slackOrigin } from '../answers/run.js';
+import type { Asker } from '../asker.js';
+import { VIEWS } from '../ids.js';
 import type { FormField } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inlineErrors, inputBlocks, type ModalView, modalView, submittedTokens } from '../render/modal.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import { answerFor, slackOrigin } from './run.js';
 
 /** What a form's submission needs, in the view's private metadata. */
 export interface FormMetadata {

@@ -2,7 +2,15 @@ import type { ApprovalView } from '../../core/approvals/types.js';
 import { canApprove } from '../../core/policy/actors.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Actor } from '../../core/policy/types.js';
-import { context, escapeText, header, LIMITS, pageBlocks, type SlackMessage, sections } from './message.js';
+import {
+  context,
+  escapeText,
+  header,
+  LIMITS,
+  pageBlocks,
+  type SlackMessage,
+  sections,
+} from '../render/message.js';
 
 const lineOf = (a: ApprovalView): string => {
   const what = a.preview?.summary ?? a.reason;

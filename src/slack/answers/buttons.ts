@@ -1,10 +1,10 @@
 import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { withButtons } from '../../flows/output-answer.js';
-import { runAndAnswer } from '../../flows/run.js';
-import { button, context, line, type SlackMessage } from '../../render/message.js';
-import { replyTo } from '../../respond.js';
-import type { SlackServices } from '../../services.js';
-import { ACTIONS } from './ids.js';
+import { ACTIONS } from '../ids.js';
+import { button, context, line, type SlackMessage } from '../render/message.js';
+import { replyTo } from '../respond.js';
+import type { SlackServices } from '../services.js';
+import { withButtons } from './output.js';
+import { runAndAnswer } from './run.js';
 
 type Args = { body: BlockAction; action: ButtonAction; ack: () => Promise<void> };
 

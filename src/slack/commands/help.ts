@@ -1,8 +1,8 @@
 import type { AnyTool, ToolDefaults } from '../../core/tool.js';
 import type { PolicyView, ToolAccess } from '../../present/policy-view.js';
 import { argsOf, toolHelp } from '../../present/tool-help.js';
-import { SHORT_FORMS } from '../grammar/command.js';
-import { context, escapeText, header, type SlackMessage, sections } from './message.js';
+import { context, escapeText, header, type SlackMessage, sections } from '../render/message.js';
+import { SHORT_FORMS } from './command.js';
 
 /** Which tool each short form runs, so help lists only the forms this person may use. */
 const FORM_TOOLS: Record<string, string> = {
