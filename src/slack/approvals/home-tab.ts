@@ -1,57 +1,45 @@
-import type { App } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Actor } from '../../core/policy/types.js';
 import { policyView } from '../../present/policy-view.js';
-import { noAccessMessage } from '../commands/bank.js';
 import { helpMessage } from '../commands/help.js';
+import type { ActorContext } from '../middleware/actor.js';
 import { type Block, LIMITS } from '../render/message.js';
 import { type SlackServices, slackTools } from '../services.js';
+import { homeBlocks } from './home.js';
 
-/**
- * Events API deliveries are handled once: the event id is recorded before any listener runs, so a
- * retry Slack sends (`X-Slack-Retry-Num`, when it thinks the first was lost) is acknowledged and
- * dropped, in this process or another sharing the database. Bolt itself does not de-duplicate.
- */
-export function onceMiddleware(services: SlackServices) {
-  return async (args: { body: unknown; context: { retryNum?: number }; next: () => Promise<void> }) => {
-    const body = args.body as { type?: unknown; event_id?: unknown };
-    if (body.type === 'event_callback' && typeof body.event_id === 'string') {
-      if (!services.seen.firstTime(body.event_id)) {
-        services.log.info('slack: a retried event was already handled; acknowledged only', {
-          eventId: body.event_id,
-          retryNum: args.context.retryNum,
-        });
-        return;
-      }
-    }
-    await args.next();
-  };
-}
+/** What the App Home reads: the executor (approvals, policy), the tools, and `views.publish`. */
+export type HomeServices = Pick<SlackServices, 'executor' | 'registry' | 'call'>;
 
 /**
  * Publishes a person's App Home: `top` first (the answer to a button clicked there), then their
- * approvals (src/slack/approvals), then what they may do; within the home tab's 100 blocks.
+ * approvals, then what they may do; within the home tab's 100 blocks.
  */
-export async function publishHome(services: SlackServices, userId: string, top: Block[] = []): Promise<void> {
-  const actor = await services.identities.actorFor(userId);
-  const known = services.identities.isKnown(actor);
-  const message = known
-    ? helpMessage(
-        policyView(services.executor.policy, actor, slackTools(services.registry)),
-        slackTools(services.registry),
-      )
-    : noAccessMessage(userId);
+export async function publishHome(
+  services: HomeServices,
+  userId: string,
+  actor: Actor,
+  top: Block[] = [],
+): Promise<void> {
+  const tools = slackTools(services.registry);
+  const message = helpMessage(policyView(services.executor.policy, actor, tools), tools);
   const budget = LIMITS.modalBlocks - top.length - message.blocks.length;
-  const approvals =
-    known && budget > 3 ? ((await services.approvals?.home?.(actor, userId, budget)) ?? []) : [];
+  const approvals = budget > 3 ? await homeBlocks(services, actor, budget) : [];
   await services.call('views.publish', {
     user_id: userId,
     view: { type: 'home', blocks: [...top, ...approvals, ...message.blocks] },
   });
 }
 
-/** The App Home tab: this person's approvals and what they may do. */
-export function register(app: App, services: SlackServices): void {
-  app.event('app_home_opened', async ({ event }) => {
+type HomeOpenedArgs = AllMiddlewareArgs<ActorContext> & SlackEventMiddlewareArgs<'app_home_opened'>;
+
+/** The App Home tab, when its owner opens it. */
+export function homeOpened(services: HomeServices) {
+  return async ({ event, context }: HomeOpenedArgs): Promise<void> => {
     if (event.tab !== 'home') return;
-    await publishHome(services, event.user);
-  });
+    await publishHome(services, event.user, context.actor);
+  };
 }
+
+export const registerHome = (app: App<ActorContext>, services: HomeServices): void => {
+  app.event('app_home_opened', homeOpened(services));
+};

@@ -1,7 +1,7 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
-import { canApprove } from '../../core/policy/actors.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Actor } from '../../core/policy/types.js';
+import { approvalsOf } from '../../present/approval-decide.js';
 import {
   context,
   escapeText,
@@ -18,28 +18,20 @@ const lineOf = (a: ApprovalView): string => {
 };
 
 /**
- * `/bank approvals`, for now a list (the approval messages with buttons come with the change feed):
- * the pending approvals this person may decide (holding the role, not theirs, not voted yet), then
- * their own. Long lists go on over more messages.
+ * `/bank approvals`: the pending approvals this person may decide, then their own, by the same rule
+ * as the App Home and the CLI (`approvalsOf` in src/present: per person, not per identity). Long
+ * lists go on over more messages.
  */
 export function approvalsMessages(
   approvals: readonly ApprovalView[],
   actor: Actor,
-  policy: Policy,
+  policy: Pick<Policy, 'actors'>,
 ): SlackMessage[] {
-  const pending = approvals.filter((a) => a.state === 'pending');
-  const mine = pending.filter((a) => a.requester === actor.id);
-  const forMe = pending.filter(
-    (a) =>
-      a.requester !== actor.id &&
-      canApprove(policy, actor, a.approverRole) &&
-      !a.approvals.some((vote) => vote.approver === actor.id),
-  );
+  const { forMe, mine } = approvalsOf(policy, actor, approvals);
+  const list = (views: readonly ApprovalView[]) => views.map(lineOf).join('\n') || '_nothing_';
   const body = [
-    ...sections(`*Waiting for you* (${forMe.length})\n${forMe.map(lineOf).join('\n') || '_nothing_'}`),
-    ...sections(
-      `*Yours, waiting for others* (${mine.length})\n${mine.map(lineOf).join('\n') || '_nothing_'}`,
-    ),
+    ...sections(`*Waiting for you* (${forMe.length})\n${list(forMe)}`),
+    ...sections(`*Yours, waiting for others* (${mine.length})\n${list(mine)}`),
     context('Decide with `bankops approvals approve <id>` or `bankops approvals reject <id> --reason …`.'),
   ];
   const pages = pageBlocks(body, LIMITS.messageBlocks - 1);

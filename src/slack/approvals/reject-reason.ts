@@ -1,14 +1,15 @@
-import type { AckFn, ViewResponseAction, ViewSubmitAction } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { approvalOutcome } from '../../present/approval-outcome.js';
+import { rejectTarget } from '../metadata.js';
+import type { ActorContext } from '../middleware/actor.js';
 import { replyTo } from '../respond.js';
-import type { SlackServices } from '../services.js';
 import { outcomeLine } from './buttons.js';
-import { publishHome } from './home-tab.js';
-import { parseRejectMetadata, REASON_BLOCK, reasonOf } from './reject-modal.js';
+import { type HomeServices, publishHome } from './home-tab.js';
+import { REASON_BLOCK, reasonOf } from './reject-modal.js';
 
-type Args = { body: ViewSubmitAction; ack: AckFn<ViewResponseAction> };
+type SubmitArgs = AllMiddlewareArgs<ActorContext> & SlackViewMiddlewareArgs<ViewSubmitAction>;
 
-const inline = (ack: Args['ack'], message: string): Promise<void> =>
+const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
   ack({ response_action: 'errors', errors: { [REASON_BLOCK]: message } });
 
 /**
@@ -16,10 +17,10 @@ const inline = (ack: Args['ack'], message: string): Promise<void> =>
  * then the executor rejects (or refuses, also shown inline, so the person sees why in place); the
  * modal closes and the rejecter is told where they clicked.
  */
-export function rejectReasonSubmitted(services: SlackServices) {
-  return async ({ body, ack }: Args): Promise<void> => {
-    const meta = parseRejectMetadata(body.view.private_metadata);
-    if (meta === undefined)
+export function rejectReasonSubmitted(services: HomeServices) {
+  return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
+    const target = rejectTarget.decode(body.view.private_metadata);
+    if (target === undefined)
       return inline(ack, 'This form names no approval; close it and click Reject again.');
     const reason = reasonOf(
       body.view.state.values as Record<string, Record<string, { value?: string | null }>>,
@@ -30,16 +31,12 @@ export function rejectReasonSubmitted(services: SlackServices) {
         'Say why: the requester reads it and the audit log keeps it. Spaces alone are not a reason.',
       );
     }
-    const actor = await services.identities.actorFor(body.user.id);
-    if (!services.identities.isKnown(actor)) {
-      return inline(ack, `You have no access to bankops yet (user id ${body.user.id}).`);
-    }
-    const result = services.executor.reject(meta.i, actor, reason);
+    const result = services.executor.reject(target.approvalId, context.actor, reason);
     const outcome = approvalOutcome('reject', result);
     if (result.status !== 'ok') return inline(ack, outcome.line);
     await ack();
     const answer = outcomeLine(outcome);
-    if (meta.u !== undefined) await replyTo(meta.u)(answer);
-    else await publishHome(services, body.user.id, answer.blocks);
+    if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(answer);
+    else await publishHome(services, body.user.id, context.actor, answer.blocks);
   };
 }
