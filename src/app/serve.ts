@@ -73,21 +73,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     );
   }
   const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
-  let publicUrl = settings.publicUrl;
+  // Loaded only when Slack is on: a server without it does not pay for Bolt.
+  const slackModule = settings.slack.enabled ? await import('../slack/app.js') : undefined;
   let slack: SlackFrontEnd | undefined;
-  if (settings.slack.enabled) {
-    // Loaded only when Slack is on: a server without it does not pay for Bolt.
-    const { createSlackApp } = await import('../slack/app.js');
-    const { createSlackApprovals } = await import('../slack/approvals/index.js');
-    slack = createSlackApp({
-      config: settings.slack.config,
-      runtime,
-      defaults: runtime.config.defaults,
-      ...(publicUrl === undefined ? {} : { publicUrl }),
-      approvals: createSlackApprovals,
-      ...options.slack,
-    });
-  }
 
   const routes: Record<string, Handler> = {
     [MCP_PATH]: mcp.handle,
@@ -132,9 +120,16 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const port = await listen(server, options.port, options.host);
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
-  if (publicUrl === undefined && runtime.sandbox !== undefined) {
-    publicUrl = url;
-    if (slack !== undefined) slack.services.publicUrl = url;
+  const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  // Built once the address is known, before any request is read (nothing awaits in between).
+  if (slackModule !== undefined && settings.slack.enabled) {
+    slack = slackModule.createSlackApp({
+      config: settings.slack.config,
+      runtime,
+      defaults: runtime.config.defaults,
+      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...options.slack,
+    });
   }
   await slack?.start();
 

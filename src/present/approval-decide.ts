@@ -31,3 +31,19 @@ export function whyNotDecide(
   if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
   return undefined;
 }
+
+/**
+ * The pending approvals as a person sees them, in every front end: those waiting for them (they
+ * may decide them now) and their own (asked for under any identity of the same person).
+ */
+export function approvalsOf(
+  policy: Pick<Policy, 'actors'>,
+  actor: Actor,
+  views: readonly ApprovalView[],
+): { forMe: ApprovalView[]; mine: ApprovalView[] } {
+  const pending = views.filter((view) => view.state === 'pending');
+  return {
+    forMe: pending.filter((view) => whyNotDecide(policy, actor, view) === undefined),
+    mine: pending.filter((view) => isOwnApproval(policy, actor, view)),
+  };
+}

@@ -238,6 +238,38 @@ describe('short forms', () => {
     expect(treasurer.text).toMatch(/Waiting for you\* \([1-9]/);
     expect(treasurer.text).toContain(`slack:${USERS.operator}`);
   });
+
+  it('approvals: a person asking as their CLI identity finds it under theirs in Slack, as on the App Home', async () => {
+    const asked = await t.runtime.executor.execute({
+      tool: 'create_conversion',
+      input: { amount: 75, sourceAssetCode: 'USD', targetAssetCode: 'EUR', side: 'SOURCE' },
+      actor: cliActor('dana'),
+    });
+    if (asked.status !== 'pending_approval') throw new Error(`expected an approval, got ${asked.status}`);
+    const id = asked.approval.id;
+    const listed = await ask(USERS.dana, 'approvals');
+    const [forMe, mine] = listed.text.split('Yours, waiting for others');
+    expect(mine).toContain(id);
+    expect(forMe).not.toContain(id);
+    // The App Home, by the same rule: no Approve button for it, a Cancel.
+    await t.slack.event(
+      { type: 'app_home_opened', user: USERS.dana, channel: `D${USERS.dana}`, tab: 'home' },
+      { eventId: t.slack.nextId('Ev') },
+    );
+    const home = await t.api.waitFor(() =>
+      t.api.callsOf('views.publish').find((c) => c.args.user_id === USERS.dana),
+    );
+    const values = buttonsOf(home.args.view).map((b) => `${b.action_id} ${b.value}`);
+    expect(values.some((v) => v.startsWith('bankops_approval_cancel') && v.includes(id))).toBe(true);
+    expect(values.some((v) => v.startsWith('bankops_approval_approve') && v.includes(id))).toBe(false);
+  });
+});
+
+describe('subscriptions', () => {
+  it('says what is missing when there is no public URL to give the service', async () => {
+    const { text } = await ask(USERS.operator, 'subscribe card_block');
+    expect(text).toContain('BANKOPS_PUBLIC_URL is not set');
+  });
 });
 
 describe('answers', () => {

@@ -162,15 +162,4 @@ describe('service events in channels', () => {
     expect(text).toContain('Waiting for approval');
     expect(text).toContain('delete_subscription');
   });
-
-  it('says what is missing when there is no public URL to give the service', async () => {
-    const slack = t.serve.slack;
-    if (slack === undefined) throw new Error('Slack is on in this test');
-    slack.services.publicUrl = undefined;
-    try {
-      expect(await ask(USERS.operator, 'subscribe card_block')).toContain('BANKOPS_PUBLIC_URL is not set');
-    } finally {
-      slack.services.publicUrl = tunnel.url;
-    }
-  });
 });

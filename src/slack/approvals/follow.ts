@@ -1,6 +1,6 @@
 import type { FeedFollower } from '../../core/approvals/follow.js';
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
-import type { SlackServices } from '../services.js';
+import type { ApprovalServices } from './index.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
 import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
@@ -15,13 +15,13 @@ export const CONSUMER = 'slack-approvals';
  * key made of the event's sequence number, in one transaction: a repeated event queues nothing new.
  */
 export class ApprovalFollower {
-  readonly #services: SlackServices;
+  readonly #services: ApprovalServices;
   readonly #poster: ApprovalPoster;
   /** Direct-message channels by user (`conversations.open` answers the same one every time). */
   readonly #dms = new Map<string, string>();
   #follower: FeedFollower | undefined;
 
-  constructor(services: SlackServices, poster: ApprovalPoster) {
+  constructor(services: ApprovalServices, poster: ApprovalPoster) {
     this.#services = services;
     this.#poster = poster;
   }

@@ -4,6 +4,7 @@ import type { Policy } from '../../core/policy/schema.js';
 import type { Registry } from '../../core/registry.js';
 import { resultFacts } from '../../present/approval-outcome.js';
 import { sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { decisionRef } from '../metadata.js';
 import {
   type Block,
   type Button,
@@ -16,7 +17,7 @@ import {
   type SlackMessage,
   sections,
 } from '../render/message.js';
-import { APPROVAL_ACTIONS, type DecisionRef } from './ids.js';
+import { APPROVAL_ACTIONS } from './ids.js';
 import { askedBy, slackWording } from './people.js';
 
 /**
@@ -75,10 +76,10 @@ function confirmDialog(view: ApprovalView): types.ConfirmationDialog {
 
 /** Approve (primary) and Reject (danger), each naming the attempt it was shown for. */
 export function decisionButtons(view: ApprovalView, registry: Registry): Button[] {
-  const ref: DecisionRef = { i: view.id, a: view.attempt };
-  const approve = button('Approve', APPROVAL_ACTIONS.approve, JSON.stringify(ref), 'primary');
+  const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+  const approve = button('Approve', APPROVAL_ACTIONS.approve, ref, 'primary');
   if (isDestructive(view, registry)) approve.confirm = confirmDialog(view);
-  return [approve, button('Reject', APPROVAL_ACTIONS.reject, JSON.stringify(ref), 'danger')];
+  return [approve, button('Reject', APPROVAL_ACTIONS.reject, ref, 'danger')];
 }
 
 /** How it ended, below the facts: the result's id and status, or the service's refusal. */

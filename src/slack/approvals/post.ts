@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalView } from '../../core/approvals/types.js';
-import type { SlackServices } from '../services.js';
 import { isPermanentRefusal } from '../store/outbox.js';
+import type { ApprovalServices } from './index.js';
 import { approvalMessage } from './message.js';
+import { approvalChannel } from './requested.js';
 import { type ApprovalMessage, ApprovalMessages } from './store.js';
 
 /**
@@ -14,10 +15,6 @@ import { type ApprovalMessage, ApprovalMessages } from './store.js';
 export const digest = (value: unknown): string =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-/** The channel an approval is decided in: its rule's own, else the configured one. */
-export const approvalChannel = (view: ApprovalView, services: SlackServices): string | undefined =>
-  view.route?.slackChannel ?? services.config.approvalsChannel;
-
 interface RateLimited {
   code?: string;
   retryAfter?: number;
@@ -25,10 +22,10 @@ interface RateLimited {
 
 export class ApprovalPoster {
   readonly messages: ApprovalMessages;
-  readonly #services: SlackServices;
+  readonly #services: ApprovalServices;
   readonly #aborts = new AbortController();
 
-  constructor(services: SlackServices) {
+  constructor(services: ApprovalServices) {
     this.#services = services;
     this.messages = new ApprovalMessages(services.db);
   }
@@ -47,7 +44,7 @@ export class ApprovalPoster {
    * Throws when it should be tried again soon (Slack busy or down, another process posting).
    */
   async ensure(view: ApprovalView): Promise<{ message: ApprovalMessage; postedNow: boolean } | undefined> {
-    const channel = approvalChannel(view, this.#services);
+    const channel = approvalChannel(view, this.#services.config);
     if (channel === undefined) return undefined;
     const claim = this.messages.claim(view.id, channel);
     if (claim === 'busy') throw new Error(`another process is posting the message of ${view.id}`);

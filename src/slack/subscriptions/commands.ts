@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { ExecuteResult } from '../../core/results.js';
+import { answerFor, slackOrigin } from '../answers/run.js';
+import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
 import { usageMessage } from '../render/outcome.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import { answerFor, slackOrigin } from './run.js';
 
 export const WEBHOOK_PATH = '/webhooks/service';
 

@@ -1,13 +1,13 @@
 import type { AnyTool } from '../../core/tool.js';
 import type { JsonSchema } from '../../present/args.js';
-import { VIEWS } from '../listeners/actions/ids.js';
+import type { Asker } from '../asker.js';
+import { VIEWS } from '../ids.js';
+import { formTarget } from '../metadata.js';
 import { formFields } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inputBlocks, type ModalView, modalView } from '../render/modal.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import type { FormMetadata } from './forms.js';
 
 /** Step one asks what picks the corridor: these fields of get_beneficiary_schema. */
 const CORRIDOR_FIELDS = ['currency', 'entityType', 'paymentMethod', 'country'];
@@ -27,7 +27,12 @@ export function corridorForm(
   problem?: string,
 ): ModalView {
   const fields = toolFields(schemaTool).filter((f) => CORRIDOR_FIELDS.includes(f.path));
-  const metadata: FormMetadata = { t: 'create_beneficiary', u: where.responseUrl, c: where.channel, f: {} };
+  const metadata = formTarget.encode({
+    tool: 'create_beneficiary',
+    responseUrl: where.responseUrl,
+    channel: where.channel,
+    fixed: {},
+  });
   const intro =
     '*Register a beneficiary*, step 1 of 2: the corridor. The next step asks for exactly what that corridor needs.' +
     (problem === undefined ? '' : `\n:warning: ${escapeText(problem)}`);
@@ -42,7 +47,7 @@ export function corridorForm(
         : {}),
     }),
     submit: 'Next',
-    metadata: JSON.stringify(metadata),
+    metadata,
   });
 }
 
@@ -75,12 +80,12 @@ export function corridorFieldsForm(
     corridor.country === undefined
       ? {}
       : { bank: { bankCountry: corridor.country }, country: corridor.country };
-  const metadata: FormMetadata = {
-    t: 'create_beneficiary',
-    u: where.responseUrl,
-    c: where.channel,
-    f: fixed,
-  };
+  const metadata = formTarget.encode({
+    tool: 'create_beneficiary',
+    responseUrl: where.responseUrl,
+    channel: where.channel,
+    fixed,
+  });
   const title =
     typeof corridorSchema.title === 'string'
       ? corridorSchema.title
@@ -91,7 +96,7 @@ export function corridorFieldsForm(
     intro: `*Register a beneficiary*, step 2 of 2: ${escapeText(title)}.`,
     blocks: inputBlocks(fields, prefill),
     submit: 'Register',
-    metadata: JSON.stringify(metadata),
+    metadata,
   });
 }
 

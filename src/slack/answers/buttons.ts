@@ -1,20 +1,15 @@
-import type { BlockAction, ButtonAction } from '@slack/bolt';
-import { withButtons } from '../../flows/output-answer.js';
-import { runAndAnswer } from '../../flows/run.js';
-import { button, context, line, type SlackMessage } from '../../render/message.js';
-import { replyTo } from '../../respond.js';
-import type { SlackServices } from '../../services.js';
-import { ACTIONS } from './ids.js';
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { webApi } from '@slack/bolt';
+import { ACTIONS } from '../ids.js';
+import { nextPageRef, pageRef, shareRef } from '../metadata.js';
+import type { ActorContext } from '../middleware/actor.js';
+import { button, context, line, type SlackMessage } from '../render/message.js';
+import { replyTo } from '../respond.js';
+import type { SlackServices } from '../services.js';
+import { withButtons } from './output.js';
+import { runAndAnswer } from './run.js';
 
-type Args = { body: BlockAction; action: ButtonAction; ack: () => Promise<void> };
-
-const parse = <T>(value: string | undefined): T | undefined => {
-  try {
-    return value === undefined ? undefined : (JSON.parse(value) as T);
-  } catch {
-    return undefined;
-  }
-};
+type ButtonArgs = AllMiddlewareArgs<ActorContext> & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
 const GONE = line(':hourglass: This answer is older than 30 minutes; ask again.');
 
@@ -27,12 +22,21 @@ function forChannel(page: SlackMessage, userId: string): SlackMessage {
   };
 }
 
+/** Slack's refusal code of a failed Web API call (`not_in_channel`), when Slack refused it. */
+export function slackRefusal(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const coded = error as webApi.CodedError;
+  return coded.code === webApi.ErrorCode.PlatformError
+    ? (error as webApi.WebAPIPlatformError).data.error
+    : undefined;
+}
+
 /** "Share in channel": posts the answer exactly as its reader saw it (a read without secrets only). */
-export function share(services: SlackServices) {
-  return async ({ body, action, ack }: Args): Promise<void> => {
+export function share(services: Pick<SlackServices, 'answers' | 'call'>) {
+  return async ({ body, action, ack }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = replyTo(body.response_url);
-    const answer = services.answers.get(parse<{ a: string }>(action.value)?.a ?? '');
+    const answer = services.answers.get(shareRef.decode(action.value)?.answerId ?? '');
     const channel = body.channel?.id;
     if (answer === undefined || channel === undefined) return reply(GONE);
     if (answer.userId !== body.user.id || !answer.shareable) {
@@ -49,7 +53,7 @@ export function share(services: SlackServices) {
         });
       }
     } catch (error) {
-      const code = (error as { data?: { error?: string } }).data?.error;
+      const code = slackRefusal(error);
       const hint =
         code === 'not_in_channel' || code === 'channel_not_found'
           ? 'bankops is not in this channel: invite it (`/invite @bankops`) and share again.'
@@ -61,23 +65,23 @@ export function share(services: SlackServices) {
 }
 
 /** "More": the next page of an answer too long for one message. */
-export function morePage(services: SlackServices) {
-  return async ({ body, action, ack }: Args): Promise<void> => {
+export function morePage(services: Pick<SlackServices, 'answers'>) {
+  return async ({ body, action, ack }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = replyTo(body.response_url);
-    const ref = parse<{ a: string; p: number }>(action.value);
-    const answer = services.answers.get(ref?.a ?? '');
-    const page = ref === undefined ? undefined : answer?.pages[ref.p];
+    const ref = pageRef.decode(action.value);
+    const answer = services.answers.get(ref?.answerId ?? '');
+    const page = ref === undefined ? undefined : answer?.pages[ref.page];
     if (answer === undefined || ref === undefined || page === undefined) return reply(GONE);
     if (answer.userId !== body.user.id) return reply(line(':no_entry: This answer is someone else’s.'));
-    const left = answer.pages.length - ref.p - 1;
+    const left = answer.pages.length - ref.page - 1;
     const next =
       left > 0
         ? [
             button(
               `More (${left} more page${left === 1 ? '' : 's'})`,
               ACTIONS.morePage,
-              JSON.stringify({ a: answer.id, p: ref.p + 1 }),
+              pageRef.encode({ answerId: answer.id, page: ref.page + 1 }),
             ),
           ]
         : [];
@@ -87,14 +91,13 @@ export function morePage(services: SlackServices) {
 
 /** "More from the service": the next page of a list the service pages, run as the person who clicked. */
 export function serviceNext(services: SlackServices) {
-  return async ({ body, action, ack }: Args): Promise<void> => {
+  return async ({ body, action, ack, context: { actor } }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = replyTo(body.response_url);
-    const next = parse<{ t: string; i: Record<string, unknown> }>(action.value);
-    const tool = next === undefined ? undefined : services.registry.get(next.t);
+    const next = nextPageRef.decode(action.value);
+    const tool = next === undefined ? undefined : services.registry.get(next.tool);
     if (next === undefined || tool === undefined || tool.secretInput === true) return reply(GONE);
-    const actor = await services.identities.actorFor(body.user.id);
     const asker = { actor, userId: body.user.id, channelId: body.channel?.id ?? '', reply };
-    return runAndAnswer(services, asker, tool, next.i);
+    return runAndAnswer(services, asker, tool, next.input);
   };
 }

@@ -1,14 +1,20 @@
 import type { RequestOrigin } from '../../core/approvals/types.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
+import { requestedMessage } from '../approvals/requested.js';
+import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
 import { outcomeMessage } from '../render/outcome.js';
-import { pendingMessage } from '../render/pending.js';
 import type { Reply } from '../respond.js';
 import type { SlackServices } from '../services.js';
 import { cardsSeen } from '../store/cards.js';
-import type { Asker } from './asker.js';
-import { outputAnswer } from './output-answer.js';
+import { outputAnswer } from './output.js';
+
+/** What answering uses: the executor, the stores of answers and cards, the log and the timings. */
+export type AnswerServices = Pick<
+  SlackServices,
+  'executor' | 'config' | 'log' | 'answers' | 'cards' | 'workingAfterMs'
+>;
 
 /**
  * Where a request from Slack came from, kept with an approval it opens: the requester is answered
@@ -44,7 +50,7 @@ function workingNote(reply: Reply, tool: string, afterMs: number): { stop(): Pro
 
 /** The answer to a result: the output for `ok`, the approval for `pending_approval`, else one line. */
 export function answerFor(
-  services: SlackServices,
+  services: AnswerServices,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
@@ -55,10 +61,7 @@ export function answerFor(
       services.cards.remember(cardsSeen(input, result.output));
       return outputAnswer(services, asker, tool, input, result.output);
     case 'pending_approval':
-      return (
-        services.approvals?.requested(result.approval, asker.actor, { channel: asker.channelId }) ??
-        pendingMessage(result.approval)
-      );
+      return requestedMessage(result.approval, asker.channelId, services.config);
     default:
       return outcomeMessage(result, tool.hints.readOnly);
   }
@@ -69,7 +72,7 @@ export function answerFor(
  * here decides anything: validation, policy, approvals and the audit log are the executor's.
  */
 export async function runAndAnswer(
-  services: SlackServices,
+  services: AnswerServices,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
@@ -84,10 +87,7 @@ export async function runAndAnswer(
       origin: slackOrigin(asker),
     });
   } catch (error) {
-    services.log.error('slack: running a tool failed', {
-      tool: tool.name,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    services.log.error('slack: running a tool failed', { tool: tool.name, error });
     result = {
       status: 'failed',
       tool: tool.name,
@@ -104,7 +104,7 @@ export async function runAndAnswer(
     services.log.error('slack: rendering an answer failed', {
       tool: tool.name,
       status: result.status,
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
     answer = line(
       `:warning: \`${tool.name}\` ended ${result.status}, but bankops could not show its answer here; \`bankops audit tail\` has the call.`,
@@ -113,9 +113,6 @@ export async function runAndAnswer(
   try {
     await asker.reply(answer, { replace });
   } catch (error) {
-    services.log.error('slack: the answer could not be sent', {
-      tool: tool.name,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    services.log.error('slack: the answer could not be sent', { tool: tool.name, error });
   }
 }

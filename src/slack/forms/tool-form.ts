@@ -3,28 +3,15 @@ import type { AckFn, ViewResponseAction } from '@slack/bolt';
 import type { ExecuteResult, FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
-import { VIEWS } from '../listeners/actions/ids.js';
+import { answerFor, slackOrigin } from '../answers/run.js';
+import type { Asker } from '../asker.js';
+import { VIEWS } from '../ids.js';
+import { formTarget } from '../metadata.js';
 import type { FormField } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inlineErrors, inputBlocks, type ModalView, modalView, submittedTokens } from '../render/modal.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import { answerFor, slackOrigin } from './run.js';
-
-/** What a form's submission needs, in the view's private metadata. */
-export interface FormMetadata {
-  /** The tool to run. */
-  t: string;
-  /** The command's response_url: the answer goes there. */
-  u: string;
-  /** The channel the command was typed in. */
-  c: string;
-  /** Values not shown in the form (typed in the command for a field the form leaves out). */
-  f: Record<string, unknown>;
-}
-
-export const parseMetadata = (text: string): FormMetadata => JSON.parse(text) as FormMetadata;
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
   const segments = path.split('.');
@@ -86,19 +73,19 @@ export function toolForm(
   why: string,
 ): ModalView {
   const fields = toolFields(tool);
-  const metadata: FormMetadata = {
-    t: tool.name,
-    u: where.responseUrl,
-    c: where.channel,
-    f: hiddenValues(prefill, fields),
-  };
+  const metadata = formTarget.encode({
+    tool: tool.name,
+    responseUrl: where.responseUrl,
+    channel: where.channel,
+    fixed: hiddenValues(prefill, fields),
+  });
   return modalView({
     callbackId: VIEWS.toolForm,
     title: tool.title,
     intro: `*${escapeText(tool.title)}* (\`${tool.name}\`)\n${escapeText(why)}`,
     blocks: inputBlocks(fields, prefill),
     submit: tool.hints.readOnly ? 'Show' : 'Submit',
-    metadata: JSON.stringify(metadata),
+    metadata,
   });
 }
 

@@ -1,22 +1,8 @@
 import type { AnyTool, ToolDefaults } from '../../core/tool.js';
 import type { PolicyView, ToolAccess } from '../../present/policy-view.js';
 import { argsOf, toolHelp } from '../../present/tool-help.js';
-import { SHORT_FORMS } from '../grammar/command.js';
-import { context, escapeText, header, type SlackMessage, sections } from './message.js';
-
-/** Which tool each short form runs, so help lists only the forms this person may use. */
-const FORM_TOOLS: Record<string, string> = {
-  balances: 'get_balances',
-  accounts: 'list_accounts',
-  payout: 'create_payout',
-  convert: 'create_conversion',
-  card: 'get_card_details_b',
-  'card lock': 'update_card_status_b',
-  'card block': 'update_card_status_b',
-  approvals: 'list_approvals',
-  subscribe: 'create_subscription',
-  unsubscribe: 'delete_subscription',
-};
+import { context, escapeText, header, type SlackMessage, sections } from '../render/message.js';
+import { SHORT_FORMS } from './short-forms.js';
 
 const approvers = (n: number): string => `${n} approver${n === 1 ? '' : 's'}`;
 
@@ -55,10 +41,7 @@ function accessSentence(access: ToolAccess | undefined): string {
 /** `/bank help`: the short forms and the tools this person may call in Slack, nothing else. */
 export function helpMessage(view: PolicyView, tools: readonly AnyTool[]): SlackMessage {
   const byName = new Map(view.tools.map((access) => [access.tool, access]));
-  const forms = SHORT_FORMS.filter((form) => {
-    const tool = FORM_TOOLS[form.form];
-    return tool === undefined || mayCall(byName.get(tool));
-  });
+  const forms = SHORT_FORMS.filter((form) => form.tool === undefined || mayCall(byName.get(form.tool)));
   const callable = tools.filter((tool) => mayCall(byName.get(tool.name)));
   const lines = callable.map((tool) => {
     const access = byName.get(tool.name);
@@ -128,9 +111,9 @@ export function secretInputMessage(tool: AnyTool): SlackMessage {
 }
 
 export function shortFormHelp(topic: string): SlackMessage | undefined {
-  const form = SHORT_FORMS.find((f) => f.form === topic || f.form.split(' ')[0] === topic);
+  const form = SHORT_FORMS.find((f) => f.name === topic || f.word === topic);
   if (form === undefined) return undefined;
-  const variants = SHORT_FORMS.filter((f) => f.form.split(' ')[0] === topic.split(' ')[0]);
+  const variants = SHORT_FORMS.filter((f) => f.word === form.word);
   const text = variants.map((f) => `• \`/bank ${f.usage}\` ${escapeText(f.what)}`).join('\n');
   return { text: `/bank ${form.usage}`, blocks: sections(text) };
 }

@@ -1,5 +1,5 @@
-import type { Actor } from '../../core/policy/types.js';
-import type { Reply } from '../respond.js';
+import type { Actor } from '../core/policy/types.js';
+import type { Reply } from './respond.js';
 
 /** The person behind a command, a button or a form: who they are to the policy, and where to answer. */
 export interface Asker {

@@ -1,16 +1,16 @@
 import type { AnyTool } from '../../core/tool.js';
 import { unknownFields } from '../../core/unknown-fields.js';
 import { policyView } from '../../present/policy-view.js';
+import { runAndAnswer } from '../answers/run.js';
+import type { Asker } from '../asker.js';
+import { corridorForm } from '../forms/beneficiary.js';
+import { toolForm } from '../forms/tool-form.js';
 import { missingRequired } from '../render/form-fields.js';
-import { secretInputMessage } from '../render/help.js';
 import { ModalTooLargeError, type ModalView } from '../render/modal.js';
 import { usageMessage } from '../render/outcome.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
-import { corridorForm } from './beneficiary.js';
-import { toolForm } from './forms.js';
-import { runAndAnswer } from './run.js';
+import { secretInputMessage } from './help.js';
 
 export interface Trigger {
   triggerId: string;

@@ -1,9 +1,10 @@
 import type { AnyTool } from '../../core/tool.js';
-import { ACTIONS } from '../listeners/actions/ids.js';
+import type { Asker } from '../asker.js';
+import { ACTIONS } from '../ids.js';
+import { nextPageRef, pageRef, shareRef } from '../metadata.js';
 import { actions, type Block, type Button, button, type SlackMessage } from '../render/message.js';
 import { outputPages } from '../render/output.js';
 import type { SlackServices } from '../services.js';
-import type { Asker } from './asker.js';
 
 /** Whether a result holds one of the tool's secret fields (a card-details or PIN link). */
 function holdsSecret(tool: AnyTool, output: Record<string, unknown>): boolean {
@@ -37,7 +38,7 @@ export function withButtons(page: SlackMessage, buttons: Button[]): SlackMessage
  * another page, of this answer or of the service's list. A result with a secret is never kept.
  */
 export function outputAnswer(
-  services: SlackServices,
+  services: Pick<SlackServices, 'answers'>,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
@@ -56,14 +57,14 @@ export function outputAnswer(
         button(
           `More (${pages.length - 1} more page${pages.length === 2 ? '' : 's'})`,
           ACTIONS.morePage,
-          JSON.stringify({ a: id, p: 1 }),
+          pageRef.encode({ answerId: id, page: 1 }),
         ),
       );
     }
-    if (shareable) buttons.push(button('Share in channel', ACTIONS.share, JSON.stringify({ a: id })));
+    if (shareable) buttons.push(button('Share in channel', ACTIONS.share, shareRef.encode({ answerId: id })));
   }
   if (nextInput !== undefined) {
-    const value = JSON.stringify({ t: tool.name, i: nextInput });
+    const value = nextPageRef.encode({ tool: tool.name, input: nextInput });
     // An input too long for a button is rare (a long filter); the page then says how to ask for the next.
     if (value.length <= 2000) buttons.push(button('More from the service', ACTIONS.serviceNext, value));
   }

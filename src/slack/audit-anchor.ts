@@ -1,6 +1,6 @@
-import type { AuditLog } from '../../core/audit/index.js';
-import { context, line, type SlackMessage, sections } from '../render/message.js';
-import type { SlackOutbox } from '../store/outbox.js';
+import type { AuditLog } from '../core/audit/index.js';
+import { context, line, type SlackMessage, sections } from './render/message.js';
+import type { SlackOutbox } from './store/outbox.js';
 
 /**
  * The audit log's head (sequence and hash) as a message. Kept outside bankops's database, in Slack's

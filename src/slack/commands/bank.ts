@@ -1,23 +1,18 @@
-import type { SlashCommand } from '@slack/bolt';
-import { policyView } from '../../../present/policy-view.js';
-import { askedAnchor } from '../../flows/anchor.js';
-import type { Asker } from '../../flows/asker.js';
-import { subscribe, unsubscribe } from '../../flows/subscriptions.js';
-import { toolCommand } from '../../flows/tool-command.js';
-import type { Command } from '../../grammar/command.js';
-import { type GrammarContext, parseCommand } from '../../grammar/parse.js';
-import { approvalsMessages } from '../../render/approvals-list.js';
-import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from '../../render/help.js';
-import { line } from '../../render/message.js';
-import { outcomeMessage, usageMessage } from '../../render/outcome.js';
-import { replyTo } from '../../respond.js';
-import { type SlackServices, slackTools } from '../../services.js';
-
-/** An unknown user learns that, and what to give the admin. */
-export const noAccessMessage = (userId: string) =>
-  line(
-    `:wave: You have no access to bankops yet. Ask a bankops admin to add your Slack user id \`${userId}\` to the policy (\`actors: - match: {slackUser: ${userId}}\` with roles).`,
-  );
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
+import { policyView } from '../../present/policy-view.js';
+import { approvalsMessages } from '../approvals/list.js';
+import type { Asker } from '../asker.js';
+import { askedAnchor } from '../audit-anchor.js';
+import type { ActorContext } from '../middleware/actor.js';
+import { line } from '../render/message.js';
+import { outcomeMessage, usageMessage } from '../render/outcome.js';
+import { replyTo } from '../respond.js';
+import { type SlackServices, slackTools } from '../services.js';
+import { subscribe, unsubscribe } from '../subscriptions/commands.js';
+import type { Command } from './command.js';
+import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from './help.js';
+import { type GrammarContext, parseCommand } from './parse.js';
+import { toolCommand } from './tool-command.js';
 
 async function help(services: SlackServices, asker: Asker, topic: string | undefined): Promise<void> {
   const tools = slackTools(services.registry);
@@ -97,25 +92,22 @@ async function dispatch(
   }
 }
 
+type CommandArgs = AllMiddlewareArgs<ActorContext> & SlackCommandMiddlewareArgs;
+
 /**
  * `/bank …`: acknowledged at once (Slack's 3 seconds hold whatever the service does), then the
- * person is identified, the text parsed, and the answer sent through the command's response_url.
+ * text is parsed and the answer sent through the command's response_url. The person is
+ * `context.actor`, resolved by the actor middleware.
  */
 export function bankCommand(services: SlackServices, grammar: GrammarContext) {
-  return async ({ command, ack }: { command: SlashCommand; ack: () => Promise<void> }): Promise<void> => {
+  return async ({ command, ack, context }: CommandArgs): Promise<void> => {
     await ack();
-    const reply = replyTo(command.response_url);
-    const actor = await services.identities.actorFor(command.user_id);
-    if (!services.identities.isKnown(actor)) {
-      await reply(noAccessMessage(command.user_id));
-      return;
-    }
     const asker: Asker = {
-      actor,
+      actor: context.actor,
       userId: command.user_id,
       userName: command.user_name,
       channelId: command.channel_id,
-      reply,
+      reply: replyTo(command.response_url),
     };
     await dispatch(services, asker, parseCommand(command.text, grammar), command);
   };
