@@ -10,6 +10,7 @@ import type {
   RequestOrigin,
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
+import { type CardDirectory, cardsSeen, sqliteCards } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
@@ -67,6 +68,8 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
+  /** The cards seen in answers; one on the database when absent. */
+  cards?: CardDirectory;
   /**
    * The install's key for fingerprints of inputs that hold a secret; kept outside the database
    * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
@@ -93,11 +96,14 @@ function policyView(tool: AnyTool): PolicyTool {
 export class Executor {
   private readonly inflight = new Map<string, Promise<ExecuteResult>>();
   private readonly executions: ExecutionStore;
+  /** Family B cards seen in any answer, from any front end: `/bank card lock <id>` finds them. */
+  readonly cards: CardDirectory;
 
   private readonly fingerprintKey: Buffer;
 
   constructor(private readonly deps: ExecutorDeps) {
     this.executions = new ExecutionStore(deps.db);
+    this.cards = deps.cards ?? sqliteCards(deps.db);
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
     // Earlier versions hashed inputs holding a secret without a key: such a digest of a known
     // input gives its PIN away. They are forgotten; a retry with their key is sent again under the
@@ -284,6 +290,7 @@ export class Executor {
       ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
       ...(req.signal === undefined ? {} : { signal: req.signal }),
     });
+    if (outcome.status === 'ok') this.cards.remember(cardsSeen(input, outcome.output));
     const result: ExecuteResult =
       outcome.status === 'ok'
         ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }

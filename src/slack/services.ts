@@ -1,4 +1,5 @@
 import type { AuditLog } from '../core/audit/index.js';
+import type { CardDirectory } from '../core/cards.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
@@ -8,7 +9,6 @@ import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { SlackConfig } from './config.js';
 import { SlackIdentities } from './identity.js';
 import { AnswerStore } from './store/answers.js';
-import { CardDirectory } from './store/cards.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
 import { SeenEvents } from './store/seen-events.js';
 import { WebhookKeys } from './store/webhook-keys.js';
@@ -77,7 +77,7 @@ export function buildSlackServices(options: SlackServicesOptions): SlackServices
       log,
     }),
     answers: new AnswerStore(db),
-    cards: new CardDirectory(db),
+    cards: executor.cards,
     seen: new SeenEvents(db),
     webhookKeys: new WebhookKeys(db),
   };

@@ -7,13 +7,12 @@ import { line, type SlackMessage } from '../render/message.js';
 import { outcomeMessage } from '../render/outcome.js';
 import type { Reply } from '../respond.js';
 import type { SlackServices } from '../services.js';
-import { cardsSeen } from '../store/cards.js';
 import { outputAnswer } from './output.js';
 
 /** What answering uses: the executor, the stores of answers and cards, the log and the timings. */
 export type AnswerServices = Pick<
   SlackServices,
-  'executor' | 'config' | 'log' | 'answers' | 'cards' | 'workingAfterMs'
+  'executor' | 'config' | 'log' | 'answers' | 'workingAfterMs'
 >;
 
 /**
@@ -58,7 +57,6 @@ export function answerFor(
 ): SlackMessage {
   switch (result.status) {
     case 'ok':
-      services.cards.remember(cardsSeen(input, result.output));
       return outputAnswer(services, asker, tool, input, result.output);
     case 'pending_approval':
       return requestedMessage(result.approval, asker.channelId, services.config);

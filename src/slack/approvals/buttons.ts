@@ -1,11 +1,19 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { ApprovalActionResult } from '../../core/approvals/types.js';
+import type { Policy } from '../../core/policy/schema.js';
 import { whyNotDecide } from '../../present/approval-decide.js';
-import { type ApprovalOutcome, approvalOutcome } from '../../present/approval-outcome.js';
+import {
+  type ApprovalAction,
+  type ApprovalOutcome,
+  approvalOutcome,
+} from '../../present/approval-outcome.js';
+import { nameActors } from '../../present/people.js';
 import { decisionRef } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { escapeText, line, type SlackMessage } from '../render/message.js';
 import { replyTo } from '../respond.js';
 import { type HomeServices, publishHome } from './home-tab.js';
+import { whoInSlack } from './people.js';
 import { rejectReasonModal } from './reject-modal.js';
 
 export type ButtonArgs = AllMiddlewareArgs<ActorContext> &
@@ -20,8 +28,13 @@ const EMOJI: Record<ApprovalOutcome['class'], string> = {
 };
 
 /** The one-line outcome of src/present, for the person who clicked. */
-export const outcomeLine = (outcome: ApprovalOutcome): SlackMessage =>
-  line(`${EMOJI[outcome.class]} ${escapeText(outcome.line)}`);
+/** The one line of an outcome, people named as Slack shows them (mentions for Slack users). */
+export const outcomeLine = (outcome: ApprovalOutcome, policy: Pick<Policy, 'actors'>): SlackMessage =>
+  line(`${EMOJI[outcome.class]} ${nameActors(escapeText(outcome.line), (id) => whoInSlack(policy, id))}`);
+
+/** The outcome of an action on an approval, actor ids kept for Slack to name its own way. */
+const outcomeOf = (action: ApprovalAction, result: ApprovalActionResult): ApprovalOutcome =>
+  approvalOutcome(action, result, (id) => id);
 
 /**
  * An answer only the clicker sees: ephemeral through the message's response_url, or, for a button
@@ -57,7 +70,7 @@ export function approveClicked(services: HomeServices) {
       );
     }
     const result = await services.executor.approve(ref.approvalId, args.context.actor);
-    return answer(outcomeLine(approvalOutcome('approve', result)));
+    return answer(outcomeLine(outcomeOf('approve', result), services.executor.policy));
   };
 }
 
@@ -91,6 +104,6 @@ export function cancelClicked(services: HomeServices) {
       args.context.actor,
       'cancelled by the requester in Slack',
     );
-    return answer(outcomeLine(approvalOutcome('cancel', result)));
+    return answer(outcomeLine(outcomeOf('cancel', result), services.executor.policy));
   };
 }

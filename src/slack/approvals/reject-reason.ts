@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { approvalOutcome } from '../../present/approval-outcome.js';
+import { nameActors } from '../../present/people.js';
 import { rejectTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { replyTo } from '../respond.js';
@@ -32,10 +33,10 @@ export function rejectReasonSubmitted(services: HomeServices) {
       );
     }
     const result = services.executor.reject(target.approvalId, context.actor, reason);
-    const outcome = approvalOutcome('reject', result);
-    if (result.status !== 'ok') return inline(ack, outcome.line);
+    const outcome = approvalOutcome('reject', result, (id) => id);
+    if (result.status !== 'ok') return inline(ack, nameActors(outcome.line));
     await ack();
-    const answer = outcomeLine(outcome);
+    const answer = outcomeLine(outcome, services.executor.policy);
     if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(answer);
     else await publishHome(services, body.user.id, context.actor, answer.blocks);
   };

@@ -1,4 +1,4 @@
-import { inputFromArgs, type JsonSchema } from '../../present/args.js';
+import { inputFromArgs, type JsonSchema, readNumber } from '../../present/args.js';
 import type { Command } from './command.js';
 
 /** What the grammar needs to know of the tools (the registry's, in the app; a fixed list in tests). */
@@ -36,14 +36,14 @@ export interface ShortForm {
 }
 
 const CHANNEL_LINK = /^<#([CG][A-Z0-9]+)(?:\|[^>]*)?>$/;
-const AMOUNT = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$/;
 const CURRENCY = /^[A-Za-z]{3}$/;
 
 export const usage = (message: string): Command => ({ kind: 'usage', message });
 
+/** The amount of a short form, read as every front end reads a number (`1,000.50`); no sign. */
 function amountOf(token: string | undefined): number | undefined {
-  if (token === undefined || !AMOUNT.test(token)) return undefined;
-  return Number(token.replaceAll(',', ''));
+  if (token === undefined || token.startsWith('-')) return undefined;
+  return readNumber(token);
 }
 
 const currencyOf = (token: string | undefined): string | undefined =>

@@ -1,13 +1,16 @@
+import { typedFieldErrors } from '../../core/input-check.js';
+import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { unknownFields } from '../../core/unknown-fields.js';
 import { policyView } from '../../present/policy-view.js';
+import { didYouMean } from '../../present/suggest.js';
 import { runAndAnswer } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import { corridorForm } from '../forms/beneficiary.js';
 import { toolForm } from '../forms/tool-form.js';
 import { missingRequired } from '../render/form-fields.js';
 import { ModalTooLargeError, type ModalView } from '../render/modal.js';
-import { usageMessage } from '../render/outcome.js';
+import { outcomeMessage, usageMessage } from '../render/outcome.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import { secretInputMessage } from './help.js';
@@ -60,6 +63,36 @@ function whyForm(tool: AnyTool, input: Record<string, unknown>, missing: readonl
 }
 
 /**
+ * What the typed words already show to be wrong, said before any form: a field's value (an unknown
+ * currency, an amount below zero), or a payee bankops does not know, with the one meant.
+ */
+function typedProblem(
+  services: Pick<SlackServices, 'payees'>,
+  tool: AnyTool,
+  input: Record<string, unknown>,
+): ExecuteResult | undefined {
+  const errors = typedFieldErrors(tool, input);
+  const payee = input.beneficiaryId;
+  const known = services.payees?.ids() ?? [];
+  // The service cannot be asked about a payee (no read endpoint): bankops's directory is what is
+  // known. With none in it, there is nothing to compare with, and the form asks for the rest.
+  if (
+    tool.name === 'create_payout' &&
+    typeof payee === 'string' &&
+    known.length > 0 &&
+    !known.includes(payee)
+  ) {
+    const meant = didYouMean(payee, known);
+    errors.push({
+      path: 'beneficiaryId',
+      message: `no beneficiary ${payee} that bankops knows${meant === '' ? '' : `; ${meant}`} (one registered elsewhere: type destinationRail= and purposeCode= too, and approvers are told)`,
+    });
+  }
+  if (errors.length === 0) return undefined;
+  return { status: 'invalid', tool: tool.name, message: `invalid input for ${tool.name}`, errors };
+}
+
+/**
  * A command that runs a tool. Tools whose input is a secret are refused with where to go instead;
  * a call missing required fields (and a new beneficiary, corridor first) opens a form generated
  * from the tool's schema, pre-filled with what was typed; the rest goes to the executor.
@@ -81,6 +114,12 @@ export async function toolCommand(
   const misspelt = unknownFields(input, Object.keys(tool.input.shape)).length > 0;
   if (missing.length === 0 || misspelt) {
     await runAndAnswer(services, asker, tool, input);
+    return;
+  }
+  // What was typed is judged first: a form would only hide a mistake until it was submitted.
+  const problem = typedProblem(services, tool, input);
+  if (problem !== undefined && problem.status === 'invalid') {
+    await asker.reply(outcomeMessage(problem, tool.hints.readOnly));
     return;
   }
   // A form for a tool this person may not call at all would only end in a refusal.

@@ -73,6 +73,19 @@ export interface ModalSpec {
 
 export class ModalTooLargeError extends Error {}
 
+/**
+ * A title that fits Slack's title bar whole: a bracketed ending it cannot fit is left out (the
+ * intro says it in full), else the title ends at the last word that fits, never mid-word.
+ */
+export function titleBar(title: string, limit: number = LIMITS.viewTitle): string {
+  if (title.length <= limit) return title;
+  const plainer = title.replace(/\s*\([^)]*\)\s*$/, '');
+  if (plainer.length <= limit && plainer !== '') return plainer;
+  const cut = plainer.slice(0, limit + 1);
+  const space = cut.lastIndexOf(' ');
+  return space > 0 ? cut.slice(0, space) : plainer.slice(0, limit);
+}
+
 export function modalView(spec: ModalSpec): ModalView {
   const intro: Block = {
     type: 'section',
@@ -85,7 +98,7 @@ export function modalView(spec: ModalSpec): ModalView {
   return {
     type: 'modal',
     callback_id: spec.callbackId,
-    title: plain(spec.title, LIMITS.viewTitle),
+    title: plain(titleBar(spec.title), LIMITS.viewTitle),
     ...(spec.submit === undefined ? {} : { submit: plain(spec.submit, LIMITS.viewTitle) }),
     close: plain('Cancel', LIMITS.viewTitle),
     private_metadata: spec.metadata,

@@ -9,6 +9,24 @@ export const PERMANENT_STATUSES: readonly string[] = ['LOST', 'STOLEN', 'BLOCKED
 /** `**** **** **** 4242` → `4242`. */
 const lastFour = (masked: string): string | undefined => /(\d{4})\D*$/.exec(masked)?.[1];
 
+/** A card as people know it: last four, type, holder's name. */
+export async function cardWords(
+  input: { cardholderId: string; walletId: string; cardId: string },
+  ctx: ToolContext,
+): Promise<{ last4?: string; type?: string; holder?: string }> {
+  const [card, holder] = await Promise.all([
+    ctx.client.issuingB.getCardDetails(cardRef(input), readOptions(ctx)),
+    ctx.client.issuingB.getCardholder({ cardholderHashId: input.cardholderId }, readOptions(ctx)),
+  ]);
+  const last4 = lastFour(card.truncated_card_number);
+  const name = [holder.firstName, holder.lastName].filter(Boolean).join(' ') || holder.preferredName;
+  return {
+    ...(last4 === undefined ? {} : { last4 }),
+    type: card.card_type,
+    ...(name ? { holder: name } : {}),
+  };
+}
+
 /**
  * What approvers of a card status change see: the card by its last four and type, its holder by
  * name, and the change from its current status to the target. A card the service does not know is
