@@ -99,7 +99,9 @@ describe('on a terminal', () => {
     expect(requested.stdout).toMatch(/^ {2}Total debit amount +1,252\.75 USD$/m);
     const list = await runCli(['approvals', 'list'], text);
     expect(list.stdout).toMatch(/^ID +STATE +TOOL +REQUESTER +VOTES +WHAT$/m);
-    expect(list.stdout).toMatch(/^apr_\w+ +pending +create_payout +alice \(CLI\) +0 of 1 +Pay 1,250\.50 USD/m);
+    expect(list.stdout).toMatch(
+      /^apr_\w+ +pending +create_payout +alice \(CLI\) +0 of 1 +Pay 1,250\.50 USD/m,
+    );
   });
 });
 

@@ -27,17 +27,28 @@ async function ask(user: string, text: string) {
 describe('/bank help', () => {
   it('lists only what this person may do in Slack, never a tool whose input is a secret', async () => {
     const viewer = await ask(USERS.viewer, 'help');
-    expect(viewer.text).toContain('`get_balances`');
     expect(viewer.text).toContain('/bank balances');
-    expect(viewer.text).not.toContain('create_payout');
     expect(viewer.text).not.toContain('/bank payout');
-    expect(viewer.text).not.toContain('update_card_status_b');
+    const viewerMoney = await ask(USERS.viewer, 'help money');
+    expect(viewerMoney.text).toContain('`get_balances`');
+    expect(viewerMoney.text).not.toContain('create_payout');
+    expect((await ask(USERS.viewer, 'help cards')).text).not.toContain('update_card_status_b');
     const operator = await ask(USERS.operator, 'help');
-    expect(operator.text).toContain('`create_payout` Send a payout _(needs approval)_');
-    expect(operator.text).toContain('`create_conversion` Convert currency _(needs 1 approver)_');
     expect(operator.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
-    for (const secret of ['reset_pin_a', 'activate_card_a', 'assign_card_a', 'assign_card_b']) {
-      expect(operator.text).not.toContain(secret);
+    // One screen: the short forms, then a line per group, not every tool.
+    expect(operator.text).toContain('`/bank help cards`');
+    expect(operator.text).not.toContain('`create_payout`');
+    expect(operator.text.length).toBeLessThan(3000);
+    // One wording for "waits for approvers", whether or not the input decides how many.
+    const money = await ask(USERS.operator, 'help money');
+    expect(money.text).toContain('`create_payout` Send a payout _(needs 1 or 2 approvers)_');
+    expect(money.text).toContain('`create_conversion` Convert currency _(needs 1 approver)_');
+    expect(money.text).not.toContain('needs approval');
+    for (const group of ['', ' money', ' cards', ' cardholders', ' events', ' approvals']) {
+      const said = await ask(USERS.operator, `help${group}`);
+      for (const secret of ['reset_pin_a', 'activate_card_a', 'assign_card_a', 'assign_card_b']) {
+        expect(said.text).not.toContain(secret);
+      }
     }
   });
 
@@ -236,7 +247,9 @@ describe('short forms', () => {
     expect(mine.text).toContain('Waiting for you* (0)');
     const treasurer = await ask(USERS.treasurer, 'approvals');
     expect(treasurer.text).toMatch(/Waiting for you\* \([1-9]/);
-    expect(treasurer.text).toContain(`slack:${USERS.operator}`);
+    // Who asked, as a mention; never the raw id.
+    expect(treasurer.text).toContain(`asked by <@${USERS.operator}>`);
+    expect(treasurer.text).not.toContain(`slack:${USERS.operator}`);
   });
 
   it('approvals: a person asking as their CLI identity finds it under theirs in Slack, as on the App Home', async () => {

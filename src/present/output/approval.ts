@@ -1,7 +1,7 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
-import { statusLine, whatWillHappen } from '../approval-words.js';
+import { approvalLines, statusLine } from '../approval-words.js';
 import { actorName } from '../people.js';
 import { blocksOf } from './derive.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
@@ -18,7 +18,7 @@ const field = (key: string, label: string, value: Value): Field => ({ key, label
 export const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
 
 /** One line on what an approval is for: the first of what will happen. */
-export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
+export const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
 const COLUMNS: Column[] = [
   { key: 'id', label: 'ID', kind: 'id', align: 'left', rank: 0 },
@@ -132,7 +132,7 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
     // What will happen, in the words every front end uses (approval-words.ts): one bullet a line.
     {
       type: 'note',
-      text: whatWillHappen(view)
+      text: approvalLines(view)
         .map((line) => `• ${line}`)
         .join('\n'),
       tone: 'info',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ApprovalView, ApprovalViewSchema } from '../../core/approvals/types.js';
 import type { Actor } from '../../core/policy/types.js';
 import { approvalsOf } from '../../present/approval-decide.js';
-import { statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { approvalLines, statusLine } from '../../present/approval-words.js';
 import { decisionRef } from '../metadata.js';
 import { actions, type Block, button, context, escapeText, header, sections } from '../render/message.js';
 import type { SlackServices } from '../services.js';
@@ -26,7 +26,7 @@ const PER_APPROVAL = 2;
 
 function summary(services: HomeSource, view: ApprovalView): Block[] {
   const w = slackWording(services.executor.policy);
-  const what = whatWillHappen(view).map(escapeText).join('\n');
+  const what = approvalLines(view).map(escapeText).join('\n');
   return sections(
     `*${escapeText(services.registry.get(view.tool)?.title ?? view.tool)}* · \`${view.id}\`\n${what}\n_${statusLine(view, w)}_ · asked by ${askedBy(services.executor.policy, view)}`,
   );

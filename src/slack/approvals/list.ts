@@ -2,6 +2,7 @@ import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Actor } from '../../core/policy/types.js';
 import { approvalsOf } from '../../present/approval-decide.js';
+import { approvalLines } from '../../present/approval-words.js';
 import {
   context,
   escapeText,
@@ -11,10 +12,12 @@ import {
   type SlackMessage,
   sections,
 } from '../render/message.js';
+import { askedBy, slackTime } from './people.js';
 
-const lineOf = (a: ApprovalView): string => {
-  const what = a.preview?.summary ?? a.reason;
-  return `• \`${a.id}\` ${escapeText(what)}: ${a.approvals.length} of ${a.requiredApprovers} approvals, by ${escapeText(a.requester)}, expires ${escapeText(a.expiresAt)}`;
+/** One approval in a line, in the words of its message: people as mentions, dates as Slack shows them. */
+const lineOf = (a: ApprovalView, policy: Pick<Policy, 'actors'>): string => {
+  const what = approvalLines(a)[0] ?? a.reason;
+  return `• \`${a.id}\` ${escapeText(what)}: ${a.approvals.length} of ${a.requiredApprovers} approvals, asked by ${askedBy(policy, a)}, expires ${slackTime(a.expiresAt)}`;
 };
 
 /**
@@ -28,7 +31,8 @@ export function approvalsMessages(
   policy: Pick<Policy, 'actors'>,
 ): SlackMessage[] {
   const { forMe, mine } = approvalsOf(policy, actor, approvals);
-  const list = (views: readonly ApprovalView[]) => views.map(lineOf).join('\n') || '_nothing_';
+  const list = (views: readonly ApprovalView[]) =>
+    views.map((view) => lineOf(view, policy)).join('\n') || '_nothing_';
   const body = [
     ...sections(`*Waiting for you* (${forMe.length})\n${list(forMe)}`),
     ...sections(`*Yours, waiting for others* (${mine.length})\n${list(mine)}`),

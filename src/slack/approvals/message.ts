@@ -3,7 +3,7 @@ import type { ApprovalView, PreviewFacts } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Registry } from '../../core/registry.js';
 import { resultFacts } from '../../present/approval-outcome.js';
-import { sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
 import { decisionRef } from '../metadata.js';
 import {
   type Block,
@@ -85,8 +85,12 @@ export function decisionButtons(view: ApprovalView, registry: Registry): Button[
 /** How it ended, below the facts: the result's id and status, or the service's refusal. */
 function outcomeText(view: ApprovalView): string | undefined {
   switch (view.state) {
-    case 'succeeded':
-      return `*Result:* ${escapeText(`${view.tool} ran${resultFacts(view.result)}`)}`;
+    case 'succeeded': {
+      // The latest status the service gave, not the one it answered when it ran.
+      const latest =
+        view.settlement === undefined ? view.result : { ...view.result, status: view.settlement.status };
+      return `*Result:* ${escapeText(`${view.tool} ran${resultFacts(latest)}`)}`;
+    }
     case 'failed':
       return view.error === undefined ? undefined : `*Error:* ${escapeText(view.error.message)}`;
     case 'unresolved':
@@ -105,7 +109,7 @@ export interface ApprovalMessageContext {
 export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext): SlackMessage {
   const w = slackWording(ctx.policy);
   const status = `${statusEmoji(view)} *${statusLine(view, w)}*`;
-  const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
+  const what = approvalLines(view).map((line) => `• ${escapeText(line)}`);
   const title = toolTitle(view, ctx.registry);
   const votes = view.approvals.map(
     (vote) => `:white_check_mark: ${w.who(vote.approver, vote.person)}, ${w.time(vote.at)}`,
@@ -141,7 +145,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
         (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : ''),
     ),
   );
-  const first = whatWillHappen(view)[0] ?? view.tool;
+  const first = approvalLines(view)[0] ?? view.tool;
   return {
     text: clip(`${statusEmoji(view)} ${escapeText(`${title}: ${first} (${statusLine(view)})`)}`, 400),
     blocks,

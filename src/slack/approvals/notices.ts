@@ -1,7 +1,7 @@
 import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import { eventLine } from '../../present/approval-history.js';
-import { whatWillHappen } from '../../present/approval-words.js';
+import { approvalLines } from '../../present/approval-words.js';
 import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
 import { slackWording } from './people.js';
 
@@ -96,7 +96,7 @@ export function requesterNotice(
   decidedIn: string | undefined,
 ): SlackMessage {
   const line = eventLine(event, view, slackWording(policy)) ?? event.kind;
-  const what = escapeText(whatWillHappen(view)[0] ?? view.tool);
+  const what = escapeText(approvalLines(view)[0] ?? view.tool);
   const text = `${eventEmoji(event, view)} Your request \`${view.id}\` (${what}): ${line}`;
   return {
     text,

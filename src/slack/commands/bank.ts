@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
 import { policyView } from '../../present/policy-view.js';
+import { isToolGroup } from '../../present/tool-groups.js';
 import { approvalsMessages } from '../approvals/list.js';
 import type { Asker } from '../asker.js';
 import { askedAnchor } from '../audit-anchor.js';
@@ -10,7 +11,7 @@ import { replyTo } from '../respond.js';
 import { type SlackServices, slackTools } from '../services.js';
 import { subscribe, unsubscribe } from '../subscriptions/commands.js';
 import type { Command } from './command.js';
-import { helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from './help.js';
+import { groupHelpMessage, helpMessage, secretInputMessage, shortFormHelp, toolHelpMessage } from './help.js';
 import { type GrammarContext, parseCommand } from './parse.js';
 import { toolCommand } from './tool-command.js';
 
@@ -34,6 +35,10 @@ async function help(services: SlackServices, asker: Asker, topic: string | undef
         services.defaults,
       ),
     );
+    return;
+  }
+  if (isToolGroup(topic)) {
+    await asker.reply(groupHelpMessage(view, tools, topic));
     return;
   }
   const form = shortFormHelp(topic);

@@ -1,5 +1,6 @@
 import type { AnyTool, ToolDefaults } from '../../core/tool.js';
 import type { PolicyView, ToolAccess } from '../../present/policy-view.js';
+import { GROUP_WORDS, TOOL_GROUPS, type ToolGroup, toolGroup } from '../../present/tool-groups.js';
 import { argsOf, toolHelp } from '../../present/tool-help.js';
 import { context, escapeText, header, type SlackMessage, sections } from '../render/message.js';
 import { SHORT_FORMS } from './short-forms.js';
@@ -11,8 +12,15 @@ function accessNote(access: ToolAccess): string {
   if (access.access === 'approval') return ` _(needs ${approvers(access.approval?.approvers ?? 1)})_`;
   if (access.access !== 'depends_on_input') return '';
   const open = (access.cases ?? []).filter((c) => c.access !== 'denied');
-  if (open.length > 0 && open.every((c) => c.access === 'approval')) return ' _(needs approval)_';
-  return open.some((c) => c.access === 'approval') ? ' _(some calls need approval)_' : '';
+  const waits = open.filter((c) => c.access === 'approval');
+  // One wording: how many approvers (`1 or 2 approvers` when the input decides).
+  const counts = [...new Set(waits.map((c) => c.approval?.approvers ?? 1))].sort((a, b) => a - b);
+  const most =
+    counts.length <= 1
+      ? approvers(counts[0] ?? 1)
+      : `${counts.slice(0, -1).join(', ')} or ${approvers(counts.at(-1) ?? 1)}`;
+  if (open.length > 0 && waits.length === open.length) return ` _(needs ${most})_`;
+  return waits.length > 0 ? ` _(some calls need ${most})_` : '';
 }
 
 /** Denied outright, or denied whatever the input: then it is not listed. */
@@ -38,27 +46,77 @@ function accessSentence(access: ToolAccess | undefined): string {
     .join(' ');
 }
 
-/** `/bank help`: the short forms and the tools this person may call in Slack, nothing else. */
+/** The tools of one group this person may call, each with what calling it means for them. */
+function toolLines(view: PolicyView, tools: readonly AnyTool[]): string[] {
+  const byName = new Map(view.tools.map((access) => [access.tool, access]));
+  return tools
+    .filter((tool) => mayCall(byName.get(tool.name)))
+    .map((tool) => {
+      const access = byName.get(tool.name);
+      return `• \`${tool.name}\` ${escapeText(tool.title)}${access === undefined ? '' : accessNote(access)}`;
+    });
+}
+
+/**
+ * `/bank help`: one screen. The short forms of daily work first, then the tools this person may
+ * call, as groups by what people do (`/bank help money` lists a group's tools).
+ */
 export function helpMessage(view: PolicyView, tools: readonly AnyTool[]): SlackMessage {
   const byName = new Map(view.tools.map((access) => [access.tool, access]));
   const forms = SHORT_FORMS.filter((form) => form.tool === undefined || mayCall(byName.get(form.tool)));
-  const callable = tools.filter((tool) => mayCall(byName.get(tool.name)));
-  const lines = callable.map((tool) => {
-    const access = byName.get(tool.name);
-    return `• \`${tool.name}\` ${escapeText(tool.title)}${access === undefined ? '' : accessNote(access)}`;
-  });
   const formLines = forms.map((form) => `• \`/bank ${form.usage}\` ${escapeText(form.what)}`);
-  const text = `bankops: ${callable.length} tools you may use in Slack`;
+  const groups = TOOL_GROUPS.map((group) => ({
+    group,
+    count: toolLines(
+      view,
+      tools.filter((tool) => toolGroup(tool) === group),
+    ).length,
+  })).filter((g) => g.count > 0);
+  const callable = groups.reduce((sum, g) => sum + g.count, 0);
+  const groupLines = groups.map(
+    (g) =>
+      `• \`/bank help ${g.group}\` ${escapeText(GROUP_WORDS[g.group])} (${g.count} tool${g.count === 1 ? '' : 's'})`,
+  );
   return {
-    text,
+    text: `bankops: ${callable} tools you may use in Slack`,
     blocks: [
       header('What you can do with /bank'),
       ...sections(`*Daily work*\n${formLines.join('\n')}`),
       ...sections(
-        `*Every tool you may call* — \`/bank <tool> key=value …\` (quotes for spaces, \`address.city="New York"\`, JSON for lists)\n${lines.join('\n') || '_none: ask an admin for a role in the policy_'}`,
+        `*Every tool you may call*, by what it is for: \`/bank <tool> key=value …\` runs one\n${groupLines.join('\n') || '_none: ask an admin for a role in the policy_'}`,
       ),
       context(
         `Your roles: ${view.roles.map(escapeText).join(', ')}. \`/bank help <tool>\` shows a tool's fields and an example.`,
+      ),
+    ],
+  };
+}
+
+/** `/bank help money`: the tools of one group this person may call. */
+export function groupHelpMessage(
+  view: PolicyView,
+  tools: readonly AnyTool[],
+  group: ToolGroup,
+): SlackMessage {
+  const ofGroup = tools.filter((tool) => toolGroup(tool) === group);
+  const lines = toolLines(view, ofGroup);
+  // The short forms of the group come first: they are how most of it is done.
+  const byName = new Map(view.tools.map((access) => [access.tool, access]));
+  const forms = SHORT_FORMS.filter(
+    (form) =>
+      (form.word === group || ofGroup.some((tool) => tool.name === form.tool)) &&
+      (form.tool === undefined || mayCall(byName.get(form.tool))),
+  ).map((form) => `• \`/bank ${form.usage}\` ${escapeText(form.what)}`);
+  return {
+    text: `bankops ${group}: ${lines.length} tools you may use`,
+    blocks: [
+      header(`/bank: ${GROUP_WORDS[group]}`),
+      ...(forms.length === 0 ? [] : sections(`*Short forms*\n${forms.join('\n')}`)),
+      ...sections(
+        `*Tools*\n${lines.join('\n') || '_none you may call: ask an admin for a role in the policy_'}`,
+      ),
+      context(
+        'Run one with `/bank <tool> key=value …` (quotes for spaces, `address.city="New York"`, JSON for lists); `/bank help <tool>` shows its fields and an example.',
       ),
     ],
   };
