@@ -14,6 +14,7 @@ import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
+import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { fingerprintKey } from './fingerprint-key.js';
@@ -31,6 +32,8 @@ export interface Runtime {
   approvals: ApprovalEngine;
   executor: Executor;
   payees: PayeeDirectory;
+  /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
+  webhooks: ServiceWebhooks;
   /**
    * The service is a bankops sandbox (embedded, or one on loopback that says it is one): people may
    * act under any name here, to try separation of duties alone. Against a real service they may not.
@@ -151,6 +154,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const defaults: ToolDefaults = config.defaults;
   const payees = sqlitePayees(db);
+  const webhooks = new ServiceWebhooks(db);
   if (embedded !== undefined) rememberSandboxPayees(payees);
   const approvals = new ApprovalEngine({
     db,
@@ -162,6 +166,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ttlSeconds: config.approvalTtlSeconds,
     tolerancePercent: config.quoteTolerancePercent,
     payees,
+    webhooks,
     log,
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
@@ -176,6 +181,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     defaults,
     approvals,
     payees,
+    webhooks,
     fingerprintKey: fingerprintKey(config.databasePath),
     log,
   });
@@ -198,6 +204,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     executor,
     payees,
+    webhooks,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,

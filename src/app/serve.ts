@@ -121,6 +121,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
   const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
   // Built once the address is known, before any request is read (nothing awaits in between).
   if (slackModule !== undefined && settings.slack.enabled) {
     slack = slackModule.createSlackApp({

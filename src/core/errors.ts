@@ -18,6 +18,8 @@ export const ErrorCode = {
   NotSent: 'not_sent',
   /** The source balance cannot cover the debit: refused before anyone votes, and at each vote. */
   InsufficientBalance: 'insufficient_balance',
+  /** This bankops is not set up for it (a setting is missing): the operator's to fix; nothing happened. */
+  NotConfigured: 'not_configured',
   /** A failure of bankops itself. */
   Internal: 'internal',
 } as const;
@@ -89,6 +91,7 @@ export function outcomeUnknown(failure: { kind: ErrorCode; httpStatus?: number |
     case ErrorCode.InvalidRequest:
     case ErrorCode.NotSent:
     case ErrorCode.InsufficientBalance:
+    case ErrorCode.NotConfigured:
     case ErrorCode.Internal:
       return false;
   }

@@ -29,6 +29,7 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 export { requestFingerprint } from './fingerprint.js';
 
@@ -67,6 +68,8 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
+  /** Where the service delivers events, and its keys (the event-relay tools). */
+  webhooks?: ServiceWebhooks;
   /**
    * The install's key for fingerprints of inputs that hold a secret; kept outside the database
    * (src/app keeps it in a file beside it). A key of this process only when absent (tests).

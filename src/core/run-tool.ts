@@ -15,6 +15,7 @@ import {
   type ToolContext,
   type ToolDefaults,
 } from './tool.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 /** Where a tool's checkpoints (`ctx.once`) are kept: in memory for a direct call, durably for an approval. */
 export interface CheckpointStore {
@@ -40,6 +41,7 @@ export interface RunDeps {
   /** The executor's approvals, handed to tools as a read-only view. */
   approvals?: ApprovalReader;
   payees?: PayeeDirectory;
+  webhooks?: ServiceWebhooks;
 }
 
 export interface RunRequest {
@@ -169,6 +171,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     ...(req.signal === undefined ? {} : { signal: req.signal }),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
     ...(deps.payees === undefined ? {} : { payees: deps.payees }),
+    ...(deps.webhooks === undefined ? {} : { webhooks: deps.webhooks }),
   };
 
   let output: Record<string, unknown>;

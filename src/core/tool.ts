@@ -4,6 +4,7 @@ import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-
 import type { ServiceClient } from './client/index.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Toolset } from './toolset.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 export type { Money, Preview } from './approvals/view-schema.js';
 
@@ -64,6 +65,11 @@ export interface ToolContext {
    * executes (no tool needs them there).
    */
   approvals?: ApprovalReader;
+  /**
+   * Where the service delivers events to bankops and the keys it was given, for the tools that
+   * relay events to Slack. Absent where nothing receives deliveries.
+   */
+  webhooks?: ServiceWebhooks;
 }
 
 /** Input and output schemas are zod objects: MCP wants objects for both. */

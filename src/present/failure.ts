@@ -30,6 +30,8 @@ export function failureAdvice(kind: Failure['kind'], readOnly: boolean): string 
       return 'Nothing was sent: a value could not be carried by the request; correct it and try again.';
     case 'insufficient_balance':
       return 'Nothing was sent: fund the account or ask for less, then try again.';
+    case 'not_configured':
+      return 'Nothing was sent: this bankops is not set up for it; the operators set what the message names.';
     case 'internal':
       return 'Tell the bankops operators; the request id helps.';
   }

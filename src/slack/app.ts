@@ -7,6 +7,7 @@ import type { Logger } from '../core/log.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
+import type { ServiceWebhooks } from '../core/webhooks.js';
 import * as answers from './answers/index.js';
 import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
 import { startDailyAnchor } from './audit-anchor.js';
@@ -31,6 +32,7 @@ export interface SlackAppOptions {
     audit: AuditLog;
     log: Logger;
     payees?: PayeeDirectory;
+    webhooks: ServiceWebhooks;
   };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
@@ -184,7 +186,6 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     payees: runtime.payees,
     outbox,
     call,
-    publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
     groups: options.groups,
@@ -195,7 +196,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   const webhooks = serviceWebhookHandler({
     db,
     audit: runtime.audit,
-    keys: services.webhookKeys,
+    keys: runtime.webhooks.keys,
     outbox,
     log,
   });

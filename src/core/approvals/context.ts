@@ -10,6 +10,7 @@ import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
 import { actorName, memoryCheckpoints } from '../run-tool.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
+import type { ServiceWebhooks } from '../webhooks.js';
 import { ApprovalFeed } from './feed.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
@@ -28,6 +29,8 @@ export interface ApprovalEngineOptions {
   defaults: ToolDefaults;
   /** The payees bankops created, for previews that name the payee. */
   payees?: PayeeDirectory;
+  /** Where the service delivers events, and its keys (an approved event relay runs with them). */
+  webhooks?: ServiceWebhooks;
   /** How long a pending approval waits for its quorum. */
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */

@@ -213,7 +213,7 @@ const subscribe: ShortForm = {
   word: 'subscribe',
   usage: 'subscribe <event> [#channel]',
   what: "post the service's event to a channel (this one by default)",
-  tool: 'create_subscription',
+  tool: 'create_event_relay',
   read: ([event, where, ...more]) => {
     if (!event || more.length > 0) {
       return usage(

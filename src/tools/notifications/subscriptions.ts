@@ -190,9 +190,13 @@ export const deleteSubscription = defineTool({
     };
   },
   // The request id makes a re-executed approval replay the first deletion instead of failing.
-  run: (input, ctx) =>
-    ctx.client.notifications.unsubscribe(
+  async run(input, ctx) {
+    const result = await ctx.client.notifications.unsubscribe(
       { event_name: input.event_name, ...scopeOf(input, ctx.defaults) },
       writeOptions(ctx),
-    ),
+    );
+    // An event relayed to Slack (create_event_relay): its keys serve nothing now.
+    ctx.webhooks?.keys.forgetEvent(input.event_name);
+    return result;
+  },
 });
