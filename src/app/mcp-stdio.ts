@@ -5,6 +5,7 @@ import { mcpStdioActor } from '../core/actors.js';
 import type { Config } from '../core/config.js';
 import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { Registry } from '../core/registry.js';
 import { prebuiltListings, type ToolCatalog } from '../mcp/listing.js';
 import { createMcpServer, offeredTools } from '../mcp/server.js';
@@ -109,7 +110,7 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   });
   log.info('bankops mcp serving on stdio', {
     tools: offeredTools(registry, options).length,
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    ...optional('toolsets', options.toolsets),
     readOnly: options.readOnly === true,
     mode: config.mode,
   });

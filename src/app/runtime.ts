@@ -10,6 +10,7 @@ import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
@@ -144,7 +145,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     productId: config.service.productId,
     userId: config.service.userId,
     companyId: config.service.companyId,
-    ...(config.service.clientId === undefined ? {} : { clientId: config.service.clientId }),
+    ...optional('clientId', config.service.clientId),
     timeoutMs: config.service.timeoutMs,
     onResponse: (event) => {
       log.debug('service call', { ...event });
@@ -168,9 +169,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     webhooks,
     log,
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.owner === undefined ? {} : { owner: options.owner }),
-    ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
+    ...optional('now', options.now),
+    ...optional('owner', options.owner),
+    ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
   });
   const executor = new Executor({
     db,

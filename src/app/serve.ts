@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
@@ -128,7 +129,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       config: settings.slack.config,
       runtime,
       defaults: runtime.config.defaults,
-      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...optional('publicUrl', publicUrl),
       ...options.slack,
     });
   }
@@ -148,8 +149,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   return {
     url,
     port,
-    ...(slack === undefined ? {} : { slack }),
-    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...optional('slack', slack),
+    ...optional('publicUrl', publicUrl),
     banner,
     close: async () => {
       await mcp.close();

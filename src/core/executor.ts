@@ -19,6 +19,7 @@ import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
+import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
@@ -235,9 +236,9 @@ export class Executor {
       actor: req.actor,
       decision,
       fingerprint,
-      ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
-      ...(req.origin === undefined ? {} : { origin: req.origin }),
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+      ...optional('idempotencyKey', req.idempotencyKey),
+      ...optional('origin', req.origin),
+      ...optional('onProgress', req.onProgress),
     });
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
@@ -284,8 +285,8 @@ export class Executor {
       input,
       actor,
       requestId,
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
-      ...(req.signal === undefined ? {} : { signal: req.signal }),
+      ...optional('onProgress', req.onProgress),
+      ...optional('signal', req.signal),
     });
     const result: ExecuteResult =
       outcome.status === 'ok'

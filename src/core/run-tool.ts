@@ -3,6 +3,7 @@ import { isServiceError, type ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
+import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
@@ -115,10 +116,10 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
   return {
     message: sanitizeText(text, secrets) || `${coded.code} failure without a message`,
     kind: coded.code,
-    ...(coded.httpStatus === undefined ? {} : { httpStatus: coded.httpStatus }),
-    ...(coded.serviceCode === undefined ? {} : { code: coded.serviceCode }),
-    ...(coded.requestId === undefined ? {} : { requestId: coded.requestId }),
-    ...(coded.operation === undefined ? {} : { operation: coded.operation }),
+    ...optional('httpStatus', coded.httpStatus),
+    ...optional('code', coded.serviceCode),
+    ...optional('requestId', coded.requestId),
+    ...optional('operation', coded.operation),
     ...(coded.issues.length === 0
       ? {}
       : { issues: coded.issues.map((issue) => sanitizeText(issue, secrets)) }),
@@ -159,7 +160,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     defaults: deps.defaults,
     actorName: actorName(actor),
     requestId: req.requestId,
-    ...(req.approved === undefined ? {} : { approved: req.approved }),
+    ...optional('approved', req.approved),
     once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
       const saved = checkpoints.get(key);
       if (saved !== undefined) return saved.value as T;
@@ -168,10 +169,10 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       return value;
     },
     progress: (message) => req.onProgress?.(message),
-    ...(req.signal === undefined ? {} : { signal: req.signal }),
+    ...optional('signal', req.signal),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
-    ...(deps.payees === undefined ? {} : { payees: deps.payees }),
-    ...(deps.webhooks === undefined ? {} : { webhooks: deps.webhooks }),
+    ...optional('payees', deps.payees),
+    ...optional('webhooks', deps.webhooks),
   };
 
   let output: Record<string, unknown>;

@@ -4,6 +4,7 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
@@ -174,7 +175,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     db,
     call,
     log,
-    ...(options.outboxPollMs === undefined ? {} : { pollMs: options.outboxPollMs }),
+    ...optional('pollMs', options.outboxPollMs),
   });
   const services = buildSlackServices({
     config,

@@ -3,6 +3,7 @@ import { loadConfig, loadServeSettings } from '../../app/config.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
@@ -122,7 +123,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
 /** The tools an MCP client will list: the approval tools come with any toolset. */
 function toolCount(runtime: Runtime, options: ServeOptions): number {
   return offeredTools(runtime.registry, {
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    ...optional('toolsets', options.toolsets),
     readOnly: options.readOnly,
     secretInputs: options.secretInputs,
   }).length;
@@ -191,7 +192,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         allowedOrigins: options.allowedOrigins,
         allowedHosts: options.allowedHosts,
         secretInputs: options.secretInputs,
-        ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+        ...optional('toolsets', options.toolsets),
         readOnly: options.readOnly,
         confirmWrites: options.confirmWrites,
       },

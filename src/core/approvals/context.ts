@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Db } from '../db.js';
 import type { Logger } from '../log.js';
+import { optional } from '../optional.js';
 import type { PayeeDirectory } from '../payees.js';
 import type { PolicyStore } from '../policy/store.js';
 import type { Actor } from '../policy/types.js';
@@ -131,8 +132,8 @@ export class EngineContext {
       state: row.state,
       attempt: row.attempt,
       ...(by.actor === undefined ? {} : { actor: by.actor.id }),
-      ...(by.person === undefined ? {} : { person: by.person }),
-      ...(by.detail === undefined ? {} : { detail: by.detail }),
+      ...optional('person', by.person),
+      ...optional('detail', by.detail),
     });
     this.#pending.push(event);
   }
@@ -209,7 +210,7 @@ export class EngineContext {
         return value;
       },
       progress: (message) => onProgress?.(message),
-      ...(this.deps.payees === undefined ? {} : { payees: this.deps.payees }),
+      ...optional('payees', this.deps.payees),
     };
   }
 }

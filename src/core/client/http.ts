@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
+import { optional } from '../optional.js';
 import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
 import { TokenDataSchema } from './schemas/auth.js';
@@ -224,7 +225,7 @@ export class HttpClient {
       });
     const fail = (init: Omit<ConstructorParameters<typeof ServiceError>[0], 'operation' | 'requestId'>) => {
       report({
-        ...(init.httpStatus === undefined ? {} : { httpStatus: init.httpStatus }),
+        ...optional('httpStatus', init.httpStatus),
         errorKind: init.kind,
       });
       return new ServiceError({

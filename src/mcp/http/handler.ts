@@ -10,6 +10,7 @@ import {
 import { mcpActor } from '../../core/actors.js';
 import type { Executor } from '../../core/executor.js';
 import type { Logger } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
 import type { PolicyStore } from '../../core/policy/store.js';
 import type { Registry } from '../../core/registry.js';
@@ -103,10 +104,10 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       registry: runtime.registry,
       getExecutor: async () => runtime.executor,
       actor: mcpActor(keyName),
-      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
-      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-      ...(options.secretInputs === undefined ? {} : { secretInputs: options.secretInputs }),
-      ...(options.confirmWrites === undefined ? {} : { confirmWrites: options.confirmWrites }),
+      ...optional('toolsets', options.toolsets),
+      ...optional('readOnly', options.readOnly),
+      ...optional('secretInputs', options.secretInputs),
+      ...optional('confirmWrites', options.confirmWrites),
     });
   const onerror = (error: Error) => log.debug('mcp http: protocol', { error: error.message });
 
@@ -125,7 +126,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     maxSessionsPerKey: options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey,
     revokeGraceMs: options.revokeGraceMs ?? DEFAULTS.revokeGraceMs,
-    ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+    ...optional('eventStore', options.eventStore),
   });
   const idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
   const sweep = setInterval(

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import { webApi } from '@slack/bolt';
+import { optional } from '../../core/optional.js';
 import { ACTIONS } from '../ids.js';
 import { nextPageRef, pageRef, shareRef } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
@@ -18,7 +19,7 @@ function forChannel(page: SlackMessage, userId: string): SlackMessage {
   return {
     text: page.text,
     blocks: [context(`Shared by <@${userId}>`), ...page.blocks.filter((block) => block.type !== 'actions')],
-    ...(page.attachments === undefined ? {} : { attachments: page.attachments }),
+    ...optional('attachments', page.attachments),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FeedFollower } from '../../core/approvals/follow.js';
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
+import { optional } from '../../core/optional.js';
 import type { ApprovalServices } from './index.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
 import { requesterAddress } from './people.js';
@@ -86,7 +87,7 @@ export class ApprovalFollower {
           'chat.postMessage',
           {
             channel: notice.channel,
-            ...(notice.thread === undefined ? {} : { thread_ts: notice.thread }),
+            ...optional('thread_ts', notice.thread),
             ...requesterNotice(event, view, policy, posted?.message.channel),
             unfurl_links: false,
           },

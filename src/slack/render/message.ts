@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { optional } from '../../core/optional.js';
 
 export type Block = types.KnownBlock;
 export type Button = types.Button;
@@ -110,14 +111,14 @@ export function button(text: string, actionId: string, value: string, style?: 'p
     text: plain(text, LIMITS.buttonText),
     action_id: actionId,
     value,
-    ...(style === undefined ? {} : { style }),
+    ...optional('style', style),
   };
 }
 
 export const actions = (elements: Button[], blockId?: string): Block => ({
   type: 'actions',
   elements: elements.slice(0, LIMITS.actionsElements),
-  ...(blockId === undefined ? {} : { block_id: blockId }),
+  ...optional('block_id', blockId),
 });
 
 /** A message of one short line, ephemeral answers' most common shape. */

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { optional } from '../../core/optional.js';
 import { type FormField, valueAt } from './form-fields.js';
 import { type Block, clip, LIMITS, plain } from './message.js';
 
@@ -25,7 +26,7 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'static_select',
         action_id: FIELD_ACTION,
         options,
-        ...(chosen === undefined ? {} : { initial_option: chosen }),
+        ...optional('initial_option', chosen),
       };
     }
     case 'number':
@@ -34,14 +35,14 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'number_input',
         action_id: FIELD_ACTION,
         is_decimal_allowed: field.kind === 'number',
-        ...(text === undefined ? {} : { initial_value: text }),
+        ...optional('initial_value', text),
       };
     default:
       return {
         type: 'plain_text_input',
         action_id: FIELD_ACTION,
-        ...(text === undefined ? {} : { initial_value: text }),
-        ...(placeholder === undefined ? {} : { placeholder }),
+        ...optional('initial_value', text),
+        ...optional('placeholder', placeholder),
       };
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../core/db.js';
+import { optional } from '../../core/optional.js';
 
 export interface KnownCard {
   cardId: string;
@@ -63,7 +64,7 @@ export function cardsSeen(input: Record<string, unknown>, output: Record<string,
   const add = (cardId: string | undefined, lastFour?: unknown): void => {
     if (cardId === undefined) return;
     const four = text(lastFour);
-    found.push({ cardId, cardholderId, walletId, ...(four === undefined ? {} : { lastFour: four }) });
+    found.push({ cardId, cardholderId, walletId, ...optional('lastFour', four) });
   };
   if (Array.isArray(output.cards)) {
     for (const card of output.cards) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CardholderASchema, CardholderStatusSchema } from '../../core/client/schemas/issuing-a.js';
 import { IssuingAckSchema } from '../../core/client/schemas/issuing-common.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import {
@@ -159,13 +160,13 @@ export const updateCardholderA = defineTool({
     const address = addressOf(input);
     const name = nameOf(input);
     const individual = {
-      ...(address === undefined ? {} : { address }),
-      ...(name === undefined ? {} : { name }),
+      ...optional('address', address),
+      ...optional('name', name),
     };
     const ack = await ctx.client.issuingA.updateCardholder(
       { cardholderId: input.cardholderId },
       {
-        ...(input.mobile_number === undefined ? {} : { mobile_number: input.mobile_number }),
+        ...optional('mobile_number', input.mobile_number),
         ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
         ...(Object.keys(individual).length === 0 ? {} : { individual }),
         updated_by: input.updated_by ?? ctx.actorName,

@@ -1,4 +1,5 @@
 import type { PreviewFacts } from '../../core/approvals/view-schema.js';
+import { optional } from '../../core/optional.js';
 import type { Preview, ToolContext } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { cardRef } from './fields.js';
@@ -29,7 +30,7 @@ export async function cardStatusPreview(
     kind: 'card_status',
     family: 'B',
     cardId: input.cardId,
-    ...(last4 === undefined ? {} : { last4 }),
+    ...optional('last4', last4),
     cardType: card.card_type,
     holder: name,
     from: card.status,

@@ -5,6 +5,7 @@ import {
   CardStatusSchema,
   CardTokenSchema,
 } from '../../core/client/schemas/issuing-b.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardStatusPreview } from './card-preview.js';
@@ -90,7 +91,7 @@ export const listCardsB = defineTool({
   run: ({ cardholderId, walletId, page, size }, ctx) =>
     ctx.client.issuingB.listCards(
       { cardholderId, walletId },
-      { ...(page === undefined ? {} : { page }), ...(size === undefined ? {} : { size }) },
+      { ...optional('page', page), ...optional('size', size) },
       readOptions(ctx),
     ),
 });
