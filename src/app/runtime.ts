@@ -8,6 +8,7 @@ import {
 } from '../core/client/index.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
+import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
 import { optional } from '../core/optional.js';
@@ -109,7 +110,7 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
       log.info('finished approvals left executing by a stopped process', { count: recovered });
   } catch (error) {
     log.error('recovering approvals failed; will retry at the next start', {
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
   }
 }
@@ -132,7 +133,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? await sharedSandbox(config, { share: options.background === true })
       : undefined;
   const baseUrl = embedded?.url ?? config.service.baseUrl;
-  if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
+  if (baseUrl === undefined) throw internalError('no service URL and no embedded sandbox');
   if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
   const againstSandbox =
     embedded !== undefined ||
@@ -190,7 +191,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.background) {
     approvals.startBackground((error) =>
       log.error('approvals background work failed; it goes on', {
-        error: error instanceof Error ? error.message : String(error),
+        error,
       }),
     );
   }

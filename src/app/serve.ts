@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { usageError } from '../core/errors.js';
 import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
@@ -69,7 +70,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { runtime, settings } = options;
   const { log } = runtime;
   if (!isLoopbackHost(options.host) && options.allowRemote !== true) {
-    throw new Error(
+    throw usageError(
       `refusing to listen on ${options.host}: serve listens on loopback unless told otherwise explicitly`,
     );
   }
@@ -110,7 +111,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     route(req, res).catch((error: unknown) => {
       log.error('serve: request failed', {
         path: pathOf(req),
-        error: error instanceof Error ? error.message : String(error),
+        error,
       });
       sendJson(res, 500, { error: 'internal error' });
     });

@@ -1,6 +1,7 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CodedError, ErrorCode } from './errors.js';
 import { optional } from './optional.js';
 
 /**
@@ -87,9 +88,13 @@ export interface Config {
   resendDelaysMs?: readonly number[];
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   constructor(readonly problems: readonly string[]) {
-    super(`configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super({
+      code: ErrorCode.NotConfigured,
+      message: `configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+      issues: problems,
+    });
     this.name = 'ConfigError';
   }
 }

@@ -14,6 +14,7 @@ import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
+import { notConfigured } from './errors.js';
 import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { keyUse } from './idempotency.js';
@@ -333,7 +334,7 @@ export class Executor {
   // Approvals, for every front end.
 
   private get approvals(): ApprovalEngine {
-    if (this.deps.approvals === undefined) throw new Error('approvals are not available');
+    if (this.deps.approvals === undefined) throw notConfigured('approvals are not available');
     return this.deps.approvals;
   }
 

@@ -1,6 +1,6 @@
 import type { AuditEntryInput, AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
-import { CodedError, ErrorCode } from './errors.js';
+import { CodedError, ErrorCode, messageOf } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
 import { optional } from './optional.js';
@@ -80,7 +80,7 @@ function recordOutcome(
   const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
   };
   try {
@@ -109,7 +109,7 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
       ? error
       : new CodedError({
           code: ErrorCode.Internal,
-          message: error instanceof Error ? error.message : String(error),
+          message: messageOf(error),
         });
   // The audit log needs a message: a service that refuses without one still gets a reason.
   const text = isServiceError(error) ? error.serviceMessage : coded.message;

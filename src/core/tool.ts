@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ApprovalService } from './approvals/types.js';
 import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-schema.js';
 import type { ServiceClient } from './client/index.js';
+import { CodedError, ErrorCode } from './errors.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Toolset } from './toolset.js';
 import type { ServiceWebhooks } from './webhooks.js';
@@ -135,12 +136,12 @@ export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool:
  * back to the approvers with the new preview instead of executing. The message says which bound
  * failed, with both figures.
  */
-export class OutsideApprovedBoundError extends Error {
+export class OutsideApprovedBoundError extends CodedError {
   constructor(
     readonly preview: Preview,
     message: string,
   ) {
-    super(message);
+    super({ code: ErrorCode.OutsideBound, message });
     this.name = 'OutsideApprovedBoundError';
   }
 }

@@ -30,6 +30,12 @@ export function failureAdvice(kind: Failure['kind'], readOnly: boolean): string 
       return 'Nothing was sent: a value could not be carried by the request; correct it and try again.';
     case 'insufficient_balance':
       return 'Nothing was sent: fund the account or ask for less, then try again.';
+    case 'usage':
+      return 'Nothing was done: correct what the message names and try again.';
+    case 'outside_bound':
+      return 'Nothing was sent: the fresh quote went back to the approvers, who decide on it again.';
+    case 'deferred':
+      return 'Nothing was done yet: it waits for the person to confirm it.';
     case 'not_configured':
       return 'Nothing was sent: this bankops is not set up for it; the operators set what the message names.';
     case 'internal':

@@ -171,7 +171,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         () => process.exit(0),
         (error: unknown) => {
           log.error('bankops serve: stop failed', {
-            error: error instanceof Error ? error.message : String(error),
+            error,
           });
           process.exit(1);
         },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Db } from '../db.js';
+import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { optional } from '../optional.js';
 import type { PayeeDirectory } from '../payees.js';
@@ -124,7 +125,7 @@ export class EngineContext {
     by: { actor?: { id: string }; person?: string; detail?: string } = {},
   ): void {
     const row = this.store.byId(id);
-    if (row === undefined) throw new Error(`approval ${id} vanished inside its transaction`);
+    if (row === undefined) throw internalError(`approval ${id} vanished inside its transaction`);
     const event = this.feed.append({
       approvalId: id,
       kind,
@@ -157,7 +158,7 @@ export class EngineContext {
           if (this.deps.onListenerError !== undefined) this.deps.onListenerError(error);
           else
             this.deps.log?.error('approval listener failed', {
-              error: error instanceof Error ? error.message : String(error),
+              error,
             });
         }
       }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
+import { messageOf } from '../errors.js';
 import { optional } from '../optional.js';
 import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
@@ -274,7 +275,7 @@ export class HttpClient {
         error instanceof undiciErrors.HeadersTimeoutError ||
         error instanceof undiciErrors.BodyTimeoutError ||
         error instanceof undiciErrors.ConnectTimeoutError;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       if (error instanceof undiciErrors.InvalidArgumentError) {
         // Refused by the HTTP library before a connection was used: nothing was sent.
         throw fail({ kind: 'not_sent', message: `the request could not be sent: ${reason}`, cause: error });

@@ -8,6 +8,7 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { mcpActor } from '../../core/actors.js';
+import { internalError } from '../../core/errors.js';
 import type { Executor } from '../../core/executor.js';
 import type { Logger } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
@@ -113,7 +114,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
 
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      if (authInfo === undefined) throw new Error('no key on a request that passed the key check');
+      if (authInfo === undefined) throw internalError('no key on a request that passed the key check');
       return serverFor(authInfo.clientId);
     },
     { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror },
@@ -258,7 +259,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       serve(req, res).catch((error: unknown) => {
         log.error('mcp http: request failed', {
           method: req.method,
-          error: error instanceof Error ? error.message : String(error),
+          error,
         });
         sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
       }),

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { internalError } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
 
 export type Block = types.KnownBlock;
@@ -105,7 +106,7 @@ export const header = (text: string): Block =>
     : { type: 'section', text: { type: 'mrkdwn', text: clip(`*${escapeText(text)}*`, LIMITS.sectionText) } };
 
 export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {
-  if (value.length > LIMITS.buttonValue) throw new Error(`button value of ${actionId} is too long`);
+  if (value.length > LIMITS.buttonValue) throw internalError(`button value of ${actionId} is too long`);
   return {
     type: 'button',
     text: plain(text, LIMITS.buttonText),

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { CodedError, ErrorCode } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
 import { type FormField, valueAt } from './form-fields.js';
 import { type Block, clip, LIMITS, plain } from './message.js';
@@ -72,7 +73,13 @@ export interface ModalSpec {
   metadata: string;
 }
 
-export class ModalTooLargeError extends Error {}
+/** A form with more fields than a modal holds: the person is asked to type them instead. */
+export class ModalTooLargeError extends CodedError {
+  constructor(message: string) {
+    super({ code: ErrorCode.Usage, message });
+    this.name = 'ModalTooLargeError';
+  }
+}
 
 export function modalView(spec: ModalSpec): ModalView {
   const intro: Block = {

@@ -1,3 +1,4 @@
+import { messageOf } from '../../errors.js';
 import { optional } from '../../optional.js';
 import { CorridorValidator, pruneEmpty } from '../beneficiary-validator.js';
 import { ServiceError } from '../errors.js';
@@ -75,7 +76,7 @@ export function beneficiariesApi(http: HttpClient) {
       throw new ServiceError({
         kind: 'invalid_response',
         operation: 'beneficiaries.schema',
-        message: `the corridor schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        message: `the corridor schema is not a usable JSON Schema: ${messageOf(error)}`,
         cause: error,
       });
     }
