@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { usageError } from '../core/errors.js';
+import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
@@ -68,7 +70,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { runtime, settings } = options;
   const { log } = runtime;
   if (!isLoopbackHost(options.host) && options.allowRemote !== true) {
-    throw new Error(
+    throw usageError(
       `refusing to listen on ${options.host}: serve listens on loopback unless told otherwise explicitly`,
     );
   }
@@ -109,7 +111,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     route(req, res).catch((error: unknown) => {
       log.error('serve: request failed', {
         path: pathOf(req),
-        error: error instanceof Error ? error.message : String(error),
+        error,
       });
       sendJson(res, 500, { error: 'internal error' });
     });
@@ -121,13 +123,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
   const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
   // Built once the address is known, before any request is read (nothing awaits in between).
   if (slackModule !== undefined && settings.slack.enabled) {
     slack = slackModule.createSlackApp({
       config: settings.slack.config,
       runtime,
       defaults: runtime.config.defaults,
-      ...(publicUrl === undefined ? {} : { publicUrl }),
+      ...optional('publicUrl', publicUrl),
       ...options.slack,
     });
   }
@@ -147,8 +150,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   return {
     url,
     port,
-    ...(slack === undefined ? {} : { slack }),
-    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...optional('slack', slack),
+    ...optional('publicUrl', publicUrl),
     banner,
     close: async () => {
       await mcp.close();

@@ -1,8 +1,7 @@
-import { ConfigError } from '../app/config.js';
-import { PolicyError } from '../core/policy/errors.js';
+import { asCodedError, type CodedError, notConfigured, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
-import { EXIT, UsageError } from './io.js';
+import { EXIT, exitCodeOf, UsageError } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
@@ -166,37 +165,34 @@ export async function main(argv: string[]): Promise<number | 'running'> {
   try {
     return await dispatch(argv);
   } catch (error) {
-    if (error instanceof UsageError) {
-      // One line of error and one of usage: the whole help is a `bankops help <command>` away.
-      const usage = error.help === undefined ? '' : `usage: ${usageLine(error.help, argv)}\n`;
-      process.stderr.write(`bankops: ${error.message}\n${usage}`);
-      return EXIT.usage;
-    }
-    if (error instanceof ConfigError || error instanceof PolicyError) {
-      process.stderr.write(`bankops: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (
-      error instanceof Error &&
-      error.name === 'TypeError' &&
-      'code' in error &&
-      String(error.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      const load = commandNamed(argv[0]);
-      const help = load === undefined ? HELP : (await load()).help;
-      process.stderr.write(
-        `bankops: ${argsProblem(error, help)}\n(bankops help${load === undefined ? '' : ` ${argv[0]}`} lists the options)\n`,
-      );
-      return EXIT.usage;
-    }
-    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
-      const { address, port } = error as Error & { address?: string; port?: number };
-      process.stderr.write(
-        `bankops: ${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)\n`,
-      );
-      return EXIT.failed;
-    }
-    process.stderr.write(`bankops: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.failed;
+    const coded = await asCliError(error, argv);
+    // One line of error and one of usage: the whole help is a `bankops help <command>` away.
+    const usage =
+      coded instanceof UsageError && coded.help !== undefined
+        ? `usage: ${usageLine(coded.help, argv)}\n`
+        : '';
+    process.stderr.write(`bankops: ${coded.message}\n${usage}`);
+    return exitCodeOf(coded.code);
   }
+}
+
+/** What was thrown, as a coded error; Node's own (an unknown option, a port in use) in words. */
+async function asCliError(error: unknown, argv: string[]): Promise<CodedError> {
+  const nodeCode = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (error instanceof Error && nodeCode.startsWith('ERR_PARSE_ARGS')) {
+    const load = commandNamed(argv[0]);
+    const help = load === undefined ? HELP : (await load()).help;
+    return usageError(
+      `${argsProblem(error, help)}\n(bankops help${load === undefined ? '' : ` ${argv[0]}`} lists the options)`,
+      error,
+    );
+  }
+  if (nodeCode === 'EADDRINUSE') {
+    const { address, port } = error as Error & { address?: string; port?: number };
+    return notConfigured(
+      `${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)`,
+      error,
+    );
+  }
+  return asCodedError(error);
 }

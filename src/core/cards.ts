@@ -1,4 +1,5 @@
 import { type Db, migrate } from './db.js';
+import { optional } from './optional.js';
 
 /**
  * Family B card ids bankops has seen in any answer, from any front end (a card listing, a card it
@@ -61,7 +62,7 @@ export function sqliteCards(db: Db): CardDirectory {
         cardId: row.card_id,
         cardholderId: row.cardholder_id,
         walletId: row.wallet_id,
-        ...(row.last_four === null ? {} : { lastFour: row.last_four }),
+        ...optional('lastFour', row.last_four ?? undefined),
       };
     },
   };
@@ -82,7 +83,7 @@ export function cardsSeen(input: Record<string, unknown>, output: Record<string,
   const add = (cardId: string | undefined, lastFour?: unknown): void => {
     if (cardId === undefined) return;
     const four = text(lastFour);
-    found.push({ cardId, cardholderId, walletId, ...(four === undefined ? {} : { lastFour: four }) });
+    found.push({ cardId, cardholderId, walletId, ...optional('lastFour', four) });
   };
   if (Array.isArray(output.cards)) {
     for (const card of output.cards) {

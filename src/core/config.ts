@@ -1,6 +1,8 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CodedError, ErrorCode } from './errors.js';
+import { optional } from './optional.js';
 
 /**
  * Configuration from the environment, validated once at start-up. A bad value stops start-up with a
@@ -38,6 +40,12 @@ const EnvSchema = z.object({
     .max(366 * 24 * 3600, 'must be at most a year (366 days) of seconds')
     .default(24 * 3600),
   BANKOPS_QUOTE_TOLERANCE_PERCENT: z.coerce.number({ error: 'must be a number' }).min(0).max(10).default(0.5),
+  BANKOPS_RESEND_DELAYS_MS: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,4000')
+    .transform((text) => text.split(',').map(Number))
+    .optional(),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -73,11 +81,20 @@ export interface Config {
   approvalTtlSeconds: number;
   /** How much worse than the approved bound a fresh quote may be, in percent. */
   quoteTolerancePercent: number;
+  /**
+   * The pauses before sending an approved call again when the service did not answer
+   * (`BANKOPS_RESEND_DELAYS_MS`; 1 s then 4 s by default): one more send than pauses.
+   */
+  resendDelaysMs?: readonly number[];
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   constructor(readonly problems: readonly string[]) {
-    super(`configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super({
+      code: ErrorCode.NotConfigured,
+      message: `configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+      issues: problems,
+    });
     this.name = 'ConfigError';
   }
 }
@@ -148,7 +165,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
       productId: e.BANKOPS_PRODUCT_ID ?? d.productId,
       userId: e.BANKOPS_USER_ID ?? d.userId,
       companyId: e.BANKOPS_COMPANY_ID ?? d.companyId,
-      ...(e.BANKOPS_CLIENT_ID === undefined ? {} : { clientId: e.BANKOPS_CLIENT_ID }),
+      ...optional('clientId', e.BANKOPS_CLIENT_ID),
       timeoutMs: e.BANKOPS_TIMEOUT_MS,
     },
     defaults: {
@@ -165,5 +182,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     osUser: osUser(),
     approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
+    ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
   };
 }

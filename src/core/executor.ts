@@ -15,11 +15,13 @@ import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
+import { notConfigured } from './errors.js';
 import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
+import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
@@ -30,6 +32,7 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 export { requestFingerprint } from './fingerprint.js';
 
@@ -70,6 +73,8 @@ export interface ExecutorDeps {
   payees?: PayeeDirectory;
   /** The cards seen in answers; one on the database when absent. */
   cards?: CardDirectory;
+  /** Where the service delivers events, and its keys (the event-relay tools). */
+  webhooks?: ServiceWebhooks;
   /**
    * The install's key for fingerprints of inputs that hold a secret; kept outside the database
    * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
@@ -238,9 +243,9 @@ export class Executor {
       actor: req.actor,
       decision,
       fingerprint,
-      ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
-      ...(req.origin === undefined ? {} : { origin: req.origin }),
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+      ...optional('idempotencyKey', req.idempotencyKey),
+      ...optional('origin', req.origin),
+      ...optional('onProgress', req.onProgress),
     });
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
@@ -287,8 +292,8 @@ export class Executor {
       input,
       actor,
       requestId,
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
-      ...(req.signal === undefined ? {} : { signal: req.signal }),
+      ...optional('onProgress', req.onProgress),
+      ...optional('signal', req.signal),
     });
     if (outcome.status === 'ok') this.cards.remember(cardsSeen(input, outcome.output));
     const result: ExecuteResult =
@@ -336,7 +341,7 @@ export class Executor {
   // Approvals, for every front end.
 
   private get approvals(): ApprovalEngine {
-    if (this.deps.approvals === undefined) throw new Error('approvals are not available');
+    if (this.deps.approvals === undefined) throw notConfigured('approvals are not available');
     return this.deps.approvals;
   }
 

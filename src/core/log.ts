@@ -1,3 +1,4 @@
+import { optional } from './optional.js';
 /**
  * Structured logs, one JSON object per line on stderr (stdout belongs to command output and to the
  * MCP protocol on stdio). Callers pass already-redacted fields; messages never carry secrets.
@@ -32,7 +33,7 @@ export function loggedError(error: unknown, depth = 0): LoggedError | string {
     name: error.name,
     ...(typeof code === 'string' ? { code } : {}),
     message: error.message,
-    ...(error.stack === undefined ? {} : { stack: error.stack }),
+    ...optional('stack', error.stack),
     ...(error.cause === undefined || depth >= CAUSE_DEPTH
       ? {}
       : { cause: loggedError(error.cause, depth + 1) }),

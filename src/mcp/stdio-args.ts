@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { usageError } from '../core/errors.js';
 import { TOOLSETS, type Toolset } from '../core/toolset.js';
 
 // Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
@@ -48,10 +49,10 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  if (toolsets?.length === 0) throw new Error(`name at least one toolset: ${TOOLSETS.join(', ')}`);
+  if (toolsets?.length === 0) throw usageError(`name at least one toolset: ${TOOLSETS.join(', ')}`);
   const unknown = toolsets?.filter((name) => !(TOOLSETS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0)
-    throw new Error(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
+    throw usageError(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
   return {
     help: values.help === true,
     ...(toolsets === undefined ? {} : { toolsets: toolsets as Toolset[] }),

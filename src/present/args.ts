@@ -1,3 +1,4 @@
+import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
 /**
  * The one input grammar of the front ends that people type into (the CLI's arguments, Slack's
  * `/bank <tool> key=value …`): `key=value` pairs, dotted keys for nested fields
@@ -10,9 +11,9 @@
 export type JsonSchema = Record<string, unknown>;
 
 /** A token that is not `key=value`, a key given twice, bad JSON: said in one line naming the token. */
-export class ArgsError extends Error {
+export class ArgsError extends CodedError {
   constructor(message: string) {
-    super(message);
+    super({ code: ErrorCode.Usage, message });
     this.name = 'ArgsError';
   }
 }
@@ -116,9 +117,7 @@ function valueFor(key: string, raw: string, field: JsonSchema | undefined): unkn
     try {
       return JSON.parse(raw);
     } catch (error) {
-      throw new ArgsError(
-        `${key}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-      );
+      throw new ArgsError(`${key}: not valid JSON (${messageOf(error)})`);
     }
   }
   if (types.has('string')) return raw;

@@ -71,6 +71,10 @@ export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnl
     case ErrorCode.InvalidRequest:
     case ErrorCode.NotSent:
     case ErrorCode.InsufficientBalance:
+    case ErrorCode.Usage:
+    case ErrorCode.OutsideBound:
+    case ErrorCode.Deferred:
+    case ErrorCode.NotConfigured:
       return 'invalid';
     case ErrorCode.Service:
       if (!isRetryableStatus(error.httpStatus)) return 'refused';
@@ -97,12 +101,19 @@ export function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): stri
 
 /** What to do after a failure of this kind; a write that may have happened says so. */
 export function failureAdvice(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): string {
-  if (error.kind === ErrorCode.NotSent)
-    return 'Nothing was sent: a value could not be carried by the request; correct it and try again.';
-  if (error.kind === ErrorCode.InsufficientBalance)
-    return 'Nothing was sent: fund the account or ask for less, then try again.';
-  return FAILURE_WORDS[failureKind(error, readOnly)].advice;
+  return NOTHING_SENT[error.kind] ?? FAILURE_WORDS[failureKind(error, readOnly)].advice;
 }
+
+/** Failures where nothing was sent, each with what to do about it in particular. */
+const NOTHING_SENT: Partial<Record<Failure['kind'], string>> = {
+  not_sent: 'Nothing was sent: a value could not be carried by the request; correct it and try again.',
+  insufficient_balance: 'Nothing was sent: fund the account or ask for less, then try again.',
+  usage: 'Nothing was done: correct what the message names and try again.',
+  outside_bound: 'Nothing was sent: the fresh quote went back to the approvers, who decide on it again.',
+  deferred: 'Nothing was done yet: it waits for the person to confirm it.',
+  not_configured:
+    'Nothing was sent: this bankops is not set up for it; the operators set what the message names.',
+};
 
 export function describeFailure(tool: { name: string; readOnly: boolean }, error: Failure): FailureWords {
   const kind = failureKind(error, tool.readOnly);

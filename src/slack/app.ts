@@ -4,9 +4,11 @@ import type { AuditLog } from '../core/audit/index.js';
 import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
+import type { ServiceWebhooks } from '../core/webhooks.js';
 import * as answers from './answers/index.js';
 import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
 import { startDailyAnchor } from './audit-anchor.js';
@@ -31,6 +33,7 @@ export interface SlackAppOptions {
     audit: AuditLog;
     log: Logger;
     payees?: PayeeDirectory;
+    webhooks: ServiceWebhooks;
   };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
@@ -172,7 +175,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     db,
     call,
     log,
-    ...(options.outboxPollMs === undefined ? {} : { pollMs: options.outboxPollMs }),
+    ...optional('pollMs', options.outboxPollMs),
   });
   const services = buildSlackServices({
     config,
@@ -184,7 +187,6 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     payees: runtime.payees,
     outbox,
     call,
-    publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
     groups: options.groups,
@@ -195,7 +197,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   const webhooks = serviceWebhookHandler({
     db,
     audit: runtime.audit,
-    keys: services.webhookKeys,
+    keys: runtime.webhooks.keys,
     outbox,
     log,
   });

@@ -87,7 +87,7 @@ export class SlackIdentities {
             'slack: user group lookup failed; its roles are not granted until it works',
             {
               group,
-              error: error instanceof Error ? error.message : String(error),
+              error,
             },
           );
         }

@@ -11,7 +11,6 @@ import { SlackIdentities } from './identity.js';
 import { AnswerStore } from './store/answers.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
 import { SeenEvents } from './store/seen-events.js';
-import { WebhookKeys } from './store/webhook-keys.js';
 
 /**
  * What the Slack front end is made of: the core's executor and audit log, and the front end's own
@@ -30,14 +29,11 @@ export interface SlackServices {
   readonly cards: CardDirectory;
   /** Events API ids already handled (Slack's retries). */
   readonly seen: SeenEvents;
-  readonly webhookKeys: WebhookKeys;
   readonly outbox: SlackOutbox;
   /** A Web API call with the bot token (views.open must happen now, not through the outbox). */
   readonly call: SlackCall;
   /** The payees bankops knows (its payee directory): `/bank payout` takes the rail from there. */
   readonly payees: PayeeDirectory | undefined;
-  /** Where the service reaches `/webhooks/service` (`BANKOPS_PUBLIC_URL`). */
-  readonly publicUrl: string | undefined;
   /** The configured company, program and agent codes (subscriptions are made with them; help shows them). */
   readonly defaults: ToolDefaults;
   /** After how long a "working…" note is shown (about a second). */
@@ -54,7 +50,6 @@ export interface SlackServicesOptions {
   payees: PayeeDirectory | undefined;
   outbox: SlackOutbox;
   call: SlackCall;
-  publicUrl: string | undefined;
   defaults: ToolDefaults;
   workingAfterMs: number;
   /** How long user-group members are trusted, and how often a miss may refresh them. */
@@ -79,7 +74,6 @@ export function buildSlackServices(options: SlackServicesOptions): SlackServices
     answers: new AnswerStore(db),
     cards: executor.cards,
     seen: new SeenEvents(db),
-    webhookKeys: new WebhookKeys(db),
   };
 }
 

@@ -11,6 +11,8 @@ let home: ReturnType<typeof cliHome>;
 let text: Record<string, string>;
 beforeAll(() => {
   home = cliHome();
+  // A call the service did not answer is sent again at once: the pauses are configuration.
+  home.env.BANKOPS_RESEND_DELAYS_MS = '0,0';
   text = { ...home.env, BANKOPS_OUTPUT: 'text' };
 });
 afterAll(() => home.cleanup());

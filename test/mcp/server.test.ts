@@ -322,7 +322,9 @@ describe('MCP server: policy refusals and lazy start-up failures', () => {
       expect((await broken.listTools()).tools.length).toBe(core.registry.size - 4);
       const result = (await broken.callTool({ name: 'get_balances', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe('bankops could not run get_balances: BANKOPS_DB: cannot open the database');
+      expect(textOf(result)).toBe(
+        'bankops could not run get_balances: BANKOPS_DB: cannot open the database. Tell the bankops operators; the request id helps.',
+      );
     } finally {
       await broken.close();
     }

@@ -15,6 +15,8 @@ import { createTestCore, type TestCore } from '../helpers/core.js';
 let core: TestCore;
 beforeAll(async () => {
   core = await createTestCore();
+  // As under `bankops serve`: the event relays need an address the service delivers to.
+  core.runtime.webhooks.servedAt('http://127.0.0.1:9');
 });
 afterAll(() => core.close());
 

@@ -4,6 +4,7 @@ import {
   type ApprovalActionResult,
   type ApprovalState,
 } from '../../core/approvals/types.js';
+import { optional } from '../../core/optional.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
@@ -183,7 +184,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           approvalId,
           deciderFor(runtime, values.as),
           outcome === 'retry'
-            ? { outcome, ...(values.reason === undefined ? {} : { reason: values.reason }) }
+            ? { outcome, ...optional('reason', values.reason) }
             : { outcome, reason: values.reason ?? '' },
         );
         progress.stop();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
+import { optional } from '../../core/optional.js';
 import { type Column, limitColumns, type OutputDocument, type Value } from '../../present/output/index.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
@@ -123,9 +124,9 @@ export function auditCommand(args: string[]): number {
       }
       case 'export': {
         const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {
-          ...(values.since === undefined ? {} : { since: values.since }),
-          ...(values.tool === undefined ? {} : { tool: values.tool }),
-          ...(values.actor === undefined ? {} : { actor: values.actor }),
+          ...optional('since', values.since),
+          ...optional('tool', values.tool),
+          ...optional('actor', values.actor),
         });
         process.stderr.write(`exported ${count} entries\n`);
         return EXIT.ok;

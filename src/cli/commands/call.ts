@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
+import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { resultClass, resultDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
@@ -67,7 +68,7 @@ export async function callCommand(args: string[]): Promise<number> {
       tool: name,
       input,
       actor,
-      ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
+      ...optional('idempotencyKey', values['idempotency-key']),
       onProgress: (message) => progress.step(message),
     });
     progress.stop();

@@ -5,6 +5,7 @@ import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
@@ -127,7 +128,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
 /** The tools an MCP client will list: the approval tools come with any toolset. */
 function toolCount(runtime: Runtime, options: ServeOptions): number {
   return offeredTools(runtime.registry, {
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    ...optional('toolsets', options.toolsets),
     readOnly: options.readOnly,
     secretInputs: options.secretInputs,
   }).length;
@@ -175,7 +176,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         () => process.exit(0),
         (error: unknown) => {
           log.error('bankops serve: stop failed', {
-            error: error instanceof Error ? error.message : String(error),
+            error,
           });
           process.exit(1);
         },
@@ -196,7 +197,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         allowedOrigins: options.allowedOrigins,
         allowedHosts: options.allowedHosts,
         secretInputs: options.secretInputs,
-        ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+        ...optional('toolsets', options.toolsets),
         readOnly: options.readOnly,
         confirmWrites: options.confirmWrites,
       },

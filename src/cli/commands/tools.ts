@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { TOOLSETS, type Toolset } from '../../core/toolset.js';
 import { createRegistry } from '../../tools/index.js';
@@ -46,7 +47,7 @@ export function toolsCommand(args: string[]): number {
   }
   const toolsets = parseToolsets(values.toolsets ?? values.toolset);
   const tools = createRegistry().list({
-    ...(toolsets === undefined ? {} : { toolsets }),
+    ...optional('toolsets', toolsets),
     ...(values['read-only'] ? { readOnly: true } : {}),
   });
   if (values.json) {

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Db } from '../db.js';
+import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { optional } from '../optional.js';
 import type { PayeeDirectory } from '../payees.js';
 import type { PolicyStore } from '../policy/store.js';
 import type { Actor } from '../policy/types.js';
@@ -10,6 +12,7 @@ import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
 import { actorName, memoryCheckpoints } from '../run-tool.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
+import type { ServiceWebhooks } from '../webhooks.js';
 import { ApprovalFeed } from './feed.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
@@ -28,6 +31,8 @@ export interface ApprovalEngineOptions {
   defaults: ToolDefaults;
   /** The payees bankops created, for previews that name the payee. */
   payees?: PayeeDirectory;
+  /** Where the service delivers events, and its keys (an approved event relay runs with them). */
+  webhooks?: ServiceWebhooks;
   /** How long a pending approval waits for its quorum. */
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */
@@ -120,7 +125,7 @@ export class EngineContext {
     by: { actor?: { id: string }; person?: string; detail?: string } = {},
   ): void {
     const row = this.store.byId(id);
-    if (row === undefined) throw new Error(`approval ${id} vanished inside its transaction`);
+    if (row === undefined) throw internalError(`approval ${id} vanished inside its transaction`);
     const event = this.feed.append({
       approvalId: id,
       kind,
@@ -128,8 +133,8 @@ export class EngineContext {
       state: row.state,
       attempt: row.attempt,
       ...(by.actor === undefined ? {} : { actor: by.actor.id }),
-      ...(by.person === undefined ? {} : { person: by.person }),
-      ...(by.detail === undefined ? {} : { detail: by.detail }),
+      ...optional('person', by.person),
+      ...optional('detail', by.detail),
     });
     this.#pending.push(event);
   }
@@ -153,7 +158,7 @@ export class EngineContext {
           if (this.deps.onListenerError !== undefined) this.deps.onListenerError(error);
           else
             this.deps.log?.error('approval listener failed', {
-              error: error instanceof Error ? error.message : String(error),
+              error,
             });
         }
       }
@@ -206,7 +211,7 @@ export class EngineContext {
         return value;
       },
       progress: (message) => onProgress?.(message),
-      ...(this.deps.payees === undefined ? {} : { payees: this.deps.payees }),
+      ...optional('payees', this.deps.payees),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { internalError } from '../errors.js';
 import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { auditApproval } from './audit.js';
@@ -49,7 +50,7 @@ export async function reconcileApproval(
         ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), sends: 0, updated_at: now }
         : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
     if (!ctx.store.update(id, { state: 'unresolved' }, changes))
-      throw new Error(`approval ${id} changed under a write lock`);
+      throw internalError(`approval ${id} changed under a write lock`);
     const what =
       how.outcome === 'retry'
         ? 'sent again with the same request id'

@@ -1,3 +1,4 @@
+import { internalError } from '../errors.js';
 import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
@@ -161,7 +162,7 @@ export async function vote(
       ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: at }
       : { updated_at: at };
     if (!ctx.store.update(id, { state: 'pending' }, changes))
-      throw new Error(`approval ${id} changed under a write lock`);
+      throw internalError(`approval ${id} changed under a write lock`);
     ctx.record(id, 'voted', { actor: approver, person: now.person });
     if (quorum) ctx.record(id, 'executing', { actor: approver, person: now.person });
     return quorum ? 'execute' : { status: 'ok', approval: ctx.viewById(id)! };
@@ -232,7 +233,7 @@ function close(
 ): ApprovalActionResult {
   const changes = { state, decided_by: actor.id, decision_reason: reason, updated_at: ctx.nowIso() };
   if (!ctx.store.update(row.id, { state: 'pending' }, changes))
-    throw new Error(`approval ${row.id} changed under a write lock`);
+    throw internalError(`approval ${row.id} changed under a write lock`);
   auditApproval(ctx.deps.audit, {
     actor,
     tool: row.tool,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
+import { messageOf } from '../errors.js';
+import { optional } from '../optional.js';
 import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
 import { TokenDataSchema } from './schemas/auth.js';
@@ -225,7 +227,7 @@ export class HttpClient {
       });
     const fail = (init: Omit<ConstructorParameters<typeof ServiceError>[0], 'operation' | 'requestId'>) => {
       report({
-        ...(init.httpStatus === undefined ? {} : { httpStatus: init.httpStatus }),
+        ...optional('httpStatus', init.httpStatus),
         errorKind: init.kind,
       });
       return new ServiceError({
@@ -274,7 +276,7 @@ export class HttpClient {
         error instanceof undiciErrors.HeadersTimeoutError ||
         error instanceof undiciErrors.BodyTimeoutError ||
         error instanceof undiciErrors.ConnectTimeoutError;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       if (error instanceof undiciErrors.InvalidArgumentError) {
         // Refused by the HTTP library before a connection was used: nothing was sent.
         throw fail({ kind: 'not_sent', message: `the request could not be sent: ${reason}`, cause: error });

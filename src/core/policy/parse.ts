@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { messageOf } from '../errors.js';
 import { PolicyError } from './errors.js';
 import { type Policy, PolicySchema } from './schema.js';
 
@@ -55,7 +56,7 @@ export function readPolicyText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new PolicyError(path, [`cannot read the file: ${detail}`], { cause: error });
   }
 }

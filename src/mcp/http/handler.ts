@@ -8,8 +8,10 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { mcpActor } from '../../core/actors.js';
+import { internalError } from '../../core/errors.js';
 import type { Executor } from '../../core/executor.js';
 import type { Logger } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
 import type { PolicyStore } from '../../core/policy/store.js';
 import type { Registry } from '../../core/registry.js';
@@ -103,16 +105,16 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       registry: runtime.registry,
       getExecutor: async () => runtime.executor,
       actor: mcpActor(keyName),
-      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
-      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-      ...(options.secretInputs === undefined ? {} : { secretInputs: options.secretInputs }),
-      ...(options.confirmWrites === undefined ? {} : { confirmWrites: options.confirmWrites }),
+      ...optional('toolsets', options.toolsets),
+      ...optional('readOnly', options.readOnly),
+      ...optional('secretInputs', options.secretInputs),
+      ...optional('confirmWrites', options.confirmWrites),
     });
   const onerror = (error: Error) => log.debug('mcp http: protocol', { error: error.message });
 
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      if (authInfo === undefined) throw new Error('no key on a request that passed the key check');
+      if (authInfo === undefined) throw internalError('no key on a request that passed the key check');
       return serverFor(authInfo.clientId);
     },
     { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror },
@@ -125,7 +127,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
     maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
     maxSessionsPerKey: options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey,
     revokeGraceMs: options.revokeGraceMs ?? DEFAULTS.revokeGraceMs,
-    ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+    ...optional('eventStore', options.eventStore),
   });
   const idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
   const sweep = setInterval(
@@ -257,7 +259,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       serve(req, res).catch((error: unknown) => {
         log.error('mcp http: request failed', {
           method: req.method,
-          error: error instanceof Error ? error.message : String(error),
+          error,
         });
         sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
       }),

@@ -1,11 +1,12 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
-import { webApi } from '@slack/bolt';
+import { optional } from '../../core/optional.js';
 import { ACTIONS } from '../ids.js';
 import { nextPageRef, pageRef, shareRef } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { button, context, line, type SlackMessage } from '../render/message.js';
 import { replyTo } from '../respond.js';
 import type { SlackServices } from '../services.js';
+import { slackRefusal } from '../web-api-errors.js';
 import { withButtons } from './output.js';
 import { runAndAnswer } from './run.js';
 
@@ -18,17 +19,8 @@ function forChannel(page: SlackMessage, userId: string): SlackMessage {
   return {
     text: page.text,
     blocks: [context(`Shared by <@${userId}>`), ...page.blocks.filter((block) => block.type !== 'actions')],
-    ...(page.attachments === undefined ? {} : { attachments: page.attachments }),
+    ...optional('attachments', page.attachments),
   };
-}
-
-/** Slack's refusal code of a failed Web API call (`not_in_channel`), when Slack refused it. */
-export function slackRefusal(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const coded = error as webApi.CodedError;
-  return coded.code === webApi.ErrorCode.PlatformError
-    ? (error as webApi.WebAPIPlatformError).data.error
-    : undefined;
 }
 
 /** "Share in channel": posts the answer exactly as its reader saw it (a read without secrets only). */

@@ -1,3 +1,4 @@
+import { internalError } from '../../core/errors.js';
 import type { AnyTool } from '../../core/tool.js';
 import type { Asker } from '../asker.js';
 import { ACTIONS } from '../ids.js';
@@ -46,7 +47,7 @@ export function outputAnswer(
 ): SlackMessage {
   const { pages, nextInput } = outputPages(tool, input, output);
   const [first, ...rest] = pages;
-  if (first === undefined) throw new Error('a rendered output has at least one page');
+  if (first === undefined) throw internalError('a rendered output has at least one page');
   const secret = holdsSecret(tool, output);
   const shareable = tool.hints.readOnly && !secret;
   const buttons: Button[] = [];

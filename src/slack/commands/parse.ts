@@ -1,3 +1,4 @@
+import { messageOf } from '../../core/errors.js';
 import { ArgsError, inputFromArgs, tokenize } from '../../present/args.js';
 import { didYouMean } from '../../present/suggest.js';
 import type { Command } from './command.js';
@@ -34,7 +35,7 @@ export function parseCommand(text: string, context: GrammarContext): Command {
   try {
     tokens = tokenize(decoded);
   } catch (error) {
-    return usage(error instanceof Error ? error.message : String(error));
+    return usage(messageOf(error));
   }
   const [word, ...rest] = tokens;
   try {

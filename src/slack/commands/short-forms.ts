@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import { inputFromArgs, type JsonSchema, readNumber } from '../../present/args.js';
 import type { Command } from './command.js';
 
@@ -78,7 +79,7 @@ const accounts: ShortForm = {
     const currency = currencyOf(rest[0]);
     const more = currency === undefined ? rest : rest.slice(1);
     const input = {
-      ...(currency === undefined ? {} : { currency }),
+      ...optional('currency', currency),
       ...extras('list_accounts', more, context),
     };
     return { kind: 'tool', tool: 'list_accounts', input, form: 'accounts' };
@@ -213,7 +214,7 @@ const subscribe: ShortForm = {
   word: 'subscribe',
   usage: 'subscribe <event> [#channel]',
   what: "post the service's event to a channel (this one by default)",
-  tool: 'create_subscription',
+  tool: 'create_event_relay',
   read: ([event, where, ...more]) => {
     if (!event || more.length > 0) {
       return usage(

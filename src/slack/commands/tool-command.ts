@@ -13,6 +13,7 @@ import { ModalTooLargeError, type ModalView } from '../render/modal.js';
 import { outcomeMessage, usageMessage } from '../render/outcome.js';
 import { toolFields } from '../schemas.js';
 import type { SlackServices } from '../services.js';
+import { describeSlackError } from '../web-api-errors.js';
 import { secretInputMessage } from './help.js';
 
 export interface Trigger {
@@ -146,9 +147,7 @@ export async function toolCommand(
   try {
     await services.call('views.open', { trigger_id: trigger.triggerId, view });
   } catch (error) {
-    const why =
-      (error as { data?: { error?: string } }).data?.error ??
-      (error instanceof Error ? error.message : String(error));
+    const why = describeSlackError(error);
     await asker.reply(
       usageMessage(
         `the form for ${tool.name} did not open (${why}); it needs ${missing.join(', ')}: \`/bank help ${tool.name}\` shows how to type them`,

@@ -1,3 +1,4 @@
+import { internalError } from '../../core/errors.js';
 import type { AnyTool } from '../../core/tool.js';
 import type { JsonSchema } from '../../present/args.js';
 import type { Asker } from '../asker.js';
@@ -112,7 +113,7 @@ export async function showCorridorFields(
   where: Where,
 ): Promise<void> {
   const schemaTool = services.registry.get('get_beneficiary_schema');
-  if (schemaTool === undefined) throw new Error('get_beneficiary_schema is not in the registry');
+  if (schemaTool === undefined) throw internalError('get_beneficiary_schema is not in the registry');
   const result = await services.executor.execute({
     tool: schemaTool.name,
     input: corridor,

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { AckFn, ViewResponseAction } from '@slack/bolt';
+import { asCodedError } from '../../core/errors.js';
 import type { ExecuteResult, FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
@@ -139,11 +140,9 @@ export async function submitForm(
   try {
     result = early ?? (await running);
   } catch (error) {
-    result = {
-      status: 'failed',
-      tool: tool.name,
-      error: { kind: 'internal', message: error instanceof Error ? error.message : String(error) },
-    };
+    services.log.error('slack: running a form failed', { tool: tool.name, error });
+    const coded = asCodedError(error);
+    result = { status: 'failed', tool: tool.name, error: { kind: coded.code, message: coded.message } };
   }
   await asker.reply(answerFor(services, asker, tool, input, result));
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
+import { internalError } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
 import { readRawBody, sendJson } from './raw-body.js';
 import { verifySlackSignature } from './verify.js';
@@ -143,14 +144,14 @@ export class SharedReceiver implements Receiver {
         : { retryReason: header(req, 'x-slack-retry-reason') as string }),
     };
     try {
-      if (this.#app === undefined) throw new Error('the receiver was not initialised by an app');
+      if (this.#app === undefined) throw internalError('the receiver was not initialised by an app');
       await this.#app.processEvent(event);
       if (!acked) await ack();
       if (beforeResponse) write(stored);
     } catch (error) {
       log.error('slack: handling a request failed', {
         type: body.type,
-        error: error instanceof Error ? error.message : String(error),
+        error,
       });
       if (!acked) sendJson(res, 500, { error: 'internal error' });
       else if (beforeResponse) write(stored);

@@ -1,4 +1,6 @@
 import type { types } from '@slack/bolt';
+import { CodedError, ErrorCode } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
 import { type FormField, valueAt } from './form-fields.js';
 import { type Block, clip, LIMITS, plain } from './message.js';
 
@@ -25,7 +27,7 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'static_select',
         action_id: FIELD_ACTION,
         options,
-        ...(chosen === undefined ? {} : { initial_option: chosen }),
+        ...optional('initial_option', chosen),
       };
     }
     case 'number':
@@ -34,14 +36,14 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'number_input',
         action_id: FIELD_ACTION,
         is_decimal_allowed: field.kind === 'number',
-        ...(text === undefined ? {} : { initial_value: text }),
+        ...optional('initial_value', text),
       };
     default:
       return {
         type: 'plain_text_input',
         action_id: FIELD_ACTION,
-        ...(text === undefined ? {} : { initial_value: text }),
-        ...(placeholder === undefined ? {} : { placeholder }),
+        ...optional('initial_value', text),
+        ...optional('placeholder', placeholder),
       };
   }
 }
@@ -71,7 +73,13 @@ export interface ModalSpec {
   metadata: string;
 }
 
-export class ModalTooLargeError extends Error {}
+/** A form with more fields than a modal holds: the person is asked to type them instead. */
+export class ModalTooLargeError extends CodedError {
+  constructor(message: string) {
+    super({ code: ErrorCode.Usage, message });
+    this.name = 'ModalTooLargeError';
+  }
+}
 
 /**
  * A title that fits Slack's title bar whole: a bracketed ending it cannot fit is left out (the

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { AuditLog } from '../../core/audit/index.js';
 import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
+import type { WebhookKeys } from '../../core/webhooks.js';
 import { readRawBody, sendJson } from '../http/raw-body.js';
 import { serviceEventMessages } from '../render/service-event.js';
+import { ServiceDeliveries } from '../store/deliveries.js';
 import type { SlackOutbox } from '../store/outbox.js';
-import { ServiceDeliveries, type WebhookKeys } from '../store/webhook-keys.js';
 
 const DeliverySchema = z.looseObject({
   event_id: z.string().trim().min(1).max(256),

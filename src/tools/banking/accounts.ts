@@ -5,6 +5,7 @@ import {
   AccountListItemSchema,
   BalancesSchema,
 } from '../../core/client/schemas/accounts.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { accountIdField, companyCodeField, currencyCode } from './fields.js';
@@ -34,9 +35,9 @@ export const listAccounts = defineTool({
     const page = await ctx.client.accounts.list(
       {
         companyCode: input.companyCode ?? ctx.defaults.companyCode,
-        ...(input.currency === undefined ? {} : { currency: input.currency }),
-        ...(input.pageNumber === undefined ? {} : { pageNumber: input.pageNumber }),
-        ...(input.pageSize === undefined ? {} : { pageSize: input.pageSize }),
+        ...optional('currency', input.currency),
+        ...optional('pageNumber', input.pageNumber),
+        ...optional('pageSize', input.pageSize),
       },
       readOptions(ctx),
     );

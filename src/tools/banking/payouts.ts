@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PayoutQuoteSchema, PayoutSchema } from '../../core/client/schemas/payouts.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { idString } from '../shared/ids.js';
@@ -34,9 +35,7 @@ export const quotePayout = defineTool({
         destinationRail: input.destinationRail,
         sourceAccountId: input.sourceAccountId,
         sourceAssetCode: input.sourceAssetCode,
-        ...(input.destinationAssetCode === undefined
-          ? {}
-          : { destinationAssetCode: input.destinationAssetCode }),
+        ...optional('destinationAssetCode', input.destinationAssetCode),
         amount: input.amount,
         side: input.side,
       },

@@ -1,4 +1,5 @@
 import type { PreviewFacts } from '../../core/approvals/view-schema.js';
+import { optional } from '../../core/optional.js';
 import type { Preview, ToolContext } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { cardRef } from './fields.js';
@@ -21,9 +22,9 @@ export async function cardWords(
   const last4 = lastFour(card.truncated_card_number);
   const name = [holder.firstName, holder.lastName].filter(Boolean).join(' ') || holder.preferredName;
   return {
-    ...(last4 === undefined ? {} : { last4 }),
+    ...optional('last4', last4),
     type: card.card_type,
-    ...(name ? { holder: name } : {}),
+    ...optional('holder', name || undefined),
   };
 }
 
@@ -47,7 +48,7 @@ export async function cardStatusPreview(
     kind: 'card_status',
     family: 'B',
     cardId: input.cardId,
-    ...(last4 === undefined ? {} : { last4 }),
+    ...optional('last4', last4),
     cardType: card.card_type,
     holder: name,
     from: card.status,

@@ -5,6 +5,7 @@ import {
   CardStatusSchema,
   CardTokenSchema,
 } from '../../core/client/schemas/issuing-b.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardStatusPreview, cardWords } from './card-preview.js';
@@ -90,7 +91,7 @@ export const listCardsB = defineTool({
   run: ({ cardholderId, walletId, page, size }, ctx) =>
     ctx.client.issuingB.listCards(
       { cardholderId, walletId },
-      { ...(page === undefined ? {} : { page }), ...(size === undefined ? {} : { size }) },
+      { ...optional('page', page), ...optional('size', size) },
       readOptions(ctx),
     ),
 });
@@ -169,7 +170,7 @@ export const updateCardStatusB = defineTool({
     // Which card it was, so the answer can say "••••4821 of Alice Tan"; the change is done
     // whatever these reads say, so a failed read leaves the card out rather than failing the call.
     const card = await cardWords(input, ctx).catch(() => undefined);
-    return { status: result.status, ...(card === undefined ? {} : { card }) };
+    return { status: result.status, ...optional('card', card) };
   },
 });
 

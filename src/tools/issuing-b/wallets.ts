@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { currencyCodeField } from '../shared/codes.js';
@@ -71,7 +72,7 @@ export const getWalletHistoryB = defineTool({
   async run(input, ctx) {
     const { cardholderId, walletId, cardId, ...query } = input;
     const transactions = await ctx.client.issuingB.walletHistory(
-      { cardholderId, walletId, ...(cardId === undefined ? {} : { cardId }) },
+      { cardholderId, walletId, ...optional('cardId', cardId) },
       query,
       readOptions(ctx),
     );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PreviewFacts } from '../../core/approvals/view-schema.js';
 import { type FxQuote, FxQuoteSchema } from '../../core/client/schemas/conversions.js';
 import { formatAmount } from '../../core/money.js';
+import { optional } from '../../core/optional.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
 import { beforeSending } from '../shared/before-sending.js';
@@ -69,7 +70,7 @@ function previewOf(q: FxQuote, balance?: BalanceFacts): Preview {
       ? {}
       : { fees: { amount: (q.processingFee ?? 0) + (q.networkFee ?? 0), currency: q.feeAssetCode } }),
     totalDebit: debitOf(q),
-    ...(balance === undefined ? {} : { balance }),
+    ...optional('balance', balance),
   };
   return {
     summary: `Convert ${formatAmount(debitOf(q))} to ${formatAmount(receiveOf(q))} at ${q.rate} ${q.currencyPair}`,
@@ -122,7 +123,7 @@ export const createConversion = defineTool({
       {
         companyCode: companyOf(i, ctx),
         quoteId: q.quoteId,
-        ...(i.clientReference === undefined ? {} : { clientReference: i.clientReference }),
+        ...optional('clientReference', i.clientReference),
       },
       writeOptions(ctx),
     );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { PreviewFacts } from '../../core/approvals/view-schema.js';
 import { type PayoutQuote, PayoutQuoteSchema, PurposeCodeSchema } from '../../core/client/schemas/payouts.js';
 import { formatAmount } from '../../core/money.js';
+import { optional } from '../../core/optional.js';
 import { defineTool, type Preview, type ToolContext } from '../../core/tool.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from '../banking/fields.js';
 import { beforeSending } from '../shared/before-sending.js';
@@ -65,9 +66,7 @@ function quote(input: Input, ctx: ToolContext): Promise<PayoutQuote> {
       destinationRail: input.destinationRail,
       sourceAccountId: input.sourceAccountId,
       sourceAssetCode: input.sourceAssetCode,
-      ...(input.destinationAssetCode === undefined
-        ? {}
-        : { destinationAssetCode: input.destinationAssetCode }),
+      ...optional('destinationAssetCode', input.destinationAssetCode),
       amount: input.amount,
       side: input.side,
     },
@@ -110,9 +109,9 @@ function previewOf(input: Input, q: PayoutQuote, ctx: ToolContext, balance?: Bal
     ...(q.fxRate === undefined || q.fxRate === null ? {} : { rate: q.fxRate }),
     fees: feesOf(q),
     totalDebit: debitOf(q),
-    ...(balance === undefined ? {} : { balance }),
+    ...optional('balance', balance),
     purpose: input.purposeCode,
-    ...(input.reference === undefined ? {} : { reference: input.reference }),
+    ...optional('reference', input.reference),
   };
   const to = payee.name === undefined ? input.beneficiaryId : `${payee.name} (${input.beneficiaryId})`;
   return {
@@ -173,8 +172,8 @@ export const createPayout = defineTool({
         companyCode: companyOf(i, ctx),
         quoteId: q.quoteId,
         purposeCode: i.purposeCode,
-        ...(i.reference === undefined ? {} : { reference: i.reference }),
-        ...(i.clientReference === undefined ? {} : { clientReference: i.clientReference }),
+        ...optional('reference', i.reference),
+        ...optional('clientReference', i.clientReference),
       },
       writeOptions(ctx),
     );

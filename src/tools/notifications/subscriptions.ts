@@ -4,6 +4,7 @@ import {
   SubscriptionRecordSchema,
 } from '../../core/client/schemas/notifications.js';
 import { InputError } from '../../core/input-error.js';
+import { optional } from '../../core/optional.js';
 import { REDACTED } from '../../core/redact.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
@@ -31,8 +32,8 @@ function deliveryOf(input: {
   if (input.subscription_type === 'n')
     return input.sender_email === undefined ? {} : { sender_email: input.sender_email };
   return {
-    ...(input.webhook_url === undefined ? {} : { webhook_url: input.webhook_url }),
-    ...(input.x_api_key === undefined ? {} : { x_api_key: input.x_api_key }),
+    ...optional('webhook_url', input.webhook_url),
+    ...optional('x_api_key', input.x_api_key),
   };
 }
 
@@ -184,15 +185,19 @@ export const deleteSubscription = defineTool({
         event: input.event_name,
         program: scope.program_code,
         ...(type === '' ? {} : { type }),
-        ...(to === undefined ? {} : { destination: to }),
+        ...optional('destination', to),
       },
       details: withoutKey(found),
     };
   },
   // The request id makes a re-executed approval replay the first deletion instead of failing.
-  run: (input, ctx) =>
-    ctx.client.notifications.unsubscribe(
+  async run(input, ctx) {
+    const result = await ctx.client.notifications.unsubscribe(
       { event_name: input.event_name, ...scopeOf(input, ctx.defaults) },
       writeOptions(ctx),
-    ),
+    );
+    // An event relayed to Slack (create_event_relay): its keys serve nothing now.
+    ctx.webhooks?.keys.forgetEvent(input.event_name);
+    return result;
+  },
 });

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Db } from '../../core/db.js';
+import { type Db, migrate } from './db.js';
 
 export interface WebhookTarget {
   eventName: string;
@@ -18,6 +18,16 @@ export class WebhookKeys {
 
   constructor(db: Db) {
     this.#db = db;
+    // The same table the Slack front end made before the keys moved here: created only if missing.
+    migrate(db, 'webhook-keys-1', [
+      `CREATE TABLE IF NOT EXISTS service_webhook_keys (
+         key_digest TEXT PRIMARY KEY,
+         event_name TEXT NOT NULL,
+         channel_id TEXT NOT NULL,
+         created_by TEXT NOT NULL,
+         created_at INTEGER NOT NULL
+       ) STRICT`,
+    ]);
   }
 
   /** Records a new key before the service is given it, so its first delivery is never refused. */
@@ -68,20 +78,29 @@ export class WebhookKeys {
   }
 }
 
+/** The path of `bankops serve` where the service delivers events. */
+export const WEBHOOK_PATH = '/webhooks/service';
+
 /**
- * Service deliveries already received, by event id and name: a repeat (the service retries after a
- * timeout) is answered 200 and posts nothing new.
+ * Where the service delivers events to bankops, and the keys it was given: what the event-relay
+ * tools need. The address is `BANKOPS_PUBLIC_URL` (or, with the embedded sandbox, the listener of
+ * `bankops serve`), known once serve listens; a process that serves nothing has none.
  */
-export class ServiceDeliveries {
-  readonly #insert;
+export class ServiceWebhooks {
+  readonly keys: WebhookKeys;
+  #base: string | undefined;
 
   constructor(db: Db) {
-    this.#insert = db.prepare(
-      'INSERT OR IGNORE INTO service_deliveries (event_id, event_name, received_at) VALUES (?, ?, ?)',
-    );
+    this.keys = new WebhookKeys(db);
   }
 
-  firstTime(eventId: string, eventName: string): boolean {
-    return this.#insert.run(eventId, eventName, Date.now()).changes === 1;
+  /** The base address the service reaches bankops at (said once, by `bankops serve`). */
+  servedAt(base: string): void {
+    this.#base = base.replace(/\/+$/, '');
+  }
+
+  /** The webhook URL to give the service, or undefined when this process serves nothing. */
+  url(): string | undefined {
+    return this.#base === undefined ? undefined : `${this.#base}${WEBHOOK_PATH}`;
   }
 }
