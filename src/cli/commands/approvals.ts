@@ -11,6 +11,7 @@ import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
+import { wrapLine } from '../render/text.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
@@ -68,7 +69,8 @@ function answer(
         : ownRequest
           ? ` Another person approves it: bankops approvals approve ${result.approval?.id} --as <name>.`
           : '';
-    process.stdout.write(`${outcome.line}${hint}\n`);
+    // One sentence, wrapped at the terminal's width like every other answer.
+    process.stdout.write(`${wrapLine(`${outcome.line}${hint}`, mode.width, '  ').join('\n')}\n`);
   } else {
     printJson({
       status: outcome.status,

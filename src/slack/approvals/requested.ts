@@ -3,6 +3,7 @@ import { approvalSummary } from '../../present/approval-summary.js';
 import { whatWillHappen } from '../../present/approval-words.js';
 import type { SlackConfig } from '../config.js';
 import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
+import { slackTime } from './people.js';
 
 /** The channel an approval is decided in: its rule's own, else the configured one. */
 export const approvalChannel = (
@@ -22,8 +23,8 @@ function unpostedMessage(approval: ApprovalView): SlackMessage {
     blocks: [
       ...sections(text),
       context(
-        `Needs ${people(missing)} with role ${escapeText(approval.approverRole)}, never you. Expires ${escapeText(approval.expiresAt)}. ` +
-          `Approval \`${approval.id}\`: approvers decide with \`bankops approvals approve ${approval.id}\`; nothing happens before.`,
+        `Nothing has happened yet. Needs ${people(missing)} with role ${escapeText(approval.approverRole)}, never you, by ${slackTime(approval.expiresAt)}. ` +
+          `Approval \`${approval.id}\`: approvers decide with \`bankops approvals approve ${approval.id}\`.`,
       ),
     ],
   };
@@ -40,7 +41,7 @@ function postedMessage(view: ApprovalView, channel: string, askedIn: string): Sl
     blocks: [
       ...sections(text),
       context(
-        `Posted for ${needs} ${where}; nothing happens before. bankops tells you by direct message how it ends. \`${view.id}\` · to withdraw it, Cancel on bankops's App Home.`,
+        `Nothing has happened yet. Posted for ${needs} ${where}. bankops tells you by direct message how it ends. \`${view.id}\` · to withdraw it, Cancel on bankops's App Home.`,
       ),
     ],
   };
