@@ -154,6 +154,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '0.5',
   },
   {
+    name: 'BANKOPS_RESEND_DELAYS_MS',
+    group: 'database',
+    what: 'pauses before an unanswered approved call is sent again (same request id), comma-separated',
+    otherwise: '1000,4000',
+  },
+  {
     name: 'BANKOPS_ACTOR',
     group: 'cli',
     what: 'who acts at the CLI (--as overrides)',

@@ -61,6 +61,7 @@ describe('.env.example and bankops config check', () => {
     const listed = [...example.matchAll(/^([A-Z_]+)=/gm)].map((m) => m[1]);
     expect(listed).toEqual(VARIABLES.map((v) => v.name));
     for (const v of VARIABLES) expect(example).toContain(`# ${v.what}`);
+    for (const line of example.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     // Every variable the sources read is in the list.
     const sources = execFileSync('grep', ['-rhoE', '\\b(BANKOPS|SLACK)_[A-Z_]+\\b', join(ROOT, 'src')], {
       encoding: 'utf8',

@@ -305,7 +305,7 @@ describe('MCP server: policy refusals and lazy start-up failures', () => {
       const result = (await stranger.callTool({ name: 'list_accounts', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(
-        /^Denied by the bankops policy: mcp:not-in-the-policy is an unknown actor/,
+        /^Denied by the bankops policy: not-in-the-policy \(assistant over MCP\) is an unknown actor/,
       );
     } finally {
       await stranger.close();

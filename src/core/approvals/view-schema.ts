@@ -57,8 +57,8 @@ export const FailureSchema = z.object({
   requestId: z.string().optional(),
   operation: z.string().optional(),
   issues: z.array(z.string()).optional().describe('Field-level problems.'),
-  attempts: z.number().int().optional().describe('How many times it was sent, when more than once.'),
-  elapsedMs: z.number().optional().describe('How long it was tried, in milliseconds.'),
+  attempts: z.number().int().optional().describe('Times sent, if more than once.'),
+  elapsedMs: z.number().optional().describe('Time tried (ms).'),
 });
 export type Failure = z.infer<typeof FailureSchema>;
 

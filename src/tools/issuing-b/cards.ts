@@ -156,7 +156,7 @@ export const updateCardStatusB = defineTool({
         holder: z.string().optional(),
       })
       .optional()
-      .describe('Which card it was, as people know it: last four digits, type, holder.'),
+      .describe('Which card: last four, type, holder.'),
   }),
   // Permanent targets destroy the card; the policy asks for approval on exactly those.
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
