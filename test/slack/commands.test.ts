@@ -176,6 +176,27 @@ describe('short forms', () => {
     expect(unlocked.text).toContain('ACTIVE');
   });
 
+  it('card lock: a card the CLI listed is known in Slack; the answer says which card; a form title is never cut', async () => {
+    // Listed by another front end (the CLI's actor): any answer counts.
+    const listed = await t.runtime.executor.execute({
+      tool: 'list_cards_b',
+      input: { cardholderId: 'chb_demo_bruno', walletId: 'wal_demo_bruno_usd' },
+      actor: cliActor('operator'),
+    });
+    expect(listed.status).toBe('ok');
+    const locked = await ask(USERS.operator, 'card lock card_demo_bruno_virtual');
+    expect(locked.text).toContain('LOCKED');
+    expect(locked.text).toMatch(/•••• \d{4}/);
+    expect(locked.text).toMatch(/Bruno/);
+    await ask(USERS.operator, 'card unlock card_demo_bruno_virtual');
+    // A card nobody listed yet: the form asks for its cardholder and wallet, under a whole title.
+    const unseen = await t.slack.command(USERS.operator, 'card lock card_never_listed');
+    const opened = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === unseen.triggerId),
+    );
+    expect(opened.args.view.title.text).toBe('Change card status');
+  });
+
   it('card block <id> lost|stolen|blocked: permanent, so it waits for an approver', async () => {
     const { text } = await ask(USERS.operator, 'card block card_demo_alice_virtual stolen');
     expect(text).toContain('Waiting for approval');
@@ -233,6 +254,21 @@ describe('short forms', () => {
 
     const usage = await ask(USERS.operator, 'payout 1000 USD ben_us_ach_0001');
     expect(usage.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
+  });
+
+  it('payout to a payee bankops does not know: said at once, with the one meant, before any form', async () => {
+    await t.runtime.executor.execute({
+      tool: 'create_beneficiary',
+      input: toolExample('create_beneficiary')?.input ?? {},
+      actor: cliActor('operator'),
+    });
+    const before = t.api.callsOf('views.open').length;
+    const { text } = await ask(USERS.operator, 'payout 1000 USD to ben_nope from acc_usd_0001');
+    expect(text).toContain('no beneficiary ben_nope that bankops knows; did you mean');
+    expect(t.api.callsOf('views.open').length).toBe(before);
+    const currency = await ask(USERS.operator, 'payout 1000 XYZ to ben_nope from acc_usd_0001');
+    expect(currency.text).toContain("is not an ISO 4217 currency code, got 'XYZ'");
+    expect(t.api.callsOf('views.open').length).toBe(before);
   });
 
   it('convert: waits for approval, with the quote in words', async () => {
