@@ -33,8 +33,9 @@ a new request may be made), or --retry (send it once more with the same request 
 the approver role who is not the requester reconciles.
 
 approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed,
-with the id the service gave; failed, with the service's message; sent back to the approvers because a fresh
-quote was outside the approved bound; or the outcome not known yet, and what happens next. With
+with the id the service gave; failed, with the service's message; sent back to the approvers
+because a fresh quote was outside the approved bound; or the outcome not known yet, and what
+happens next. With
 --json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
 expired, refused or not_found, and approval the full view.
