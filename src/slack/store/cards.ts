@@ -1,5 +1,5 @@
-import type { Db } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
+import type { Db } from './database.js';
 
 export interface KnownCard {
   cardId: string;

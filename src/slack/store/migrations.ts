@@ -1,4 +1,4 @@
-import { type Db, migrate } from '../../core/db.js';
+import { type Db, migrate } from './database.js';
 
 /**
  * What the Slack front end keeps, in bankops's database so that every replica of `bankops serve`

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AuditLog } from '../../core/audit/index.js';
-import type { Db } from '../../core/db.js';
 import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
 import type { WebhookKeys } from '../../core/webhooks.js';
 import { serviceEventMessages } from '../render/service-event.js';
+import type { Db } from '../store/database.js';
 import { ServiceDeliveries } from '../store/deliveries.js';
 import type { SlackOutbox } from '../store/outbox.js';
 
