@@ -8,12 +8,11 @@ import {
 } from '../../core/client/schemas/conversions.js';
 import { formatAmount } from '../../core/money.js';
 import { optional } from '../../core/optional.js';
-import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { idString } from '../shared/ids.js';
 import type { BalanceFacts } from './balance.js';
 import { amountField, companyCodeField, currencyCode, sideField } from './fields.js';
-import type { QuotedMovement } from './quoted-movement.js';
+import { type QuotedMovement, quoteTool, statusTool } from './quoted-movement.js';
 
 /** What a conversion quote needs (quote_conversion's input; create_conversion's, less its reference). */
 export interface ConversionQuoteInput {
@@ -90,36 +89,32 @@ export const conversionMovement: QuotedMovement<ConversionQuoteInput, FxQuote, C
     get: (conversionId, ctx) => ctx.client.conversions.get({ conversionId }, readOptions(ctx)),
   };
 
-export const quoteConversion = defineTool({
-  name: 'quote_conversion',
-  title: 'Quote a currency conversion',
-  description:
-    "Quotes converting between two of the company's currencies: rate, amounts, fees. Moves no money; expires about 75 s after creation. To convert, use create_conversion.",
-  toolset: 'banking',
-  input: z.object({
-    companyCode: companyCodeField,
-    sourceAssetCode: currencyCode.describe('Currency sold (debited).'),
-    targetAssetCode: currencyCode.describe('Currency bought (credited).'),
-    amount: amountField,
-    side: sideField,
-  }),
-  output: FxQuoteSchema,
-  // Not strictly a read (the service stores a quote), but it moves and commits to nothing; each
-  // call gives a new quote, hence not idempotent.
-  hints: { readOnly: true, destructive: false, idempotent: false, openWorld: true },
-  run: (input, ctx) => conversionMovement.quote(input, ctx),
-});
+export const quoteConversion = quoteTool(
+  {
+    name: 'quote_conversion',
+    title: 'Quote a currency conversion',
+    description:
+      "Quotes converting between two of the company's currencies: rate, amounts, fees. Moves no money; expires about 75 s after creation. To convert, use create_conversion.",
+    input: z.object({
+      companyCode: companyCodeField,
+      sourceAssetCode: currencyCode.describe('Currency sold (debited).'),
+      targetAssetCode: currencyCode.describe('Currency bought (credited).'),
+      amount: amountField,
+      side: sideField,
+    }),
+    output: FxQuoteSchema,
+  },
+  conversionMovement.quote,
+);
 
-export const getConversion = defineTool({
-  name: 'get_conversion',
-  title: 'Get conversion status',
-  description:
-    "Shows a conversion's status (EXECUTING at first, later e.g. COMPLETED) and external reference.",
-  toolset: 'banking',
-  input: z.object({
-    conversionId: idString().describe('From create_conversion.'),
-  }),
-  output: ConversionSchema,
-  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  run: (input, ctx) => ctx.client.conversions.get({ conversionId: input.conversionId }, readOptions(ctx)),
-});
+export const getConversion = statusTool(
+  {
+    name: 'get_conversion',
+    title: 'Get conversion status',
+    description:
+      "Shows a conversion's status (EXECUTING at first, later e.g. COMPLETED) and external reference.",
+    input: z.object({ conversionId: idString().describe('From create_conversion.') }),
+    output: ConversionSchema,
+  },
+  (input, ctx) => ctx.client.conversions.get({ conversionId: input.conversionId }, readOptions(ctx)),
+);

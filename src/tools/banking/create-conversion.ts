@@ -4,7 +4,7 @@ import { defineTool } from '../../core/tool.js';
 import { minorUnitsIssue } from './balance.js';
 import { conversionMovement } from './conversions.js';
 import { amountField, companyCodeField, currencyCode, sideField } from './fields.js';
-import { movementHooks } from './quoted-movement.js';
+import { createdOutput, movementHooks } from './quoted-movement.js';
 
 const input = z
   .object({
@@ -28,12 +28,12 @@ const input = z
     if (issue !== undefined) ctx.addIssue(issue);
   });
 
-const output = z.object({
-  conversionId: z.string().describe('Conversion id, for get_conversion.'),
-  externalReference: z.string().nullish().describe('clientReference, or a reference the service generated.'),
-  status: z.string().describe('EXECUTING right after creation.'),
-  quote: FxQuoteSchema.describe('The quote the conversion was executed on (taken at execution).'),
-});
+const output = createdOutput(
+  { key: 'conversionId', text: 'Conversion id, for get_conversion.' },
+  'EXECUTING right after creation.',
+  FxQuoteSchema,
+  'conversion',
+);
 
 export const createConversion = defineTool({
   name: 'create_conversion',

@@ -5,7 +5,7 @@ import { idString } from '../shared/ids.js';
 import { minorUnitsIssue } from './balance.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from './fields.js';
 import { payoutMovement } from './payouts.js';
-import { movementHooks } from './quoted-movement.js';
+import { createdOutput, movementHooks } from './quoted-movement.js';
 
 /** The currency `amount` is in: the funding currency with SOURCE, the payee's with TARGET. */
 function amountCurrency(i: {
@@ -55,12 +55,12 @@ const input = z
     if (issue !== undefined) ctx.addIssue(issue);
   });
 
-const output = z.object({
-  payoutId: z.string().describe('Payout id, for get_payout.'),
-  externalReference: z.string().nullish().describe('clientReference, or a reference the service generated.'),
-  status: z.string().describe('PENDING right after creation.'),
-  quote: PayoutQuoteSchema.describe('The quote the payout was executed on (taken at execution).'),
-});
+const output = createdOutput(
+  { key: 'payoutId', text: 'Payout id, for get_payout.' },
+  'PENDING right after creation.',
+  PayoutQuoteSchema,
+  'payout',
+);
 
 export const createPayout = defineTool({
   name: 'create_payout',

@@ -9,12 +9,12 @@ import {
 } from '../../core/client/schemas/payouts.js';
 import { formatAmount } from '../../core/money.js';
 import { optional } from '../../core/optional.js';
-import { defineTool, type ToolContext } from '../../core/tool.js';
+import type { ToolContext } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { idString } from '../shared/ids.js';
 import type { BalanceFacts } from './balance.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from './fields.js';
-import type { QuotedMovement } from './quoted-movement.js';
+import { type QuotedMovement, quoteTool, statusTool } from './quoted-movement.js';
 
 /** What a payout quote needs (quote_payout's input; create_payout's, less its own fields). */
 export interface PayoutQuoteInput {
@@ -116,40 +116,37 @@ export const payoutMovement: QuotedMovement<PayoutQuoteInput, PayoutQuote, Payou
   get: (payoutId, ctx) => ctx.client.payouts.get({ payoutId }, readOptions(ctx)),
 };
 
-export const quotePayout = defineTool({
-  name: 'quote_payout',
-  title: 'Quote a payout',
-  description:
-    'Quotes paying a registered beneficiary from a funding account: amounts, FX rate, fees, totalDebitAmount. Moves no money; expires about 75 s after creation. To pay, use create_payout.',
-  toolset: 'banking',
-  input: z.object({
-    companyCode: companyCodeField,
-    beneficiaryId: idString().describe('Payee id, from create_beneficiary.'),
-    destinationRail: z.string().min(1).describe('Rail, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
-    sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
-    sourceAssetCode: currencyCode.describe('Currency of the funding account.'),
-    destinationAssetCode: currencyCode
-      .optional()
-      .describe("Currency received; the beneficiary's by default."),
-    amount: amountField,
-    side: sideField,
-  }),
-  output: PayoutQuoteSchema,
-  // Like quote_conversion: stores a quote but moves nothing; every call is a new quote.
-  hints: { readOnly: true, destructive: false, idempotent: false, openWorld: true },
-  run: (input, ctx) => payoutMovement.quote(input, ctx),
-});
+export const quotePayout = quoteTool(
+  {
+    name: 'quote_payout',
+    title: 'Quote a payout',
+    description:
+      'Quotes paying a registered beneficiary from a funding account: amounts, FX rate, fees, totalDebitAmount. Moves no money; expires about 75 s after creation. To pay, use create_payout.',
+    input: z.object({
+      companyCode: companyCodeField,
+      beneficiaryId: idString().describe('Payee id, from create_beneficiary.'),
+      destinationRail: z.string().min(1).describe('Rail, e.g. SWIFT, ACH, FEDWIRE, LOCAL.'),
+      sourceAccountId: accountIdField.describe('Funding account id, from list_accounts.'),
+      sourceAssetCode: currencyCode.describe('Currency of the funding account.'),
+      destinationAssetCode: currencyCode
+        .optional()
+        .describe("Currency received; the beneficiary's by default."),
+      amount: amountField,
+      side: sideField,
+    }),
+    output: PayoutQuoteSchema,
+  },
+  payoutMovement.quote,
+);
 
-export const getPayout = defineTool({
-  name: 'get_payout',
-  title: 'Get payout status',
-  description:
-    "Shows a payout's status (PENDING at first, later e.g. PROCESSING, COMPLETED or FAILED) and external reference.",
-  toolset: 'banking',
-  input: z.object({
-    payoutId: idString().describe('From create_payout.'),
-  }),
-  output: PayoutSchema,
-  hints: { readOnly: true, destructive: false, idempotent: true, openWorld: true },
-  run: (input, ctx) => ctx.client.payouts.get({ payoutId: input.payoutId }, readOptions(ctx)),
-});
+export const getPayout = statusTool(
+  {
+    name: 'get_payout',
+    title: 'Get payout status',
+    description:
+      "Shows a payout's status (PENDING at first, later e.g. PROCESSING, COMPLETED or FAILED) and external reference.",
+    input: z.object({ payoutId: idString().describe('From create_payout.') }),
+    output: PayoutSchema,
+  },
+  (input, ctx) => ctx.client.payouts.get({ payoutId: input.payoutId }, readOptions(ctx)),
+);

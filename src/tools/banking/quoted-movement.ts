@@ -1,6 +1,13 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ApprovalView, Settlement } from '../../core/approvals/view-schema.js';
-import type { Money, Preview, ToolContext } from '../../core/tool.js';
+import {
+  defineTool,
+  type Money,
+  type ObjectSchema,
+  type Preview,
+  type Tool,
+  type ToolContext,
+} from '../../core/tool.js';
 import { beforeSending } from '../shared/before-sending.js';
 import { type BalanceFacts, companyBalance, settlementOutcome } from './balance.js';
 import { checkApprovedBound } from './bound-check.js';
@@ -91,4 +98,49 @@ export function movementHooks<
       return output(await movement.create(input, quote, ctx), quote);
     },
   };
+}
+
+/** Every call is a new quote, stored by the service: it moves and commits to nothing. */
+const QUOTE_HINTS = { readOnly: true, destructive: false, idempotent: false, openWorld: true } as const;
+const STATUS_HINTS = { readOnly: true, destructive: false, idempotent: true, openWorld: true } as const;
+
+interface ToolMeta<I extends ObjectSchema, O extends ObjectSchema> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+}
+
+/** quote_*: a fresh quote of the movement; no request id, so a repeat never replays an expired one. */
+export function quoteTool<I extends ObjectSchema, O extends ObjectSchema>(
+  meta: ToolMeta<I, O>,
+  quote: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>,
+): Tool<I, O> {
+  return defineTool({ ...meta, toolset: 'banking', hints: QUOTE_HINTS, run: quote });
+}
+
+/** get_*: the movement's status at the service. */
+export function statusTool<I extends ObjectSchema, O extends ObjectSchema>(
+  meta: ToolMeta<I, O>,
+  get: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>,
+): Tool<I, O> {
+  return defineTool({ ...meta, toolset: 'banking', hints: STATUS_HINTS, run: get });
+}
+
+/** create_*'s output: the movement's id, its references and status, and the quote it was executed on. */
+export function createdOutput<K extends string, Q extends ObjectSchema>(
+  id: { key: K; text: string },
+  status: string,
+  quote: Q,
+  what: string,
+) {
+  return z.object({ [id.key]: z.string().describe(id.text) } as { [P in K]: z.ZodString }).extend({
+    externalReference: z
+      .string()
+      .nullish()
+      .describe('clientReference, or a reference the service generated.'),
+    status: z.string().describe(status),
+    quote: quote.describe(`The quote the ${what} was executed on (taken at execution).`),
+  });
 }
