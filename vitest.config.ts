@@ -49,6 +49,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: E2E,
+          // A run of the binary takes a second or more on a busy machine; a test runs several.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           // Tests of the binary run what dist/ holds: it is built first when older than its sources.
           globalSetup: ['test/global-setup.ts'],
           maxWorkers: 3,

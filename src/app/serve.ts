@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { usageError } from '../core/errors.js';
+import { sendJson } from '../core/http-server.js';
 import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT } from '../slack/config.js';
-import { sendJson } from '../slack/http/raw-body.js';
 import type { ServeSettings } from './config.js';
 import type { Runtime } from './runtime.js';
 

@@ -1,4 +1,4 @@
-import { asCodedError, type CodedError, notConfigured, usageError } from '../core/errors.js';
+import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
 import { EXIT, exitCodeOf, UsageError } from './io.js';
@@ -189,10 +189,12 @@ async function asCliError(error: unknown, argv: string[]): Promise<CodedError> {
   }
   if (nodeCode === 'EADDRINUSE') {
     const { address, port } = error as Error & { address?: string; port?: number };
-    return notConfigured(
-      `${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)`,
-      error,
-    );
+    // Nothing started: exit 1, like any run that failed.
+    return new CodedError({
+      code: ErrorCode.NotSent,
+      message: `${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)`,
+      original: error,
+    });
   }
   return asCodedError(error);
 }

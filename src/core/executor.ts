@@ -23,6 +23,7 @@ import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
 import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
+import { isKnownActor } from './policy/actors.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
@@ -126,6 +127,11 @@ export class Executor {
   /** The policy in force now (it reloads), for front ends that show an actor what it may do. */
   get policy(): Policy {
     return this.deps.policy.current();
+  }
+
+  /** Whether the policy in force has any entry for this actor (an unknown one is told so, with its id). */
+  knows(actor: Actor): boolean {
+    return isKnownActor(this.policy, actor);
   }
 
   async execute(req: ExecuteRequest): Promise<ExecuteResult> {

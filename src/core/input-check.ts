@@ -26,19 +26,6 @@ export function checkInput(tool: AnyTool, raw: unknown): InputCheck {
 }
 
 /**
- * The problems of the fields that were given, leaving out those still missing: what a front end
- * can say at once, before it opens a form for the rest.
- */
-export function typedFieldErrors(tool: AnyTool, raw: Record<string, unknown>): FieldError[] {
-  const check = checkInput(tool, raw);
-  if (check.ok) return [];
-  return check.errors.filter((e) => {
-    const top = e.path.split('.')[0] ?? '';
-    return e.message !== 'required' && (top === '' || Object.hasOwn(raw, top));
-  });
-}
-
-/**
  * A request the client refused before sending it (it breaks the service's schema, e.g. a
  * beneficiary's corridor schema) is the caller's to fix: report it as invalid input, field by field.
  */

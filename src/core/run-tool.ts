@@ -34,6 +34,17 @@ export function memoryCheckpoints(): CheckpointStore {
   };
 }
 
+/** A tool's `ctx.once` over a checkpoint store: the first call produces and records, a later one reads. */
+export function onceWith(checkpoints: CheckpointStore): ToolContext['once'] {
+  return async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
+    const saved = checkpoints.get(key);
+    if (saved !== undefined) return saved.value as T;
+    const value = await produce();
+    checkpoints.set(key, value);
+    return value;
+  };
+}
+
 export interface RunDeps {
   client: ServiceClient;
   defaults: ToolDefaults;
@@ -165,13 +176,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     actorName: actorName(actor),
     requestId: req.requestId,
     ...optional('approved', req.approved),
-    once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
-      const saved = checkpoints.get(key);
-      if (saved !== undefined) return saved.value as T;
-      const value = await produce();
-      checkpoints.set(key, value);
-      return value;
-    },
+    once: onceWith(checkpoints),
     progress: (message) => req.onProgress?.(message),
     ...optional('signal', req.signal),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
 import type { AuditLog } from '../core/audit/index.js';
-import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
@@ -20,6 +19,7 @@ import { boltLogger } from './log.js';
 import { type ActorContext, resolveActor } from './middleware/actor.js';
 import { handleEventsOnce, Inflight } from './middleware/once.js';
 import { buildSlackServices, type SlackServices } from './services.js';
+import type { Db } from './store/database.js';
 import { migrateSlack } from './store/migrations.js';
 import { SlackOutbox } from './store/outbox.js';
 import { serviceWebhookHandler } from './subscriptions/webhook.js';

@@ -1,6 +1,5 @@
 import type { AuditLog } from '../core/audit/index.js';
 import type { CardDirectory } from '../core/cards.js';
-import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
 import type { PayeeDirectory } from '../core/payees.js';
@@ -9,6 +8,7 @@ import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { SlackConfig } from './config.js';
 import { SlackIdentities } from './identity.js';
 import { AnswerStore } from './store/answers.js';
+import type { Db } from './store/database.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
 import { SeenEvents } from './store/seen-events.js';
 
@@ -65,6 +65,7 @@ export function buildSlackServices(options: SlackServicesOptions): SlackServices
     identities: new SlackIdentities({
       ...groups,
       policy: () => executor.policy,
+      knows: (actor) => executor.knows(actor),
       groupMembers: async (usergroup) => {
         const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
         return answer.users ?? [];

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { liveSandbox, sandboxDatabasePath, sandboxInUse, sharedSandbox } from '../../app/shared-sandbox.js';
-import { usageError } from '../../core/errors.js';
+import { CodedError, ErrorCode } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
 import { EXIT, UsageError } from '../io.js';
 import { SANDBOX_CONTROLS, type SandboxControl } from '../sandbox-controls.js';
@@ -43,9 +43,10 @@ async function serve(port: number, verbose: boolean): Promise<'running'> {
   const config = loadConfig();
   const running = await liveSandbox(config.databasePath);
   if (running !== undefined) {
-    throw usageError(
-      `a sandbox already serves ${sandboxDatabasePath(config.databasePath)} at ${running.url} (pid ${running.pid}); bankops call uses it, or stop it first`,
-    );
+    throw new CodedError({
+      code: ErrorCode.NotSent,
+      message: `a sandbox already serves ${sandboxDatabasePath(config.databasePath)} at ${running.url} (pid ${running.pid}); bankops call uses it, or stop it first`,
+    });
   }
   const sandbox = await sharedSandbox(config, {
     share: true,

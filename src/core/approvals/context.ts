@@ -10,7 +10,7 @@ import type { PolicyStore } from '../policy/store.js';
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
-import { actorName, memoryCheckpoints } from '../run-tool.js';
+import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
 import type { ServiceWebhooks } from '../webhooks.js';
 import { ApprovalFeed } from './feed.js';
@@ -203,13 +203,7 @@ export class EngineContext {
       defaults: this.deps.defaults,
       actorName: actorName(actor),
       requestId: randomUUID(),
-      once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
-        const saved = checkpoints.get(key);
-        if (saved !== undefined) return saved.value as T;
-        const value = await produce();
-        checkpoints.set(key, value);
-        return value;
-      },
+      once: onceWith(checkpoints),
       progress: (message) => onProgress?.(message),
       ...optional('payees', this.deps.payees),
     };

@@ -10,6 +10,7 @@ import {
 import { mcpActor } from '../../core/actors.js';
 import { internalError } from '../../core/errors.js';
 import type { Executor } from '../../core/executor.js';
+import { header, readJsonBody } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
 import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
@@ -18,7 +19,6 @@ import type { Registry } from '../../core/registry.js';
 import type { Toolset } from '../../core/toolset.js';
 import { createMcpServer } from '../server.js';
 import { bearerKey, CHALLENGE } from './auth.js';
-import { readJsonBody } from './body.js';
 import type { EventStoreLimits } from './event-store.js';
 import { hostAllowed } from './host.js';
 import { type KeyOf, LegacySessions } from './legacy.js';
@@ -82,11 +82,6 @@ const CORS_HEADERS =
 
 /** Node's own request, as the SDK's adapter types it (`method?: string` where Node has `| undefined`). */
 const nodeLike = (req: IncomingMessage): NodeIncomingMessageLike => req as NodeIncomingMessageLike;
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /**
  * MCP over Streamable HTTP (DESIGN decision 9): the Host and Origin checks, a bearer key from the

@@ -1,4 +1,9 @@
-import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from '../../core/approvals/types.js';
+import {
+  APPROVAL_EVENT_KINDS,
+  type ApprovalEvent,
+  type ApprovalEventKind,
+  type ApprovalView,
+} from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import { eventLine } from '../../present/approval-history.js';
 import { approvalLines } from '../../present/approval-words.js';
@@ -11,31 +16,12 @@ import { slackWording } from './people.js';
  */
 
 /** Changes that get a line in the thread: every decision and what became of it. */
-const THREAD: ReadonlySet<ApprovalEventKind> = new Set([
-  'voted',
-  'rejected',
-  'cancelled',
-  'expired',
-  'succeeded',
-  'failed',
-  'requoted',
-  'unresolved',
-  'reconciled',
-  'settled',
-]);
+const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
+  APPROVAL_EVENT_KINDS.filter((kind) => kind !== 'opened' && kind !== 'executing'),
+);
 
-/** Changes the requester hears of (they cancelled themselves; `executing` is followed by its end). */
-const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([
-  'voted',
-  'rejected',
-  'expired',
-  'succeeded',
-  'failed',
-  'requoted',
-  'unresolved',
-  'reconciled',
-  'settled',
-]);
+/** Changes the requester hears of: the same, but their own cancelling (`executing` is followed by its end). */
+const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([...THREAD].filter((kind) => kind !== 'cancelled'));
 
 /** A retry that a person asked for (reconciling) is news; the `executing` of a vote is not. */
 export const inThread = (event: ApprovalEvent): boolean =>

@@ -55,18 +55,24 @@ function extras(tool: string, tokens: readonly string[], context: GrammarContext
   return tokens.length === 0 ? {} : inputFromArgs(tokens, context.schemaOf(tool) ?? {});
 }
 
+/** A short form's tool command: its fixed words as input, then any `key=value` typed after them. */
+function runs(
+  tool: string,
+  form: string,
+  input: Record<string, unknown>,
+  more: readonly string[],
+  context: GrammarContext,
+): Command {
+  return { kind: 'tool', tool, input: { ...input, ...extras(tool, more, context) }, form };
+}
+
 const balances: ShortForm = {
   name: 'balances',
   word: 'balances',
   usage: 'balances',
   what: 'balances per currency',
   tool: 'get_balances',
-  read: (rest, context) => ({
-    kind: 'tool',
-    tool: 'get_balances',
-    input: extras('get_balances', rest, context),
-    form: 'balances',
-  }),
+  read: (rest, context) => runs('get_balances', 'balances', {}, rest, context),
 };
 
 const accounts: ShortForm = {
@@ -113,10 +119,8 @@ const payout: ShortForm = {
       sourceAssetCode: cur,
       beneficiaryId: beneficiary,
       sourceAccountId: account,
-      side: 'SOURCE',
-      ...extras('create_payout', more, context),
     };
-    return { kind: 'tool', tool: 'create_payout', input, form: 'payout' };
+    return runs('create_payout', 'payout', { ...input, side: 'SOURCE' }, more, context);
   },
 };
 
@@ -136,14 +140,8 @@ const convert: ShortForm = {
         'convert reads `/bank convert <amount> <CUR> to <CUR>`, e.g. `/bank convert 500 USD to EUR`',
       );
     }
-    const input = {
-      amount: value,
-      sourceAssetCode: from,
-      targetAssetCode: into,
-      side: 'SOURCE',
-      ...extras('create_conversion', more, context),
-    };
-    return { kind: 'tool', tool: 'create_conversion', input, form: 'convert' };
+    const input = { amount: value, sourceAssetCode: from, targetAssetCode: into, side: 'SOURCE' };
+    return runs('create_conversion', 'convert', input, more, context);
   },
 };
 

@@ -1,9 +1,9 @@
-import { typedFieldErrors } from '../../core/input-check.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { unknownFields } from '../../core/unknown-fields.js';
 import { policyView } from '../../present/policy-view.js';
 import { didYouMean } from '../../present/suggest.js';
+import { typedFieldErrors } from '../../present/typed-fields.js';
 import { runAndAnswer } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import { corridorForm } from '../forms/beneficiary.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
 import { internalError } from '../../core/errors.js';
+import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
-import { readRawBody, sendJson } from './raw-body.js';
 import { verifySlackSignature } from './verify.js';
 
 export interface SharedReceiverOptions {
@@ -19,11 +19,6 @@ export interface SharedReceiverOptions {
 }
 
 type Body = Record<string, unknown>;
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** Slash commands are form fields; interactivity is a form field `payload` holding JSON; events are JSON. */
 function parseBody(raw: Buffer, contentType: string | undefined): Body {

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db.js';
+import type { Db } from './database.js';
 
 /**
  * Service deliveries already received, by event id and name: a repeat (the service retries after a

@@ -1,6 +1,6 @@
-import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
 import { describeSlackError, rateLimitedFor, slackRefusal } from '../web-api-errors.js';
+import type { Db } from './database.js';
 
 /** One Web API call (`chat.postMessage`, `chat.update`, …) with its arguments; resolves with Slack's answer. */
 export type SlackCall = (method: string, args: Record<string, unknown>) => Promise<unknown>;

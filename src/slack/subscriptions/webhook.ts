@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AuditLog } from '../../core/audit/index.js';
-import type { Db } from '../../core/db.js';
+import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
 import type { WebhookKeys } from '../../core/webhooks.js';
-import { readRawBody, sendJson } from '../http/raw-body.js';
 import { serviceEventMessages } from '../render/service-event.js';
+import type { Db } from '../store/database.js';
 import { ServiceDeliveries } from '../store/deliveries.js';
 import type { SlackOutbox } from '../store/outbox.js';
 
@@ -29,11 +29,6 @@ export interface ServiceWebhookOptions {
   log: Logger;
   maxBodyBytes?: number;
 }
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /**
  * `POST /webhooks/service`: the service's event deliveries (docs/sandbox.md "Delivery"). The

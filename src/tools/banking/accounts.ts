@@ -6,7 +6,7 @@ import {
   BalancesSchema,
 } from '../../core/client/schemas/accounts.js';
 import { optional } from '../../core/optional.js';
-import { defineTool } from '../../core/tool.js';
+import { defineTool, type ToolContext } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { accountIdField, companyCodeField, currencyCode } from './fields.js';
 
@@ -45,20 +45,23 @@ export const listAccounts = defineTool({
   },
 });
 
+/** One account of the company (the configured one unless named). */
+const accountInput = z.object({ accountId: accountIdField, companyCode: companyCodeField });
+const accountOf = (input: z.infer<typeof accountInput>, ctx: ToolContext) => ({
+  accountId: input.accountId,
+  companyCode: input.companyCode ?? ctx.defaults.companyCode,
+});
+
 export const getAccount = defineTool({
   name: 'get_account',
   title: 'Get account details',
   description:
     'Shows a receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name, balance. Coordinates may be missing while bankDetailsAvailable is false.',
   toolset: 'banking',
-  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  input: accountInput,
   output: AccountDetailSchema,
   hints: READ,
-  run: (input, ctx) =>
-    ctx.client.accounts.get(
-      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
-      readOptions(ctx),
-    ),
+  run: (input, ctx) => ctx.client.accounts.get(accountOf(input, ctx), readOptions(ctx)),
 });
 
 export const getBalances = defineTool({
@@ -83,12 +86,8 @@ export const getAccountBalance = defineTool({
   description:
     'Shows the balance of the currency an account collects into, shared by every account of that currency: never add up balances of accounts (get_balances gives totals).',
   toolset: 'banking',
-  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  input: accountInput,
   output: AccountBalanceByIdSchema,
   hints: READ,
-  run: (input, ctx) =>
-    ctx.client.accounts.balance(
-      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
-      readOptions(ctx),
-    ),
+  run: (input, ctx) => ctx.client.accounts.balance(accountOf(input, ctx), readOptions(ctx)),
 });

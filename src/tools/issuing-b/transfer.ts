@@ -3,7 +3,7 @@ import type { Wallet } from '../../core/client/schemas/issuing-common.js';
 import { CodedError, ErrorCode } from '../../core/errors.js';
 import { formatAmount, fromMinor, toMinor } from '../../core/money.js';
 import { defineTool, type Money, type ToolContext } from '../../core/tool.js';
-import { type BalanceFacts, insufficient, minorUnitsIssue } from '../money/balance.js';
+import { type BalanceFacts, insufficient, minorUnitsIssue } from '../banking/balance.js';
 import { beforeSending } from '../shared/before-sending.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardholderIdField, FAMILY_B } from './fields.js';

@@ -37,6 +37,16 @@ function deliveryOf(input: {
   };
 }
 
+/** What a subscription is: its event and scope, how it delivers and where. */
+const subscriptionFields = {
+  event_name: eventNameField,
+  subscription_type: subscriptionTypeField,
+  webhook_url: webhookUrlField,
+  x_api_key: apiKeyField,
+  sender_email: senderEmailField,
+  ...scopeFields,
+};
+
 export const createSubscription = defineTool({
   name: 'create_subscription',
   title: 'Subscribe to an event',
@@ -45,12 +55,7 @@ export const createSubscription = defineTool({
   toolset: 'notifications',
   input: z
     .object({
-      event_name: eventNameField,
-      subscription_type: subscriptionTypeField,
-      webhook_url: webhookUrlField,
-      x_api_key: apiKeyField,
-      sender_email: senderEmailField,
-      ...scopeFields,
+      ...subscriptionFields,
       created_by: z.string().min(1).optional().describe('Who creates it; defaults to the acting user.'),
     })
     .superRefine(requireWebhookFields),
@@ -123,12 +128,7 @@ export const updateSubscription = defineTool({
     'Changes how a subscription delivers (type, webhook_url, x_api_key, sender_email); omitted webhook fields keep their values. Undo by updating again.',
   toolset: 'notifications',
   input: z.object({
-    event_name: eventNameField,
-    subscription_type: subscriptionTypeField,
-    webhook_url: webhookUrlField,
-    x_api_key: apiKeyField,
-    sender_email: senderEmailField,
-    ...scopeFields,
+    ...subscriptionFields,
     updated_by: z.string().min(1).optional().describe('Who changes it; defaults to the acting user.'),
   }),
   output: NotificationResultSchema,

@@ -1,6 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+/**
+ * What the front ends' routes on the one listener of `bankops serve` (`/mcp`, `/slack/events`,
+ * `/webhooks/service`) share: reading a bounded body, a header, a short JSON answer.
+ */
+
 export type RawBody = { ok: true; body: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+
+export type BodyResult =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: 'too_large' | 'invalid_json' | 'aborted' };
+
+/** A request header's value (the first, when it was sent more than once). */
+export const header = (req: IncomingMessage, name: string): string | undefined => {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+};
 
 /**
  * The request body as bytes (a signature covers the exact bytes), at most `maxBytes`: a declared
@@ -25,6 +40,7 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Raw
       if (done) return;
       size += chunk.length;
       if (size > maxBytes) {
+        // Keep draining (and discarding) so the 413 can still be written on this connection.
         chunks.length = 0;
         finish({ ok: false, reason: 'too_large' });
         return;
@@ -32,9 +48,21 @@ export function readRawBody(req: IncomingMessage, maxBytes: number): Promise<Raw
       chunks.push(chunk);
     });
     req.on('end', () => finish({ ok: true, body: Buffer.concat(chunks) }));
+    // A client that goes away mid-body: nothing to answer, but the caller must not wait forever.
     req.on('close', () => finish({ ok: false, reason: 'aborted' }));
     req.on('error', () => finish({ ok: false, reason: 'aborted' }));
   });
+}
+
+/** The body parsed as JSON, at most `maxBytes`: a client cannot make the server buffer more. */
+export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+  const read = await readRawBody(req, maxBytes);
+  if (!read.ok) return read;
+  try {
+    return { ok: true, value: JSON.parse(read.body.toString('utf8')) };
+  } catch {
+    return { ok: false, reason: 'invalid_json' };
+  }
 }
 
 /** A plain answer for the routes that are not MCP: a status and a short JSON body, never echoing input. */
