@@ -200,6 +200,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     keys: runtime.webhooks.keys,
     outbox,
     log,
+    cards: runtime.executor.cards,
   });
   let anchor: { stop(): void } | undefined;
   return {

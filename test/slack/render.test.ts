@@ -74,3 +74,27 @@ describe('Block Kit within Slack’s limits, nothing cut', () => {
     expect(all).not.toContain('4111 1111 1111 1111');
   });
 });
+
+describe('service events as people read them', () => {
+  it('labels fields, shows times in each reader’s zone, and a card bankops has seen by its last four', () => {
+    const [message] = serviceEventMessages(
+      {
+        event_id: 'evt_1',
+        event_name: 'card_create',
+        occurred_at: '2026-11-25T10:00:00Z',
+        data: {
+          cardId: 'card_demo_alice_virtual',
+          cardholderId: 'chb_demo_alice',
+          createdAt: '2026-11-25T09:59:58Z',
+        },
+      },
+      (id) => (id === 'card_demo_alice_virtual' ? '••••4821' : undefined),
+    );
+    const text = JSON.stringify(message?.blocks);
+    expect(text).toContain('*Card ID*\\n••••4821 (`card_demo_alice_virtual`)');
+    expect(text).toContain('*Cardholder ID*');
+    expect(text).toContain('<!date^1795600798^{date_short_pretty} {time_secs}|2026-11-25T09:59:58Z>');
+    expect(text).toContain('at <!date^1795600800^');
+    expect(text).not.toContain('*cardId*');
+  });
+});

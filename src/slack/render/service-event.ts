@@ -36,8 +36,11 @@ function shown(value: unknown): string {
 /** `card.cardholderId` → `Card · Cardholder ID`: each part labelled as tables label fields. */
 const labelPath = (path: string): string => path.split('.').map(labelOf).join(' · ');
 
+/** A card's words when bankops has seen it (`••••4821`). */
+export type CardWords = (cardId: string) => string | undefined;
+
 /** The event's data as dotted label/value pairs, secrets redacted and card numbers masked. */
-function pairsOf(data: unknown): { label: string; value: string }[] {
+function pairsOf(data: unknown, card: CardWords): { label: string; value: string }[] {
   const pairs: { label: string; value: string }[] = [];
   const visit = (value: unknown, path: string): void => {
     if (
@@ -49,7 +52,10 @@ function pairsOf(data: unknown): { label: string; value: string }[] {
       for (const [key, inner] of Object.entries(value)) visit(inner, path === '' ? key : `${path}.${key}`);
       return;
     }
-    pairs.push({ label: path === '' ? 'Data' : labelPath(path), value: shown(value) });
+    // A card by its last four where bankops has seen it, its id kept beside for lookups.
+    const known = /card_?id$/i.test(path) && typeof value === 'string' ? card(value) : undefined;
+    const text = known === undefined ? shown(value) : `${known} (\`${escapeText(String(value))}\`)`;
+    pairs.push({ label: path === '' ? 'Data' : labelPath(path), value: text });
   };
   if (data !== undefined) visit(redact(data), '');
   return pairs;
@@ -60,10 +66,10 @@ function pairsOf(data: unknown): { label: string; value: string }[] {
  * the service might send (a PIN, a link, a card number) never reaches the channel. Long data goes
  * on over more messages.
  */
-export function serviceEventMessages(event: ServiceEvent): SlackMessage[] {
+export function serviceEventMessages(event: ServiceEvent, card: CardWords = () => undefined): SlackMessage[] {
   const what = event.event_description ? `${event.event_name}: ${event.event_description}` : event.event_name;
   const text = `:bell: ${escapeText(what)}`;
-  const body = fieldSections(pairsOf(event.data));
+  const body = fieldSections(pairsOf(event.data, card));
   const footer = context(
     `Event \`${escapeText(event.event_id)}\`${event.occurred_at ? ` at ${shown(event.occurred_at)}` : ''}, from the service`,
   );

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { AuditLog } from '../../core/audit/index.js';
+import type { CardDirectory } from '../../core/cards.js';
 import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
 import type { WebhookKeys } from '../../core/webhooks.js';
@@ -17,6 +18,14 @@ const DeliverySchema = z.looseObject({
   data: z.unknown().optional(),
 });
 
+/** `••••4821` for a card bankops has seen; nothing for one it has not. */
+const cardWords =
+  (cards: Pick<CardDirectory, 'find'> | undefined) =>
+  (cardId: string): string | undefined => {
+    const four = cards?.find(cardId)?.lastFour;
+    return four === undefined ? undefined : `••••${four}`;
+  };
+
 /** Who appears in the audit log for a delivery: the service, through its webhook. */
 const ACTOR = 'service:webhook';
 const AUDIT_TOOL = 'service_event';
@@ -27,6 +36,8 @@ export interface ServiceWebhookOptions {
   keys: WebhookKeys;
   outbox: SlackOutbox;
   log: Logger;
+  /** The cards bankops has seen, so an event names a card by its last four. */
+  cards?: Pick<CardDirectory, 'find'>;
   maxBodyBytes?: number;
 }
 
@@ -72,13 +83,16 @@ export function serviceWebhookHandler(options: ServiceWebhookOptions) {
       outcome: 'ok',
     });
     if (!first) return false;
-    const messages = serviceEventMessages({
-      event_id: delivery.event_id,
-      event_name: delivery.event_name,
-      event_description: delivery.event_description ?? undefined,
-      occurred_at: delivery.occurred_at ?? undefined,
-      data: delivery.data,
-    });
+    const messages = serviceEventMessages(
+      {
+        event_id: delivery.event_id,
+        event_name: delivery.event_name,
+        event_description: delivery.event_description ?? undefined,
+        occurred_at: delivery.occurred_at ?? undefined,
+        data: delivery.data,
+      },
+      cardWords(options.cards),
+    );
     for (const message of messages)
       outbox.add('chat.postMessage', { channel, ...message, unfurl_links: false });
     return true;
