@@ -2,6 +2,7 @@ import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CodedError, ErrorCode } from './errors.js';
+import { issueWords } from './input-words.js';
 import { optional } from './optional.js';
 
 /**
@@ -137,6 +138,7 @@ export interface EmbeddedDefaults {
 export function parseConfig(env: Record<string, string | undefined>, d: EmbeddedDefaults): Config {
   const parsed = EnvSchema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([key, value]) => key in EnvSchema.shape && value !== '')),
+    { error: issueWords },
   );
   if (!parsed.success) {
     throw new ConfigError(

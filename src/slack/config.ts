@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../core/config.js';
+import { issueWords } from '../core/input-words.js';
 import { optional } from '../core/optional.js';
 
 /** How Slack reaches bankops: signed HTTP requests to `/slack/events`, or a Socket Mode connection. */
@@ -51,7 +52,7 @@ export function parseSlackSettings(env: Record<string, string | undefined>): Sla
       ([key, value]) => key in EnvSchema.shape && value !== undefined && value !== '',
     ),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = EnvSchema.safeParse(present, { error: issueWords });
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`));
   }

@@ -34,6 +34,7 @@ const CORE_PUBLIC = new Set([
   'errors.ts',
   'executor.ts',
   'http-server.ts',
+  'input-words.ts',
   'log.ts',
   'optional.ts',
   'payees.ts',

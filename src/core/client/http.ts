@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
+import { issueWords } from '../input-words.js';
 import { optional } from '../optional.js';
 import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
@@ -366,7 +367,7 @@ export class HttpClient {
 
   /** Validates a request body with its schema before anything is sent. */
   static checkRequest<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.infer<S> {
-    const parsed = schema.safeParse(input);
+    const parsed = schema.safeParse(input, { error: issueWords });
     if (parsed.success) return parsed.data;
     const issues = issuesOf(parsed.error);
     throw new ServiceError({
