@@ -6,7 +6,7 @@ import type { ExecuteResult } from '../../src/core/results.js';
 import { toCallToolResult } from '../../src/mcp/results.js';
 import { approvalOutcome } from '../../src/present/approval-outcome.js';
 import { approvalSummary } from '../../src/present/approval-summary.js';
-import { statusLine } from '../../src/present/approval-words.js';
+import { factLines, statusLine } from '../../src/present/approval-words.js';
 import { FAILURE_WORDS } from '../../src/present/failure.js';
 import { approvalDocument, resultDocument } from '../../src/present/output/index.js';
 import { outcomeLine } from '../../src/slack/approvals/buttons.js';
@@ -200,5 +200,49 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
     expect(clicked).toContain(line.line.slice(0, 40));
     for (const l of cli.split('\n')) expect(l.length).toBeLessThanOrEqual(80);
     for (const text of [cli, slack, mcp, line.line]) expect(text).not.toMatch(ACTOR_ID);
+  });
+});
+
+describe('siblings: words that contradicted themselves', () => {
+  it('a payee whose name has brackets of its own is not bracketed again', () => {
+    const [line] = factLines({
+      kind: 'payout',
+      payee: {
+        id: 'ben_1',
+        known: true,
+        name: 'Jane Doe (ACH)',
+        country: 'US',
+        currency: 'USD',
+        rail: 'LOCAL/ACH',
+      },
+      sourceAccountId: 'acc_usd_0001',
+      send: { amount: 100, currency: 'USD' },
+      receive: { amount: 100, currency: 'USD' },
+      fees: { amount: 1, currency: 'USD' },
+      totalDebit: { amount: 101, currency: 'USD' },
+      purpose: 'GOODS_PURCHASED',
+    });
+    expect(line).toBe('Pay 100.00 USD to Jane Doe (ACH), US, USD, LOCAL/ACH, ben_1');
+  });
+
+  it('a card waiting for a permanent block shows the card as it was, not a "quote"', async () => {
+    const view = pending(
+      await core.call('update_card_status_b', {
+        cardholderId: 'chb_demo_alice',
+        walletId: 'wal_demo_alice_usd',
+        cardId: 'card_demo_alice_physical',
+        status: 'LOST',
+      }),
+    );
+    const text = renderText(approvalDocument(view, { registry: core.registry }), {
+      color: false,
+      width: 100,
+    });
+    expect(text).toContain('Card when asked');
+    expect(text).not.toContain('Quote shown');
+    // A decision on it once it is closed says what became of it, not its state's name.
+    await core.executor.reject(view.id, core.approver, 'not lost after all');
+    const late = approvalOutcome('approve', await core.executor.approve(view.id, core.approver2));
+    expect(late.line).toBe(`Refused: approval ${view.id} was already rejected; it takes no more decisions.`);
   });
 });
