@@ -4,6 +4,8 @@ import { liveSandbox, sandboxDatabasePath, sandboxInUse, sharedSandbox } from '.
 import { CodedError, ErrorCode } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
 import { EXIT, UsageError } from '../io.js';
+import { outputMode } from '../output.js';
+import { wrapLine } from '../render/text.js';
 import { SANDBOX_CONTROLS, type SandboxControl } from '../sandbox-controls.js';
 
 export const SANDBOX_HELP = `Usage:
@@ -98,7 +100,11 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
           ? `${sandbox.url}, served by pid ${sandbox.pid}`
           : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig().databasePath)}`;
     if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    else process.stdout.write(`${control.describe(body)}\n  Sandbox: ${where}.\n`);
+    else {
+      const width = outputMode(true).width;
+      const lines = `${control.describe(body)}\n  Sandbox: ${where}.`.split('\n');
+      process.stdout.write(`${lines.flatMap((line) => wrapLine(line, width, '    ')).join('\n')}\n`);
+    }
     return EXIT.ok;
   } finally {
     await sandbox.close();
