@@ -121,6 +121,9 @@ describe('short forms', () => {
     if (share === undefined) return;
     const other = await t.slack.click(USERS.operator, share);
     expect(textOf((await t.api.answers(other.id))[0]?.body ?? {})).toContain('Only the person who asked');
+    // Someone the policy does not know is stopped before any listener, on a button as on a command.
+    const stranger = await t.slack.click(USERS.stranger, share);
+    expect(textOf((await t.api.answers(stranger.id))[0]?.body ?? {})).toContain('no access to bankops yet');
     const before = t.api.callsOf('chat.postMessage').length;
     const mine = await t.slack.click(USERS.viewer, share, { channel: 'C0OPS' });
     expect(textOf((await t.api.answers(mine.id))[0]?.body ?? {})).toContain('Shared in <#C0OPS>');

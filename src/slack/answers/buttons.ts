@@ -8,7 +8,7 @@ import { replyTo } from '../respond.js';
 import type { SlackServices } from '../services.js';
 import { slackRefusal } from '../web-api-errors.js';
 import { withButtons } from './output.js';
-import { runAndAnswer } from './run.js';
+import { type AnswerServices, runAndAnswer } from './run.js';
 
 type ButtonArgs = AllMiddlewareArgs<ActorContext> & SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 
@@ -82,7 +82,7 @@ export function morePage(services: Pick<SlackServices, 'answers'>) {
 }
 
 /** "More from the service": the next page of a list the service pages, run as the person who clicked. */
-export function serviceNext(services: SlackServices) {
+export function serviceNext(services: AnswerServices & Pick<SlackServices, 'registry'>) {
   return async ({ body, action, ack, context: { actor } }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = replyTo(body.response_url);

@@ -106,7 +106,7 @@ export function corridorFieldsForm(
  * and the audit log see it) and put step two in the modal, or step one again with the problem.
  */
 export async function showCorridorFields(
-  services: SlackServices,
+  services: Pick<SlackServices, 'registry' | 'executor' | 'call'>,
   asker: Asker,
   viewId: string,
   corridor: { currency: string; entityType: string; paymentMethod: string; country?: string },

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AnswerServices } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import { type FormTarget, formTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
@@ -8,6 +9,9 @@ import { toolSchema } from '../schemas.js';
 import type { SlackServices } from '../services.js';
 import { loadingForm, showCorridorFields } from './beneficiary.js';
 import { readForm, submitForm } from './tool-form.js';
+
+/** What the forms use: answering (the executor, the stores of answers), the tools, and views.update. */
+export type FormServices = AnswerServices & Pick<SlackServices, 'registry' | 'call'>;
 
 type SubmitArgs = AllMiddlewareArgs<ActorContext> & SlackViewMiddlewareArgs<ViewSubmitAction>;
 type Ack = SubmitArgs['ack'];
@@ -28,7 +32,7 @@ const refuse = (ack: Ack, blockIds: readonly string[], message: string): Promise
 const BROKEN = 'This form names nothing bankops knows; close it and ask again.';
 
 /** A tool's form: read against the tool's schema, then run; invalid fields come back inline. */
-export function toolFormSubmitted(services: SlackServices) {
+export function toolFormSubmitted(services: FormServices) {
   return async (args: SubmitArgs): Promise<void> => {
     const { view } = args.body;
     const values = view.state.values as Values;
@@ -45,7 +49,7 @@ export function toolFormSubmitted(services: SlackServices) {
 }
 
 /** Beneficiary step one: the corridor; the modal then shows what that corridor's schema demands. */
-export function corridorSubmitted(services: SlackServices) {
+export function corridorSubmitted(services: FormServices) {
   return async (args: SubmitArgs): Promise<void> => {
     const { view } = args.body;
     const { ack } = args;

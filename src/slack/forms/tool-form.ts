@@ -4,7 +4,7 @@ import { asCodedError } from '../../core/errors.js';
 import type { ExecuteResult, FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
-import { answerFor, slackOrigin } from '../answers/run.js';
+import { type AnswerServices, answerFor, slackOrigin } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import { VIEWS } from '../ids.js';
 import { formTarget } from '../metadata.js';
@@ -12,7 +12,6 @@ import type { FormField } from '../render/form-fields.js';
 import { escapeText } from '../render/message.js';
 import { inlineErrors, inputBlocks, type ModalView, modalView, submittedTokens } from '../render/modal.js';
 import { toolFields } from '../schemas.js';
-import type { SlackServices } from '../services.js';
 
 function setAt(target: Record<string, unknown>, path: string, value: unknown): void {
   const segments = path.split('.');
@@ -118,7 +117,7 @@ const INLINE_WAIT_MS = 1_500;
  * command, in the channel it came from.
  */
 export async function submitForm(
-  services: SlackServices,
+  services: AnswerServices,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
