@@ -72,7 +72,6 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
-  /** The cards seen in answers; one on the database when absent. */
   cards?: CardDirectory;
   /** Where the service delivers events, and its keys (the event-relay tools). */
   webhooks?: ServiceWebhooks;

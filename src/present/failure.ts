@@ -117,8 +117,10 @@ const NOTHING_SENT: Partial<Record<Failure['kind'], string>> = {
 
 export function describeFailure(tool: { name: string; readOnly: boolean }, error: Failure): FailureWords {
   const kind = failureKind(error, tool.readOnly);
+  // A kind whose headline names the HTTP status does not repeat it among the facts.
+  const statusInHeadline = kind === 'not_answering' || kind === 'unknown_outcome';
   const facts = [
-    error.httpStatus === undefined ? undefined : `HTTP ${error.httpStatus}`,
+    error.httpStatus === undefined || statusInHeadline ? undefined : `HTTP ${error.httpStatus}`,
     error.code === undefined || error.code === error.httpStatus ? undefined : `code ${error.code}`,
     error.operation === undefined ? undefined : `operation ${error.operation}`,
     error.requestId === undefined ? undefined : `request id ${error.requestId}`,
