@@ -13,7 +13,8 @@ beforeAll(() => {
   home = cliHome();
   // A call the service did not answer is sent again at once: the pauses are configuration.
   home.env.BANKOPS_RESEND_DELAYS_MS = '0,0';
-  text = { ...home.env, BANKOPS_OUTPUT: 'text' };
+  // A terminal wide enough for each answer's sentence on one line (narrower ones wrap it).
+  text = { ...home.env, BANKOPS_OUTPUT: 'text', COLUMNS: '400' };
 });
 afterAll(() => home.cleanup());
 

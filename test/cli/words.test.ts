@@ -106,4 +106,15 @@ describe('lists fit the terminal', () => {
     expect(list.stdout).toMatch(/^ID +STATE /m);
     expect(list.stdout).toMatch(/per row not shown here \(.*requester.*\); --json shows them\./);
   });
+
+  it('wraps an approval answer at the terminal, never cutting it', async () => {
+    const asked = await runCli(['call', ...PAYOUT, 'amount=321', '--json'], home.env);
+    const id = String(asked.json.approvalId);
+    const own = await runCli(['approvals', 'approve', id], at(80));
+    expect(own.code).toBe(3);
+    expect(widest(own.stdout)).toBeLessThanOrEqual(80);
+    expect(own.stdout.replace(/\n {2}/g, ' ')).toBe(
+      `Refused: alice (CLI) requested this call and cannot approve it. Another person approves it: bankops approvals approve ${id} --as <name>.\n`,
+    );
+  });
 });
