@@ -65,6 +65,8 @@ export interface RuntimeOptions {
   owner?: string;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
   resendDelaysMs?: readonly number[];
+  /** How often sent money's status is asked for (1 s by default; tests ask more often). */
+  settlePassMs?: number;
   /** Tools added next to the shipped ones (tests). */
   extraTools?: readonly AnyTool[];
   /**
@@ -173,6 +175,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('now', options.now),
     ...optional('owner', options.owner),
     ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
+    ...optional('settlePassMs', options.settlePassMs),
   });
   const executor = new Executor({
     db,

@@ -96,7 +96,8 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
-    ...(options.background ? { background: true } : {}),
+    // In the background, sent money is asked about every 50 ms instead of every second.
+    ...(options.background ? { background: true, settlePassMs: 50 } : {}),
   };
 }
 

@@ -47,6 +47,8 @@ export interface ApprovalEngineOptions {
    * request id each time. After the last, the approval is `unresolved`: a person reconciles it.
    */
   resendDelaysMs?: readonly number[];
+  /** How often a long-running process asks the service about money it sent (default 1 s). */
+  settlePassMs?: number;
   /** Sends of one attempt across all processes and restarts before it is `unresolved` (default 6). */
   maxSends?: number;
   /** A listener threw; the decision stands regardless. Logged by default. */
