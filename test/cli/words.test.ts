@@ -100,6 +100,9 @@ describe('lists fit the terminal', () => {
     expect(tail.code).toBe(0);
     expect(widest(tail.stdout)).toBeLessThanOrEqual(100);
     expect(tail.stdout).toMatch(/more fields? per row not shown here \(.*\); --json shows them\./);
+    // People by name; the ids stay in --json and export.
+    expect(tail.stdout).toContain('alice (CLI)');
+    expect(tail.stdout).not.toMatch(/\bcli:/);
     const list = await runCli(['approvals', 'list'], at(80));
     expect(list.code).toBe(0);
     expect(widest(list.stdout)).toBeLessThanOrEqual(80);

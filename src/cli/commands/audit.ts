@@ -4,6 +4,7 @@ import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { type Column, limitColumns, type OutputDocument, type Value } from '../../present/output/index.js';
+import { actorName } from '../../present/people.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
@@ -42,7 +43,8 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number)
   const rows = entries.map((e) => [
     cell(String(e.seq), 'number'),
     cell(e.ts, 'time'),
-    cell(e.actor, 'id'),
+    // People by name, as every answer names them; the ids are in --json and export.
+    cell(actorName(e.actor)),
     cell(e.tool),
     cell(`${e.event}/${e.decision}`, 'status'),
     cell(e.outcome, 'status'),
