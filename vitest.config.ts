@@ -1,13 +1,64 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * End-to-end tests: through the built binary, child processes on one database, the front ends'
+ * HTTP listener (`bankops serve`, MCP over HTTP, Slack's Request URL with its tunnel, the passkey
+ * pages) and the browser (test/web: the passkey pages on serve's listener and in Chromium).
+ * Everything else is `unit`: in one process, against the sandbox on loopback.
+ */
+const E2E = [
+  'test/cli/**',
+  'test/scripts/**',
+  'test/web/**',
+  'test/mcp/stdio.test.ts',
+  'test/mcp/http.test.ts',
+  'test/mcp/http-modern.test.ts',
+  'test/mcp/http-serve.test.ts',
+  'test/slack/serve.test.ts',
+  'test/slack/http.test.ts',
+  'test/slack/socket-mode.test.ts',
+  'test/slack/webhooks.test.ts',
+  'test/slack/approvals-feed.test.ts',
+  'test/core/approvals-crash.test.ts',
+  'test/core/approvals-concurrency.test.ts',
+  'test/core/approvals-feed.test.ts',
+  'test/core/audit-concurrency.test.ts',
+  'test/core/audit-group-commit.test.ts',
+];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
-    // Most files wait on child processes and sockets more than they compute: three at a time keep
-    // both cores busy (vitest's default on two cores is one file at a time: 304 s against 211 s).
-    maxWorkers: 3,
+    // Most files wait on the sandbox, child processes and sockets more than they compute: three at
+    // a time keep both cores busy (vitest's default on two cores is one file at a time).
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: E2E,
+          // One module graph per worker: the app's schemas and tools load once, not once a file.
+          // Every file builds its own sandbox, runtime and database, so nothing leaks between them.
+          isolate: false,
+          maxWorkers: 3,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: E2E,
+          // A run of the binary takes a second or more on a busy machine; a test runs several.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Tests of the binary run what dist/ holds: it is built first when older than its sources.
+          globalSetup: ['test/global-setup.ts'],
+          maxWorkers: 3,
+        },
+      },
+    ],
   },
 });

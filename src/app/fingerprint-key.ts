@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { notConfigured } from '../core/errors.js';
 
 /** `bankops.db` → `bankops.key`, beside it. */
 export const fingerprintKeyPath = (databasePath: string): string =>
@@ -27,6 +28,6 @@ export function fingerprintKey(databasePath: string): Buffer {
   }
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
   if (key.length !== 32)
-    throw new Error(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
+    throw notConfigured(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
   return key;
 }

@@ -3,8 +3,10 @@ import { pathToFileURL } from 'node:url';
 import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
 import { mcpStdioActor } from '../core/actors.js';
 import type { Config } from '../core/config.js';
+import { internalError, messageOf } from '../core/errors.js';
 import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { Registry } from '../core/registry.js';
 import { prebuiltListings, type ToolCatalog } from '../mcp/listing.js';
 import { createMcpServer, offeredTools } from '../mcp/server.js';
@@ -30,7 +32,7 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
           (error: unknown) => {
             building = undefined;
             log.error('bankops runtime failed to start', {
-              error: error instanceof Error ? error.message : String(error),
+              error,
             });
             throw error;
           },
@@ -59,7 +61,7 @@ async function stdioTools(runtime: { get(): Promise<Runtime> }): Promise<Registr
     listings,
     async tool(name) {
       const tool = (await runtime.get()).registry.get(name);
-      if (tool === undefined) throw new Error(`no tool ${name} in this build`);
+      if (tool === undefined) throw internalError(`no tool ${name} in this build`);
       return tool;
     },
   };
@@ -109,7 +111,7 @@ export async function serveStdio(options: StdioOptions = {}): Promise<void> {
   });
   log.info('bankops mcp serving on stdio', {
     tools: offeredTools(registry, options).length,
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    ...optional('toolsets', options.toolsets),
     readOnly: options.readOnly === true,
     mode: config.mode,
   });
@@ -127,7 +129,7 @@ async function main(argv: readonly string[]): Promise<void> {
     await serveStdio(serve);
   } catch (error) {
     // stdout is the protocol's: even a start-up failure is told on stderr.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     process.stderr.write(`bankops mcp: ${message}\n`);
     process.exitCode = 2;
   }

@@ -8,13 +8,16 @@ import {
 } from '../core/client/index.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
+import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
 import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
+import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { fingerprintKey } from './fingerprint-key.js';
@@ -34,6 +37,8 @@ export interface Runtime {
   payees: PayeeDirectory;
   /** People's passkeys: enrolment and approval links, signed votes (step-up). */
   passkeys: PasskeyService;
+  /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
+  webhooks: ServiceWebhooks;
   /**
    * The service is a bankops sandbox (embedded, or one on loopback that says it is one): people may
    * act under any name here, to try separation of duties alone. Against a real service they may not.
@@ -63,6 +68,8 @@ export interface RuntimeOptions {
   owner?: string;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
   resendDelaysMs?: readonly number[];
+  /** How often sent money's status is asked for (1 s by default; tests ask more often). */
+  settlePassMs?: number;
   /** Tools added next to the shipped ones (tests). */
   extraTools?: readonly AnyTool[];
   /**
@@ -108,7 +115,7 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
       log.info('finished approvals left executing by a stopped process', { count: recovered });
   } catch (error) {
     log.error('recovering approvals failed; will retry at the next start', {
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
   }
 }
@@ -131,7 +138,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       ? await sharedSandbox(config, { share: options.background === true })
       : undefined;
   const baseUrl = embedded?.url ?? config.service.baseUrl;
-  if (baseUrl === undefined) throw new Error('no service URL and no embedded sandbox');
+  if (baseUrl === undefined) throw internalError('no service URL and no embedded sandbox');
   if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
   const againstSandbox =
     embedded !== undefined ||
@@ -144,7 +151,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     productId: config.service.productId,
     userId: config.service.userId,
     companyId: config.service.companyId,
-    ...(config.service.clientId === undefined ? {} : { clientId: config.service.clientId }),
+    ...optional('clientId', config.service.clientId),
     timeoutMs: config.service.timeoutMs,
     onResponse: (event) => {
       log.debug('service call', { ...event });
@@ -154,12 +161,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const defaults: ToolDefaults = config.defaults;
   const payees = sqlitePayees(db);
+  const webhooks = new ServiceWebhooks(db);
   if (embedded !== undefined) rememberSandboxPayees(payees);
   const passkeys = new PasskeyService({
     db,
     audit,
     publicUrl: config.publicUrl,
-    ...(options.now === undefined ? {} : { now: options.now }),
+    ...optional('now', options.now),
   });
   const approvals = new ApprovalEngine({
     stepUp: passkeys.gate,
@@ -172,10 +180,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ttlSeconds: config.approvalTtlSeconds,
     tolerancePercent: config.quoteTolerancePercent,
     payees,
+    webhooks,
     log,
-    ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.owner === undefined ? {} : { owner: options.owner }),
-    ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
+    ...optional('now', options.now),
+    ...optional('owner', options.owner),
+    ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
+    ...optional('settlePassMs', options.settlePassMs),
   });
   const executor = new Executor({
     db,
@@ -186,6 +196,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     defaults,
     approvals,
     payees,
+    webhooks,
     fingerprintKey: fingerprintKey(config.databasePath),
     log,
   });
@@ -194,7 +205,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.background) {
     approvals.startBackground((error) =>
       log.error('approvals background work failed; it goes on', {
-        error: error instanceof Error ? error.message : String(error),
+        error,
       }),
     );
   }
@@ -210,6 +221,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     executor,
     payees,
     passkeys,
+    webhooks,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,

@@ -1,3 +1,4 @@
+import { optional } from '../core/optional.js';
 import { maskAccount, type PayeeDirectory } from '../core/payees.js';
 import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
 
@@ -18,7 +19,7 @@ export function rememberSandboxPayees(payees: PayeeDirectory): void {
         b.clearingSystem === null || b.clearingSystem === b.paymentMethod
           ? b.paymentMethod
           : `${b.paymentMethod}/${b.clearingSystem}`,
-      ...(masked === undefined ? {} : { accountMasked: masked }),
+      ...optional('accountMasked', masked),
     });
   }
 }

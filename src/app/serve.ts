@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { usageError } from '../core/errors.js';
+import { sendJson } from '../core/http-server.js';
+import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT } from '../slack/config.js';
-import { sendJson } from '../slack/http/raw-body.js';
 import { loggablePath } from '../web/http.js';
 import { passkeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
@@ -70,26 +72,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const { runtime, settings } = options;
   const { log } = runtime;
   if (!isLoopbackHost(options.host) && options.allowRemote !== true) {
-    throw new Error(
+    throw usageError(
       `refusing to listen on ${options.host}: serve listens on loopback unless told otherwise explicitly`,
     );
   }
   const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
-  let publicUrl = settings.publicUrl;
+  // Loaded only when Slack is on: a server without it does not pay for Bolt.
+  const slackModule = settings.slack.enabled ? await import('../slack/app.js') : undefined;
   let slack: SlackFrontEnd | undefined;
-  if (settings.slack.enabled) {
-    // Loaded only when Slack is on: a server without it does not pay for Bolt.
-    const { createSlackApp } = await import('../slack/app.js');
-    const { createSlackApprovals } = await import('../slack/approvals/index.js');
-    slack = createSlackApp({
-      config: settings.slack.config,
-      runtime,
-      defaults: runtime.config.defaults,
-      ...(publicUrl === undefined ? {} : { publicUrl }),
-      approvals: createSlackApprovals,
-      ...options.slack,
-    });
-  }
 
   const routes: Record<string, Handler> = {
     [MCP_PATH]: mcp.handle,
@@ -128,7 +118,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     route(req, res).catch((error: unknown) => {
       log.error('serve: request failed', {
         path: loggablePath(path),
-        error: error instanceof Error ? error.message : String(error),
+        error,
       });
       sendJson(res, 500, { error: 'internal error' });
     });
@@ -139,9 +129,17 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const port = await listen(server, options.port, options.host);
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
-  if (publicUrl === undefined && runtime.sandbox !== undefined) {
-    publicUrl = url;
-    if (slack !== undefined) slack.services.publicUrl = url;
+  const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
+  // Built once the address is known, before any request is read (nothing awaits in between).
+  if (slackModule !== undefined && settings.slack.enabled) {
+    slack = slackModule.createSlackApp({
+      config: settings.slack.config,
+      runtime,
+      defaults: runtime.config.defaults,
+      ...optional('publicUrl', publicUrl),
+      ...options.slack,
+    });
   }
   await slack?.start();
 
@@ -162,8 +160,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   return {
     url,
     port,
-    ...(slack === undefined ? {} : { slack }),
-    ...(publicUrl === undefined ? {} : { publicUrl }),
+    ...optional('slack', slack),
+    ...optional('publicUrl', publicUrl),
     banner,
     close: async () => {
       await mcp.close();

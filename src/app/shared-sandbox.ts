@@ -1,6 +1,7 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Config, ConfigError } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
+import { optional } from '../core/optional.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
 import { sqliteSandboxStore } from './sandbox-store.js';
 
@@ -151,7 +152,7 @@ export async function sharedSandbox(
       },
       persistence: sqliteSandboxStore(db),
       info: { stateFile },
-      ...(options.onRequest === undefined ? {} : { onRequest: options.onRequest }),
+      ...optional('onRequest', options.onRequest),
     });
   } catch (error) {
     db.close();

@@ -1,3 +1,4 @@
+import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
 /** Exit codes of `bankops call` and the approval commands (documented in README). */
 export const EXIT = {
   ok: 0,
@@ -10,12 +11,33 @@ export const EXIT = {
   stepUp: 5,
 } as const;
 
-export class UsageError extends Error {
+/** The exit status of a run that ended in an error: from its code alone (README "Exit codes"). */
+export function exitCodeOf(code: ErrorCode): number {
+  switch (code) {
+    case ErrorCode.Usage:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.NotConfigured:
+      return EXIT.usage;
+    case ErrorCode.Deferred:
+    case ErrorCode.OutsideBound:
+      return EXIT.unfinished;
+    case ErrorCode.Service:
+    case ErrorCode.Timeout:
+    case ErrorCode.Network:
+    case ErrorCode.InvalidResponse:
+    case ErrorCode.NotSent:
+    case ErrorCode.InsufficientBalance:
+    case ErrorCode.Internal:
+      return EXIT.failed;
+  }
+}
+
+export class UsageError extends CodedError {
   constructor(
     message: string,
     readonly help?: string,
   ) {
-    super(message);
+    super({ code: ErrorCode.Usage, message });
     this.name = 'UsageError';
   }
 }
@@ -50,9 +72,7 @@ export function parseJsonInput(text: string | undefined, flag = '--input'): unkn
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(
-      `${flag} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    throw new UsageError(`${flag} is not valid JSON: ${messageOf(error)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UsageError(

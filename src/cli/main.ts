@@ -1,22 +1,23 @@
-import { ConfigError } from '../app/config.js';
-import { PolicyError } from '../core/policy/errors.js';
+import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
-import { EXIT, UsageError } from './io.js';
+import { EXIT, exitCodeOf, UsageError } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
 Usage:
   bankops tools [--toolsets <a,b>] [--read-only] [--json]  list the tools
-  bankops call <tool> [key=value ...] [--as <name>]        run a tool (validation, policy, approvals, audit)
+  bankops call <tool> [key=value ...] [--as <name>]        run a tool (policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
-  bankops people enroll|passkeys|revoke-passkey            people's passkeys, for approvals that need one
-  bankops sandbox [--port <port>]                          serve the sandbox of the service (embedded state)
-  bankops sandbox reset|clock|faults|rates                 drive the sandbox in use
-  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to a local AI assistant
-  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, the Slack app and service events
-  bankops help [<command> | <tool>]                        help for a command, or a tool's fields and example
+  bankops people enroll|passkeys|revoke-passkey            people's passkeys, for step-up approvals
+  bankops sandbox [--port <port>]                          serve the sandbox of the service
+  bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
+  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to an assistant
+  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, Slack, events
+  bankops config check                                     the configuration in force, and gaps
+  bankops completion bash|zsh|fish                         a shell completion script
+  bankops help [<command> | <tool>]                        help for a command or a tool
   bankops --version                                        print the version
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
@@ -75,6 +76,14 @@ const COMMANDS: Record<
     const m = await import('./commands/mcp.js');
     return { run: m.mcpCommand, help: m.MCP_HELP };
   },
+  config: async () => {
+    const m = await import('./commands/config.js');
+    return { run: m.configCommand, help: m.CONFIG_HELP };
+  },
+  completion: async () => {
+    const m = await import('./commands/completion.js');
+    return { run: m.completionCommand, help: m.COMPLETION_HELP };
+  },
   serve: async () => {
     const m = await import('./commands/serve.js');
     return { run: m.serveCommand, help: m.SERVE_HELP };
@@ -111,7 +120,7 @@ async function dispatch(argv: string[]): Promise<Status> {
       return EXIT.ok;
     default: {
       const hint = didYouMean(command, Object.keys(COMMANDS));
-      if (hint === '') throw new UsageError(`unknown command '${command}'`, HELP);
+      if (hint === '') throw new UsageError(`unknown command '${command}' (bankops help lists the commands)`);
       throw new UsageError(`unknown command '${command}'; ${hint} (bankops help lists the commands)`);
     }
   }
@@ -131,40 +140,67 @@ function argsProblem(error: Error & { code?: unknown }, help: string): string {
   return error.message.replace(/'([^']+)'/g, '$1');
 }
 
+const USAGE = /^\s*(?:Usage:\s*)?(bankops .*)$/;
+
+/**
+ * The line of a command's help that fits what was typed: the subcommand's own usage line, else the
+ * command's subcommands in one line (`bankops approvals list|show|approve|…`), else its first.
+ */
+export function usageLine(help: string, argv: readonly string[]): string {
+  const lines = help
+    .split('\n')
+    .map((line) => USAGE.exec(line)?.[1])
+    .filter((line) => line !== undefined);
+  const [command = '', sub] = argv;
+  const own = lines.find((line) => sub !== undefined && `${line} `.startsWith(`bankops ${command} ${sub} `));
+  if (own !== undefined) return own;
+  const subs = [
+    ...new Set(
+      lines
+        .filter((line) => line.startsWith(`bankops ${command} `))
+        .map((line) => line.split(' ')[2] ?? '')
+        .filter((word) => /^[a-z]/.test(word)),
+    ),
+  ];
+  if (subs.length > 1) return `bankops ${command} ${subs.join('|')} … (bankops help ${command})`;
+  return lines[0] ?? `bankops help ${command}`;
+}
+
 /** Runs the CLI; resolves to the exit status, or `'running'` for servers that keep the process alive. */
 export async function main(argv: string[]): Promise<number | 'running'> {
   try {
     return await dispatch(argv);
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`bankops: ${error.message}\n${error.help === undefined ? '' : `\n${error.help}`}`);
-      return EXIT.usage;
-    }
-    if (error instanceof ConfigError || error instanceof PolicyError) {
-      process.stderr.write(`bankops: ${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (
-      error instanceof Error &&
-      error.name === 'TypeError' &&
-      'code' in error &&
-      String(error.code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      const load = commandNamed(argv[0]);
-      const help = load === undefined ? HELP : (await load()).help;
-      process.stderr.write(
-        `bankops: ${argsProblem(error, help)}\n(bankops help${load === undefined ? '' : ` ${argv[0]}`} lists the options)\n`,
-      );
-      return EXIT.usage;
-    }
-    if (error instanceof Error && 'code' in error && error.code === 'EADDRINUSE') {
-      const { address, port } = error as Error & { address?: string; port?: number };
-      process.stderr.write(
-        `bankops: ${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)\n`,
-      );
-      return EXIT.failed;
-    }
-    process.stderr.write(`bankops: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.failed;
+    const coded = await asCliError(error, argv);
+    // One line of error and one of usage: the whole help is a `bankops help <command>` away.
+    const usage =
+      coded instanceof UsageError && coded.help !== undefined
+        ? `usage: ${usageLine(coded.help, argv)}\n`
+        : '';
+    process.stderr.write(`bankops: ${coded.message}\n${usage}`);
+    return exitCodeOf(coded.code);
   }
+}
+
+/** What was thrown, as a coded error; Node's own (an unknown option, a port in use) in words. */
+async function asCliError(error: unknown, argv: string[]): Promise<CodedError> {
+  const nodeCode = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (error instanceof Error && nodeCode.startsWith('ERR_PARSE_ARGS')) {
+    const load = commandNamed(argv[0]);
+    const help = load === undefined ? HELP : (await load()).help;
+    return usageError(
+      `${argsProblem(error, help)}\n(bankops help${load === undefined ? '' : ` ${argv[0]}`} lists the options)`,
+      error,
+    );
+  }
+  if (nodeCode === 'EADDRINUSE') {
+    const { address, port } = error as Error & { address?: string; port?: number };
+    // Nothing started: exit 1, like any run that failed.
+    return new CodedError({
+      code: ErrorCode.NotSent,
+      message: `${address ?? 'the address'}:${port ?? '?'} is already in use; choose another --port (0 picks a free one)`,
+      original: error,
+    });
+  }
+  return asCodedError(error);
 }

@@ -65,7 +65,6 @@ function faultBody(path: string, args: readonly string[]): unknown {
 }
 
 function ratesBody(args: readonly string[]): unknown {
-  if (args.length === 0) throw new UsageError('rates needs at least one rate in USD per unit, e.g. EUR=1.2');
   const rates: Record<string, number> = {};
   for (const arg of args) {
     const match = /^([A-Z]{3})=(\d+(?:\.\d+)?)$/.exec(arg);
@@ -112,12 +111,16 @@ export const SANDBOX_CONTROLS: Record<string, SandboxControl> = {
     },
   },
   rates: {
-    request: (args) => ({ method: 'POST', path: '/_sandbox/banking/rates', body: ratesBody(args) }),
+    // Without arguments, the rates in force (as `clock` shows the clock); with CUR=rate, moves them.
+    request: (args) =>
+      args.length === 0
+        ? { method: 'GET', path: '/_sandbox/banking/rates' }
+        : { method: 'POST', path: '/_sandbox/banking/rates', body: ratesBody(args) },
     describe: (answer) => {
       const rates = (answer.usdPerUnit ?? {}) as Record<string, number>;
-      return `Mid-market rates now (USD per unit): ${Object.entries(rates)
+      return `Mid-market rates (USD per unit): ${Object.entries(rates)
         .map(([currency, rate]) => `${currency} ${rate}`)
-        .join(', ')}. New quotes use them; a reset restores the seed.`;
+        .join(', ')}. New quotes use them; rates EUR=1.2 moves one, a reset restores the seed.`;
     },
   },
 };

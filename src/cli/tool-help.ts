@@ -20,7 +20,21 @@ function wrap(text: string, width: number, indent: string): string {
   return lines.join('\n');
 }
 
-function fieldLine(field: FieldHelp): string {
+/** A command as a shell takes it across lines: tokens kept whole, ` \\` before each break. */
+export function wrapCommand(tokens: readonly string[], width: number, indent: string): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const token of tokens) {
+    if (line !== '' && indent.length + line.length + 1 + token.length + 2 > width) {
+      lines.push(`${indent}${line} \\`);
+      line = `  ${token}`;
+    } else line = line === '' ? token : `${line} ${token}`;
+  }
+  if (line !== '') lines.push(`${indent}${line}`);
+  return lines.join('\n');
+}
+
+function fieldLine(field: FieldHelp, width: number): string {
   const type = field.allowed === undefined ? field.type : field.allowed.join(' | ');
   const facts = [type, field.required ? 'required' : 'optional'];
   if (field.default !== undefined) {
@@ -28,17 +42,32 @@ function fieldLine(field: FieldHelp): string {
     facts.push(`default ${field.default.text}${from}`);
   }
   if (field.secret) facts.push('secret');
-  return `  ${field.name}  ${facts.join(', ')}`;
+  // The name and its first facts on one line (`  purposeCode  AUDIO_VISUAL_SERVICES | …`), the rest below.
+  const lines: string[] = [];
+  let current = `  ${field.name} `;
+  let fresh = true;
+  for (const word of facts.join(', ').split(' ')) {
+    if (!fresh && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = `      ${word}`;
+    } else current = `${current} ${word}`;
+    fresh = false;
+  }
+  return [...lines, current].join('\n');
 }
 
 export function renderToolHelp(tool: AnyTool, defaults: ToolDefaults | undefined, width = 100): string {
   const help = toolHelp(tool, defaults);
-  const example = ['bankops', 'call', help.name, ...argsOf(help.example.input).map(shellQuote)].join(' ');
+  const example = wrapCommand(
+    ['bankops', 'call', help.name, ...argsOf(help.example.input).map(shellQuote)],
+    width,
+    '  ',
+  );
   const fields =
     help.fields.length === 0
       ? ['  (none)']
       : help.fields.flatMap((f) => [
-          fieldLine(f),
+          fieldLine(f, width),
           ...(f.description === undefined ? [] : [wrap(f.description, width, '      ')]),
         ]);
   const waits =
@@ -46,7 +75,8 @@ export function renderToolHelp(tool: AnyTool, defaults: ToolDefaults | undefined
       ? 'Example (works on the embedded sandbox):'
       : `Example (replace ${help.placeholders.join(', ')} with the id a previous call returned):`;
   return [
-    `Usage: bankops call ${help.name} [key=value ...] [--input <json> | @file.json | -] [--as <name>] [--json]`,
+    `Usage: bankops call ${help.name} [key=value ...]`,
+    '         [--input <json> | @file.json | -] [--as <name>] [--json]',
     '',
     `${help.name}: ${help.title} (toolset ${help.toolset}, ${help.kind})`,
     '',
@@ -56,10 +86,10 @@ export function renderToolHelp(tool: AnyTool, defaults: ToolDefaults | undefined
     ...fields,
     '',
     waits,
-    `  ${example}`,
+    example,
     ...(help.example.note === undefined ? [] : [wrap(help.example.note, width, '  ')]),
     '',
-    'The same input as JSON: --input \'{"field": "value"}\', --input @file.json, or --input - (standard input).',
+    'The same input as JSON: --input \'{"field": "value"}\', --input @file.json, or --input - (stdin).',
     'Exit status: 0 ok or pending_approval, 1 failed, 2 invalid input, 3 denied.',
     '',
   ].join('\n');

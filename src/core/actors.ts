@@ -1,3 +1,4 @@
+import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
 
 /**
@@ -8,7 +9,7 @@ export const cliActor = (name: string, osUser?: string): Actor => ({
   id: `cli:${name}`,
   frontEnd: 'cli',
   cliUser: name,
-  ...(osUser === undefined ? {} : { osUser }),
+  ...optional('osUser', osUser),
 });
 
 /** An assistant connected over MCP with the key the policy names `keyName`. */

@@ -1,6 +1,9 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { CodedError, ErrorCode } from './errors.js';
+import { issueWords } from './input-words.js';
+import { optional } from './optional.js';
 
 /**
  * Configuration from the environment, validated once at start-up. A bad value stops start-up with a
@@ -42,6 +45,12 @@ const EnvSchema = z.object({
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://bankops.example.com' })
     .transform((url) => url.replace(/\/+$/, ''))
     .optional(),
+  BANKOPS_RESEND_DELAYS_MS: z
+    .string()
+    .trim()
+    .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,4000')
+    .transform((text) => text.split(',').map(Number))
+    .optional(),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -82,11 +91,20 @@ export interface Config {
    * `bankops serve` (a proxy or tunnel). The passkey pages' origin and relying party come from it.
    */
   publicUrl?: string;
+  /**
+   * The pauses before sending an approved call again when the service did not answer
+   * (`BANKOPS_RESEND_DELAYS_MS`; 1 s then 4 s by default): one more send than pauses.
+   */
+  resendDelaysMs?: readonly number[];
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   constructor(readonly problems: readonly string[]) {
-    super(`configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    super({
+      code: ErrorCode.NotConfigured,
+      message: `configuration error:\n${problems.map((p) => `  - ${p}`).join('\n')}`,
+      issues: problems,
+    });
     this.name = 'ConfigError';
   }
 }
@@ -129,6 +147,7 @@ export interface EmbeddedDefaults {
 export function parseConfig(env: Record<string, string | undefined>, d: EmbeddedDefaults): Config {
   const parsed = EnvSchema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([key, value]) => key in EnvSchema.shape && value !== '')),
+    { error: issueWords },
   );
   if (!parsed.success) {
     throw new ConfigError(
@@ -157,7 +176,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
       productId: e.BANKOPS_PRODUCT_ID ?? d.productId,
       userId: e.BANKOPS_USER_ID ?? d.userId,
       companyId: e.BANKOPS_COMPANY_ID ?? d.companyId,
-      ...(e.BANKOPS_CLIENT_ID === undefined ? {} : { clientId: e.BANKOPS_CLIENT_ID }),
+      ...optional('clientId', e.BANKOPS_CLIENT_ID),
       timeoutMs: e.BANKOPS_TIMEOUT_MS,
     },
     defaults: {
@@ -174,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     osUser: osUser(),
     approvalTtlSeconds: e.BANKOPS_APPROVAL_TTL_SECONDS,
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
-    ...(e.BANKOPS_PUBLIC_URL === undefined ? {} : { publicUrl: e.BANKOPS_PUBLIC_URL }),
+    ...optional('publicUrl', e.BANKOPS_PUBLIC_URL),
+    ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
   };
 }

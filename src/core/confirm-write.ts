@@ -1,5 +1,6 @@
 import type { AuditLog } from './audit/index.js';
 import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
+import { messageOf } from './errors.js';
 import type { Actor } from './policy/types.js';
 import { redact } from './redact.js';
 import type { ExecuteResult } from './results.js';
@@ -23,7 +24,7 @@ export async function confirmWrite(
     if (!(await confirm({ tool, input: redacted }))) reason = 'the user declined to confirm it';
   } catch (error) {
     if (error instanceof ConfirmationDeferred) throw error;
-    reason = `it could not be confirmed (${error instanceof Error ? error.message : String(error)})`;
+    reason = `it could not be confirmed (${messageOf(error)})`;
   }
   if (reason === undefined) return undefined;
   audit.append(

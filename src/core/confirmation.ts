@@ -1,3 +1,4 @@
+import { CodedError, ErrorCode } from './errors.js';
 import type { AnyTool } from './tool.js';
 
 // Apart from the executor, so a front end can name these without loading the executor (and with
@@ -13,9 +14,9 @@ export interface WriteToConfirm {
  * The question is asked, the answer comes with a later call: thrown by a `confirm` callback and
  * passed through by `execute`, carrying what the person is to confirm.
  */
-export class ConfirmationDeferred extends Error {
+export class ConfirmationDeferred extends CodedError {
   constructor(readonly write: WriteToConfirm) {
-    super(`${write.tool.name} waits for the user to confirm it`);
+    super({ code: ErrorCode.Deferred, message: `${write.tool.name} waits for the user to confirm it` });
     this.name = 'ConfirmationDeferred';
   }
 }

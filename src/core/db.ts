@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { notConfigured } from './errors.js';
 
 export type Db = Database.Database;
 
@@ -33,7 +34,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     const mode = db.pragma('journal_mode = WAL', { simple: true });
     if (file !== ':memory:' && mode !== 'wal') {
-      throw new Error(`${file}: SQLite could not switch to WAL journal mode (got ${String(mode)})`);
+      throw notConfigured(`${file}: SQLite could not switch to WAL journal mode (got ${String(mode)})`);
     }
     db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
     db.pragma('busy_timeout = 5000');

@@ -18,6 +18,17 @@ export const ErrorCode = {
   NotSent: 'not_sent',
   /** The source balance cannot cover the debit: refused before anyone votes, and at each vote. */
   InsufficientBalance: 'insufficient_balance',
+  /**
+   * What was asked cannot be read, or names nothing that exists (arguments, an input value, an
+   * approval id): the caller's to fix; nothing happened.
+   */
+  Usage: 'usage',
+  /** A fresh quote is worse than the approved bound: back to the approvers; nothing was sent. */
+  OutsideBound: 'outside_bound',
+  /** A person's confirmation is still awaited (an MCP client's form): nothing happened yet. */
+  Deferred: 'deferred',
+  /** This bankops is not set up for it (a setting is missing): the operator's to fix; nothing happened. */
+  NotConfigured: 'not_configured',
   /** A failure of bankops itself. */
   Internal: 'internal',
 } as const;
@@ -61,11 +72,25 @@ export class CodedError extends Error {
   }
 }
 
+/** A failure of bankops itself (a broken invariant, an answer that cannot be): `internal`. */
+export const internalError = (message: string, original?: unknown): CodedError =>
+  new CodedError({ code: ErrorCode.Internal, message, original });
+
+/** What was asked cannot be read or names nothing that exists: `usage`, the caller's to fix. */
+export const usageError = (message: string, original?: unknown): CodedError =>
+  new CodedError({ code: ErrorCode.Usage, message, original });
+
+/** A setting this needs is missing or wrong: `not_configured`, the operator's to fix. */
+export const notConfigured = (message: string, original?: unknown): CodedError =>
+  new CodedError({ code: ErrorCode.NotConfigured, message, original });
+
+/** The message of whatever was thrown (an `Error`'s message, anything else as text). */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /** At a boundary: whatever was thrown, as a coded error (unknown errors are `internal`). */
 export function asCodedError(error: unknown): CodedError {
   if (error instanceof CodedError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new CodedError({ code: ErrorCode.Internal, message, original: error });
+  return new CodedError({ code: ErrorCode.Internal, message: messageOf(error), original: error });
 }
 
 /** The statuses worth sending the same request again for: too many requests, or the service failing. */
@@ -89,6 +114,10 @@ export function outcomeUnknown(failure: { kind: ErrorCode; httpStatus?: number |
     case ErrorCode.InvalidRequest:
     case ErrorCode.NotSent:
     case ErrorCode.InsufficientBalance:
+    case ErrorCode.Usage:
+    case ErrorCode.OutsideBound:
+    case ErrorCode.Deferred:
+    case ErrorCode.NotConfigured:
     case ErrorCode.Internal:
       return false;
   }

@@ -11,16 +11,20 @@ import type {
   RequestOrigin,
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
+import { type CardDirectory, cardsSeen, sqliteCards } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
+import { notConfigured } from './errors.js';
 import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
+import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
+import { isKnownActor } from './policy/actors.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
@@ -30,6 +34,7 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 export { requestFingerprint } from './fingerprint.js';
 
@@ -68,6 +73,9 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
+  cards?: CardDirectory;
+  /** Where the service delivers events, and its keys (the event-relay tools). */
+  webhooks?: ServiceWebhooks;
   /**
    * The install's key for fingerprints of inputs that hold a secret; kept outside the database
    * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
@@ -94,11 +102,14 @@ function policyView(tool: AnyTool): PolicyTool {
 export class Executor {
   private readonly inflight = new Map<string, Promise<ExecuteResult>>();
   private readonly executions: ExecutionStore;
+  /** Family B cards seen in any answer, from any front end: `/bank card lock <id>` finds them. */
+  readonly cards: CardDirectory;
 
   private readonly fingerprintKey: Buffer;
 
   constructor(private readonly deps: ExecutorDeps) {
     this.executions = new ExecutionStore(deps.db);
+    this.cards = deps.cards ?? sqliteCards(deps.db);
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
     // Earlier versions hashed inputs holding a secret without a key: such a digest of a known
     // input gives its PIN away. They are forgotten; a retry with their key is sent again under the
@@ -116,6 +127,11 @@ export class Executor {
   /** The policy in force now (it reloads), for front ends that show an actor what it may do. */
   get policy(): Policy {
     return this.deps.policy.current();
+  }
+
+  /** Whether the policy in force has any entry for this actor (an unknown one is told so, with its id). */
+  knows(actor: Actor): boolean {
+    return isKnownActor(this.policy, actor);
   }
 
   async execute(req: ExecuteRequest): Promise<ExecuteResult> {
@@ -233,9 +249,9 @@ export class Executor {
       actor: req.actor,
       decision,
       fingerprint,
-      ...(req.idempotencyKey === undefined ? {} : { idempotencyKey: req.idempotencyKey }),
-      ...(req.origin === undefined ? {} : { origin: req.origin }),
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
+      ...optional('idempotencyKey', req.idempotencyKey),
+      ...optional('origin', req.origin),
+      ...optional('onProgress', req.onProgress),
     });
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
@@ -282,9 +298,10 @@ export class Executor {
       input,
       actor,
       requestId,
-      ...(req.onProgress === undefined ? {} : { onProgress: req.onProgress }),
-      ...(req.signal === undefined ? {} : { signal: req.signal }),
+      ...optional('onProgress', req.onProgress),
+      ...optional('signal', req.signal),
     });
+    if (outcome.status === 'ok') this.cards.remember(cardsSeen(input, outcome.output));
     const result: ExecuteResult =
       outcome.status === 'ok'
         ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }
@@ -330,7 +347,7 @@ export class Executor {
   // Approvals, for every front end.
 
   private get approvals(): ApprovalEngine {
-    if (this.deps.approvals === undefined) throw new Error('approvals are not available');
+    if (this.deps.approvals === undefined) throw notConfigured('approvals are not available');
     return this.deps.approvals;
   }
 

@@ -1,5 +1,6 @@
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { ExecutionRow, ExecutionStore } from './executions.js';
+import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
 import type { AnyTool } from './tool.js';
 
@@ -39,6 +40,6 @@ export function keyUse(
   return {
     replay: ran?.result_json != null || waits !== undefined,
     ...(waits === undefined ? {} : { approvalId: waits.id }),
-    ...(ran === undefined ? {} : { ran }),
+    ...optional('ran', ran),
   };
 }

@@ -1,14 +1,8 @@
 import type { z } from 'zod';
+import { issueWords } from './input-words.js';
 import type { ExecuteResult, Failure, FieldError } from './results.js';
 import type { AnyTool } from './tool.js';
 import { unknownFields } from './unknown-fields.js';
-
-/** The issues a field left out raises (a type, an enum, a union); a rule of the tool keeps its words. */
-const MISSING_CODES = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
-
-/** A field that is missing says so, instead of "expected string, received undefined". */
-const requiredMessage = (issue: z.core.$ZodRawIssue): string | undefined =>
-  MISSING_CODES.has(issue.code ?? '') && issue.input === undefined ? 'required' : undefined;
 
 const fieldErrors = (error: z.ZodError): FieldError[] =>
   error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
@@ -22,7 +16,7 @@ export type InputCheck =
  * (a misspelt optional field must not vanish from a payout) is refused, naming the one meant.
  */
 export function checkInput(tool: AnyTool, raw: unknown): InputCheck {
-  const parsed = tool.input.safeParse(raw ?? {}, { error: requiredMessage });
+  const parsed = tool.input.safeParse(raw ?? {}, { error: issueWords });
   const unknown = unknownFields(raw, Object.keys(tool.input.shape));
   if (parsed.success && unknown.length === 0)
     return { ok: true, input: parsed.data as Record<string, unknown> };

@@ -19,6 +19,8 @@ export interface Payee {
 
 export interface PayeeDirectory {
   get(id: string): Payee | undefined;
+  /** Every payee id known, for "did you mean". */
+  ids(): string[];
   remember(payee: Payee): void;
 }
 
@@ -40,6 +42,7 @@ export function sqlitePayees(db: Db): PayeeDirectory {
      ) STRICT`,
   ]);
   const read = db.prepare('SELECT record_json FROM payees WHERE id = ?');
+  const all = db.prepare('SELECT id FROM payees ORDER BY id');
   const write = db.prepare(
     `INSERT INTO payees (id, record_json, updated_at) VALUES (?, ?, ?)
      ON CONFLICT (id) DO UPDATE SET record_json = excluded.record_json, updated_at = excluded.updated_at`,
@@ -49,6 +52,7 @@ export function sqlitePayees(db: Db): PayeeDirectory {
       const row = read.get(id) as { record_json: string } | undefined;
       return row === undefined ? undefined : { ...(JSON.parse(row.record_json) as Omit<Payee, 'id'>), id };
     },
+    ids: () => (all.all() as { id: string }[]).map((row) => row.id),
     remember: (payee) => {
       const record: Record<string, string> = {};
       for (const column of COLUMNS) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { internalError } from './errors.js';
 import type { AnyTool } from './tool.js';
 import type { Toolset } from './toolset.js';
 
@@ -19,8 +20,8 @@ export class Registry {
 
   constructor(tools: readonly AnyTool[]) {
     for (const tool of tools) {
-      if (!TOOL_NAME.test(tool.name)) throw new Error(`tool name '${tool.name}' must match ${TOOL_NAME}`);
-      if (this.byName.has(tool.name)) throw new Error(`tool name '${tool.name}' is defined twice`);
+      if (!TOOL_NAME.test(tool.name)) throw internalError(`tool name '${tool.name}' must match ${TOOL_NAME}`);
+      if (this.byName.has(tool.name)) throw internalError(`tool name '${tool.name}' is defined twice`);
       this.byName.set(tool.name, tool);
     }
   }

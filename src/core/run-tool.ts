@@ -1,8 +1,9 @@
 import type { AuditEntryInput, AuditLog } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
-import { CodedError, ErrorCode } from './errors.js';
+import { CodedError, ErrorCode, messageOf } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
+import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, redact, sanitizeText } from './redact.js';
@@ -15,6 +16,7 @@ import {
   type ToolContext,
   type ToolDefaults,
 } from './tool.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 /** Where a tool's checkpoints (`ctx.once`) are kept: in memory for a direct call, durably for an approval. */
 export interface CheckpointStore {
@@ -32,6 +34,17 @@ export function memoryCheckpoints(): CheckpointStore {
   };
 }
 
+/** A tool's `ctx.once` over a checkpoint store: the first call produces and records, a later one reads. */
+export function onceWith(checkpoints: CheckpointStore): ToolContext['once'] {
+  return async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
+    const saved = checkpoints.get(key);
+    if (saved !== undefined) return saved.value as T;
+    const value = await produce();
+    checkpoints.set(key, value);
+    return value;
+  };
+}
+
 export interface RunDeps {
   client: ServiceClient;
   defaults: ToolDefaults;
@@ -40,6 +53,7 @@ export interface RunDeps {
   /** The executor's approvals, handed to tools as a read-only view. */
   approvals?: ApprovalReader;
   payees?: PayeeDirectory;
+  webhooks?: ServiceWebhooks;
 }
 
 export interface RunRequest {
@@ -77,7 +91,7 @@ function recordOutcome(
   const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
   };
   try {
@@ -106,20 +120,24 @@ export function toFailure(error: unknown, secrets: readonly string[]): Failure {
       ? error
       : new CodedError({
           code: ErrorCode.Internal,
-          message: error instanceof Error ? error.message : String(error),
+          message: messageOf(error),
         });
   // The audit log needs a message: a service that refuses without one still gets a reason.
   const text = isServiceError(error) ? error.serviceMessage : coded.message;
   return {
     message: sanitizeText(text, secrets) || `${coded.code} failure without a message`,
     kind: coded.code,
-    ...(coded.httpStatus === undefined ? {} : { httpStatus: coded.httpStatus }),
-    ...(coded.serviceCode === undefined ? {} : { code: coded.serviceCode }),
-    ...(coded.requestId === undefined ? {} : { requestId: coded.requestId }),
-    ...(coded.operation === undefined ? {} : { operation: coded.operation }),
+    ...optional('httpStatus', coded.httpStatus),
+    ...optional('code', coded.serviceCode),
+    ...optional('requestId', coded.requestId),
+    ...optional('operation', coded.operation),
     ...(coded.issues.length === 0
       ? {}
       : { issues: coded.issues.map((issue) => sanitizeText(issue, secrets)) }),
+    ...(isServiceError(error) && error.attempts > 1 ? { attempts: error.attempts } : {}),
+    ...(isServiceError(error) && error.elapsedMs !== undefined
+      ? { elapsedMs: Math.round(error.elapsedMs) }
+      : {}),
   };
 }
 
@@ -157,18 +175,13 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     defaults: deps.defaults,
     actorName: actorName(actor),
     requestId: req.requestId,
-    ...(req.approved === undefined ? {} : { approved: req.approved }),
-    once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
-      const saved = checkpoints.get(key);
-      if (saved !== undefined) return saved.value as T;
-      const value = await produce();
-      checkpoints.set(key, value);
-      return value;
-    },
+    ...optional('approved', req.approved),
+    once: onceWith(checkpoints),
     progress: (message) => req.onProgress?.(message),
-    ...(req.signal === undefined ? {} : { signal: req.signal }),
+    ...optional('signal', req.signal),
     ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
-    ...(deps.payees === undefined ? {} : { payees: deps.payees }),
+    ...optional('payees', deps.payees),
+    ...optional('webhooks', deps.webhooks),
   };
 
   let output: Record<string, unknown>;

@@ -2,8 +2,10 @@ import type { z } from 'zod';
 import type { ApprovalService } from './approvals/types.js';
 import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-schema.js';
 import type { ServiceClient } from './client/index.js';
+import { CodedError, ErrorCode } from './errors.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Toolset } from './toolset.js';
+import type { ServiceWebhooks } from './webhooks.js';
 
 export type { Money, Preview } from './approvals/view-schema.js';
 
@@ -64,6 +66,11 @@ export interface ToolContext {
    * executes (no tool needs them there).
    */
   approvals?: ApprovalReader;
+  /**
+   * Where the service delivers events to bankops and the keys it was given, for the tools that
+   * relay events to Slack. Absent where nothing receives deliveries.
+   */
+  webhooks?: ServiceWebhooks;
 }
 
 /** Input and output schemas are zod objects: MCP wants objects for both. */
@@ -129,12 +136,12 @@ export function defineTool<I extends ObjectSchema, O extends ObjectSchema>(tool:
  * back to the approvers with the new preview instead of executing. The message says which bound
  * failed, with both figures.
  */
-export class OutsideApprovedBoundError extends Error {
+export class OutsideApprovedBoundError extends CodedError {
   constructor(
     readonly preview: Preview,
     message: string,
   ) {
-    super(message);
+    super({ code: ErrorCode.OutsideBound, message });
     this.name = 'OutsideApprovedBoundError';
   }
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { usageError } from '../core/errors.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http/handler.js';
 import { isLoopbackHost, urlHost } from './http/host.js';
 import { RPC_ERROR, sendRpcError } from './http/respond.js';
@@ -35,7 +36,7 @@ export async function startMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   const { log } = options.runtime;
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && options.allowRemote !== true) {
-    throw new Error(
+    throw usageError(
       `refusing to listen on ${host}: MCP over HTTP listens on loopback unless told otherwise explicitly (docs/mcp-http.md)`,
     );
   }

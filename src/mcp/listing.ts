@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { internalError } from '../core/errors.js';
 import { Registry } from '../core/registry.js';
 import type { AnyTool, ToolHints } from '../core/tool.js';
 import type { Toolset } from '../core/toolset.js';
@@ -65,7 +66,7 @@ export function catalogOf(source: Registry | ToolCatalog): ToolCatalog {
       listings: registry.list().map(listingOf),
       tool: async (name) => {
         const tool = registry.get(name);
-        if (tool === undefined) throw new Error(`no tool ${name} in the registry`);
+        if (tool === undefined) throw internalError(`no tool ${name} in the registry`);
         return tool;
       },
     };

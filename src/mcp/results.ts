@@ -4,6 +4,7 @@ import type { AnyTool } from '../core/tool.js';
 import { approvalSummary } from '../present/approval-summary.js';
 import { joinedLine } from '../present/approval-words.js';
 import { describeFailure } from '../present/failure.js';
+import { nameActors } from '../present/people.js';
 
 /**
  * An executor result as MCP wants it. Success and `pending_approval` carry `structuredContent`
@@ -36,11 +37,11 @@ export function toCallToolResult(tool: AnyTool, result: ExecuteResult): CallTool
       return errorResult(invalidText(tool.name, result.errors));
     case 'denied':
       return errorResult(
-        `Denied by the bankops policy: ${result.reason}. Retrying will not change this; the resource bankops://policy lists what you may call.`,
+        `Denied by the bankops policy: ${nameActors(result.reason)}. Retrying will not change this; the resource bankops://policy lists what you may call.`,
       );
     case 'declined':
       return errorResult(
-        `${result.reason}. Nothing was changed. Do not call it again unless the user asks for it.`,
+        `${nameActors(result.reason)}. Nothing was changed. Do not call it again unless the user asks for it.`,
       );
     case 'failed':
       return errorResult(failureText(tool, result.error));

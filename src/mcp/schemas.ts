@@ -1,5 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { optional } from '../core/optional.js';
 import { inputJsonSchema, outputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ObjectSchema } from '../core/tool.js';
 import { compactSchema } from './compact.js';
@@ -28,7 +29,7 @@ export function writeEnvelope(output: JsonSchema): JsonSchema {
       approval: { type: 'object' },
     },
     required: ['status'],
-    ...($defs === undefined ? {} : { $defs }),
+    ...optional('$defs', $defs),
   };
 }
 

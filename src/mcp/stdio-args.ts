@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { usageError } from '../core/errors.js';
 import { TOOLSETS, type Toolset } from '../core/toolset.js';
 
 // Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
@@ -11,8 +12,8 @@ assistant acts as the policy's stdio actor (match: { mcpStdio: true }): by defau
 operator, never approver, so payouts and other approvals wait for a person (docs/mcp.md).
 
 Options:
-  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); get_approval and
-                     list_approvals are always offered
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')});
+                     get_approval and list_approvals are always offered
   --read-only        only tools that change nothing
   --no-confirm       run writes the policy allows without asking the user to confirm them (by
                      default an assistant that can show a form asks the user first)
@@ -48,10 +49,10 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     ?.split(',')
     .map((name) => name.trim())
     .filter(Boolean);
-  if (toolsets?.length === 0) throw new Error(`name at least one toolset: ${TOOLSETS.join(', ')}`);
+  if (toolsets?.length === 0) throw usageError(`name at least one toolset: ${TOOLSETS.join(', ')}`);
   const unknown = toolsets?.filter((name) => !(TOOLSETS as readonly string[]).includes(name)) ?? [];
   if (unknown.length > 0)
-    throw new Error(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
+    throw usageError(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
   return {
     help: values.help === true,
     ...(toolsets === undefined ? {} : { toolsets: toolsets as Toolset[] }),

@@ -5,9 +5,11 @@ import type {
   ServerContext,
 } from '@modelcontextprotocol/server';
 import { ConfirmationDeferred } from '../core/confirmation.js';
+import { asCodedError } from '../core/errors.js';
 import type { ExecuteRequest, Executor } from '../core/executor.js';
 import type { Actor } from '../core/policy/types.js';
 import type { ExecuteResult } from '../core/results.js';
+import { failureAdvice } from '../present/failure.js';
 import { canShowForm, confirmationFor, confirmationRequest } from './confirm.js';
 import type { ToolCatalog, ToolListing } from './listing.js';
 import { type ProgressCounter, progressFor } from './progress.js';
@@ -80,9 +82,10 @@ export function toolCallHandler(
         return confirmationRequest(error.write);
       }
       await progress.flushed();
-      return errorResult(
-        `bankops could not run ${tool.name}: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      // The words come from the error's code alone, as for a failure the executor reports.
+      const coded = asCodedError(error);
+      const advice = failureAdvice({ kind: coded.code, httpStatus: coded.httpStatus }, tool.hints.readOnly);
+      return errorResult(`bankops could not run ${tool.name}: ${coded.message}. ${advice}`);
     }
   };
 }

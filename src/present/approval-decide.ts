@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../core/approvals/types.js';
+import { type ApprovalView, closedReason } from '../core/approvals/types.js';
 import { canApprove, personOf } from '../core/policy/actors.js';
 import type { Policy } from '../core/policy/schema.js';
 import type { Actor } from '../core/policy/types.js';
@@ -20,7 +20,7 @@ export function whyNotDecide(
   actor: Actor,
   view: ApprovalView,
 ): string | undefined {
-  if (view.state !== 'pending') return `${view.id} is ${view.state}, no longer waiting for a decision`;
+  if (view.state !== 'pending') return closedReason(view.id, view.state);
   if (isOwnApproval(policy, actor, view)) {
     return `you asked for ${view.id}, so someone else with the role ${view.approverRole} decides it (you may cancel it)`;
   }
@@ -30,4 +30,20 @@ export function whyNotDecide(
   const person = personOf(policy, actor);
   if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
   return undefined;
+}
+
+/**
+ * The pending approvals as a person sees them, in every front end: those waiting for them (they
+ * may decide them now) and their own (asked for under any identity of the same person).
+ */
+export function approvalsOf(
+  policy: Pick<Policy, 'actors'>,
+  actor: Actor,
+  views: readonly ApprovalView[],
+): { forMe: ApprovalView[]; mine: ApprovalView[] } {
+  const pending = views.filter((view) => view.state === 'pending');
+  return {
+    forMe: pending.filter((view) => whyNotDecide(policy, actor, view) === undefined),
+    mine: pending.filter((view) => isOwnApproval(policy, actor, view)),
+  };
 }

@@ -2,6 +2,7 @@ import type { ApprovalActionResult, ApprovalView, Settlement } from '../core/app
 import type { Money } from '../core/tool.js';
 import { settlementLine } from './approval-words.js';
 import { amountValue } from './output/format.js';
+import { actorName, nameActors } from './people.js';
 
 /**
  * What an approve, reject or cancel did, in one line for people and one word for scripts, and how a
@@ -158,13 +159,21 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
 }
 
 /** The outcome of `approve`, `reject`, `cancel` or `reconcile` on an approval. */
-export function approvalOutcome(action: ApprovalAction, result: ApprovalActionResult): ApprovalOutcome {
+export function approvalOutcome(
+  action: ApprovalAction,
+  result: ApprovalActionResult,
+  who: (actorId: string) => string = actorName,
+): ApprovalOutcome {
   switch (result.status) {
     case 'not_found':
       return { status: 'not_found', class: 'invalid', line: `${capitalize(result.reason)}.` };
     case 'refused':
       if (result.approval?.state === 'expired') return byState(action, result.approval);
-      return { status: 'refused', class: 'denied', line: `Refused: ${result.reason.replace(/\.$/, '')}.` };
+      return {
+        status: 'refused',
+        class: 'denied',
+        line: `Refused: ${nameActors(result.reason, who).replace(/\.$/, '')}.`,
+      };
     case 'ok':
       return byState(action, result.approval);
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_STATES, type ApprovalView } from '../core/approvals/types.js';
-import { settlementLine, whatWillHappen } from './approval-words.js';
+import { approvalLines, settlementLine, statusLine } from './approval-words.js';
 
 /**
  * The part of an approval an assistant needs to tell its user what happens next. It is in the
@@ -33,7 +33,7 @@ function nextStep(view: ApprovalView): string {
     case 'succeeded':
       return `${settlementLine(view) ?? `Done: ${view.tool} ran`}. get_approval shows its result${view.settlement?.outcome === 'settling' ? ' and, later, its final status' : ''}.`;
     case 'failed':
-      return `${view.tool} ran and failed: ${view.error?.message ?? 'see get_approval'}.`;
+      return `${statusLine(view)}. Nothing was done; a new request may be made.`;
     case 'rejected':
     case 'cancelled':
     case 'expired':
@@ -47,7 +47,7 @@ export function approvalSummary(view: ApprovalView): ApprovalSummary {
   return {
     state: view.state,
     // The policy's reason says which rule and how many approvers; the facts say what, with amounts.
-    summary: [...whatWillHappen(view), view.reason].join('. '),
+    summary: [...approvalLines(view), view.reason].join('. '),
     requiredApprovers: view.requiredApprovers,
     approverRole: view.approverRole,
     expiresAt: view.expiresAt,

@@ -1,5 +1,6 @@
 import type { ApprovalView, Money, PreviewFacts } from '../core/approvals/view-schema.js';
 import { formatAmount } from '../core/money.js';
+import { actorName, nameActors } from './people.js';
 
 /**
  * An approval in words an approver can judge, for every front end (CLI, MCP, Slack): who gets
@@ -19,7 +20,12 @@ export interface Wording {
   text(text: string): string;
 }
 
-export const plainWording: Wording = { who: (id) => id, time: (iso) => iso, text: (text) => text };
+/** Words for a terminal or an assistant: people by name (`alice (CLI)`), times as ISO 8601. */
+export const plainWording: Wording = {
+  who: (id) => actorName(id),
+  time: (iso) => iso,
+  text: (text) => nameActors(text),
+};
 
 const list = (parts: readonly (string | undefined)[]): string => parts.filter((p) => p).join(', ');
 
@@ -29,7 +35,11 @@ function payeeWords(payee: Extract<PreviewFacts, { kind: 'payout' }>['payee']): 
     return `${payee.id} (a payee bankops did not create: check this id with the person who asked)`;
   }
   const where = list([payee.country, payee.currency, payee.rail, payee.accountMasked]);
-  return `${payee.name}${where === '' ? '' : ` (${where})`}, ${payee.id}`;
+  // A name that ends in brackets of its own (`Jane Doe (ACH)`) gets the facts after a comma.
+  if (where === '') return `${payee.name}, ${payee.id}`;
+  return payee.name.endsWith(')')
+    ? `${payee.name}, ${where}, ${payee.id}`
+    : `${payee.name} (${where}), ${payee.id}`;
 }
 
 const balanceLine = (balance: { available: Money; after: Money } | undefined, what: string): string[] =>
@@ -90,6 +100,56 @@ export function whatWillHappen(view: ApprovalView): string[] {
   const lines = facts === undefined ? [view.preview?.summary ?? `Run ${view.tool}`] : factLines(facts);
   const bound = boundLine(view);
   return bound === undefined ? lines : [...lines, bound];
+}
+
+/** What ran, in the past: the balance as it was when asked, what was debited. */
+export function pastFactLines(facts: PreviewFacts): string[] {
+  const was = (balance: { available: Money } | undefined, what: string, debited: Money): string[] =>
+    balance === undefined
+      ? [`Debited ${formatAmount(debited)}`]
+      : [`${what} was ${formatAmount(balance.available)} when asked; debited ${formatAmount(debited)}`];
+  switch (facts.kind) {
+    case 'payout':
+      return [
+        `Paid ${formatAmount(facts.receive)} to ${payeeWords(facts.payee)}`,
+        `From ${facts.sourceAccountId}: ${formatAmount(facts.send)} + fees ${formatAmount(facts.fees)}${rateWords(facts.rate, facts.send.currency, facts.receive.currency)}`,
+        ...was(facts.balance, `${facts.totalDebit.currency} balance`, facts.totalDebit),
+        `Purpose ${facts.purpose}${facts.reference === undefined ? '' : `, reference "${facts.reference}"`}`,
+      ];
+    case 'conversion':
+      return [
+        `Sold ${formatAmount(facts.sell)}, bought ${formatAmount(facts.buy)}${rateWords(facts.rate, facts.sell.currency, facts.buy.currency)}${facts.fees === undefined ? '' : `, fees ${formatAmount(facts.fees)}`}`,
+        ...was(facts.balance, `${facts.sell.currency} balance`, facts.totalDebit),
+      ];
+    case 'card_status': {
+      const card = `${facts.cardType === undefined ? '' : `${facts.cardType.toLowerCase()} `}card ${facts.last4 === undefined ? facts.cardId : `••••${facts.last4}`}`;
+      return [
+        `Set ${card} of ${facts.holder ?? 'its cardholder'} (family ${facts.family}, ${facts.cardId}) from ${facts.from ?? 'its earlier status'} to ${facts.to}`,
+        ...(facts.permanent ? [`${facts.to} is permanent: the card can never be used or reactivated`] : []),
+      ];
+    }
+    case 'wallet_transfer':
+      return [
+        `Transferred ${formatAmount(facts.amount)} from ${facts.holder ?? facts.cardholderId} (${facts.cardholderId}) to ${facts.to}: "${facts.description}"`,
+        ...(facts.balance === undefined
+          ? []
+          : [`Sender wallet was ${formatAmount(facts.balance.available)} when asked`]),
+      ];
+    case 'subscription_delete':
+      return [
+        `Stopped ${facts.type === 'n' ? 'e-mail' : 'webhook'} notifications of ${facts.event} for program ${facts.program}`,
+      ];
+  }
+}
+
+/**
+ * The approval's lines as they read now: what will happen while it waits (or is refused, expired),
+ * what happened once it ran. A message updated in place never says "available now" after the fact.
+ */
+export function approvalLines(view: ApprovalView): string[] {
+  if (view.state !== 'succeeded') return whatWillHappen(view);
+  const facts = view.preview?.facts;
+  return facts === undefined ? [view.preview?.summary ?? `Ran ${view.tool}`] : pastFactLines(facts);
 }
 
 /** "Sent back: the fresh quote debits …, more than …": why the approvers are asked again. */
@@ -153,6 +213,6 @@ const ago = (from: string, now: Date): string => {
  * since when, by whom, and how to make a separate request if that is what was meant.
  */
 export function joinedLine(view: ApprovalView, asker: string, now = new Date()): string {
-  const by = view.requester === asker ? 'you' : view.requester;
+  const by = view.requester === asker ? 'you' : actorName(view.requester);
   return `Joined ${view.id}, opened ${ago(view.createdAt, now)} by ${by}: the same request is already ${view.state}. To make a separate one, give it its own idempotency key.`;
 }

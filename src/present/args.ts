@@ -1,3 +1,4 @@
+import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
 /**
  * The one input grammar of the front ends that people type into (the CLI's arguments, Slack's
  * `/bank <tool> key=value …`): `key=value` pairs, dotted keys for nested fields
@@ -10,9 +11,9 @@
 export type JsonSchema = Record<string, unknown>;
 
 /** A token that is not `key=value`, a key given twice, bad JSON: said in one line naming the token. */
-export class ArgsError extends Error {
+export class ArgsError extends CodedError {
   constructor(message: string) {
-    super(message);
+    super({ code: ErrorCode.Usage, message });
     this.name = 'ArgsError';
   }
 }
@@ -94,6 +95,19 @@ export function fieldSchema(schema: JsonSchema, path: readonly string[]): JsonSc
 }
 
 const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+/** `1,000` and `1,250,000.50`: commas only as thousands separators, in groups of three. */
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+
+/**
+ * A number as a person types it, the same in every front end: `1000`, `1,000.50` (commas between
+ * groups of three only), `-5`, `1e3`; undefined for anything else (`1,00`, `1.000,5`, `ten`).
+ */
+export function readNumber(raw: string): number | undefined {
+  const text = raw.trim();
+  if (NUMBER.test(text)) return Number(text);
+  if (GROUPED.test(text)) return Number(text.replaceAll(',', ''));
+  return undefined;
+}
 
 /** One value as its field's schema says; what does not fit stays as typed, for the executor to refuse. */
 function valueFor(key: string, raw: string, field: JsonSchema | undefined): unknown {
@@ -103,13 +117,14 @@ function valueFor(key: string, raw: string, field: JsonSchema | undefined): unkn
     try {
       return JSON.parse(raw);
     } catch (error) {
-      throw new ArgsError(
-        `${key}: not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-      );
+      throw new ArgsError(`${key}: not valid JSON (${messageOf(error)})`);
     }
   }
   if (types.has('string')) return raw;
-  if ((types.has('number') || types.has('integer')) && NUMBER.test(raw)) return Number(raw);
+  if (types.has('number') || types.has('integer')) {
+    const number = readNumber(raw);
+    if (number !== undefined) return number;
+  }
   if (types.has('boolean') && /^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   if (types.has('null') && raw === 'null') return null;
   return raw;

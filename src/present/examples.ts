@@ -214,6 +214,10 @@ const EXAMPLES: Record<string, ToolExample> = {
     input: { event_name: 'm2p_transfer' },
     note: 'Waits for an approver under the shipped policy.',
   },
+  create_event_relay: {
+    input: { event_name: 'card_create', channel: 'C0123ABCD' },
+    note: 'Needs BANKOPS_PUBLIC_URL (where the service reaches `bankops serve`).',
+  },
 
   get_approval: { input: { approvalId: '<approvalId from bankops approvals list>' } },
   list_approvals: { input: { state: 'pending' } },

@@ -1,8 +1,61 @@
+import { ErrorCode, isRetryableStatus } from '../core/errors.js';
 import type { Failure } from '../core/results.js';
 
-/** What a failure is, in words every front end can show: the service's message, then the facts. */
+/**
+ * The one table of failure kinds and their words, for every front end (CLI, MCP, Slack): a failure
+ * is said by what it means for the person (nothing was sent; the service refused; the service is
+ * not answering; it may or may not have happened), never by the layer that noticed it.
+ */
+
+/** What a failure means for the person who asked. */
+export type FailureKind =
+  /** Nothing was sent: the input, as typed, cannot be carried out. */
+  | 'invalid'
+  /** The service answered and said no (a 4xx other than 429). */
+  | 'refused'
+  /** A read got no usable answer (timeouts, network, 5xx, 429): nothing changed, asking later is safe. */
+  | 'not_answering'
+  /** A write got no usable answer: it may or may not have happened. */
+  | 'unknown_outcome'
+  /** A read got an answer bankops cannot read. */
+  | 'unreadable'
+  /** bankops itself failed. */
+  | 'bankops';
+
+/** The words of each kind: a short state for a headline, and what to do about it. */
+export const FAILURE_WORDS: Readonly<Record<FailureKind, { state: string; advice: string }>> = {
+  invalid: {
+    state: 'not sent',
+    advice: 'Nothing was sent: correct the fields named and try again.',
+  },
+  refused: {
+    state: 'refused by the service',
+    advice:
+      'The service refused the request: correct what its message names, or raise it with the service if it is not about the input.',
+  },
+  not_answering: {
+    state: 'the service is not answering',
+    advice: 'Nothing was changed; trying again later is safe.',
+  },
+  unknown_outcome: {
+    state: 'no answer from the service',
+    advice:
+      'This may or may not have happened: check with a read (or the request id at the service) before trying again.',
+  },
+  unreadable: {
+    state: 'unreadable answer from the service',
+    advice: 'Tell the bankops operators, with the request id; trying again later is safe.',
+  },
+  bankops: {
+    state: 'failed in bankops',
+    advice: 'Tell the bankops operators; the request id helps.',
+  },
+};
+
+/** What a failure is, in words every front end can show: one line for the cause, then the facts. */
 export interface FailureWords {
-  /** `create_payout failed at the service: insufficient balance`. */
+  kind: FailureKind;
+  /** `get_balances: the service is not answering (HTTP 503, 3 attempts over 1.4 s)`. */
   headline: string;
   /** `HTTP 400`, `code 400`, `operation payouts.create`, `request id …`: what identifies the call. */
   facts: string[];
@@ -12,42 +65,78 @@ export interface FailureWords {
   advice: string;
 }
 
-/** What to do after a failure of this kind; a write that may have happened says so. */
-export function failureAdvice(kind: Failure['kind'], readOnly: boolean): string {
-  switch (kind) {
-    case 'timeout':
-    case 'network':
-      return readOnly
-        ? 'The service did not answer; trying again later is safe.'
-        : 'The service did not answer, so this may or may not have happened: check with a read before trying again.';
-    case 'invalid_response':
-      return 'The service answered in a form bankops does not understand; tell the bankops operators, with the request id.';
-    case 'service':
-      return 'The service refused the request: correct what its message names, or raise it with the service if it is not about the input.';
-    case 'invalid_request':
-      return 'Nothing was sent: correct the fields named and try again.';
-    case 'not_sent':
-      return 'Nothing was sent: a value could not be carried by the request; correct it and try again.';
-    case 'insufficient_balance':
-      return 'Nothing was sent: fund the account or ask for less, then try again.';
-    case 'internal':
-      return 'Tell the bankops operators; the request id helps.';
+/** The kind of a failure, from its code and status, and whether the call could change anything. */
+export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
+  switch (error.kind) {
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.NotSent:
+    case ErrorCode.InsufficientBalance:
+    case ErrorCode.Usage:
+    case ErrorCode.OutsideBound:
+    case ErrorCode.Deferred:
+    case ErrorCode.NotConfigured:
+      return 'invalid';
+    case ErrorCode.Service:
+      if (!isRetryableStatus(error.httpStatus)) return 'refused';
+      return readOnly ? 'not_answering' : 'unknown_outcome';
+    case ErrorCode.Timeout:
+    case ErrorCode.Network:
+      return readOnly ? 'not_answering' : 'unknown_outcome';
+    case ErrorCode.InvalidResponse:
+      return readOnly ? 'unreadable' : 'unknown_outcome';
+    case ErrorCode.Internal:
+      return 'bankops';
   }
 }
 
+/** `1.4 s`, `850 ms`. */
+const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** How long it was tried: `3 attempts over 1.4 s`, or nothing when it was sent once. */
+export function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): string | undefined {
+  if (error.attempts === undefined || error.attempts < 2) return undefined;
+  const over = error.elapsedMs === undefined ? '' : ` over ${duration(error.elapsedMs)}`;
+  return `${error.attempts} attempts${over}`;
+}
+
+/** What to do after a failure of this kind; a write that may have happened says so. */
+export function failureAdvice(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): string {
+  return NOTHING_SENT[error.kind] ?? FAILURE_WORDS[failureKind(error, readOnly)].advice;
+}
+
+/** Failures where nothing was sent, each with what to do about it in particular. */
+const NOTHING_SENT: Partial<Record<Failure['kind'], string>> = {
+  not_sent: 'Nothing was sent: a value could not be carried by the request; correct it and try again.',
+  insufficient_balance: 'Nothing was sent: fund the account or ask for less, then try again.',
+  usage: 'Nothing was done: correct what the message names and try again.',
+  outside_bound: 'Nothing was sent: the fresh quote went back to the approvers, who decide on it again.',
+  deferred: 'Nothing was done yet: it waits for the person to confirm it.',
+  not_configured:
+    'Nothing was sent: this bankops is not set up for it; the operators set what the message names.',
+};
+
 export function describeFailure(tool: { name: string; readOnly: boolean }, error: Failure): FailureWords {
+  const kind = failureKind(error, tool.readOnly);
+  // A kind whose headline names the HTTP status does not repeat it among the facts.
+  const statusInHeadline = kind === 'not_answering' || kind === 'unknown_outcome';
   const facts = [
-    error.httpStatus === undefined ? undefined : `HTTP ${error.httpStatus}`,
-    error.code === undefined ? undefined : `code ${error.code}`,
+    error.httpStatus === undefined || statusInHeadline ? undefined : `HTTP ${error.httpStatus}`,
+    error.code === undefined || error.code === error.httpStatus ? undefined : `code ${error.code}`,
     error.operation === undefined ? undefined : `operation ${error.operation}`,
     error.requestId === undefined ? undefined : `request id ${error.requestId}`,
   ].filter((fact) => fact !== undefined);
-  const atService = ['service', 'timeout', 'network', 'invalid_response'].includes(error.kind);
-  const where = atService ? `${tool.name} failed at the service` : `${tool.name} failed`;
-  return {
-    headline: `${where}: ${error.message}`,
-    facts,
-    issues: error.issues ?? [],
-    advice: failureAdvice(error.kind, tool.readOnly),
-  };
+  const tried = triedWords(error);
+  const message = error.message.split('\n')[0] ?? '';
+  let headline: string;
+  switch (kind) {
+    case 'not_answering':
+    case 'unknown_outcome': {
+      const how = [error.httpStatus === undefined ? message : `HTTP ${error.httpStatus}`, tried];
+      headline = `${tool.name}: ${FAILURE_WORDS[kind].state} (${how.filter((p) => p).join(', ')})`;
+      break;
+    }
+    default:
+      headline = `${tool.name} ${FAILURE_WORDS[kind].state}: ${message}`;
+  }
+  return { kind, headline, facts, issues: error.issues ?? [], advice: failureAdvice(error, tool.readOnly) };
 }

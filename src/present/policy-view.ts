@@ -1,3 +1,4 @@
+import { optional } from '../core/optional.js';
 import { rolesOf } from '../core/policy/actors.js';
 import { matchingRule, ruleRef } from '../core/policy/evaluate.js';
 import type { Condition, Policy, Rule } from '../core/policy/schema.js';
@@ -91,8 +92,8 @@ function accessOf(policy: Policy, tool: AnyTool, roles: readonly string[]): Tool
     return {
       tool: tool.name,
       access,
-      ...(approval === undefined ? {} : { approval }),
-      ...(reason === undefined ? {} : { reason }),
+      ...optional('approval', approval),
+      ...optional('reason', reason),
     };
   }
   return { tool: tool.name, access: 'depends_on_input', cases };

@@ -1,3 +1,4 @@
+import { optional } from '../core/optional.js';
 import { inputJsonSchema } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { placeholders, type ToolExample, toolExample } from './examples.js';
@@ -118,9 +119,9 @@ function fieldsOf(
         name,
         type: typeOf(property),
         required: parentRequired && required.includes(key),
-        ...(description === undefined ? {} : { description }),
-        ...(allowed === undefined ? {} : { allowed }),
-        ...(fallback === undefined ? {} : { default: fallback }),
+        ...optional('description', description),
+        ...optional('allowed', allowed),
+        ...optional('default', fallback),
         secret: secrets.includes(key),
       });
       const nested = options(property).find((o) => isRecord(o.properties));

@@ -1,35 +1,30 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as delay } from 'node:timers/promises';
-import { App, SocketModeReceiver } from '@slack/bolt';
+import { App, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
 import type { AuditLog } from '../core/audit/index.js';
-import type { Db } from '../core/db.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { ToolDefaults } from '../core/tool.js';
+import type { ServiceWebhooks } from '../core/webhooks.js';
+import * as answers from './answers/index.js';
+import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
+import { startDailyAnchor } from './audit-anchor.js';
+import * as commands from './commands/index.js';
 import { type SlackConfig, slackSecrets } from './config.js';
-import { startDailyAnchor } from './flows/anchor.js';
-import type { GrammarContext } from './grammar/parse.js';
+import * as forms from './forms/index.js';
 import { SharedReceiver } from './http/receiver.js';
-import { SlackIdentities } from './identity.js';
-import * as actions from './listeners/actions/index.js';
-import * as commands from './listeners/commands/index.js';
-import * as events from './listeners/events/index.js';
-import * as views from './listeners/views/index.js';
 import { boltLogger } from './log.js';
+import { type ActorContext, resolveActor } from './middleware/actor.js';
+import { handleEventsOnce, Inflight } from './middleware/once.js';
 import * as passkeys from './passkeys/index.js';
-import { toolSchema } from './schemas.js';
-import type { ApprovalsFactory } from './seams.js';
-import type { SlackServices } from './services.js';
-import { AnswerStore } from './store/answers.js';
-import { CardDirectory } from './store/cards.js';
+import { buildSlackServices, type SlackServices } from './services.js';
+import type { Db } from './store/database.js';
 import { migrateSlack } from './store/migrations.js';
 import { SlackOutbox } from './store/outbox.js';
-import { SeenEvents } from './store/seen-events.js';
-import { WebhookKeys } from './store/webhook-keys.js';
-import { serviceWebhookHandler } from './webhooks/service-webhook.js';
+import { serviceWebhookHandler } from './subscriptions/webhook.js';
 
 export interface SlackAppOptions {
   config: SlackConfig;
@@ -40,19 +35,21 @@ export interface SlackAppOptions {
     audit: AuditLog;
     log: Logger;
     payees?: PayeeDirectory;
+    webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
   };
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
   publicUrl?: string;
-  /** The approval messages, their buttons and the Home tab's approvals, plugged in here. */
-  approvals?: ApprovalsFactory;
   /** How long user-group members are trusted, and how often a miss may refresh them (tests). */
   groups?: { ttlMs?: number; missRefreshMs?: number };
   /** On stop, how long requests being handled may take to finish (default 10 s). */
   drainMs?: number;
-  /** Answer Slack only after the listener finished: tests only (production acknowledges at once). */
+  /**
+   * Answer Slack only after the listener finished. Production acknowledges at once (false, the
+   * default); a test that reads a listener's effect from the HTTP answer itself may ask for it.
+   */
   processBeforeResponse?: boolean;
   /** After how long a "working…" note is shown (default 1 s). */
   workingAfterMs?: number;
@@ -66,8 +63,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 export interface SlackFrontEnd {
   config: SlackConfig;
-  app: App;
+  app: App<ActorContext>;
   services: SlackServices;
+  approvals: SlackApprovals;
   /** `/slack/events` on the shared listener (HTTP mode only). */
   events?: Handler;
   /** `/webhooks/service` on the shared listener. */
@@ -78,15 +76,79 @@ export interface SlackFrontEnd {
   banner(baseUrl: string): string[];
 }
 
-function grammarFor(registry: Registry): GrammarContext {
+/** The Web API client's options: our stand-in or Slack, bounded retries, no wait on a 429. */
+function webClientOptions(config: SlackConfig, logger: BoltLogger, retries: number) {
   return {
-    toolNames: registry.names(),
-    isSecretInput: (name) => registry.get(name)?.secretInput === true,
-    schemaOf: (name) => {
-      const tool = registry.get(name);
-      return tool === undefined ? undefined : toolSchema(tool);
-    },
+    slackApiUrl: config.apiUrl,
+    retryConfig: { retries, factor: 1.5, minTimeout: 200, maxTimeout: 2_000 },
+    rejectRateLimitedCalls: true,
+    logger,
   };
+}
+
+/** HTTP mode: `/slack/events` on the shared listener. Socket Mode: a connection out to Slack. */
+function createReceiver(
+  options: SlackAppOptions,
+  logger: BoltLogger,
+  clientOptions: ReturnType<typeof webClientOptions>,
+): SharedReceiver | SocketModeReceiver {
+  const { config, runtime } = options;
+  if (config.mode === 'http') {
+    return new SharedReceiver({
+      signingSecret: config.signingSecret ?? '',
+      log: runtime.log,
+      processBeforeResponse: options.processBeforeResponse ?? false,
+    });
+  }
+  return new SocketModeReceiver({
+    appToken: config.appToken ?? '',
+    logger,
+    installerOptions: { clientOptions },
+  });
+}
+
+/** The lines `bankops serve` prints about Slack. */
+function bannerLines(config: SlackConfig, publicUrl: string | undefined, baseUrl: string): string[] {
+  const lines =
+    config.mode === 'http'
+      ? [
+          `Slack (HTTP) on ${baseUrl}/slack/events`,
+          `  Request URL for slash commands, interactivity and events: ${publicUrl ?? '<BANKOPS_PUBLIC_URL>'}/slack/events`,
+        ]
+      : [`Slack (Socket Mode): connecting through ${config.apiUrl}apps.connections.open`];
+  lines.push(
+    config.auditChannel === undefined
+      ? '  no audit channel: set BANKOPS_SLACK_AUDIT_CHANNEL for a daily audit anchor'
+      : `  audit anchor daily to ${config.auditChannel}`,
+    config.approvalsChannel === undefined
+      ? '  approvals are posted only where their rule names a slackChannel: set BANKOPS_SLACK_APPROVALS_CHANNEL for the others'
+      : `  approvals posted to ${config.approvalsChannel}, unless their rule names a slackChannel`,
+  );
+  return lines;
+}
+
+/**
+ * Every request goes through the same middleware, in order: it is counted while handled (stop waits
+ * for it), an Events API retry is dropped, and the person is resolved into `context.actor`.
+ * Then each feature's listeners.
+ */
+function registerAll(
+  app: App<ActorContext>,
+  services: SlackServices,
+  approvals: SlackApprovals,
+  inflight: Inflight,
+): void {
+  app.error(async (error) => {
+    services.log.error('slack: a listener failed', { error });
+  });
+  app.use(inflight.middleware);
+  app.use(handleEventsOnce(services.seen, services.log));
+  app.use(resolveActor(services.identities, services.call));
+  commands.register(app, services);
+  answers.register(app, services);
+  forms.register(app, services);
+  approvals.register(app);
+  passkeys.register(app);
 }
 
 /**
@@ -100,27 +162,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   const { db, log } = runtime;
   migrateSlack(db);
   const logger = boltLogger(log, slackSecrets(config));
-  const clientOptions = {
-    slackApiUrl: config.apiUrl,
-    retryConfig: { retries: options.webApiRetries ?? 2, factor: 1.5, minTimeout: 200, maxTimeout: 2_000 },
-    rejectRateLimitedCalls: true,
-    logger,
-  };
-  const receiver =
-    config.mode === 'http'
-      ? new SharedReceiver({
-          signingSecret: config.signingSecret ?? '',
-          log,
-          ...(options.processBeforeResponse === undefined
-            ? {}
-            : { processBeforeResponse: options.processBeforeResponse }),
-        })
-      : new SocketModeReceiver({
-          appToken: config.appToken ?? '',
-          logger,
-          installerOptions: { clientOptions },
-        });
-  const app = new App({
+  const clientOptions = webClientOptions(config, logger, options.webApiRetries ?? 2);
+  const receiver = createReceiver(options, logger, clientOptions);
+  const app = new App<ActorContext>({
     receiver,
     // No token here: Bolt would call auth.test before the first request. `authorize` hands listeners
     // the bot token without asking Slack anything.
@@ -135,119 +179,62 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     db,
     call,
     log,
-    ...(options.outboxPollMs === undefined ? {} : { pollMs: options.outboxPollMs }),
+    ...optional('pollMs', options.outboxPollMs),
   });
-  const services: SlackServices = {
+  const services = buildSlackServices({
     config,
     db,
     executor: runtime.executor,
     registry: runtime.registry,
     audit: runtime.audit,
     log,
-    identities: new SlackIdentities({
-      ...options.groups,
-      policy: () => runtime.executor.policy,
-      groupMembers: async (usergroup) => {
-        const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
-        return answer.users ?? [];
-      },
-      log,
-    }),
-    answers: new AnswerStore(db),
-    cards: new CardDirectory(db),
-    seen: new SeenEvents(db),
-    webhookKeys: new WebhookKeys(db),
+    payees: runtime.payees,
     outbox,
     call,
-    approvals: undefined,
-    payees: runtime.payees,
-    publicUrl: options.publicUrl,
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
     passkeys: runtime.passkeys,
-  };
-
-  const approvals = options.approvals?.(services);
-  services.approvals = approvals;
-  app.error(async (error) => {
-    log.error('slack: a listener failed', { error: error.message, code: error.code });
+    groups: options.groups,
   });
-  // Requests still being handled (the answer follows the acknowledgement) finish before stop.
-  const inflight = new Set<Promise<void>>();
-  app.use(async ({ next }) => {
-    const handling = next();
-    inflight.add(handling);
-    try {
-      await handling;
-    } finally {
-      inflight.delete(handling);
-    }
-  });
-  app.use(events.onceMiddleware(services));
-  commands.register(app, services, grammarFor(runtime.registry));
-  actions.register(app, services);
-  views.register(app, services);
-  events.register(app, services);
-  approvals?.register(app);
-  passkeys.register(app);
-
+  const approvals = createSlackApprovals(services);
+  const inflight = new Inflight();
+  registerAll(app, services, approvals, inflight);
   const webhooks = serviceWebhookHandler({
     db,
     audit: runtime.audit,
-    keys: services.webhookKeys,
+    keys: runtime.webhooks.keys,
     outbox,
     log,
+    cards: runtime.executor.cards,
   });
   let anchor: { stop(): void } | undefined;
   return {
     config,
     app,
     services,
+    approvals,
     ...(receiver instanceof SharedReceiver ? { events: receiver.handle } : {}),
     webhooks,
     start: async () => {
       outbox.start();
       if (config.auditChannel !== undefined)
         anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel);
-      await approvals?.start?.();
+      await approvals.start();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {
-          log.error('slack: Socket Mode could not connect', {
-            error: error instanceof Error ? error.message : String(error),
-          });
+          log.error('slack: Socket Mode could not connect', { error });
         });
       }
     },
     stop: async () => {
       anchor?.stop();
-      const deadline = Date.now() + (options.drainMs ?? 10_000);
-      while (inflight.size > 0 && Date.now() < deadline) {
-        await Promise.race([Promise.allSettled([...inflight]), delay(Math.max(0, deadline - Date.now()))]);
-      }
-      if (inflight.size > 0)
-        log.warn('slack: stopping with requests still being handled', { count: inflight.size });
-      await approvals?.stop?.();
+      const left = await inflight.drain(options.drainMs ?? 10_000);
+      if (left > 0) log.warn('slack: stopping with requests still being handled', { count: left });
+      await approvals.stop();
       if (config.mode === 'socket') await app.stop().catch(() => undefined);
       await outbox.close();
     },
-    banner: (baseUrl) => {
-      const lines =
-        config.mode === 'http'
-          ? [
-              `Slack (HTTP) on ${baseUrl}/slack/events`,
-              `  Request URL for slash commands, interactivity and events: ${options.publicUrl ?? '<BANKOPS_PUBLIC_URL>'}/slack/events`,
-            ]
-          : [`Slack (Socket Mode): connecting through ${config.apiUrl}apps.connections.open`];
-      lines.push(
-        config.auditChannel === undefined
-          ? '  no audit channel: set BANKOPS_SLACK_AUDIT_CHANNEL for a daily audit anchor'
-          : `  audit anchor daily to ${config.auditChannel}`,
-        config.approvalsChannel === undefined
-          ? '  approvals are posted only where their rule names a slackChannel: set BANKOPS_SLACK_APPROVALS_CHANNEL for the others'
-          : `  approvals posted to ${config.approvalsChannel}, unless their rule names a slackChannel`,
-      );
-      return lines;
-    },
+    banner: (baseUrl) => bannerLines(config, options.publicUrl, baseUrl),
   };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../core/config.js';
+import { issueWords } from '../core/input-words.js';
+import { optional } from '../core/optional.js';
 
 /** How Slack reaches bankops: signed HTTP requests to `/slack/events`, or a Socket Mode connection. */
 export type SlackMode = 'http' | 'socket';
@@ -50,7 +52,7 @@ export function parseSlackSettings(env: Record<string, string | undefined>): Sla
       ([key, value]) => key in EnvSchema.shape && value !== undefined && value !== '',
     ),
   );
-  const parsed = EnvSchema.safeParse(present);
+  const parsed = EnvSchema.safeParse(present, { error: issueWords });
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`));
   }
@@ -73,10 +75,8 @@ export function parseSlackSettings(env: Record<string, string | undefined>): Sla
   }
   const apiUrl = (e.SLACK_API_URL ?? 'https://slack.com/api/').replace(/\/*$/, '/');
   const channels = {
-    ...(e.BANKOPS_SLACK_APPROVALS_CHANNEL === undefined
-      ? {}
-      : { approvalsChannel: e.BANKOPS_SLACK_APPROVALS_CHANNEL }),
-    ...(e.BANKOPS_SLACK_AUDIT_CHANNEL === undefined ? {} : { auditChannel: e.BANKOPS_SLACK_AUDIT_CHANNEL }),
+    ...optional('approvalsChannel', e.BANKOPS_SLACK_APPROVALS_CHANNEL),
+    ...optional('auditChannel', e.BANKOPS_SLACK_AUDIT_CHANNEL),
   };
   // An app token is the explicit choice of Socket Mode (no public URL needed); it wins over a secret.
   if (e.SLACK_APP_TOKEN !== undefined) {
@@ -96,7 +96,7 @@ export function parseSlackSettings(env: Record<string, string | undefined>): Sla
     config: {
       mode: 'http',
       botToken: e.SLACK_BOT_TOKEN,
-      ...(e.SLACK_SIGNING_SECRET === undefined ? {} : { signingSecret: e.SLACK_SIGNING_SECRET }),
+      ...optional('signingSecret', e.SLACK_SIGNING_SECRET),
       apiUrl,
       ...channels,
     },

@@ -1,12 +1,13 @@
 import { slackActor } from '../core/actors.js';
 import type { Logger } from '../core/log.js';
-import { isKnownActor } from '../core/policy/actors.js';
 import type { Policy } from '../core/policy/schema.js';
 import type { Actor } from '../core/policy/types.js';
 
 export interface IdentityOptions {
-  /** The policy in force (it reloads). */
+  /** The policy in force (it reloads): the user groups it names. */
   policy: () => Policy;
+  /** Whether the policy has an entry for the actor (the executor's judgement). */
+  knows: (actor: Actor) => boolean;
   /** Members of a user group (`usergroups.users.list`). */
   groupMembers: (groupId: string) => Promise<readonly string[]>;
   log: Logger;
@@ -53,7 +54,7 @@ export class SlackIdentities {
     const stale = groups.filter((g) => now - (this.#members.get(g)?.fetchedAt ?? -Infinity) > ttl);
     await this.#refresh(stale);
     let actor = slackActor(userId, this.#groupsOf(userId, groups));
-    const miss = actor.slackGroupIds?.length === 0 || !isKnownActor(policy, actor);
+    const miss = actor.slackGroupIds?.length === 0 || !this.#options.knows(actor);
     // The groups just read are not read again; the others may be out of date for this person.
     const cached = groups.filter((g) => !stale.includes(g));
     if (cached.length > 0 && miss && now - this.#lastMissRefresh >= (this.#options.missRefreshMs ?? 10_000)) {
@@ -66,7 +67,7 @@ export class SlackIdentities {
 
   /** Whether the policy gives this actor any entry at all (an unknown user is told so, with their id). */
   isKnown(actor: Actor): boolean {
-    return isKnownActor(this.#options.policy(), actor);
+    return this.#options.knows(actor);
   }
 
   #groupsOf(userId: string, groups: readonly string[]): string[] {
@@ -87,7 +88,7 @@ export class SlackIdentities {
             'slack: user group lookup failed; its roles are not granted until it works',
             {
               group,
-              error: error instanceof Error ? error.message : String(error),
+              error,
             },
           );
         }

@@ -1,3 +1,4 @@
+import { internalError } from '../core/errors.js';
 import type { SlackMessage } from './render/message.js';
 
 /** What a response_url takes besides the message (Slack's interaction responses). */
@@ -27,7 +28,7 @@ export function replyTo(responseUrl: string, fetchFn: typeof fetch = fetch): Rep
         replace_original: options.replace === true,
       }),
     });
-    if (!response.ok) throw new Error(`Slack refused the answer: HTTP ${response.status}`);
+    if (!response.ok) throw internalError(`Slack refused the answer: HTTP ${response.status}`);
     await response.body?.cancel();
   };
 }

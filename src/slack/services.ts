@@ -1,5 +1,5 @@
 import type { AuditLog } from '../core/audit/index.js';
-import type { Db } from '../core/db.js';
+import type { CardDirectory } from '../core/cards.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
 import type { PasskeyService } from '../core/passkeys/index.js';
@@ -7,42 +7,79 @@ import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import type { SlackConfig } from './config.js';
-import type { SlackIdentities } from './identity.js';
-import type { ApprovalsInSlack } from './seams.js';
-import type { AnswerStore } from './store/answers.js';
-import type { CardDirectory } from './store/cards.js';
+import { SlackIdentities } from './identity.js';
+import { AnswerStore } from './store/answers.js';
+import type { Db } from './store/database.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
-import type { SeenEvents } from './store/seen-events.js';
-import type { WebhookKeys } from './store/webhook-keys.js';
+import { SeenEvents } from './store/seen-events.js';
 
-/** What the listeners share: the core's executor and audit log, and the Slack front end's own stores. */
+/**
+ * What the Slack front end is made of: the core's executor and audit log, and the front end's own
+ * stores. Built whole, once, by `buildSlackServices`, and never changed after; each feature names
+ * the part it uses (`Pick<SlackServices, …>`), so what a function can reach is in its signature.
+ */
 export interface SlackServices {
+  readonly config: SlackConfig;
+  readonly db: Db;
+  readonly executor: Executor;
+  readonly registry: Registry;
+  readonly audit: AuditLog;
+  readonly log: Logger;
+  readonly identities: SlackIdentities;
+  readonly answers: AnswerStore;
+  readonly cards: CardDirectory;
+  /** Events API ids already handled (Slack's retries). */
+  readonly seen: SeenEvents;
+  readonly outbox: SlackOutbox;
+  /** A Web API call with the bot token (views.open must happen now, not through the outbox). */
+  readonly call: SlackCall;
+  /** The payees bankops knows (its payee directory): `/bank payout` takes the rail from there. */
+  readonly payees: PayeeDirectory | undefined;
+  /** The configured company, program and agent codes (subscriptions are made with them; help shows them). */
+  readonly defaults: ToolDefaults;
+  /** After how long a "working…" note is shown (about a second). */
+  readonly workingAfterMs: number;
+  /** People's passkeys: the links of `/bank passkey` and of Approve on step-up approvals. */
+  readonly passkeys: PasskeyService | undefined;
+}
+
+export interface SlackServicesOptions {
   config: SlackConfig;
   db: Db;
   executor: Executor;
   registry: Registry;
   audit: AuditLog;
   log: Logger;
-  identities: SlackIdentities;
-  answers: AnswerStore;
-  cards: CardDirectory;
-  /** Events API ids already handled (Slack's retries). */
-  seen: SeenEvents;
-  webhookKeys: WebhookKeys;
-  outbox: SlackOutbox;
-  /** A Web API call with the bot token (views.open must happen now, not through the outbox). */
-  call: SlackCall;
-  approvals: ApprovalsInSlack | undefined;
-  /** The payees bankops knows (its payee directory): `/bank payout` takes the rail from there. */
   payees: PayeeDirectory | undefined;
-  /** Where the service reaches `/webhooks/service` (`BANKOPS_PUBLIC_URL`). */
-  publicUrl: string | undefined;
-  /** The configured company, program and agent codes (subscriptions are made with them; help shows them). */
+  outbox: SlackOutbox;
+  call: SlackCall;
   defaults: ToolDefaults;
-  /** After how long a "working…" note is shown (about a second). */
   workingAfterMs: number;
-  /** People's passkeys: the links of `/bank passkey` and of Approve on step-up approvals. */
   passkeys: PasskeyService | undefined;
+  /** How long user-group members are trusted, and how often a miss may refresh them. */
+  groups: { ttlMs?: number; missRefreshMs?: number } | undefined;
+}
+
+/** The services, whole: Slack's own stores on the database, the identities on the policy in force. */
+export function buildSlackServices(options: SlackServicesOptions): SlackServices {
+  const { groups, ...given } = options;
+  const { db, log, executor, call } = given;
+  return {
+    ...given,
+    identities: new SlackIdentities({
+      ...groups,
+      policy: () => executor.policy,
+      knows: (actor) => executor.knows(actor),
+      groupMembers: async (usergroup) => {
+        const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
+        return answer.users ?? [];
+      },
+      log,
+    }),
+    answers: new AnswerStore(db),
+    cards: executor.cards,
+    seen: new SeenEvents(db),
+  };
 }
 
 /** The tools offered in Slack: every one but those whose input is a secret a person holds. */

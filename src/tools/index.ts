@@ -1,10 +1,9 @@
 import { Registry } from '../core/registry.js';
 import type { AnyTool } from '../core/tool.js';
 import { adminTools } from './admin/index.js';
-import { bankingTools } from './banking/index.js';
+import { bankingTools, moneyTools } from './banking/index.js';
 import { issuingATools } from './issuing-a/index.js';
 import { issuingBTools } from './issuing-b/index.js';
-import { moneyTools } from './money/index.js';
 import { notificationTools } from './notifications/index.js';
 
 /**

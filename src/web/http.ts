@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CodedError, ErrorCode } from '../core/errors.js';
 
 /**
  * The passkey pages' HTTP: every answer carries a strict Content-Security-Policy (scripts, styles
@@ -42,12 +43,14 @@ export const sendData = (res: ServerResponse, status: number, value: unknown): v
 
 const MAX_BODY = 32 * 1024;
 
-export class BadRequest extends Error {
+/** A request the pages refuse before reading it further (`usage`; `status` is the HTTP answer). */
+export class BadRequest extends CodedError {
   constructor(
     readonly status: 400 | 403 | 413 | 415,
     message: string,
   ) {
-    super(message);
+    super({ code: ErrorCode.Usage, message, httpStatus: status });
+    this.name = 'BadRequest';
   }
 }
 

@@ -1,13 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApprovalActionResult } from '../core/approvals/types.js';
 import type { Logger } from '../core/log.js';
-import {
-  APPROVE_PATH,
-  ENROL_PATH,
-  PasskeyConfigError,
-  PasskeyError,
-  type PasskeyService,
-} from '../core/passkeys/index.js';
+import { APPROVE_PATH, ENROL_PATH, PasskeyError, type PasskeyService } from '../core/passkeys/index.js';
 import type { Registry } from '../core/registry.js';
 import { type ApprovalAction, approvalOutcome } from '../present/approval-outcome.js';
 import { approvePage } from './approve-page.js';
@@ -148,10 +142,9 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
           req.resume();
           return problem(req, res, error.status, error.message);
         }
-        if (error instanceof PasskeyConfigError) return problem(req, res, 503, error.message);
         log.error('passkey page failed', {
           path: loggablePath(path),
-          error: error instanceof Error ? error.message : String(error),
+          error,
         });
         problem(req, res, 500, 'bankops could not finish this; try again, or ask for a new link');
       }

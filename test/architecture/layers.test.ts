@@ -19,6 +19,43 @@ const ALLOWED: Record<string, readonly string[]> = {
   sandbox: ['sandbox'],
 };
 
+/**
+ * The core's public modules: what a front end (Slack, MCP, the passkey pages) may import from src/core. The rest of the
+ * core (the approval engine's steps, the client's insides, policy matching, SQL) is reached through
+ * these. `db.ts` only by the modules that keep a front end's own tables (docs/architecture.md).
+ */
+const CORE_PUBLIC = new Set([
+  'actors.ts',
+  'approvals/follow.ts',
+  'approvals/types.ts',
+  'audit/index.ts',
+  'canonical-json.ts',
+  'cards.ts',
+  'config.ts',
+  'confirmation.ts',
+  'errors.ts',
+  'executor.ts',
+  'http-server.ts',
+  'input-words.ts',
+  'log.ts',
+  'optional.ts',
+  'passkeys/index.ts',
+  'payees.ts',
+  'policy/mcp-keys.ts',
+  'policy/schema.ts',
+  'policy/store.ts',
+  'policy/types.ts',
+  'redact.ts',
+  'registry.ts',
+  'results.ts',
+  'tool.ts',
+  'toolset.ts',
+  'unknown-fields.ts',
+  'version.ts',
+  'webhooks.ts',
+]);
+const STORE_MODULES = /^slack\/(store\/database\.ts)$/;
+
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
@@ -55,6 +92,20 @@ describe('layering', () => {
         .filter((target) => !(ALLOWED[from] ?? []).includes(layerOf(target)))
         .map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`);
     });
+    expect(violations).toEqual([]);
+  });
+
+  it('lets the front ends (Slack, MCP, web) import only the core’s public modules', () => {
+    const violations = files
+      .filter((file) => ['slack', 'mcp', 'web'].includes(layerOf(file)))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => layerOf(target) === 'core')
+          .map((target) => relative(join(SRC, 'core'), target).replace(/\.js$/, '.ts'))
+          .filter((module) => !CORE_PUBLIC.has(module))
+          .filter((module) => !(module === 'db.ts' && STORE_MODULES.test(relative(SRC, file))))
+          .map((module) => `${relative(SRC, file)} → core/${module}`),
+      );
     expect(violations).toEqual([]);
   });
 

@@ -11,7 +11,10 @@ let home: ReturnType<typeof cliHome>;
 let text: Record<string, string>;
 beforeAll(() => {
   home = cliHome();
-  text = { ...home.env, BANKOPS_OUTPUT: 'text' };
+  // A call the service did not answer is sent again at once: the pauses are configuration.
+  home.env.BANKOPS_RESEND_DELAYS_MS = '0,0';
+  // A terminal wide enough for each answer's sentence on one line (narrower ones wrap it).
+  text = { ...home.env, BANKOPS_OUTPUT: 'text', COLUMNS: '400' };
 });
 afterAll(() => home.cleanup());
 
@@ -45,7 +48,7 @@ describe('approval answers', () => {
     expect(own.code).toBe(3);
     // On the embedded sandbox one terminal plays every person: the answer says how to be another.
     expect(own.stdout).toBe(
-      `Refused: cli:alice requested this call and cannot approve it. Another person approves it: bankops approvals approve ${first} --as <name>.\n`,
+      `Refused: alice (CLI) requested this call and cannot approve it. Another person approves it: bankops approvals approve ${first} --as <name>.\n`,
     );
     const rejected = await runCli(
       ['approvals', 'reject', first, '--reason', 'wrong payee', '--as', 'bob'],

@@ -122,10 +122,14 @@ describe('bankops sandbox reset | clock | faults | rates', () => {
   it('moves the clock and the rates of the embedded state', async () => {
     const clock = await runCli(['sandbox', 'clock', '+90s'], home.env);
     expect(clock.stdout).toMatch(
-      /^Sandbox clock: \S+Z \(\+(9\d|1\d\d) s from real time\)\n {2}\(the embedded sandbox \(its state file\)\)\n$/,
+      /^Sandbox clock: \S+Z \(\+(9\d|1\d\d) s from real time\)\n {2}Sandbox: the embedded sandbox, state in \S+bankops\.sandbox\.db\.\n$/,
     );
     const rates = await runCli(['sandbox', 'rates', 'EUR=1.2'], home.env);
     expect(rates.stdout).toContain('EUR 1.2');
+    // Without arguments, the rates in force, as `clock` shows the clock.
+    const shown = await runCli(['sandbox', 'rates'], home.env);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/^Mid-market rates \(USD per unit\): USD 1, EUR 1\.2, GBP /);
     const quote = await runCli(
       ['call', 'quote_conversion', 'sourceAssetCode=EUR', 'targetAssetCode=USD', 'amount=100', 'side=SOURCE'],
       home.env,

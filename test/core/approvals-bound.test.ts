@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { boundFor, exceedsBound } from '../../src/core/approvals/index.js';
 import type { FxQuote } from '../../src/core/client/schemas/conversions.js';
 import { defineTool, type Preview, type ToolContext } from '../../src/core/tool.js';
-import { checkApprovedBound } from '../../src/tools/money/bound-check.js';
+import { checkApprovedBound } from '../../src/tools/banking/bound-check.js';
 import { available, creates, PAYOUT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';

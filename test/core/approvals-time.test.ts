@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderText } from '../../src/cli/render/text.js';
 import { settlementLine, statusLine } from '../../src/present/approval-words.js';
+import { approvalDocument } from '../../src/present/output/index.js';
+import { approvalMessage } from '../../src/slack/approvals/message.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 
@@ -70,6 +73,33 @@ describe('money followed to the end', () => {
     // Final: nothing more to ask.
     nowMs += 60_000;
     expect(await manual.executor.settleDue()).toBe(0);
+  });
+
+  it('once run, the approval speaks in the past and shows the latest status, in the CLI and in Slack', async () => {
+    const { id } = pending(await manual.call('create_payout', { ...PAYOUT, amount: 250 }));
+    await manual.executor.approve(id, manual.approver);
+    await advanceSandbox(121);
+    nowMs += 3_000;
+    await manual.executor.settleDue();
+    const view = manual.executor.getApproval(id);
+    if (view === undefined) throw new Error('no approval');
+    expect(view.settlement?.status).toBe('COMPLETED');
+    const slack = JSON.stringify(
+      approvalMessage(view, { policy: manual.policy.current(), registry: manual.registry }).blocks,
+    );
+    const cli = renderText(approvalDocument(view, { registry: manual.registry }), {
+      color: false,
+      width: 100,
+    });
+    for (const text of [slack, cli.replace(/\s+/g, ' ')]) {
+      expect(text).toContain('Completed: payout');
+      expect(text).toMatch(/Paid [\d,.]+ EUR to ben_de_swift_0001/);
+      expect(text).toMatch(/USD balance was [\d,.]+ USD when asked; debited [\d,.]+ USD/);
+      expect(text).not.toContain('available now');
+    }
+    // The result line has the latest status the service gave, not the one it answered when sent.
+    expect(slack).toMatch(/Result:\* create_payout ran \(payoutId \S+, status COMPLETED\)/);
+    expect(slack).not.toContain('status PENDING');
   });
 
   it('follows sent money by itself in a long-running process, until COMPLETED', async () => {

@@ -57,6 +57,8 @@ export interface TestCoreOptions {
   extraTools?: readonly AnyTool[];
   /** Run the long-running work too: expiry at the deadline, following sent money. */
   background?: boolean;
+  /** Retries of safe reads by the client; none when absent, so a fault is met once. */
+  maxRetries?: number;
   /** A sandbox another core of the same file already runs (it stays open when this core closes). */
   sandbox?: RunningSandbox;
   /** `BANKOPS_PUBLIC_URL`: the passkey pages' origin. */
@@ -92,12 +94,13 @@ export function testConfig(
 export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
   return {
     recover: false,
-    client: { maxRetries: 0 },
+    client: { maxRetries: options.maxRetries ?? 0 },
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
-    ...(options.background ? { background: true } : {}),
+    // In the background, sent money is asked about every 50 ms instead of every second.
+    ...(options.background ? { background: true, settlePassMs: 50 } : {}),
   };
 }
 

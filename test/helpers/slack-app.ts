@@ -23,6 +23,8 @@ export const USERS = {
   treasurer: 'U0TREASURER',
   /** Not in the policy at all. */
   stranger: 'U0STRANGER',
+  /** Dana: viewer, operator and approver, the same person as the CLI user `dana`. */
+  dana: 'U0DANA',
 } as const;
 export const TREASURY_GROUP = 'S0TREASURY';
 export const AUDIT_CHANNEL = 'C0AUDIT';
@@ -38,6 +40,8 @@ export function slackPolicyYaml(): string {
     { match: { slackUser: USERS.operator }, roles: ['viewer', 'operator'] },
     { match: { slackUser: USERS.viewer }, roles: ['viewer'] },
     { match: { slackGroup: TREASURY_GROUP }, roles: ['approver', 'viewer'] },
+    { match: { slackUser: USERS.dana }, roles: ['viewer', 'operator', 'approver'], person: 'dana' },
+    { match: { cli: 'dana' }, roles: ['viewer', 'operator', 'approver'], person: 'dana' },
   );
   return stringify(policy);
 }
@@ -58,7 +62,7 @@ export interface SlackTest {
 }
 
 export interface SlackTestOptions {
-  /** Production mode acknowledges before the listener finishes; tests default to after. */
+  /** Answer only after the listener finished (production, and the default, acknowledge at once). */
   processBeforeResponse?: boolean;
   config?: Partial<SlackConfig>;
   publicUrl?: string;
@@ -110,7 +114,9 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
         ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
       },
       slack: {
-        processBeforeResponse: options.processBeforeResponse ?? true,
+        ...(options.processBeforeResponse === undefined
+          ? {}
+          : { processBeforeResponse: options.processBeforeResponse }),
         webApiRetries: 0,
         outboxPollMs: 50,
         ...options.slack,

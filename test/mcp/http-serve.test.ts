@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -89,6 +89,27 @@ describe('bankops serve', () => {
     expect(tools.length).toBeGreaterThan(0);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
 
+    // The client script docs/mcp-http.md gives for a shell on Node 20: a call, and a wrong key.
+    const script = join(import.meta.dirname, '..', '..', 'scripts', 'mcp-call.mjs');
+    const run = (key: string) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [script, served.url, 'get_balances'],
+          { env: { ...process.env, BANKOPS_MCP_KEY: key } },
+          (error, stdout, stderr) =>
+            resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
+        );
+      });
+    const called = await run(KEY);
+    expect(called.code).toBe(0);
+    expect(JSON.parse(called.stdout).balances.length).toBeGreaterThan(0);
+    const wrong = await run('wrong-key');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(
+      `${served.url} refused the key (401): the policy lists no key with this digest (docs/mcp-http.md, "Keys and the policy")\n`,
+    );
+
     const exited = once(served.child, 'exit');
     served.child.kill('SIGTERM');
     const [code] = await exited;
@@ -132,6 +153,12 @@ describe('bankops serve', () => {
     const served = await serve(['--port', '0']);
     expect(served.stderr()).toContain('0 MCP keys');
     expect(served.stderr()).toMatch(/no client can connect.*docs\/mcp-http\.md/);
+    // What npm start says next: the state file by its name, the key file and what it is, the CLI.
+    const said = served.stderr().replace(/\n {4}/g, ' ');
+    expect(said).toMatch(/its state in \S+bankops\.sandbox\.db/);
+    expect(said).toMatch(/\S+bankops\.key: the key that fingerprints secret inputs/);
+    expect(said).toContain('next, in another terminal: npx bankops call get_balances');
+    for (const line of served.stderr().split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     const res = await fetch(served.url, { method: 'POST', headers: { Authorization: 'Bearer anything' } });
     expect(res.status).toBe(401);
     const exited = once(served.child, 'exit');

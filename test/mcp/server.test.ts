@@ -114,7 +114,7 @@ describe('MCP server over in-memory transports: tools/call', () => {
     const result = await call('get_account', { accountId: 5 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
-      'Invalid input for get_account:\n- accountId: Invalid input: expected string, received number\nCorrect these fields and call get_account again.',
+      'Invalid input for get_account:\n- accountId: must be text, got 5\nCorrect these fields and call get_account again.',
     );
     const missing = await call('create_payout', { ...PAYOUT, purposeCode: undefined });
     expect(missing.isError).toBe(true);
@@ -305,7 +305,7 @@ describe('MCP server: policy refusals and lazy start-up failures', () => {
       const result = (await stranger.callTool({ name: 'list_accounts', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(textOf(result)).toMatch(
-        /^Denied by the bankops policy: mcp:not-in-the-policy is an unknown actor/,
+        /^Denied by the bankops policy: not-in-the-policy \(assistant over MCP\) is an unknown actor/,
       );
     } finally {
       await stranger.close();
@@ -322,7 +322,9 @@ describe('MCP server: policy refusals and lazy start-up failures', () => {
       expect((await broken.listTools()).tools.length).toBe(core.registry.size - 4);
       const result = (await broken.callTool({ name: 'get_balances', arguments: {} })) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toBe('bankops could not run get_balances: BANKOPS_DB: cannot open the database');
+      expect(textOf(result)).toBe(
+        'bankops could not run get_balances: BANKOPS_DB: cannot open the database. Tell the bankops operators; the request id helps.',
+      );
     } finally {
       await broken.close();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inputJsonSchema } from '../../src/core/registry.js';
-import { ArgsError, inputFromArgs, tokenize } from '../../src/present/args.js';
+import { ArgsError, inputFromArgs, readNumber, tokenize } from '../../src/present/args.js';
 import { createRegistry } from '../../src/tools/index.js';
 
 const registry = createRegistry();
@@ -82,5 +82,17 @@ describe('inputFromArgs', () => {
     expect(() => inputFromArgs(['address=x', 'address.city=y'], schemaOf('create_beneficiary'))).toThrow(
       'already given as a value',
     );
+  });
+});
+
+describe('numbers as people type them, the same in the CLI and Slack', () => {
+  it('reads thousands separators in groups of three, and nothing else', () => {
+    const schema = { type: 'object', properties: { amount: { type: 'number' } } };
+    expect(inputFromArgs(['amount=1,000'], schema)).toEqual({ amount: 1000 });
+    expect(inputFromArgs(['amount=1,250,000.50'], schema)).toEqual({ amount: 1250000.5 });
+    expect(readNumber('-5')).toBe(-5);
+    // Left as typed, for the executor to refuse in words: not a number a person meant clearly.
+    expect(inputFromArgs(['amount=1,00'], schema)).toEqual({ amount: '1,00' });
+    expect(inputFromArgs(['amount=1.000,50'], schema)).toEqual({ amount: '1.000,50' });
   });
 });

@@ -15,6 +15,8 @@ import { createTestCore, type TestCore } from '../helpers/core.js';
 let core: TestCore;
 beforeAll(async () => {
   core = await createTestCore();
+  // As under `bankops serve`: the event relays need an address the service delivers to.
+  core.runtime.webhooks.servedAt('http://127.0.0.1:9');
 });
 afterAll(() => core.close());
 
@@ -180,7 +182,7 @@ describe('documents of real results', () => {
   it('words a failure with the service’s message, the facts and what to do', async () => {
     const result = await core.call('get_account', { accountId: 'acc_nope' });
     const doc = resultDocument(core.registry, result);
-    expect(doc.title).toBe("get_account failed at the service: account 'acc_nope' not found");
+    expect(doc.title).toBe("get_account refused by the service: account 'acc_nope' not found");
     expect(field(doc, 'HTTP status')).toBe('400');
     expect(field(doc, 'Request ID')).toMatch(/\S/);
     expect(notes(doc).at(-1)).toMatch(/^The service refused the request/);

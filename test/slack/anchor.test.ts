@@ -46,8 +46,10 @@ describe('the audit anchor', () => {
   });
 
   it('/bank audit anchor posts the head now; `bankops audit verify --anchor` then detects a cut tail', async () => {
-    await t.slack.command(USERS.viewer, 'balances');
-    await t.slack.command(USERS.viewer, 'accounts USD');
+    for (const text of ['balances', 'accounts USD']) {
+      const { id } = await t.slack.command(USERS.viewer, text);
+      await t.api.answers(id);
+    }
     const head = t.runtime.audit.head();
     const { id } = await t.slack.command(USERS.viewer, 'audit anchor');
     const [answer] = await t.api.answers(id);

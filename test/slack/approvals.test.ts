@@ -127,7 +127,7 @@ describe('refused clicks change nothing', () => {
     const updates = () => t.api.callsOf('chat.update').filter((c) => c.args.ts === post.answer?.ts).length;
 
     expect(await click(PEOPLE.olivia, id, 'Approve')).toContain(
-      ':no_entry: Refused: slack:U0OLIVIA requested this call and cannot approve it.',
+      ':no_entry: Refused: <@U0OLIVIA> requested this call and cannot approve it.',
     );
     expect(await click(PEOPLE.viewer, id, 'Approve')).toContain('does not hold the role approver');
     expect(await click('U0STRANGER', id, 'Approve')).toContain('no access to bankops yet');
@@ -164,7 +164,7 @@ describe('refused clicks change nothing', () => {
     expect(post.args.channel).toBe(APPROVALS_CHANNEL);
     expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> (as olivia, CLI)`);
     expect(await click(PEOPLE.olivia, id, 'Approve')).toContain(
-      'slack:U0OLIVIA is olivia, who requested this call (as cli:olivia)',
+      '<@U0OLIVIA> is olivia, who requested this call (as olivia (CLI))',
     );
     expect(t.runtime.executor.getApproval(id)?.approvals).toEqual([]);
   });
@@ -214,7 +214,7 @@ describe('reject', () => {
 
     // A finished approval: a late click on the old message is refused and changes nothing.
     expect(await click(APPROVERS[4] ?? '', id, 'Approve', post.args)).toContain(
-      `${id} is rejected, not pending`,
+      `${id} was already rejected; it takes no more decisions`,
     );
     expect(t.runtime.executor.getApproval(id)?.state).toBe('rejected');
   });

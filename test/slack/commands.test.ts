@@ -27,17 +27,28 @@ async function ask(user: string, text: string) {
 describe('/bank help', () => {
   it('lists only what this person may do in Slack, never a tool whose input is a secret', async () => {
     const viewer = await ask(USERS.viewer, 'help');
-    expect(viewer.text).toContain('`get_balances`');
     expect(viewer.text).toContain('/bank balances');
-    expect(viewer.text).not.toContain('create_payout');
     expect(viewer.text).not.toContain('/bank payout');
-    expect(viewer.text).not.toContain('update_card_status_b');
+    const viewerMoney = await ask(USERS.viewer, 'help money');
+    expect(viewerMoney.text).toContain('`get_balances`');
+    expect(viewerMoney.text).not.toContain('create_payout');
+    expect((await ask(USERS.viewer, 'help cards')).text).not.toContain('update_card_status_b');
     const operator = await ask(USERS.operator, 'help');
-    expect(operator.text).toContain('`create_payout` Send a payout _(needs approval)_');
-    expect(operator.text).toContain('`create_conversion` Convert currency _(needs 1 approver)_');
     expect(operator.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
-    for (const secret of ['reset_pin_a', 'activate_card_a', 'assign_card_a', 'assign_card_b']) {
-      expect(operator.text).not.toContain(secret);
+    // One screen: the short forms, then a line per group, not every tool.
+    expect(operator.text).toContain('`/bank help cards`');
+    expect(operator.text).not.toContain('`create_payout`');
+    expect(operator.text.length).toBeLessThan(3000);
+    // One wording for "waits for approvers", whether or not the input decides how many.
+    const money = await ask(USERS.operator, 'help money');
+    expect(money.text).toContain('`create_payout` Send a payout _(needs 1 or 2 approvers)_');
+    expect(money.text).toContain('`create_conversion` Convert currency _(needs 1 approver)_');
+    expect(money.text).not.toContain('needs approval');
+    for (const group of ['', ' money', ' cards', ' cardholders', ' events', ' approvals']) {
+      const said = await ask(USERS.operator, `help${group}`);
+      for (const secret of ['reset_pin_a', 'activate_card_a', 'assign_card_a', 'assign_card_b']) {
+        expect(said.text).not.toContain(secret);
+      }
     }
   });
 
@@ -110,6 +121,9 @@ describe('short forms', () => {
     if (share === undefined) return;
     const other = await t.slack.click(USERS.operator, share);
     expect(textOf((await t.api.answers(other.id))[0]?.body ?? {})).toContain('Only the person who asked');
+    // Someone the policy does not know is stopped before any listener, on a button as on a command.
+    const stranger = await t.slack.click(USERS.stranger, share);
+    expect(textOf((await t.api.answers(stranger.id))[0]?.body ?? {})).toContain('no access to bankops yet');
     const before = t.api.callsOf('chat.postMessage').length;
     const mine = await t.slack.click(USERS.viewer, share, { channel: 'C0OPS' });
     expect(textOf((await t.api.answers(mine.id))[0]?.body ?? {})).toContain('Shared in <#C0OPS>');
@@ -163,6 +177,27 @@ describe('short forms', () => {
     expect(locked.text).toContain('LOCKED');
     const unlocked = await ask(USERS.operator, 'card unlock card_demo_alice_virtual');
     expect(unlocked.text).toContain('ACTIVE');
+  });
+
+  it('card lock: a card the CLI listed is known in Slack; the answer says which card; a form title is never cut', async () => {
+    // Listed by another front end (the CLI's actor): any answer counts.
+    const listed = await t.runtime.executor.execute({
+      tool: 'list_cards_b',
+      input: { cardholderId: 'chb_demo_bruno', walletId: 'wal_demo_bruno_usd' },
+      actor: cliActor('operator'),
+    });
+    expect(listed.status).toBe('ok');
+    const locked = await ask(USERS.operator, 'card lock card_demo_bruno_virtual');
+    expect(locked.text).toContain('LOCKED');
+    expect(locked.text).toMatch(/•••• \d{4}/);
+    expect(locked.text).toMatch(/Bruno/);
+    await ask(USERS.operator, 'card unlock card_demo_bruno_virtual');
+    // A card nobody listed yet: the form asks for its cardholder and wallet, under a whole title.
+    const unseen = await t.slack.command(USERS.operator, 'card lock card_never_listed');
+    const opened = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === unseen.triggerId),
+    );
+    expect(opened.args.view.title.text).toBe('Change card status');
   });
 
   it('card block <id> lost|stolen|blocked: permanent, so it waits for an approver', async () => {
@@ -224,6 +259,21 @@ describe('short forms', () => {
     expect(usage.text).toContain('/bank payout <amount> <CUR> to <beneficiary> from <account>');
   });
 
+  it('payout to a payee bankops does not know: said at once, with the one meant, before any form', async () => {
+    await t.runtime.executor.execute({
+      tool: 'create_beneficiary',
+      input: toolExample('create_beneficiary')?.input ?? {},
+      actor: cliActor('operator'),
+    });
+    const before = t.api.callsOf('views.open').length;
+    const { text } = await ask(USERS.operator, 'payout 1000 USD to ben_nope from acc_usd_0001');
+    expect(text).toContain('no beneficiary ben_nope that bankops knows; did you mean');
+    expect(t.api.callsOf('views.open').length).toBe(before);
+    const currency = await ask(USERS.operator, 'payout 1000 XYZ to ben_nope from acc_usd_0001');
+    expect(currency.text).toContain("is not an ISO 4217 currency code, got 'XYZ'");
+    expect(t.api.callsOf('views.open').length).toBe(before);
+  });
+
   it('convert: waits for approval, with the quote in words', async () => {
     const { text } = await ask(USERS.operator, 'convert 500 USD to EUR');
     expect(text).toContain('Waiting for approval');
@@ -236,7 +286,41 @@ describe('short forms', () => {
     expect(mine.text).toContain('Waiting for you* (0)');
     const treasurer = await ask(USERS.treasurer, 'approvals');
     expect(treasurer.text).toMatch(/Waiting for you\* \([1-9]/);
-    expect(treasurer.text).toContain(`slack:${USERS.operator}`);
+    // Who asked, as a mention; never the raw id.
+    expect(treasurer.text).toContain(`asked by <@${USERS.operator}>`);
+    expect(treasurer.text).not.toContain(`slack:${USERS.operator}`);
+  });
+
+  it('approvals: a person asking as their CLI identity finds it under theirs in Slack, as on the App Home', async () => {
+    const asked = await t.runtime.executor.execute({
+      tool: 'create_conversion',
+      input: { amount: 75, sourceAssetCode: 'USD', targetAssetCode: 'EUR', side: 'SOURCE' },
+      actor: cliActor('dana'),
+    });
+    if (asked.status !== 'pending_approval') throw new Error(`expected an approval, got ${asked.status}`);
+    const id = asked.approval.id;
+    const listed = await ask(USERS.dana, 'approvals');
+    const [forMe, mine] = listed.text.split('Yours, waiting for others');
+    expect(mine).toContain(id);
+    expect(forMe).not.toContain(id);
+    // The App Home, by the same rule: no Approve button for it, a Cancel.
+    await t.slack.event(
+      { type: 'app_home_opened', user: USERS.dana, channel: `D${USERS.dana}`, tab: 'home' },
+      { eventId: t.slack.nextId('Ev') },
+    );
+    const home = await t.api.waitFor(() =>
+      t.api.callsOf('views.publish').find((c) => c.args.user_id === USERS.dana),
+    );
+    const values = buttonsOf(home.args.view).map((b) => `${b.action_id} ${b.value}`);
+    expect(values.some((v) => v.startsWith('bankops_approval_cancel') && v.includes(id))).toBe(true);
+    expect(values.some((v) => v.startsWith('bankops_approval_approve') && v.includes(id))).toBe(false);
+  });
+});
+
+describe('subscriptions', () => {
+  it('says what is missing when there is no public URL to give the service', async () => {
+    const { text } = await ask(USERS.operator, 'subscribe card_block');
+    expect(text).toContain('BANKOPS_PUBLIC_URL is not set');
   });
 });
 

@@ -7,7 +7,7 @@ import { signature, textOf } from '../helpers/slack-requests.js';
 let t: SlackTest;
 
 beforeAll(async () => {
-  t = await startSlackTest({ processBeforeResponse: false });
+  t = await startSlackTest();
 });
 afterAll(async () => {
   expect(t.api.problems).toEqual([]);

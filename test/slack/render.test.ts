@@ -69,8 +69,32 @@ describe('Block Kit within Slack’s limits, nothing cut', () => {
     expect(messages.length).toBeGreaterThan(1);
     for (const message of messages) expect(messageProblems('event', { ...message })).toEqual([]);
     const all = messages.map(textOf).join('\n');
-    for (let i = 0; i < 600; i += 1) expect(all).toContain(`*field_${i}*\nvalue ${i}`);
+    for (let i = 0; i < 600; i += 1) expect(all).toContain(`*Field ${i}*\nvalue ${i}`);
     expect(all).not.toContain('1234\n');
     expect(all).not.toContain('4111 1111 1111 1111');
+  });
+});
+
+describe('service events as people read them', () => {
+  it('labels fields, shows times in each reader’s zone, and a card bankops has seen by its last four', () => {
+    const [message] = serviceEventMessages(
+      {
+        event_id: 'evt_1',
+        event_name: 'card_create',
+        occurred_at: '2026-11-25T10:00:00Z',
+        data: {
+          cardId: 'card_demo_alice_virtual',
+          cardholderId: 'chb_demo_alice',
+          createdAt: '2026-11-25T09:59:58Z',
+        },
+      },
+      (id) => (id === 'card_demo_alice_virtual' ? '••••4821' : undefined),
+    );
+    const text = JSON.stringify(message?.blocks);
+    expect(text).toContain('*Card ID*\\n••••4821 (`card_demo_alice_virtual`)');
+    expect(text).toContain('*Cardholder ID*');
+    expect(text).toContain('<!date^1795600798^{date_short_pretty} {time_secs}|2026-11-25T09:59:58Z>');
+    expect(text).toContain('at <!date^1795600800^');
+    expect(text).not.toContain('*cardId*');
   });
 });

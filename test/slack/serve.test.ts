@@ -77,8 +77,10 @@ describe('bankops serve: one listener for every front end', () => {
       SLACK_API_URL: api.url,
     });
     expect(served.stderr()).toMatch(/Slack \(HTTP\) on http:\/\/127\.0\.0\.1:\d+\/slack\/events/);
-    expect(served.stderr()).toContain('set BANKOPS_SLACK_AUDIT_CHANNEL');
-    expect(served.stderr()).toContain('set BANKOPS_SLACK_APPROVALS_CHANNEL');
+    // Start-up lines wrap at 100 columns, continued with four spaces.
+    const said = served.stderr().replace(/\n {4}/g, ' ');
+    expect(said).toContain('set BANKOPS_SLACK_AUDIT_CHANNEL');
+    expect(said).toContain('set BANKOPS_SLACK_APPROVALS_CHANNEL');
     const slack = new SlackDriver({
       eventsUrl: `${served.url}/slack/events`,
       signingSecret: SIGNING_SECRET,

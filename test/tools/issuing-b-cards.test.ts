@@ -137,8 +137,10 @@ describe('update_card_status_b', () => {
   it('unlocks a LOCKED card and locks it again (reversible, no approval)', async () => {
     expect(
       await core.ok('update_card_status_b', { ...aliceCard(SEED.alice.locked), status: 'ACTIVE' }),
-    ).toEqual({
+    ).toMatchObject({
       status: 'ACTIVE',
+      // Which card it was, as people know it.
+      card: { last4: expect.stringMatching(/^\d{4}$/), holder: 'Alice Tan' },
     });
     expect((await details(core, SEED.alice.locked)).status).toBe('ACTIVE');
     await core.ok('update_card_status_b', { ...aliceCard(SEED.alice.locked), status: 'LOCKED' });

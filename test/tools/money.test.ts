@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createConversion } from '../../src/tools/money/create-conversion.js';
-import { createPayout } from '../../src/tools/money/create-payout.js';
-import { moneyTools } from '../../src/tools/money/index.js';
+import { createConversion } from '../../src/tools/banking/create-conversion.js';
+import { createPayout } from '../../src/tools/banking/create-payout.js';
+import { moneyTools } from '../../src/tools/banking/index.js';
 import { available, creates, fault, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { advanceClock } from '../helpers/sandbox.js';

@@ -5,7 +5,8 @@ import {
   type ApprovalActionResult,
   type ApprovalState,
 } from '../../core/approvals/types.js';
-import { type IssuedLink, PasskeyConfigError, PasskeyError } from '../../core/passkeys/index.js';
+import { optional } from '../../core/optional.js';
+import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
@@ -13,6 +14,7 @@ import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
+import { wrapLine } from '../render/text.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
@@ -20,7 +22,8 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
-  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>" [--as <name>]
+  bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>"
+                              [--as <name>]
   bankops approvals reconcile <id> --retry [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
@@ -29,12 +32,13 @@ States: ${APPROVAL_STATES.join(', ')}.
 
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
-a new request may be made), or --retry (send it once more with the same request id). Someone with the approver
-role who is not the requester reconciles.
+a new request may be made), or --retry (send it once more with the same request id). Someone with
+the approver role who is not the requester reconciles.
 
-approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed, with the id
-the service gave; failed, with the service's message; sent back to the approvers because a fresh
-quote was outside the approved bound; or the outcome not known yet, and what happens next. With
+approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed,
+with the id the service gave; failed, with the service's message; sent back to the approvers
+because a fresh quote was outside the approved bound; or the outcome not known yet, and what
+happens next. With
 --json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
 expired, refused or not_found, and approval the full view.
@@ -54,7 +58,7 @@ function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: OutputMo
   try {
     link = runtime.passkeys.approvalLink(id, decider);
   } catch (error) {
-    if (!(error instanceof PasskeyError || error instanceof PasskeyConfigError)) throw error;
+    if (!(error instanceof PasskeyError)) throw error;
     if (mode.text) process.stdout.write(`Not recorded: ${error.message}.\n`);
     else printJson({ status: 'refused', outcome: error.message });
     return EXIT.denied;
@@ -92,7 +96,8 @@ function answer(
         : ownRequest
           ? ` Another person approves it: bankops approvals approve ${result.approval?.id} --as <name>.`
           : '';
-    process.stdout.write(`${outcome.line}${hint}\n`);
+    // One sentence, wrapped at the terminal's width like every other answer.
+    process.stdout.write(`${wrapLine(`${outcome.line}${hint}`, mode.width, '  ').join('\n')}\n`);
   } else {
     printJson({
       status: outcome.status,
@@ -170,7 +175,12 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           ...(state === undefined ? {} : { state: state as ApprovalState }),
         });
         const more = limit < 500 ? '--limit 500, or --state to narrow' : '--state to narrow';
-        if (mode.text) printDocument(() => approvalsDocument(approvals, { limit, more }), mode);
+        if (mode.text)
+          printDocument(
+            (maxColumns) =>
+              approvalsDocument(approvals, { limit, more, maxColumns, fullResult: '--json shows them' }),
+            mode,
+          );
         else printJson(approvals);
         return EXIT.ok;
       }
@@ -207,7 +217,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           approvalId,
           deciderFor(runtime, values.as),
           outcome === 'retry'
-            ? { outcome, ...(values.reason === undefined ? {} : { reason: values.reason }) }
+            ? { outcome, ...optional('reason', values.reason) }
             : { outcome, reason: values.reason ?? '' },
         );
         progress.stop();

@@ -2,8 +2,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
-import { verifySignatures } from '../../core/passkeys/offline.js';
-import type { Column, OutputDocument, Value } from '../../present/output/index.js';
+import { optional } from '../../core/optional.js';
+import { verifySignatures } from '../../core/passkeys/index.js';
+import { type Column, limitColumns, type OutputDocument, type Value } from '../../present/output/index.js';
+import { actorName } from '../../present/people.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
@@ -27,26 +29,27 @@ signature, 2 usage.
 `;
 
 const TAIL_COLUMNS: Column[] = [
-  { key: 'seq', label: 'Seq', kind: 'number', align: 'right' },
-  { key: 'ts', label: 'Time', kind: 'time', align: 'left' },
-  { key: 'actor', label: 'Actor', kind: 'id', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'event', label: 'Event', kind: 'status', align: 'left' },
-  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left' },
-  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left' },
-  { key: 'error', label: 'Error', kind: 'text', align: 'left' },
+  { key: 'seq', label: 'Seq', kind: 'number', align: 'right', rank: 0 },
+  { key: 'ts', label: 'Time', kind: 'time', align: 'left', rank: 1 },
+  { key: 'actor', label: 'Actor', kind: 'id', align: 'left', rank: 2 },
+  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
+  { key: 'event', label: 'Event', kind: 'status', align: 'left', rank: 4 },
+  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left', rank: 5 },
+  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left', rank: 7 },
+  { key: 'error', label: 'Error', kind: 'text', align: 'left', rank: 6 },
 ];
 
 const cell = (text: string | null | undefined, kind: Value['kind'] = 'text'): Value =>
   text === null || text === undefined || text === '' ? { text: '—', kind: 'empty' } : { text, kind };
 
-function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
+function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number): OutputDocument {
   if (entries.length === 0)
     return { title: 'Audit log', blocks: [{ type: 'note', text: 'No entries yet.', tone: 'info' }] };
   const rows = entries.map((e) => [
     cell(String(e.seq), 'number'),
     cell(e.ts, 'time'),
-    cell(e.actor, 'id'),
+    // People by name, as every answer names them; the ids are in --json and export.
+    cell(actorName(e.actor)),
     cell(e.tool),
     cell(`${e.event}/${e.decision}`, 'status'),
     cell(e.outcome, 'status'),
@@ -62,7 +65,11 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
   return {
     title: 'Audit log',
     blocks: [
-      { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+      ...limitColumns(
+        { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+        maxColumns,
+        '--json shows them',
+      ),
       ...(more === undefined ? [] : [{ type: 'note' as const, text: more, tone: 'info' as const }]),
     ],
   };
@@ -111,7 +118,7 @@ export async function auditCommand(args: string[]): Promise<number> {
         if (!Number.isInteger(n) || n < 1) throw new UsageError('-n must be a positive integer');
         const entries = audit.tail(n);
         const mode = outputMode(values.json);
-        if (mode.text) printDocument(() => tailDocument(entries), mode);
+        if (mode.text) printDocument((maxColumns) => tailDocument(entries, maxColumns), mode);
         else printJson(entries);
         return EXIT.ok;
       }
@@ -129,8 +136,10 @@ export async function auditCommand(args: string[]): Promise<number> {
             `audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`,
           );
         } else {
+          // The reason names its entry already (`entry 7: …`): said once.
+          const reason = result.reason.replace(new RegExp(`^entry ${result.firstBrokenSeq}: `), '');
           process.stdout.write(
-            `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
+            `audit log BROKEN at entry ${result.firstBrokenSeq}: ${reason} (${result.entries} entries checked)\n`,
           );
         }
         const signed = values.signatures === true ? await checkSignatures(audit) : true;
@@ -138,9 +147,9 @@ export async function auditCommand(args: string[]): Promise<number> {
       }
       case 'export': {
         const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {
-          ...(values.since === undefined ? {} : { since: values.since }),
-          ...(values.tool === undefined ? {} : { tool: values.tool }),
-          ...(values.actor === undefined ? {} : { actor: values.actor }),
+          ...optional('since', values.since),
+          ...optional('tool', values.tool),
+          ...optional('actor', values.actor),
         });
         process.stderr.write(`exported ${count} entries\n`);
         return EXIT.ok;

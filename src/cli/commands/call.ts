@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
+import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { resultClass, resultDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
@@ -27,7 +28,7 @@ Company, program and agent codes, and created_by, default from the configuration
 
 Options:
   --as <name>               who is acting (default BANKOPS_ACTOR or the OS user)
-  --idempotency-key <key>   a retry with the same key returns the first result instead of acting twice
+  --idempotency-key <key>   a retry with the same key returns the first result, never acts twice
   --json                    print JSON even on a terminal (BANKOPS_OUTPUT=text|json forces either)
 
 bankops help <tool> (or bankops call <tool> --help) describes a tool's fields, with an example.
@@ -67,7 +68,7 @@ export async function callCommand(args: string[]): Promise<number> {
       tool: name,
       input,
       actor,
-      ...(values['idempotency-key'] === undefined ? {} : { idempotencyKey: values['idempotency-key'] }),
+      ...optional('idempotencyKey', values['idempotency-key']),
       onProgress: (message) => progress.step(message),
     });
     progress.stop();

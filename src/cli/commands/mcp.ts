@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { serveStdio } from '../../app/mcp-stdio.js';
+import { messageOf } from '../../core/errors.js';
 import { parseStdioArgs, STDIO_HELP } from '../../mcp/stdio-args.js';
 import { UsageError } from '../io.js';
 
@@ -26,7 +27,7 @@ export async function mcpCommand(args: string[]): Promise<number | 'running'> {
   try {
     options = parseStdioArgs(args);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error), MCP_HELP);
+    throw new UsageError(messageOf(error), MCP_HELP);
   }
   if (options.help) {
     // Asked for instead of serving, so stdout is not the protocol's yet.

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { PasskeyConfigError, PasskeyError } from '../../core/passkeys/index.js';
+import { PasskeyError } from '../../core/passkeys/index.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
@@ -82,7 +82,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
         }
       }
     } catch (error) {
-      if (!(error instanceof PasskeyError || error instanceof PasskeyConfigError)) throw error;
+      if (!(error instanceof PasskeyError)) throw error;
       process.stderr.write(`bankops: ${error.message}\n`);
       return EXIT.denied;
     }

@@ -1,8 +1,11 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../app/config.js';
 import { liveSandbox, sandboxDatabasePath, sandboxInUse, sharedSandbox } from '../../app/shared-sandbox.js';
+import { CodedError, ErrorCode } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
 import { EXIT, UsageError } from '../io.js';
+import { outputMode } from '../output.js';
+import { wrapLine } from '../render/text.js';
 import { SANDBOX_CONTROLS, type SandboxControl } from '../sandbox-controls.js';
 
 export const SANDBOX_HELP = `Usage:
@@ -15,7 +18,7 @@ export const SANDBOX_HELP = `Usage:
                          [malformed=true] [times=<n>] [method=<GET|POST|...>]]
                                                 list, clear or add injected faults
   bankops sandbox rates [<CUR>=<USD per unit> ...]
-                                                move mid-market FX rates (EUR=1.2)
+                                                show mid-market FX rates, or move them (EUR=1.2)
 
 The sandbox is a stateful implementation of every operation of the service on 127.0.0.1, with
 seeded demo data (docs/sandbox.md). Served by this command, it keeps its state in the embedded
@@ -42,9 +45,10 @@ async function serve(port: number, verbose: boolean): Promise<'running'> {
   const config = loadConfig();
   const running = await liveSandbox(config.databasePath);
   if (running !== undefined) {
-    throw new Error(
-      `a sandbox already serves ${sandboxDatabasePath(config.databasePath)} at ${running.url} (pid ${running.pid}); bankops call uses it, or stop it first`,
-    );
+    throw new CodedError({
+      code: ErrorCode.NotSent,
+      message: `a sandbox already serves ${sandboxDatabasePath(config.databasePath)} at ${running.url} (pid ${running.pid}); bankops call uses it, or stop it first`,
+    });
   }
   const sandbox = await sharedSandbox(config, {
     share: true,
@@ -94,9 +98,13 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
         ? `BANKOPS_BASE_URL ${sandbox.url}`
         : sandbox.source === 'registered'
           ? `${sandbox.url}, served by pid ${sandbox.pid}`
-          : 'the embedded sandbox (its state file)';
+          : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig().databasePath)}`;
     if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    else process.stdout.write(`${control.describe(body)}\n  (${where})\n`);
+    else {
+      const width = outputMode(true).width;
+      const lines = `${control.describe(body)}\n  Sandbox: ${where}.`.split('\n');
+      process.stdout.write(`${lines.flatMap((line) => wrapLine(line, width, '    ')).join('\n')}\n`);
+    }
     return EXIT.ok;
   } finally {
     await sandbox.close();

@@ -1,14 +1,18 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, loadServeSettings } from '../../app/config.js';
+import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
+import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
 import { slackSecrets } from '../../slack/config.js';
 import { UsageError } from '../io.js';
+import { wrapLine } from '../render/text.js';
 import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
@@ -31,7 +35,8 @@ Options:
   --host <host>             address to listen on (default BANKOPS_MCP_HOST, else 127.0.0.1)
   --allow-remote            allow a non-loopback --host (BANKOPS_MCP_HOST needs no flag); put a
                             TLS-terminating reverse proxy in front
-  --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications, admin)
+  --toolsets <list>         only these toolsets (banking, issuing_a, issuing_b, notifications,
+                            admin)
   --read-only               only tools that change nothing
   --no-confirm              run writes the policy allows without asking the user to confirm them
                             (by default a client that can show a form is asked first)
@@ -41,10 +46,11 @@ Options:
   --allowed-origin <origin> a browser origin allowed besides http://127.0.0.1:<port> and
                             http://localhost:<port> (repeatable); requests without Origin pass
   --allowed-host <host>     a Host header allowed on /mcp besides loopback names, e.g. the public
-                            name a TLS proxy forwards (repeatable; host or host:port); others get 403
+                            name a TLS proxy forwards (repeatable; host or host:port); others
+                            get 403
 
 Environment:
-  BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (a non-loopback one is allowed)
+  BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (non-loopback allowed)
   BANKOPS_LOG_LEVEL   debug, info (default), warn or error; logs are JSON lines on stderr
   SLACK_BOT_TOKEN     the Slack app's bot token (xoxb-…); Slack is off without it
   SLACK_SIGNING_SECRET  HTTP mode: the app's signing secret
@@ -122,7 +128,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
 /** The tools an MCP client will list: the approval tools come with any toolset. */
 function toolCount(runtime: Runtime, options: ServeOptions): number {
   return offeredTools(runtime.registry, {
-    ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+    ...optional('toolsets', options.toolsets),
     readOnly: options.readOnly,
     secretInputs: options.secretInputs,
   }).length;
@@ -170,7 +176,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         () => process.exit(0),
         (error: unknown) => {
           log.error('bankops serve: stop failed', {
-            error: error instanceof Error ? error.message : String(error),
+            error,
           });
           process.exit(1);
         },
@@ -191,7 +197,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
         allowedOrigins: options.allowedOrigins,
         allowedHosts: options.allowedHosts,
         secretInputs: options.secretInputs,
-        ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
+        ...optional('toolsets', options.toolsets),
         readOnly: options.readOnly,
         confirmWrites: options.confirmWrites,
       },
@@ -207,15 +213,26 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       host: options.host,
     });
   }
+  const db = runtime.config.databasePath;
   const sandbox =
     runtime.sandbox === undefined
       ? []
       : [
-          `  embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), state in ${runtime.config.databasePath}`,
+          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
         ];
-  // One write, so whoever watches stderr sees the whole message at once.
-  const lines = [...running.banner, ...keyLines(runtime)].map((line) => `  ${line}`);
-  lines.push(...sandbox, '  Ctrl-C to stop');
-  process.stderr.write(`bankops serve\n${lines.join('\n')}\n`);
+  const files =
+    db === ':memory:'
+      ? []
+      : [
+          `audit log and approvals in ${db}`,
+          `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
+        ];
+  const next = [
+    'next, in another terminal: npx bankops call get_balances (then bankops help for the rest; bankops config check says what each front end still needs)',
+  ];
+  // One write, so whoever watches stderr sees the whole message at once; no line wider than 100.
+  const lines = [...running.banner, ...keyLines(runtime), ...sandbox, ...files, ...next, 'Ctrl-C to stop'];
+  const shown = lines.flatMap((line) => wrapLine(`  ${line}`, 100, '    '));
+  process.stderr.write(`bankops serve\n${shown.join('\n')}\n`);
   return 'running';
 }

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { TOOLSETS, type Toolset } from '../../core/toolset.js';
 import { createRegistry } from '../../tools/index.js';
@@ -9,7 +10,8 @@ export const TOOLS_HELP = `Usage: bankops tools [--toolsets <a,b>] [--read-only]
 Lists the tools: one per operation of the service.
 
 Options:
-  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')}); --toolset works too
+  --toolsets <list>  only these toolsets (${TOOLSETS.join(', ')});
+                     --toolset works too
   --read-only        only tools that change nothing
   --json             an array with name, title, toolset, hints and the input JSON Schema
 `;
@@ -45,7 +47,7 @@ export function toolsCommand(args: string[]): number {
   }
   const toolsets = parseToolsets(values.toolsets ?? values.toolset);
   const tools = createRegistry().list({
-    ...(toolsets === undefined ? {} : { toolsets }),
+    ...optional('toolsets', toolsets),
     ...(values['read-only'] ? { readOnly: true } : {}),
   });
   if (values.json) {

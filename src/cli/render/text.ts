@@ -22,6 +22,29 @@ const width = (text: string): number => [...text].length;
 const padEnd = (text: string, to: number): string => text + ' '.repeat(Math.max(0, to - width(text)));
 const padStart = (text: string, to: number): string => ' '.repeat(Math.max(0, to - width(text))) + text;
 
+/**
+ * A line broken at spaces so none is wider than `max` (a word longer than that stays whole: ids and
+ * links are copied from here); the lines after the first start with `indent`.
+ */
+export function wrapLine(line: string, max: number, indent = ''): string[] {
+  if (width(line) <= max) return [line];
+  const lead = /^\s*/.exec(line)?.[0] ?? '';
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.slice(lead.length).split(' ')) {
+    const prefix = out.length === 0 ? lead : indent;
+    if (current !== '' && width(prefix) + width(current) + 1 + width(word) > max) {
+      out.push(`${prefix}${current}`);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  out.push(`${out.length === 0 ? lead : indent}${current}`);
+  return out;
+}
+
+const wrapped = (text: string, style: TextStyle, indent = ''): string[] =>
+  text.split('\n').flatMap((line) => wrapLine(line, style.width ?? Number.POSITIVE_INFINITY, indent));
+
 /** A cell of free text cut to `max` with an ellipsis (the full result keeps it); other kinds never. */
 function cell(value: Value, max: number): string {
   if (value.kind !== 'text' || width(value.text) <= max) return value.text;
@@ -44,8 +67,12 @@ function fitted(widths: number[], text: readonly boolean[], limit: number): numb
 
 function record(block: RecordBlock, style: TextStyle): string[] {
   const labelWidth = Math.max(...block.fields.map((f) => width(f.label)));
-  const lines = block.fields.map((f) => `${padEnd(f.label, labelWidth)}  ${f.value.text}`.trimEnd());
-  return block.title === undefined ? lines : [bold(block.title, style), ...lines.map((l) => `  ${l}`)];
+  const inset = block.title === undefined ? '' : '  ';
+  const hanging = ' '.repeat(inset.length + labelWidth + 2);
+  const lines = block.fields.flatMap((f) =>
+    wrapped(`${inset}${padEnd(f.label, labelWidth)}  ${f.value.text}`.trimEnd(), style, hanging),
+  );
+  return block.title === undefined ? lines : [bold(block.title, style), ...lines];
 }
 
 function table(block: TableBlock, style: TextStyle): string[] {
@@ -77,12 +104,17 @@ function blockLines(block: Block, style: TextStyle): string[] {
     case 'table':
       return table(block, style);
     case 'note':
-      return [block.tone === 'warning' ? `! ${block.text}` : dim(block.text, style)];
+      return block.tone === 'warning'
+        ? wrapped(`! ${block.text}`, style, '  ')
+        : wrapped(block.text, style, /^• /.test(block.text) ? '  ' : '').map((line) => dim(line, style));
   }
 }
 
 /** The document as lines of text, blocks separated by a blank line, ending with a newline. */
 export function renderText(doc: OutputDocument, style: TextStyle = { color: false }): string {
-  const parts = [[bold(doc.title, style)], ...doc.blocks.map((b) => blockLines(b, style))];
+  const parts = [
+    wrapped(doc.title, style).map((l) => bold(l, style)),
+    ...doc.blocks.map((b) => blockLines(b, style)),
+  ];
   return `${parts.map((lines) => lines.join('\n')).join('\n\n')}\n`;
 }

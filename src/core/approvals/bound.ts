@@ -1,4 +1,5 @@
 import { formatAmount, fromMinor, toMinor } from '../money.js';
+import { optional } from '../optional.js';
 import type { ApprovalBound, Money, Preview } from './view-schema.js';
 
 /**
@@ -63,10 +64,10 @@ export function sealPreview(
   return {
     preview: {
       summary: `${preview.summary}; ${limit}`,
-      ...(preview.facts === undefined ? {} : { facts: preview.facts }),
+      ...optional('facts', preview.facts),
       details: preview.details,
       bound: bound.max,
-      ...(minReceive === undefined ? {} : { receive: minReceive }),
+      ...optional('receive', minReceive),
     },
     bound,
   };

@@ -1,3 +1,4 @@
+import { internalError } from '../errors.js';
 import type { CheckpointStore } from '../run-tool.js';
 import type { ApprovalStore } from './store.js';
 
@@ -22,7 +23,7 @@ export function durableCheckpoints(
         { checkpoints_json: JSON.stringify(next) },
       );
       // Another process took the approval over (our lease ran out): stop before calling the service.
-      if (!saved) throw new Error(`approval ${approval.id} is no longer executing in this process`);
+      if (!saved) throw internalError(`approval ${approval.id} is no longer executing in this process`);
       values[key] = value;
     },
   };

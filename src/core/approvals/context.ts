@@ -2,14 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Db } from '../db.js';
+import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { optional } from '../optional.js';
 import type { PayeeDirectory } from '../payees.js';
 import type { PolicyStore } from '../policy/store.js';
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
-import { actorName, memoryCheckpoints } from '../run-tool.js';
+import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
+import type { ServiceWebhooks } from '../webhooks.js';
 import { ApprovalFeed } from './feed.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
@@ -29,6 +32,8 @@ export interface ApprovalEngineOptions {
   defaults: ToolDefaults;
   /** The payees bankops created, for previews that name the payee. */
   payees?: PayeeDirectory;
+  /** Where the service delivers events, and its keys (an approved event relay runs with them). */
+  webhooks?: ServiceWebhooks;
   /** How long a pending approval waits for its quorum. */
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */
@@ -43,6 +48,8 @@ export interface ApprovalEngineOptions {
    * request id each time. After the last, the approval is `unresolved`: a person reconciles it.
    */
   resendDelaysMs?: readonly number[];
+  /** How often a long-running process asks the service about money it sent (default 1 s). */
+  settlePassMs?: number;
   /** Sends of one attempt across all processes and restarts before it is `unresolved` (default 6). */
   maxSends?: number;
   /** Checks the passkey assertions of votes under step-up rules (src/core/passkeys). */
@@ -123,7 +130,7 @@ export class EngineContext {
     by: { actor?: { id: string }; person?: string; detail?: string } = {},
   ): void {
     const row = this.store.byId(id);
-    if (row === undefined) throw new Error(`approval ${id} vanished inside its transaction`);
+    if (row === undefined) throw internalError(`approval ${id} vanished inside its transaction`);
     const event = this.feed.append({
       approvalId: id,
       kind,
@@ -131,8 +138,8 @@ export class EngineContext {
       state: row.state,
       attempt: row.attempt,
       ...(by.actor === undefined ? {} : { actor: by.actor.id }),
-      ...(by.person === undefined ? {} : { person: by.person }),
-      ...(by.detail === undefined ? {} : { detail: by.detail }),
+      ...optional('person', by.person),
+      ...optional('detail', by.detail),
     });
     this.#pending.push(event);
   }
@@ -156,7 +163,7 @@ export class EngineContext {
           if (this.deps.onListenerError !== undefined) this.deps.onListenerError(error);
           else
             this.deps.log?.error('approval listener failed', {
-              error: error instanceof Error ? error.message : String(error),
+              error,
             });
         }
       }
@@ -201,15 +208,9 @@ export class EngineContext {
       defaults: this.deps.defaults,
       actorName: actorName(actor),
       requestId: randomUUID(),
-      once: async <T>(key: string, produce: () => Promise<T>): Promise<T> => {
-        const saved = checkpoints.get(key);
-        if (saved !== undefined) return saved.value as T;
-        const value = await produce();
-        checkpoints.set(key, value);
-        return value;
-      },
+      once: onceWith(checkpoints),
       progress: (message) => onProgress?.(message),
-      ...(this.deps.payees === undefined ? {} : { payees: this.deps.payees }),
+      ...optional('payees', this.deps.payees),
     };
   }
 }

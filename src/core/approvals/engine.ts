@@ -149,7 +149,7 @@ export class ApprovalEngine implements ApprovalService {
    */
   startBackground(onError: (error: unknown) => void): void {
     this.#expiry ??= startExpiryTimer(this.#ctx, onError);
-    this.#settlements ??= startSettlementFollower(this.#ctx, onError);
+    this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
   }
 
   async stopBackground(): Promise<void> {

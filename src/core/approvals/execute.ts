@@ -1,4 +1,5 @@
 import { outcomeUnknown } from '../errors.js';
+import { optional } from '../optional.js';
 import { type RunOutcome, runTool } from '../run-tool.js';
 import type { Preview } from '../tool.js';
 import { auditApproval } from './audit.js';
@@ -102,8 +103,8 @@ async function run(
     actor: requesterOf(row),
     requestId: row.request_id,
     approvalId: row.id,
-    ...(approved === undefined ? {} : { approved }),
-    ...(onProgress === undefined ? {} : { onProgress }),
+    ...optional('approved', approved),
+    ...optional('onProgress', onProgress),
     checkpoints: durableCheckpoints(ctx.store, {
       id: row.id,
       owner: ctx.owner,
@@ -134,7 +135,7 @@ function record(ctx: EngineContext, row: ApprovalRow, outcome: RunOutcome): void
   const { changes, kind, detail } = outcomeChanges(row, outcome, {
     ...ctx.settings(),
     secretFields: ctx.deps.registry.get(row.tool)?.secretFields ?? [],
-    ...(settlement === undefined ? {} : { settlement }),
+    ...optional('settlement', settlement),
   });
   ctx.transaction(() => {
     // Unchanged: our lease ran out and another process took the approval over; its outcome stands.

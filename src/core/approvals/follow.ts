@@ -57,7 +57,7 @@ export function followFeed(
       consumer,
       seq,
       retryInMs: delay,
-      error: error instanceof Error ? error.message : String(error),
+      error,
     });
     clearTimeout(retryTimer);
     retryTimer = setTimeout(wake, delay).unref();

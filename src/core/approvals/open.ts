@@ -20,22 +20,29 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
   const joined = ctx.transaction(() => join(ctx, request));
   if (joined !== undefined) return joined;
 
+  // The audit entry of the request, opened or not.
+  const requested = (fields: {
+    approvalId: string | null;
+    outcome: 'failed' | 'pending';
+    error?: string;
+    requestId?: string;
+  }) =>
+    auditApproval(ctx.deps.audit, {
+      actor,
+      tool: tool.name,
+      input: ctx.auditInput(tool, input),
+      event: 'requested',
+      decision: 'approval_required',
+      ...fields,
+    });
+
   let preview: Preview | undefined;
   if (tool.preview !== undefined) {
     try {
       preview = await tool.preview(input, ctx.readContext(actor, request.onProgress));
     } catch (error) {
       const failure = toFailure(error, secretsOf(tool, input));
-      auditApproval(ctx.deps.audit, {
-        actor,
-        tool: tool.name,
-        input: ctx.auditInput(tool, input),
-        event: 'requested',
-        decision: 'approval_required',
-        approvalId: null,
-        outcome: 'failed',
-        error: `not opened: ${failure.message}`,
-      });
+      requested({ approvalId: null, outcome: 'failed', error: `not opened: ${failure.message}` });
       return { status: 'failed', tool: tool.name, error: failure };
     }
   }
@@ -47,16 +54,7 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
     const other = join(ctx, request);
     if (other !== undefined) return other;
     ctx.store.insert(row);
-    auditApproval(ctx.deps.audit, {
-      actor,
-      tool: tool.name,
-      input: ctx.auditInput(tool, input),
-      event: 'requested',
-      decision: 'approval_required',
-      approvalId: row.id,
-      requestId: row.request_id,
-      outcome: 'pending',
-    });
+    requested({ approvalId: row.id, requestId: row.request_id, outcome: 'pending' });
     ctx.record(row.id, 'opened', { actor, person });
     return undefined;
   });

@@ -1,17 +1,18 @@
+import { internalError } from '../errors.js';
 import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
 import type { ApprovalRow } from './store.js';
-import type { ApprovalActionResult, Reconciliation } from './types.js';
+import { type ApprovalActionResult, closedWords, type Reconciliation } from './types.js';
 import { requesterOf } from './view.js';
 import { notFound, refused } from './vote.js';
 
 /** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
 function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): string | undefined {
   if (row.state !== 'unresolved')
-    return `approval ${row.id} is ${row.state}; only an unresolved one is reconciled`;
+    return `approval ${row.id} ${closedWords(row.state)}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
   if (
     actor.id === row.requester_id ||
@@ -49,7 +50,7 @@ export async function reconcileApproval(
         ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), sends: 0, updated_at: now }
         : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
     if (!ctx.store.update(id, { state: 'unresolved' }, changes))
-      throw new Error(`approval ${id} changed under a write lock`);
+      throw internalError(`approval ${id} changed under a write lock`);
     const what =
       how.outcome === 'retry'
         ? 'sent again with the same request id'

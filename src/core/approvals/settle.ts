@@ -127,6 +127,7 @@ export interface SettlementFollower {
 export function startSettlementFollower(
   ctx: EngineContext,
   onError: (error: unknown) => void,
+  passMs = SECOND,
 ): SettlementFollower {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
@@ -136,7 +137,7 @@ export function startSettlementFollower(
       .finally(() => {
         running = undefined;
       });
-  }, SECOND).unref();
+  }, passMs).unref();
   return {
     async stop() {
       clearInterval(timer);

@@ -1,4 +1,5 @@
 import type { Db } from '../db.js';
+import { internalError } from '../errors.js';
 import type { ApprovalFilter, ApprovalState } from './types.js';
 
 /** One row of `approvals`, as SQLite returns it. */
@@ -137,7 +138,7 @@ export class ApprovalStore {
     changes: Partial<Omit<ApprovalRow, 'id'>>,
   ): boolean {
     const columns = Object.keys(changes);
-    if (columns.length === 0) throw new Error('ApprovalStore.update needs at least one column');
+    if (columns.length === 0) throw internalError('ApprovalStore.update needs at least one column');
     const sets = columns.map((column) => `${column} = @set_${column}`).join(', ');
     const ownerClause = expected.owner === undefined ? '' : ' AND owner IS @expected_owner';
     const params: Record<string, unknown> = { id, expected_state: expected.state };

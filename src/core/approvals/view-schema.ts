@@ -23,6 +23,26 @@ export type ApprovalState = (typeof APPROVAL_STATES)[number];
  * States in which an approval is still open: an identical request joins it instead of opening
  * another (`unresolved` too: its money may have left).
  */
+/** Why an approval in this state takes no vote, rejection or cancellation: what became of it. */
+const NO_LONGER: Record<ApprovalState, string> = {
+  pending: 'is still waiting for approvers',
+  approved: 'is already approved and running',
+  executing: 'is already approved and running',
+  succeeded: 'was already approved and has run',
+  failed: 'was already approved, and failed when it ran',
+  rejected: 'was already rejected',
+  expired: 'has expired',
+  cancelled: 'was cancelled',
+  unresolved: 'was already approved and sent; its outcome is being reconciled',
+};
+
+/** `was already approved and has run`: what became of an approval, for a refusal. */
+export const closedWords = (state: ApprovalState): string => NO_LONGER[state];
+
+/** `approval apr_… was already approved and has run; it takes no more decisions`. */
+export const closedReason = (id: string, state: ApprovalState): string =>
+  `approval ${id} ${NO_LONGER[state]}; it takes no more decisions`;
+
 export const OPEN_STATES: readonly ApprovalState[] = ['pending', 'approved', 'executing', 'unresolved'];
 
 // The title names the shape where a JSON Schema writes it once and refers to it (MCP's tools/list).
@@ -37,6 +57,8 @@ export const FailureSchema = z.object({
   requestId: z.string().optional(),
   operation: z.string().optional(),
   issues: z.array(z.string()).optional().describe('Field-level problems.'),
+  attempts: z.number().int().optional().describe('Times sent, if more than once.'),
+  elapsedMs: z.number().optional().describe('Time tried (ms).'),
 });
 export type Failure = z.infer<typeof FailureSchema>;
 

@@ -1,3 +1,4 @@
+import { optional } from '../optional.js';
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
 import type { ApprovalRow, VoteRow } from './store.js';
@@ -28,12 +29,12 @@ export function viewOf(
     requester: row.requester_id,
     requesterPerson: row.requester_person,
     origin: JSON.parse(row.origin_json) as Origin,
-    ...(route === undefined ? {} : { route }),
+    ...optional('route', route),
     requiredApprovers: row.required_approvers,
     approverRole: row.approver_role,
     reason: row.policy_reason,
-    ...(preview === undefined ? {} : { preview }),
-    ...(bound === undefined ? {} : { bound }),
+    ...optional('preview', preview),
+    ...optional('bound', bound),
     attempt: row.attempt,
     ...(row.step_up === null ? {} : { stepUp: row.step_up }),
     approvals: votes.map((vote) => ({
@@ -47,9 +48,9 @@ export function viewOf(
     expiresAt: row.expires_at,
     ...(row.decided_by === null ? {} : { decidedBy: row.decided_by }),
     ...(row.decision_reason === null ? {} : { decisionReason: row.decision_reason }),
-    ...(result === undefined ? {} : { result }),
-    ...(error === undefined ? {} : { error }),
+    ...optional('result', result),
+    ...optional('error', error),
     requestId: row.request_id,
-    ...(settlement === undefined ? {} : { settlement }),
+    ...optional('settlement', settlement),
   };
 }

@@ -1,3 +1,4 @@
+import { internalError } from '../errors.js';
 import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
@@ -6,7 +7,7 @@ import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import { type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
 import type { ApprovalRow, VoteRow } from './store.js';
-import type { ApprovalActionResult } from './types.js';
+import { type ApprovalActionResult, closedReason, closedWords } from './types.js';
 import { requesterOf } from './view.js';
 
 export const refused = (reason: string): ApprovalActionResult => ({ status: 'refused', reason });
@@ -66,7 +67,7 @@ function mayVote(
   row: ApprovalRow,
   approver: Actor,
 ): { person: string } | { reason: string } {
-  if (row.state !== 'pending') return { reason: `approval ${row.id} is ${row.state}, not pending` };
+  if (row.state !== 'pending') return { reason: closedReason(row.id, row.state) };
   const policy = ctx.deps.policy.current();
   const check = checkApprover(policy, {
     approver,
@@ -212,7 +213,7 @@ export async function vote(
       ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: at }
       : { updated_at: at };
     if (!ctx.store.update(id, { state: 'pending' }, changes))
-      throw new Error(`approval ${id} changed under a write lock`);
+      throw internalError(`approval ${id} changed under a write lock`);
     ctx.record(id, 'voted', { actor: approver, person: now.person });
     if (quorum) ctx.record(id, 'executing', { actor: approver, person: now.person });
     return quorum ? 'execute' : { status: 'ok', approval: ctx.viewById(id)! };
@@ -229,7 +230,7 @@ export function reject(
   return ctx.transaction((): ApprovalActionResult => {
     const row = currentRow(ctx, id);
     if (row === undefined) return notFound(id);
-    if (row.state !== 'pending') return refusal(ctx, `approval ${id} is ${row.state}, not pending`, row);
+    if (row.state !== 'pending') return refusal(ctx, closedReason(id, row.state), row);
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
@@ -261,7 +262,11 @@ export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: st
       return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {
-      return refusal(ctx, `approval ${id} is ${row.state}; only a pending one can be cancelled`, row);
+      return refusal(
+        ctx,
+        `approval ${id} ${closedWords(row.state)}; only a pending one can be cancelled`,
+        row,
+      );
     }
     const why = reason?.trim() ? reason.trim() : 'cancelled by the requester';
     return close(ctx, row, 'cancelled', actor, person, why);
@@ -279,7 +284,7 @@ function close(
 ): ApprovalActionResult {
   const changes = { state, decided_by: actor.id, decision_reason: reason, updated_at: ctx.nowIso() };
   if (!ctx.store.update(row.id, { state: 'pending' }, changes))
-    throw new Error(`approval ${row.id} changed under a write lock`);
+    throw internalError(`approval ${row.id} changed under a write lock`);
   auditApproval(ctx.deps.audit, {
     actor,
     tool: row.tool,

@@ -25,6 +25,10 @@ export interface ServiceErrorInit {
   issues?: readonly string[] | undefined;
   /** The service's `Retry-After` header, if it sent one. */
   retryAfter?: string | undefined;
+  /** How many times the request was sent (a read is sent again on 5xx, 429, timeouts). */
+  attempts?: number | undefined;
+  /** Milliseconds from the first attempt to giving up. */
+  elapsedMs?: number | undefined;
   cause?: unknown;
 }
 
@@ -35,6 +39,8 @@ export class ServiceError extends CodedError {
   /** The service's own message (or ours, for timeouts and network failures). */
   readonly serviceMessage: string;
   readonly retryAfter: string | undefined;
+  readonly attempts: number;
+  readonly elapsedMs: number | undefined;
 
   constructor(init: ServiceErrorInit) {
     const where = [
@@ -55,6 +61,25 @@ export class ServiceError extends CodedError {
     this.kind = init.kind;
     this.serviceMessage = init.message;
     this.retryAfter = init.retryAfter;
+    this.attempts = init.attempts ?? 1;
+    this.elapsedMs = init.elapsedMs;
+  }
+
+  /** The same failure, saying how many times it was sent and for how long before giving up. */
+  tried(attempts: number, elapsedMs: number): ServiceError {
+    return new ServiceError({
+      kind: this.kind,
+      operation: this.operation,
+      message: this.serviceMessage,
+      requestId: this.requestId,
+      httpStatus: this.httpStatus,
+      code: this.serviceCode,
+      issues: this.issues,
+      retryAfter: this.retryAfter,
+      attempts,
+      elapsedMs,
+      cause: this.original,
+    });
   }
 
   /** True when sending the same request again may succeed (timeouts, network errors, 5xx, 429). */

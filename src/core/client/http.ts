@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import type { z } from 'zod';
+import { messageOf } from '../errors.js';
+import { issueWords } from '../input-words.js';
+import { optional } from '../optional.js';
 import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
 import { TokenDataSchema } from './schemas/auth.js';
@@ -142,6 +145,7 @@ export class HttpClient {
     let refreshedToken = false;
     // Counted apart from attempts: the resend after a 401 is not one of the `maxRetries`.
     let retries = 0;
+    const started = performance.now();
     for (let attempt = 1; ; attempt += 1) {
       let token: string | undefined;
       try {
@@ -161,7 +165,7 @@ export class HttpClient {
           await sleep(backoffMs(retries, error.retryAfter));
           continue;
         }
-        throw error;
+        throw retries === 0 ? error : error.tried(retries + 1, performance.now() - started);
       }
     }
   }
@@ -224,7 +228,7 @@ export class HttpClient {
       });
     const fail = (init: Omit<ConstructorParameters<typeof ServiceError>[0], 'operation' | 'requestId'>) => {
       report({
-        ...(init.httpStatus === undefined ? {} : { httpStatus: init.httpStatus }),
+        ...optional('httpStatus', init.httpStatus),
         errorKind: init.kind,
       });
       return new ServiceError({
@@ -273,7 +277,7 @@ export class HttpClient {
         error instanceof undiciErrors.HeadersTimeoutError ||
         error instanceof undiciErrors.BodyTimeoutError ||
         error instanceof undiciErrors.ConnectTimeoutError;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       if (error instanceof undiciErrors.InvalidArgumentError) {
         // Refused by the HTTP library before a connection was used: nothing was sent.
         throw fail({ kind: 'not_sent', message: `the request could not be sent: ${reason}`, cause: error });
@@ -363,7 +367,7 @@ export class HttpClient {
 
   /** Validates a request body with its schema before anything is sent. */
   static checkRequest<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.infer<S> {
-    const parsed = schema.safeParse(input);
+    const parsed = schema.safeParse(input, { error: issueWords });
     if (parsed.success) return parsed.data;
     const issues = issuesOf(parsed.error);
     throw new ServiceError({

@@ -1,9 +1,9 @@
 export { challengeOf, challengeText } from './challenge.js';
 export type { PasskeyInfo } from './credentials.js';
-export { PasskeyError } from './errors.js';
+export { PasskeyError, type PasskeyStatus } from './errors.js';
 export { looksLikeToken } from './links.js';
 export { type SignatureFailure, type SignatureReport, verifySignatures } from './offline.js';
-export { PasskeyConfigError, type RelyingParty, relyingPartyOf } from './relying-party.js';
+export { type RelyingParty, relyingPartyOf } from './relying-party.js';
 export {
   APPROVE_PATH,
   type ApprovalPageData,

@@ -1,6 +1,7 @@
 import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Db } from '../db.js';
+import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
 import { canApprove, personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
@@ -71,11 +72,11 @@ export class PasskeyService {
   }
 
   get #exec(): Executor {
-    if (this.#executor === undefined) throw new Error('PasskeyService: no executor attached');
+    if (this.#executor === undefined) throw internalError('PasskeyService: no executor attached');
     return this.#executor;
   }
 
-  /** Throws `PasskeyConfigError` when `BANKOPS_PUBLIC_URL` cannot carry passkeys. */
+  /** Throws a 503 `PasskeyError` (`not_configured`) when `BANKOPS_PUBLIC_URL` cannot carry passkeys. */
   rp(): RelyingParty {
     return relyingPartyOf(this.#publicUrl);
   }

@@ -1,10 +1,11 @@
+import { CodedError, ErrorCode, messageOf } from '../errors.js';
 import type { Condition } from './schema.js';
 import type { Money, PolicyTool } from './types.js';
 
 /** A condition that cannot be decided (a tool's `money` threw or returned nonsense); the call is denied. */
-export class ConditionError extends Error {
+export class ConditionError extends CodedError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super({ code: ErrorCode.Internal, message, original: options?.cause });
     this.name = 'ConditionError';
   }
 }
@@ -16,7 +17,7 @@ export function moneyOf(tool: PolicyTool, input: unknown): Money | undefined {
   try {
     money = tool.money(input);
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new ConditionError(`cannot tell the amount of this ${tool.name} call: ${detail}`, { cause: error });
   }
   if (money === undefined) return undefined;

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { messageOf } from '../errors.js';
+import { issueWords } from '../input-words.js';
 import { PolicyError } from './errors.js';
 import { type Policy, PolicySchema } from './schema.js';
 
@@ -26,7 +28,7 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[]): string[] {
 
 /** Validates an already-decoded policy document. */
 export function parsePolicyValue(value: unknown, source: string): Policy {
-  const result = PolicySchema.safeParse(value);
+  const result = PolicySchema.safeParse(value, { error: issueWords });
   if (!result.success) throw new PolicyError(source, formatIssues(result.error.issues));
   return result.data;
 }
@@ -55,7 +57,7 @@ export function readPolicyText(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = messageOf(error);
     throw new PolicyError(path, [`cannot read the file: ${detail}`], { cause: error });
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type FSWatcher, readFileSync, watch as watchFs } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { internalError } from '../errors.js';
 import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
@@ -106,7 +107,7 @@ export class PolicyStore {
    * (a new inode) and a watch on the old one would go silent.
    */
   watch(onChange: (change: PolicyChange) => void): void {
-    if (this.#watcher !== undefined) throw new Error('PolicyStore.watch was already called');
+    if (this.#watcher !== undefined) throw internalError('PolicyStore.watch was already called');
     const name = basename(this.path);
     // Not persistent, like the unref'd timer: watching the policy must never keep a process alive.
     this.#watcher = watchFs(dirname(this.path), { persistent: false }, (_event, filename) => {

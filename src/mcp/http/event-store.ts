@@ -1,4 +1,5 @@
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import { usageError } from '../../core/errors.js';
 
 export interface EventStoreLimits {
   /** Most events kept; the oldest go first. */
@@ -64,7 +65,7 @@ export class BoundedEventStore implements EventStore {
   ): Promise<StreamId> {
     const last = this.#byId.get(lastEventId);
     // The transport asks getStreamIdForEventId first and refuses unknown ids; this is the fallback.
-    if (last === undefined) throw new Error('unknown or expired Last-Event-ID');
+    if (last === undefined) throw usageError('unknown or expired Last-Event-ID');
     // Copied first: `send` awaits, and new events may be stored (and old ones evicted) meanwhile.
     const missed = this.#events.filter((e) => e.seq > last.seq && e.streamId === last.streamId);
     for (const event of missed) {

@@ -8,15 +8,17 @@ import {
   isLegacyRequest,
 } from '@modelcontextprotocol/server';
 import { mcpActor } from '../../core/actors.js';
+import { internalError } from '../../core/errors.js';
 import type { Executor } from '../../core/executor.js';
+import { header, readJsonBody } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
 import type { PolicyStore } from '../../core/policy/store.js';
 import type { Registry } from '../../core/registry.js';
 import type { Toolset } from '../../core/toolset.js';
 import { createMcpServer } from '../server.js';
 import { bearerKey, CHALLENGE } from './auth.js';
-import { readJsonBody } from './body.js';
 import type { EventStoreLimits } from './event-store.js';
 import { hostAllowed } from './host.js';
 import { type KeyOf, LegacySessions } from './legacy.js';
@@ -81,11 +83,6 @@ const CORS_HEADERS =
 /** Node's own request, as the SDK's adapter types it (`method?: string` where Node has `| undefined`). */
 const nodeLike = (req: IncomingMessage): NodeIncomingMessageLike => req as NodeIncomingMessageLike;
 
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 /**
  * MCP over Streamable HTTP (DESIGN decision 9): the Host and Origin checks, a bearer key from the
  * policy on every request, then by protocol era. 2026-07-28 clients are served statelessly (a
@@ -93,78 +90,121 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
  * request; 2025-era clients get sessions (legacy.ts).
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
+  return new McpHttp(options);
+}
+
+/** The per-request MCP server of a key: its actor is the key's name, the key itself goes no further. */
+function serverFactory(options: McpHttpHandlerOptions) {
   const { runtime } = options;
-  const { log } = runtime;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
-  const allowedHosts = options.allowedHosts ?? [];
-  const allowedOrigins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
-  const serverFor = (keyName: string) =>
+  return (keyName: string) =>
     createMcpServer({
       registry: runtime.registry,
       getExecutor: async () => runtime.executor,
       actor: mcpActor(keyName),
-      ...(options.toolsets === undefined ? {} : { toolsets: options.toolsets }),
-      ...(options.readOnly === undefined ? {} : { readOnly: options.readOnly }),
-      ...(options.secretInputs === undefined ? {} : { secretInputs: options.secretInputs }),
-      ...(options.confirmWrites === undefined ? {} : { confirmWrites: options.confirmWrites }),
+      ...optional('toolsets', options.toolsets),
+      ...optional('readOnly', options.readOnly),
+      ...optional('secretInputs', options.secretInputs),
+      ...optional('confirmWrites', options.confirmWrites),
     });
-  const onerror = (error: Error) => log.debug('mcp http: protocol', { error: error.message });
+}
 
-  const modern = createMcpHandler(
-    ({ authInfo }) => {
-      if (authInfo === undefined) throw new Error('no key on a request that passed the key check');
-      return serverFor(authInfo.clientId);
-    },
-    { legacy: 'reject', maxRequestBodySize: maxBodyBytes, onerror },
-  );
-  const serveModern = toNodeHandler(modern, { maxRequestBodySize: maxBodyBytes, onerror });
-  const legacy = new LegacySessions({
-    createServer: serverFor,
-    log,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
-    maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
-    maxSessionsPerKey: options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey,
-    revokeGraceMs: options.revokeGraceMs ?? DEFAULTS.revokeGraceMs,
-    ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
-  });
-  const idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
-  const sweep = setInterval(
-    () => legacy.sweep(runtime.policy.current()),
-    Math.max(50, Math.min(1_000, Math.floor(idleMs / 2))),
-  );
-  sweep.unref();
+class McpHttp implements McpHttpHandler {
+  readonly #options: McpHttpHandlerOptions;
+  readonly #log: Logger;
+  readonly #maxBodyBytes: number;
+  readonly #allowedHosts: readonly string[];
+  readonly #allowedOrigins: ReadonlySet<string>;
+  /** The 2026 era: stateless, one server per request. */
+  readonly #modern: ReturnType<typeof createMcpHandler>;
+  readonly #serveModern: ReturnType<typeof toNodeHandler>;
+  /** The 2025 era: sessions, resumable streams. */
+  readonly #legacy: LegacySessions;
+  readonly #sweep: NodeJS.Timeout;
+  // Shutting down: new requests are turned away while the POSTs in flight (tool calls, perhaps
+  // a payout) finish, because ending a session aborts the calls still running in it.
+  #closing = false;
+  #postsInFlight = 0;
 
-  const refuse = (
+  constructor(options: McpHttpHandlerOptions) {
+    this.#options = options;
+    const { runtime } = options;
+    this.#log = runtime.log;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
+    this.#allowedHosts = options.allowedHosts ?? [];
+    this.#allowedOrigins = new Set((options.allowedOrigins ?? []).map(normalizeOrigin));
+    const serverFor = serverFactory(options);
+    const onerror = (error: Error) => this.#log.debug('mcp http: protocol', { error: error.message });
+    this.#modern = createMcpHandler(
+      ({ authInfo }) => {
+        if (authInfo === undefined) throw internalError('no key on a request that passed the key check');
+        return serverFor(authInfo.clientId);
+      },
+      { legacy: 'reject', maxRequestBodySize: this.#maxBodyBytes, onerror },
+    );
+    this.#serveModern = toNodeHandler(this.#modern, { maxRequestBodySize: this.#maxBodyBytes, onerror });
+    const idleMs = options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs;
+    this.#legacy = new LegacySessions({
+      createServer: serverFor,
+      log: this.#log,
+      idleTimeoutMs: idleMs,
+      maxSessions: options.maxSessions ?? DEFAULTS.maxSessions,
+      maxSessionsPerKey: options.maxSessionsPerKey ?? DEFAULTS.maxSessionsPerKey,
+      revokeGraceMs: options.revokeGraceMs ?? DEFAULTS.revokeGraceMs,
+      ...optional('eventStore', options.eventStore),
+    });
+    this.#sweep = setInterval(
+      () => this.#legacy.sweep(runtime.policy.current()),
+      Math.max(50, Math.min(1_000, Math.floor(idleMs / 2))),
+    );
+    this.#sweep.unref();
+  }
+
+  readonly handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    this.#serve(req, res).catch((error: unknown) => {
+      this.#log.error('mcp http: request failed', { method: req.method, error });
+      sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
+    });
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearInterval(this.#sweep);
+    const deadline = Date.now() + (this.#options.drainMs ?? DEFAULTS.drainMs);
+    while (this.#postsInFlight > 0 && Date.now() < deadline) await delay(25);
+    if (this.#postsInFlight > 0) {
+      this.#log.warn('mcp http: closing with tool calls still running', {
+        postsInFlight: this.#postsInFlight,
+      });
+    }
+    await this.#legacy.closeAll();
+    await this.#modern.close();
+  }
+
+  #refuse(
     req: IncomingMessage,
     res: ServerResponse,
     status: number,
     message: string,
     headers: Record<string, string> = {},
-  ): void => {
+  ): void {
     // Who and why, never the Authorization header: the key is a secret even when it is wrong.
-    log.warn('mcp http: request refused', {
+    this.#log.warn('mcp http: request refused', {
       status,
       reason: message,
       method: req.method,
       remote: req.socket.remoteAddress,
     });
     sendRpcError(res, status, RPC_ERROR.server, message, headers);
-  };
-
-  // Shutting down: new requests are turned away while the POSTs in flight (tool calls, perhaps
-  // a payout) finish, because ending a session aborts the calls still running in it.
-  let closing = false;
-  let postsInFlight = 0;
+  }
 
   /** The checks every request passes before its era matters; the key's name, or undefined once answered. */
-  const admit = (req: IncomingMessage, res: ServerResponse): KeyOf | undefined => {
-    if (!hostAllowed(header(req, 'host'), allowedHosts)) {
-      refuse(req, res, 403, 'Forbidden: Host not allowed');
+  #admit(req: IncomingMessage, res: ServerResponse): KeyOf | undefined {
+    if (!hostAllowed(header(req, 'host'), this.#allowedHosts)) {
+      this.#refuse(req, res, 403, 'Forbidden: Host not allowed');
       return undefined;
     }
     const origin = header(req, 'origin');
-    if (!originAllowed(origin, req.socket.localPort ?? 0, allowedOrigins)) {
-      refuse(req, res, 403, 'Forbidden: Origin not allowed');
+    if (!originAllowed(origin, req.socket.localPort ?? 0, this.#allowedOrigins)) {
+      this.#refuse(req, res, 403, 'Forbidden: Origin not allowed');
       return undefined;
     }
     if (origin !== undefined) {
@@ -182,17 +222,21 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       res.end();
       return undefined;
     }
-    // The key is resolved on every request, so a key removed from the policy stops working at once.
+    return this.#authenticate(req, res);
+  }
+
+  /** The bearer key, resolved on every request: a key removed from the policy stops working at once. */
+  #authenticate(req: IncomingMessage, res: ServerResponse): KeyOf | undefined {
     const key = bearerKey(req);
     if (key === undefined) {
-      refuse(req, res, 401, 'Unauthorized: send Authorization: Bearer <key>', {
+      this.#refuse(req, res, 401, 'Unauthorized: send Authorization: Bearer <key>', {
         'WWW-Authenticate': CHALLENGE.missing,
       });
       return undefined;
     }
-    const name = resolveMcpKey(runtime.policy.current(), key);
+    const name = resolveMcpKey(this.#options.runtime.policy.current(), key);
     if (name === undefined) {
-      refuse(req, res, 401, 'Unauthorized: the key is not in the policy', {
+      this.#refuse(req, res, 401, 'Unauthorized: the key is not in the policy', {
         'WWW-Authenticate': CHALLENGE.invalid,
       });
       return undefined;
@@ -202,10 +246,10 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return undefined;
     }
     return { name, digest: sha256Hex(key) };
-  };
+  }
 
-  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (closing) {
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.#closing) {
       sendRpcError(res, 503, RPC_ERROR.server, 'Shutting down; try again shortly', {
         'Retry-After': '5',
         Connection: 'close',
@@ -213,62 +257,43 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return;
     }
     if (req.method === 'POST') {
-      postsInFlight += 1;
+      this.#postsInFlight += 1;
       res.once('close', () => {
-        postsInFlight -= 1;
+        this.#postsInFlight -= 1;
       });
     }
-    const key = admit(req, res);
+    const key = this.#admit(req, res);
     if (key === undefined) return;
-    if (req.method !== 'POST') {
-      // GET (the 2025 stream) and DELETE (end a session) belong to 2025-era sessions only.
-      await legacy.handle(req, res, key, undefined);
-      return;
-    }
+    // GET (the 2025 stream) and DELETE (end a session) belong to 2025-era sessions only.
+    if (req.method !== 'POST') return this.#legacy.handle(req, res, key, undefined);
+    return this.#servePost(req, res, key);
+  }
+
+  /** A POST: its body read within bounds, then to the era it speaks. */
+  async #servePost(req: IncomingMessage, res: ServerResponse, key: KeyOf): Promise<void> {
     if (!isJsonContentType(header(req, 'content-type'))) {
       sendRpcError(res, 415, RPC_ERROR.server, 'Unsupported Media Type: send Content-Type: application/json');
       return;
     }
-    const read = await readJsonBody(req, maxBodyBytes);
+    const read = await readJsonBody(req, this.#maxBodyBytes);
     if (!read.ok) {
       if (read.reason === 'too_large') {
-        refuse(req, res, 413, `Payload too large: at most ${maxBodyBytes} bytes`, { Connection: 'close' });
+        this.#refuse(req, res, 413, `Payload too large: at most ${this.#maxBodyBytes} bytes`, {
+          Connection: 'close',
+        });
       } else if (read.reason === 'invalid_json') {
         sendRpcError(res, 400, RPC_ERROR.parse, 'Parse error: Invalid JSON');
       }
       return;
     }
     const body = read.value;
-    if (
-      await isLegacyRequest(await toWebRequest(nodeLike(req), body), body, {
-        maxRequestBodySize: maxBodyBytes,
-      })
-    ) {
-      await legacy.handle(req, res, key, body);
+    const request = await toWebRequest(nodeLike(req), body);
+    if (await isLegacyRequest(request, body, { maxRequestBodySize: this.#maxBodyBytes })) {
+      await this.#legacy.handle(req, res, key, body);
       return;
     }
     // The key's name reaches the per-request server as its actor; the key itself goes no further.
     const authInfo: AuthInfo = { token: key.digest, clientId: key.name, scopes: [] };
-    await serveModern(Object.assign(nodeLike(req), { auth: authInfo }), res, body);
-  };
-
-  return {
-    handle: (req, res) =>
-      serve(req, res).catch((error: unknown) => {
-        log.error('mcp http: request failed', {
-          method: req.method,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        sendRpcError(res, 500, RPC_ERROR.server, 'Internal error');
-      }),
-    close: async () => {
-      closing = true;
-      clearInterval(sweep);
-      const deadline = Date.now() + (options.drainMs ?? DEFAULTS.drainMs);
-      while (postsInFlight > 0 && Date.now() < deadline) await delay(25);
-      if (postsInFlight > 0) log.warn('mcp http: closing with tool calls still running', { postsInFlight });
-      await legacy.closeAll();
-      await modern.close();
-    },
-  };
+    await this.#serveModern(Object.assign(nodeLike(req), { auth: authInfo }), res, body);
+  }
 }

@@ -1,10 +1,12 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
-import { statusLine, whatWillHappen } from '../approval-words.js';
+import { approvalLines, statusLine } from '../approval-words.js';
+import { actorName } from '../people.js';
 import { blocksOf } from './derive.js';
 import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
+import { limitColumns } from './table.js';
 import { toolOutputDocument } from './tool-output.js';
 
 /** Approvals as documents: a table of many, a record (with what was asked and what came of it) of one. */
@@ -16,15 +18,15 @@ const field = (key: string, label: string, value: Value): Field => ({ key, label
 export const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
 
 /** One line on what an approval is for: the first of what will happen. */
-export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
+export const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
 const COLUMNS: Column[] = [
-  { key: 'id', label: 'ID', kind: 'id', align: 'left' },
-  { key: 'state', label: 'State', kind: 'status', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'requester', label: 'Requester', kind: 'id', align: 'left' },
-  { key: 'votes', label: 'Votes', kind: 'text', align: 'left' },
-  { key: 'what', label: 'What', kind: 'text', align: 'left' },
+  { key: 'id', label: 'ID', kind: 'id', align: 'left', rank: 0 },
+  { key: 'state', label: 'State', kind: 'status', align: 'left', rank: 1 },
+  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
+  { key: 'requester', label: 'Requester', kind: 'id', align: 'left', rank: 5 },
+  { key: 'votes', label: 'Votes', kind: 'text', align: 'left', rank: 4 },
+  { key: 'what', label: 'What', kind: 'text', align: 'left', rank: 2 },
 ];
 
 export interface ApprovalsListing {
@@ -33,6 +35,10 @@ export interface ApprovalsListing {
   limit?: number;
   /** How to see more, in the front end's words (`--limit 500`). */
   more?: string;
+  /** At most this many columns (all six by default); those left out are named in a note. */
+  maxColumns?: number;
+  /** Where the columns left out are found, in the front end's words (`--json shows them`). */
+  fullResult?: string;
 }
 
 /** A table of approvals, newest first as given. */
@@ -49,7 +55,7 @@ export function approvalsDocument(
       text(v.id, 'id'),
       text(stateWords(v), 'status'),
       text(v.tool),
-      text(v.requester, 'id'),
+      text(actorName(v.requester)),
       text(votes(v)),
       text(whatFor(v)),
     ]),
@@ -57,13 +63,15 @@ export function approvalsDocument(
   };
   const full = listing.limit !== undefined && views.length >= listing.limit;
   const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
-  return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
+  const fitted = limitColumns(table, listing.maxColumns ?? COLUMNS.length, listing.fullResult);
+  return { title, blocks: full ? [...fitted, { type: 'note', text: note, tone: 'warning' }] : fitted };
 }
 
 /** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
 function requesterWords(view: ApprovalView): string {
-  const { displayName, frontEnd } = view.origin;
-  return displayName === view.requester ? `via ${frontEnd}` : `${displayName}, via ${frontEnd}`;
+  const name = actorName(view.requester);
+  const { displayName } = view.origin;
+  return displayName === view.requester || name.startsWith(displayName) ? name : `${displayName}, ${name}`;
 }
 
 /** The facts of one approval, in the order an approver reads them. */
@@ -74,13 +82,16 @@ function facts(view: ApprovalView): Field[] {
     field('status', 'Status', text(statusLine(view))),
     field('tool', 'Tool', text(view.tool)),
     field('reason', 'Policy', text(view.reason)),
-    field('requester', 'Requester', text(`${view.requester} (${requesterWords(view)})`, 'id')),
+    field('requester', 'Requester', text(requesterWords(view))),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];
   if (view.approvals.length > 0)
-    out.push(field('approvals', 'Approved by', text(view.approvals.map((a) => a.approver).join(', '))));
+    out.push(
+      field('approvals', 'Approved by', text(view.approvals.map((a) => actorName(a.approver)).join(', '))),
+    );
   if (view.attempt > 1) out.push(field('attempt', 'Attempt', text(String(view.attempt), 'number')));
-  if (view.decidedBy !== undefined) out.push(field('decidedBy', 'Decided by', text(view.decidedBy, 'id')));
+  if (view.decidedBy !== undefined)
+    out.push(field('decidedBy', 'Decided by', text(actorName(view.decidedBy))));
   if (view.decisionReason !== undefined) out.push(field('decisionReason', 'Why', text(view.decisionReason)));
   if (view.error !== undefined) out.push(field('error', 'Error', text(view.error.message)));
   out.push(
@@ -92,6 +103,21 @@ function facts(view: ApprovalView): Field[] {
 }
 
 /** One approval: its facts, the input asked for, the quote approvers saw, and the result once run. */
+/** What the approvers were shown besides the facts: a quote for money, the card as it was, else details. */
+function shownTitle(view: ApprovalView): string {
+  switch (view.preview?.facts?.kind) {
+    case 'payout':
+    case 'conversion':
+      return 'Quote shown';
+    case 'card_status':
+      return 'Card when asked';
+    case 'wallet_transfer':
+      return 'Wallet when asked';
+    default:
+      return 'Details shown';
+  }
+}
+
 export interface ApprovalDocumentOptions {
   registry?: Registry;
   title?: string;
@@ -106,7 +132,7 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
     // What will happen, in the words every front end uses (approval-words.ts): one bullet a line.
     {
       type: 'note',
-      text: whatWillHappen(view)
+      text: approvalLines(view)
         .map((line) => `• ${line}`)
         .join('\n'),
       tone: 'info',
@@ -115,7 +141,7 @@ export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOp
   if (options.input !== false && Object.keys(view.input).length > 0)
     blocks.push(...blocksOf(view.input, undefined, 'Input'));
   if (view.preview !== undefined && Object.keys(view.preview.details).length > 0)
-    blocks.push(...blocksOf(view.preview.details, undefined, 'Quote shown'));
+    blocks.push(...blocksOf(view.preview.details, undefined, shownTitle(view)));
   const tool = registry?.get(view.tool);
   if (view.result !== undefined && isRecord(view.result)) {
     blocks.push(

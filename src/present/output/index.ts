@@ -5,4 +5,5 @@ export { blocksOf, documentOf } from './derive.js';
 export { amountValue, labelOf, maskedValue } from './format.js';
 export type * from './model.js';
 export { resultClass, resultDocument } from './result.js';
+export { limitColumns } from './table.js';
 export { pageInput, type ToolOutputOptions, toolOutputDocument } from './tool-output.js';

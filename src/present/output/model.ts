@@ -59,6 +59,11 @@ export interface Column {
   kind: ValueKind;
   /** Numbers and amounts read best right-aligned; the rest left. */
   align: 'left' | 'right';
+  /**
+   * Which columns stay when not all fit (`limitColumns`): the lowest first. Tables of tool results
+   * choose theirs by what the values are (table.ts) and leave this out.
+   */
+  rank?: number;
 }
 
 /** Key/value pairs: one object of the result (a card, an account, a quote). */

@@ -3,6 +3,7 @@ import type { ExecuteResult } from '../../core/results.js';
 import type { OutcomeClass } from '../approval-outcome.js';
 import { joinedLine, statusLine } from '../approval-words.js';
 import { describeFailure } from '../failure.js';
+import { nameActors } from '../people.js';
 import { approvalDocument } from './approval.js';
 import type { Block, Field, OutputDocument, Value } from './model.js';
 import { type ToolOutputOptions, toolOutputDocument } from './tool-output.js';
@@ -80,9 +81,9 @@ export function resultDocument(
         ],
       };
     case 'denied':
-      return { title: `Denied: ${result.tool}`, blocks: [note(result.reason, 'warning')] };
+      return { title: `Denied: ${result.tool}`, blocks: [note(nameActors(result.reason), 'warning')] };
     case 'declined':
-      return { title: `Not run: ${result.tool}`, blocks: [note(result.reason, 'warning')] };
+      return { title: `Not run: ${result.tool}`, blocks: [note(nameActors(result.reason), 'warning')] };
     case 'failed': {
       const words = describeFailure(
         { name: result.tool, readOnly: tool?.hints.readOnly ?? false },
@@ -93,7 +94,9 @@ export function resultDocument(
         ...(e.httpStatus === undefined
           ? []
           : [fact('httpStatus', 'HTTP status', String(e.httpStatus), 'number')]),
-        ...(e.code === undefined ? [] : [fact('code', 'Code', String(e.code), 'number')]),
+        ...(e.code === undefined || e.code === e.httpStatus
+          ? []
+          : [fact('code', 'Code', String(e.code), 'number')]),
         ...(e.operation === undefined ? [] : [fact('operation', 'Operation', e.operation, 'id')]),
         ...(e.requestId === undefined ? [] : [fact('requestId', 'Request ID', e.requestId, 'id')]),
       ];

@@ -147,6 +147,33 @@ function list(labels: readonly string[], limit = 6): string {
   return labels.length > limit ? `${shown.join(', ')}, …` : shown.join(', ');
 }
 
+/** `(margin balance, frozen balance)`: the first few labels, lower case. */
+const leftOut = (count: number, labels: readonly string[], fullResult: string | undefined): string =>
+  `${count} more field${count === 1 ? '' : 's'} per row not shown here (${list(labels)}); ${fullResult ?? 'the full result has them'}.`;
+
+/**
+ * A table of at most `max` columns, for tables whose columns say their `rank`: the lowest ranks
+ * stay, in their order; those left out are named in a note, as for tool results.
+ */
+export function limitColumns(table: TableBlock, max: number, fullResult?: string): Block[] {
+  if (table.columns.length <= max) return [table];
+  const keep = table.columns
+    .map((column, index) => ({ index, rank: column.rank ?? index }))
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, max)
+    .map((c) => c.index)
+    .sort((a, b) => a - b);
+  const dropped = table.columns.filter((_, i) => !keep.includes(i)).map((c) => c.label);
+  return [
+    {
+      ...table,
+      columns: keep.map((i) => table.columns[i]).filter((c) => c !== undefined),
+      rows: table.rows.map((row) => keep.map((i) => row[i]).filter((v) => v !== undefined)),
+    },
+    { type: 'note', text: leftOut(dropped.length, dropped, fullResult), tone: 'info' },
+  ];
+}
+
 /** A table block and its notes for `items`, or a note saying the list is empty. */
 export function tableBlocks(
   title: string,
@@ -185,7 +212,7 @@ export function tableBlocks(
   if (left.length > 0) {
     blocks.push({
       type: 'note',
-      text: `${left.length} more field${left.length === 1 ? '' : 's'} per row not shown here (${list(left)}); ${options.fullResult ?? 'the full result has them'}.`,
+      text: leftOut(left.length, left, options.fullResult),
       tone: 'info',
     });
   }

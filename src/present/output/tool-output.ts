@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import { inputJsonSchema, outputJsonSchema } from '../../core/registry.js';
 import type { AnyTool } from '../../core/tool.js';
 import { documentOf, type PageInput } from './derive.js';
@@ -46,9 +47,9 @@ export function toolOutputDocument(
   return documentOf(value, outputJsonSchema(tool), {
     title: tool.title,
     secretFields: tool.secretFields ?? [],
-    ...(paging === undefined ? {} : { paging }),
-    ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
-    ...(options.maxColumns === undefined ? {} : { maxColumns: options.maxColumns }),
-    ...(options.fullResult === undefined ? {} : { fullResult: options.fullResult }),
+    ...optional('paging', paging),
+    ...optional('maxRows', options.maxRows),
+    ...optional('maxColumns', options.maxColumns),
+    ...optional('fullResult', options.fullResult),
   });
 }

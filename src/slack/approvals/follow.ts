@@ -1,6 +1,9 @@
 import type { FeedFollower } from '../../core/approvals/follow.js';
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
-import type { SlackServices } from '../services.js';
+import { internalError } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
+import { slackRefusal } from '../web-api-errors.js';
+import type { ApprovalServices } from './index.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
 import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
@@ -15,13 +18,13 @@ export const CONSUMER = 'slack-approvals';
  * key made of the event's sequence number, in one transaction: a repeated event queues nothing new.
  */
 export class ApprovalFollower {
-  readonly #services: SlackServices;
+  readonly #services: ApprovalServices;
   readonly #poster: ApprovalPoster;
   /** Direct-message channels by user (`conversations.open` answers the same one every time). */
   readonly #dms = new Map<string, string>();
   #follower: FeedFollower | undefined;
 
-  constructor(services: SlackServices, poster: ApprovalPoster) {
+  constructor(services: ApprovalServices, poster: ApprovalPoster) {
     this.#services = services;
     this.#poster = poster;
   }
@@ -86,7 +89,7 @@ export class ApprovalFollower {
           'chat.postMessage',
           {
             channel: notice.channel,
-            ...(notice.thread === undefined ? {} : { thread_ts: notice.thread }),
+            ...optional('thread_ts', notice.thread),
             ...requesterNotice(event, view, policy, posted?.message.channel),
             unfurl_links: false,
           },
@@ -109,16 +112,17 @@ export class ApprovalFollower {
         channel?: { id?: string };
       };
       const channel = answer.channel?.id;
-      if (channel === undefined) throw new Error('conversations.open answered without a channel');
+      if (channel === undefined) throw internalError('conversations.open answered without a channel');
       this.#dms.set(address.user, channel);
       return { channel };
     } catch (error) {
       // Slack said no (a deactivated user, one the bot cannot write to): a retry will not help.
-      if ((error as { code?: string }).code === 'slack_webapi_platform_error') {
+      const refusal = slackRefusal(error);
+      if (refusal !== undefined) {
         this.#services.log.warn('slack: the requester cannot be sent a direct message', {
           approvalId: view.id,
           user: address.user,
-          error: (error as { data?: { error?: string } }).data?.error,
+          error: refusal,
         });
         return undefined;
       }

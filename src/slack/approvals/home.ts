@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { type ApprovalView, ApprovalViewSchema } from '../../core/approvals/types.js';
 import type { Actor } from '../../core/policy/types.js';
-import { isOwnApproval, whyNotDecide } from '../../present/approval-decide.js';
-import { statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { approvalsOf } from '../../present/approval-decide.js';
+import { approvalLines, statusLine } from '../../present/approval-words.js';
+import { decisionRef } from '../metadata.js';
 import { actions, type Block, button, context, escapeText, header, sections } from '../render/message.js';
 import type { SlackServices } from '../services.js';
-import { APPROVAL_ACTIONS, type DecisionRef } from './ids.js';
+import { APPROVAL_ACTIONS } from './ids.js';
 import { decisionButtons } from './message.js';
 import { askedBy, slackWording } from './people.js';
 
@@ -15,21 +16,24 @@ import { askedBy, slackWording } from './people.js';
  * may see them and the read is audited like `/bank approvals`.
  */
 
+/** The App Home reads approvals through the executor and titles from the registry. */
+type HomeSource = Pick<SlackServices, 'executor' | 'registry'>;
+
 const ListSchema = z.object({ approvals: z.array(ApprovalViewSchema) });
 
 /** Blocks one approval takes on the home tab (summary, buttons). */
 const PER_APPROVAL = 2;
 
-function summary(services: SlackServices, view: ApprovalView): Block[] {
+function summary(services: HomeSource, view: ApprovalView): Block[] {
   const w = slackWording(services.executor.policy);
-  const what = whatWillHappen(view).map(escapeText).join('\n');
+  const what = approvalLines(view).map(escapeText).join('\n');
   return sections(
     `*${escapeText(services.registry.get(view.tool)?.title ?? view.tool)}* · \`${view.id}\`\n${what}\n_${statusLine(view, w)}_ · asked by ${askedBy(services.executor.policy, view)}`,
   );
 }
 
 function section(
-  services: SlackServices,
+  services: HomeSource,
   title: string,
   views: readonly ApprovalView[],
   budget: number,
@@ -50,7 +54,7 @@ function section(
  * The approvals part of this person's home tab, in at most `budget` blocks; nothing for someone
  * the policy does not let list approvals.
  */
-export async function homeBlocks(services: SlackServices, actor: Actor, budget: number): Promise<Block[]> {
+export async function homeBlocks(services: HomeSource, actor: Actor, budget: number): Promise<Block[]> {
   const result = await services.executor.execute({
     tool: 'list_approvals',
     input: { state: 'pending', limit: 100 },
@@ -58,16 +62,11 @@ export async function homeBlocks(services: SlackServices, actor: Actor, budget: 
   });
   if (result.status !== 'ok') return [];
   const pending = ListSchema.parse(result.output).approvals;
-  const policy = services.executor.policy;
-  const forMe = pending.filter((view) => whyNotDecide(policy, actor, view) === undefined);
-  const mine = pending.filter((view) => isOwnApproval(policy, actor, view));
+  const { forMe, mine } = approvalsOf(services.executor.policy, actor, pending);
   const half = Math.floor((budget - 1) / 2);
   const cancel = (view: ApprovalView): Block => {
-    const ref: DecisionRef = { i: view.id, a: view.attempt };
-    return actions(
-      [button('Cancel request', APPROVAL_ACTIONS.cancel, JSON.stringify(ref))],
-      `home:${view.id}`,
-    );
+    const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+    return actions([button('Cancel request', APPROVAL_ACTIONS.cancel, ref)], `home:${view.id}`);
   };
   return [
     header('Approvals'),

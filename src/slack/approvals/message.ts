@@ -3,7 +3,8 @@ import type { ApprovalView, PreviewFacts } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Registry } from '../../core/registry.js';
 import { resultFacts } from '../../present/approval-outcome.js';
-import { sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
+import { decisionRef } from '../metadata.js';
 import {
   type Block,
   type Button,
@@ -16,7 +17,7 @@ import {
   type SlackMessage,
   sections,
 } from '../render/message.js';
-import { APPROVAL_ACTIONS, type DecisionRef } from './ids.js';
+import { APPROVAL_ACTIONS } from './ids.js';
 import { askedBy, slackWording } from './people.js';
 
 /**
@@ -75,17 +76,21 @@ function confirmDialog(view: ApprovalView): types.ConfirmationDialog {
 
 /** Approve (primary) and Reject (danger), each naming the attempt it was shown for. */
 export function decisionButtons(view: ApprovalView, registry: Registry): Button[] {
-  const ref: DecisionRef = { i: view.id, a: view.attempt };
-  const approve = button('Approve', APPROVAL_ACTIONS.approve, JSON.stringify(ref), 'primary');
+  const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+  const approve = button('Approve', APPROVAL_ACTIONS.approve, ref, 'primary');
   if (isDestructive(view, registry)) approve.confirm = confirmDialog(view);
-  return [approve, button('Reject', APPROVAL_ACTIONS.reject, JSON.stringify(ref), 'danger')];
+  return [approve, button('Reject', APPROVAL_ACTIONS.reject, ref, 'danger')];
 }
 
 /** How it ended, below the facts: the result's id and status, or the service's refusal. */
 function outcomeText(view: ApprovalView): string | undefined {
   switch (view.state) {
-    case 'succeeded':
-      return `*Result:* ${escapeText(`${view.tool} ran${resultFacts(view.result)}`)}`;
+    case 'succeeded': {
+      // The latest status the service gave, not the one it answered when it ran.
+      const latest =
+        view.settlement === undefined ? view.result : { ...view.result, status: view.settlement.status };
+      return `*Result:* ${escapeText(`${view.tool} ran${resultFacts(latest)}`)}`;
+    }
     case 'failed':
       return view.error === undefined ? undefined : `*Error:* ${escapeText(view.error.message)}`;
     case 'unresolved':
@@ -104,7 +109,7 @@ export interface ApprovalMessageContext {
 export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext): SlackMessage {
   const w = slackWording(ctx.policy);
   const status = `${statusEmoji(view)} *${statusLine(view, w)}*`;
-  const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
+  const what = approvalLines(view).map((line) => `• ${escapeText(line)}`);
   const title = toolTitle(view, ctx.registry);
   const votes = view.approvals.map(
     (vote) => `:white_check_mark: ${w.who(vote.approver, vote.person)}, ${w.time(vote.at)}`,
@@ -140,7 +145,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
         (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : ''),
     ),
   );
-  const first = whatWillHappen(view)[0] ?? view.tool;
+  const first = approvalLines(view)[0] ?? view.tool;
   return {
     text: clip(`${statusEmoji(view)} ${escapeText(`${title}: ${first} (${statusLine(view)})`)}`, 400),
     blocks,

@@ -1,7 +1,12 @@
-import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from '../../core/approvals/types.js';
+import {
+  APPROVAL_EVENT_KINDS,
+  type ApprovalEvent,
+  type ApprovalEventKind,
+  type ApprovalView,
+} from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import { eventLine } from '../../present/approval-history.js';
-import { whatWillHappen } from '../../present/approval-words.js';
+import { approvalLines } from '../../present/approval-words.js';
 import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
 import { slackWording } from './people.js';
 
@@ -11,31 +16,12 @@ import { slackWording } from './people.js';
  */
 
 /** Changes that get a line in the thread: every decision and what became of it. */
-const THREAD: ReadonlySet<ApprovalEventKind> = new Set([
-  'voted',
-  'rejected',
-  'cancelled',
-  'expired',
-  'succeeded',
-  'failed',
-  'requoted',
-  'unresolved',
-  'reconciled',
-  'settled',
-]);
+const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
+  APPROVAL_EVENT_KINDS.filter((kind) => kind !== 'opened' && kind !== 'executing'),
+);
 
-/** Changes the requester hears of (they cancelled themselves; `executing` is followed by its end). */
-const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([
-  'voted',
-  'rejected',
-  'expired',
-  'succeeded',
-  'failed',
-  'requoted',
-  'unresolved',
-  'reconciled',
-  'settled',
-]);
+/** Changes the requester hears of: the same, but their own cancelling (`executing` is followed by its end). */
+const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([...THREAD].filter((kind) => kind !== 'cancelled'));
 
 /** A retry that a person asked for (reconciling) is news; the `executing` of a vote is not. */
 export const inThread = (event: ApprovalEvent): boolean =>
@@ -96,7 +82,7 @@ export function requesterNotice(
   decidedIn: string | undefined,
 ): SlackMessage {
   const line = eventLine(event, view, slackWording(policy)) ?? event.kind;
-  const what = escapeText(whatWillHappen(view)[0] ?? view.tool);
+  const what = escapeText(approvalLines(view)[0] ?? view.tool);
   const text = `${eventEmoji(event, view)} Your request \`${view.id}\` (${what}): ${line}`;
   return {
     text,

@@ -1,6 +1,7 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Wording } from '../../present/approval-words.js';
+import { actorParts } from '../../present/people.js';
 import { escapeText } from '../render/message.js';
 
 /**
@@ -16,23 +17,10 @@ export function slackUserOf(policy: Pick<Policy, 'actors'>, person: string | und
     .slackUser;
 }
 
-/** `cli:bob` → `bob` and `CLI`; `mcp:claude-ops` → `claude-ops` and `assistant over MCP`. */
+/** `cli:bob` → `bob` and `CLI`, as every front end says it (src/present), escaped for Slack. */
 function identityParts(actorId: string): { name: string; via?: string } {
-  const at = actorId.indexOf(':');
-  const kind = at === -1 ? '' : actorId.slice(0, at);
-  const name = escapeText(at === -1 ? actorId : actorId.slice(at + 1));
-  switch (kind) {
-    case 'cli':
-      return { name, via: 'CLI' };
-    case 'mcp':
-      return name === 'stdio'
-        ? { name: 'the local assistant', via: 'MCP' }
-        : { name, via: 'assistant over MCP' };
-    case 'system':
-      return { name: 'bankops' };
-    default:
-      return { name: escapeText(actorId) };
-  }
+  const { name, via } = actorParts(actorId);
+  return via === undefined ? { name: escapeText(name) } : { name: escapeText(name), via };
 }
 
 /**

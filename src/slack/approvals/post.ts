@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalView } from '../../core/approvals/types.js';
-import type { SlackServices } from '../services.js';
+import { internalError } from '../../core/errors.js';
 import { isPermanentRefusal } from '../store/outbox.js';
+import { rateLimitedFor, slackRefusal } from '../web-api-errors.js';
+import type { ApprovalServices } from './index.js';
 import { approvalMessage } from './message.js';
+import { approvalChannel } from './requested.js';
 import { type ApprovalMessage, ApprovalMessages } from './store.js';
 
 /**
@@ -14,21 +17,12 @@ import { type ApprovalMessage, ApprovalMessages } from './store.js';
 export const digest = (value: unknown): string =>
   createHash('sha256').update(JSON.stringify(value)).digest('hex');
 
-/** The channel an approval is decided in: its rule's own, else the configured one. */
-export const approvalChannel = (view: ApprovalView, services: SlackServices): string | undefined =>
-  view.route?.slackChannel ?? services.config.approvalsChannel;
-
-interface RateLimited {
-  code?: string;
-  retryAfter?: number;
-}
-
 export class ApprovalPoster {
   readonly messages: ApprovalMessages;
-  readonly #services: SlackServices;
+  readonly #services: ApprovalServices;
   readonly #aborts = new AbortController();
 
-  constructor(services: SlackServices) {
+  constructor(services: ApprovalServices) {
     this.#services = services;
     this.messages = new ApprovalMessages(services.db);
   }
@@ -47,10 +41,10 @@ export class ApprovalPoster {
    * Throws when it should be tried again soon (Slack busy or down, another process posting).
    */
   async ensure(view: ApprovalView): Promise<{ message: ApprovalMessage; postedNow: boolean } | undefined> {
-    const channel = approvalChannel(view, this.#services);
+    const channel = approvalChannel(view, this.#services.config);
     if (channel === undefined) return undefined;
     const claim = this.messages.claim(view.id, channel);
-    if (claim === 'busy') throw new Error(`another process is posting the message of ${view.id}`);
+    if (claim === 'busy') throw internalError(`another process is posting the message of ${view.id}`);
     if (claim !== 'claimed') return { message: claim, postedNow: false };
     const content = this.render(view);
     let ts: string | undefined;
@@ -70,7 +64,7 @@ export class ApprovalPoster {
           {
             approvalId: view.id,
             channel,
-            error: (error as { data?: { error?: string } }).data?.error,
+            error: slackRefusal(error),
           },
         );
         return undefined;
@@ -80,7 +74,7 @@ export class ApprovalPoster {
     }
     if (ts === undefined) {
       this.messages.release(view.id);
-      throw new Error(`Slack answered chat.postMessage for ${view.id} without a ts`);
+      throw internalError(`Slack answered chat.postMessage for ${view.id} without a ts`);
     }
     this.messages.posted(view.id, ts, digest(content));
     return { message: { approvalId: view.id, channel, ts }, postedNow: true };
@@ -91,9 +85,9 @@ export class ApprovalPoster {
    * it again after its own short pause, so `Retry-After` is honoured and the order kept.
    */
   async pauseIfRateLimited(error: unknown): Promise<void> {
-    const e = error as RateLimited;
-    if (e.code !== 'slack_webapi_rate_limited_error') return;
-    const ms = Math.max(1, e.retryAfter ?? 1) * 1000;
+    const wait = rateLimitedFor(error);
+    if (wait === undefined) return;
+    const ms = Math.max(1, wait) * 1000;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.#aborts.signal.addEventListener('abort', () => {

@@ -1,5 +1,6 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import { whatWillHappen } from '../../present/approval-words.js';
+import { rejectTarget } from '../metadata.js';
 import { escapeText, LIMITS, plain, sections } from '../render/message.js';
 import type { ModalView } from '../render/modal.js';
 import { APPROVAL_VIEWS } from './ids.js';
@@ -8,23 +9,6 @@ import { APPROVAL_VIEWS } from './ids.js';
 export const REASON_BLOCK = 'reason';
 const REASON_ACTION = 'reason';
 
-/** What the modal carries to its submission: the approval, and where to answer the rejecter. */
-export interface RejectMetadata {
-  i: string;
-  /** The clicked message's response_url; none on the App Home. */
-  u?: string;
-}
-
-export function parseRejectMetadata(text: string): RejectMetadata | undefined {
-  try {
-    const meta = JSON.parse(text) as Partial<RejectMetadata>;
-    if (typeof meta.i !== 'string') return undefined;
-    return { i: meta.i, ...(typeof meta.u === 'string' ? { u: meta.u } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** The reason a rejecter typed, from a submission's state. */
 export function reasonOf(values: Record<string, Record<string, { value?: string | null }>>): string {
   return values[REASON_BLOCK]?.[REASON_ACTION]?.value ?? '';
@@ -32,15 +16,11 @@ export function reasonOf(values: Record<string, Record<string, { value?: string 
 
 /** "Why reject it?": the request in words, and a required reason that goes back to the requester. */
 export function rejectReasonModal(view: ApprovalView, where: { responseUrl?: string }): ModalView {
-  const meta: RejectMetadata = {
-    i: view.id,
-    ...(where.responseUrl === undefined || where.responseUrl === '' ? {} : { u: where.responseUrl }),
-  };
   const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
   return {
     type: 'modal',
     callback_id: APPROVAL_VIEWS.rejectReason,
-    private_metadata: JSON.stringify(meta),
+    private_metadata: rejectTarget.encode({ approvalId: view.id, ...where }),
     title: plain('Reject request', LIMITS.viewTitle),
     submit: plain('Reject', LIMITS.viewTitle),
     close: plain('Back', LIMITS.viewTitle),

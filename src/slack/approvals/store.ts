@@ -1,4 +1,4 @@
-import { type Db, migrate } from '../../core/db.js';
+import { type Db, migrate } from '../store/database.js';
 
 /**
  * Which approval has which message in Slack (channel and `ts`), in bankops's database: a restart

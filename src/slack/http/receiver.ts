@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App, Receiver, ReceiverEvent } from '@slack/bolt';
+import { internalError } from '../../core/errors.js';
+import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
-import { readRawBody, sendJson } from './raw-body.js';
 import { verifySlackSignature } from './verify.js';
 
 export interface SharedReceiverOptions {
@@ -18,11 +19,6 @@ export interface SharedReceiverOptions {
 }
 
 type Body = Record<string, unknown>;
-
-const header = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** Slash commands are form fields; interactivity is a form field `payload` holding JSON; events are JSON. */
 function parseBody(raw: Buffer, contentType: string | undefined): Body {
@@ -143,14 +139,14 @@ export class SharedReceiver implements Receiver {
         : { retryReason: header(req, 'x-slack-retry-reason') as string }),
     };
     try {
-      if (this.#app === undefined) throw new Error('the receiver was not initialised by an app');
+      if (this.#app === undefined) throw internalError('the receiver was not initialised by an app');
       await this.#app.processEvent(event);
       if (!acked) await ack();
       if (beforeResponse) write(stored);
     } catch (error) {
       log.error('slack: handling a request failed', {
         type: body.type,
-        error: error instanceof Error ? error.message : String(error),
+        error,
       });
       if (!acked) sendJson(res, 500, { error: 'internal error' });
       else if (beforeResponse) write(stored);

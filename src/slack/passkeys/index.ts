@@ -1,8 +1,9 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { ApprovalView } from '../../core/approvals/types.js';
-import { PasskeyConfigError, PasskeyError } from '../../core/passkeys/index.js';
+import { PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { whatWillHappen } from '../../present/approval-words.js';
+import type { ActorContext } from '../middleware/actor.js';
 import {
   type Block,
   context,
@@ -32,13 +33,15 @@ function linkButton(text: string, url: string): Block {
 
 /** Why no link can be made, in words for the person who asked. */
 function refusal(error: unknown): SlackMessage {
-  if (error instanceof PasskeyError || error instanceof PasskeyConfigError)
-    return line(`:no_entry: ${escapeText(error.message)}`);
+  if (error instanceof PasskeyError) return line(`:no_entry: ${escapeText(error.message)}`);
   throw error;
 }
 
+/** What the passkey answers use of the services. */
+export type PasskeyServices = Pick<SlackServices, 'passkeys'>;
+
 /** `/bank passkey`: a link (15 minutes, once) for the person behind this Slack user. */
-export function enrolLinkMessage(services: SlackServices, actor: Actor): SlackMessage {
+export function enrolLinkMessage(services: PasskeyServices, actor: Actor): SlackMessage {
   const passkeys = services.passkeys;
   if (passkeys === undefined) return line(':no_entry: Passkeys are not available on this server.');
   try {
@@ -62,7 +65,7 @@ export function enrolLinkMessage(services: SlackServices, actor: Actor): SlackMe
 }
 
 /** Approve on a step-up approval: the page where the vote is confirmed with a passkey. */
-export function stepUpMessage(services: SlackServices, view: ApprovalView, actor: Actor): SlackMessage {
+export function stepUpMessage(services: PasskeyServices, view: ApprovalView, actor: Actor): SlackMessage {
   const passkeys = services.passkeys;
   if (passkeys === undefined) return line(':no_entry: Passkeys are not available on this server.');
   try {
@@ -83,7 +86,8 @@ export function stepUpMessage(services: SlackServices, view: ApprovalView, actor
   }
 }
 
-export function register(app: App): void {
+/** The link buttons' clicks: only acknowledged (the browser opens the URL). */
+export function register(app: App<ActorContext>): void {
   app.action<BlockAction<ButtonAction>>(OPEN_LINK_ACTION, async ({ ack }) => {
     await ack();
   });

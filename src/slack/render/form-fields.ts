@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import type { JsonSchema } from '../../present/args.js';
 import { labelOf } from '../../present/output/format.js';
 
@@ -34,7 +35,7 @@ function unwrap(node: JsonSchema): JsonSchema {
   if (!Array.isArray(options)) return node;
   const real = options.map(asSchema).filter((o): o is JsonSchema => o !== undefined && o.type !== 'null');
   return real.length === 1 && real[0] !== undefined
-    ? { ...real[0], ...(node.description === undefined ? {} : { description: node.description }) }
+    ? { ...real[0], ...optional('description', node.description) }
     : node;
 }
 
@@ -90,7 +91,7 @@ export function formFields(schema: JsonSchema, prefix = '', parentRequired = tru
     fields.push({
       path,
       label: labelOf(key),
-      ...(description === undefined ? {} : { hint: description }),
+      ...optional('hint', description),
       required: isRequired,
       ...kindOf(inner),
     });

@@ -1,4 +1,6 @@
 import type { types } from '@slack/bolt';
+import { internalError } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
 
 export type Block = types.KnownBlock;
 export type Button = types.Button;
@@ -104,20 +106,20 @@ export const header = (text: string): Block =>
     : { type: 'section', text: { type: 'mrkdwn', text: clip(`*${escapeText(text)}*`, LIMITS.sectionText) } };
 
 export function button(text: string, actionId: string, value: string, style?: 'primary' | 'danger'): Button {
-  if (value.length > LIMITS.buttonValue) throw new Error(`button value of ${actionId} is too long`);
+  if (value.length > LIMITS.buttonValue) throw internalError(`button value of ${actionId} is too long`);
   return {
     type: 'button',
     text: plain(text, LIMITS.buttonText),
     action_id: actionId,
     value,
-    ...(style === undefined ? {} : { style }),
+    ...optional('style', style),
   };
 }
 
 export const actions = (elements: Button[], blockId?: string): Block => ({
   type: 'actions',
   elements: elements.slice(0, LIMITS.actionsElements),
-  ...(blockId === undefined ? {} : { block_id: blockId }),
+  ...optional('block_id', blockId),
 });
 
 /** A message of one short line, ephemeral answers' most common shape. */

@@ -1,4 +1,6 @@
 import type { types } from '@slack/bolt';
+import { CodedError, ErrorCode } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
 import { type FormField, valueAt } from './form-fields.js';
 import { type Block, clip, LIMITS, plain } from './message.js';
 
@@ -25,7 +27,7 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'static_select',
         action_id: FIELD_ACTION,
         options,
-        ...(chosen === undefined ? {} : { initial_option: chosen }),
+        ...optional('initial_option', chosen),
       };
     }
     case 'number':
@@ -34,14 +36,14 @@ function element(field: FormField, initial: unknown): types.InputBlockElement {
         type: 'number_input',
         action_id: FIELD_ACTION,
         is_decimal_allowed: field.kind === 'number',
-        ...(text === undefined ? {} : { initial_value: text }),
+        ...optional('initial_value', text),
       };
     default:
       return {
         type: 'plain_text_input',
         action_id: FIELD_ACTION,
-        ...(text === undefined ? {} : { initial_value: text }),
-        ...(placeholder === undefined ? {} : { placeholder }),
+        ...optional('initial_value', text),
+        ...optional('placeholder', placeholder),
       };
   }
 }
@@ -71,7 +73,26 @@ export interface ModalSpec {
   metadata: string;
 }
 
-export class ModalTooLargeError extends Error {}
+/** A form with more fields than a modal holds: the person is asked to type them instead. */
+export class ModalTooLargeError extends CodedError {
+  constructor(message: string) {
+    super({ code: ErrorCode.Usage, message });
+    this.name = 'ModalTooLargeError';
+  }
+}
+
+/**
+ * A title that fits Slack's title bar whole: a bracketed ending it cannot fit is left out (the
+ * intro says it in full), else the title ends at the last word that fits, never mid-word.
+ */
+export function titleBar(title: string, limit: number = LIMITS.viewTitle): string {
+  if (title.length <= limit) return title;
+  const plainer = title.replace(/\s*\([^)]*\)\s*$/, '');
+  if (plainer.length <= limit && plainer !== '') return plainer;
+  const cut = plainer.slice(0, limit + 1);
+  const space = cut.lastIndexOf(' ');
+  return space > 0 ? cut.slice(0, space) : plainer.slice(0, limit);
+}
 
 export function modalView(spec: ModalSpec): ModalView {
   const intro: Block = {
@@ -85,7 +106,7 @@ export function modalView(spec: ModalSpec): ModalView {
   return {
     type: 'modal',
     callback_id: spec.callbackId,
-    title: plain(spec.title, LIMITS.viewTitle),
+    title: plain(titleBar(spec.title), LIMITS.viewTitle),
     ...(spec.submit === undefined ? {} : { submit: plain(spec.submit, LIMITS.viewTitle) }),
     close: plain('Cancel', LIMITS.viewTitle),
     private_metadata: spec.metadata,

@@ -1,6 +1,11 @@
 import type { ExecuteResult } from '../../core/results.js';
 import { describeFailure } from '../../present/failure.js';
+import { actorName, nameActors } from '../../present/people.js';
 import { context, escapeText, type SlackMessage, sections } from './message.js';
+
+/** A person in a refusal: a Slack user as a mention, anyone else as every front end names them. */
+const slackWho = (actorId: string): string =>
+  actorId.startsWith('slack:') ? `<@${actorId.slice('slack:'.length)}>` : escapeText(actorName(actorId));
 
 const codeOf = (name: string): string => `\`${name.replaceAll('`', "'")}\``;
 
@@ -16,7 +21,7 @@ export function outcomeMessage(
   switch (result.status) {
     case 'denied':
     case 'declined': {
-      const text = `:no_entry: ${escapeText(result.reason)}`;
+      const text = `:no_entry: ${nameActors(escapeText(result.reason), slackWho)}`;
       return { text, blocks: sections(text) };
     }
     case 'invalid': {

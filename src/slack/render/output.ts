@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import type { AnyTool } from '../../core/tool.js';
 import { numeric } from '../../present/output/format.js';
 import { pageInput, toolOutputDocument } from '../../present/output/index.js';
@@ -34,5 +35,5 @@ export function outputPages(
 ): { pages: SlackMessage[]; nextInput?: Record<string, unknown> } {
   const pages = documentMessages(toolOutputDocument(tool, output, { input }));
   const nextInput = nextPageInput(tool, input, output);
-  return { pages, ...(nextInput === undefined ? {} : { nextInput }) };
+  return { pages, ...optional('nextInput', nextInput) };
 }

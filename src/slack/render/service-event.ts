@@ -1,4 +1,6 @@
 import { maskCardNumbersInText, redact } from '../../core/redact.js';
+import { labelOf } from '../../present/output/format.js';
+import { slackTime } from '../approvals/people.js';
 import {
   context,
   escapeText,
@@ -20,8 +22,25 @@ export interface ServiceEvent {
 const scalar = (value: unknown): string =>
   value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
+/** An ISO 8601 date-time the service sent (`2026-11-25T10:00:00Z`, with or without zone or fraction). */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A value as people read it: times in each reader's own zone (Slack's date token), text escaped. */
+function shown(value: unknown): string {
+  const text = scalar(value);
+  if (typeof value === 'string' && ISO_TIME.test(value) && /(Z|[+-]\d{2}:?\d{2})$/.test(value))
+    return slackTime(value);
+  return escapeText(maskCardNumbersInText(text));
+}
+
+/** `card.cardholderId` → `Card · Cardholder ID`: each part labelled as tables label fields. */
+const labelPath = (path: string): string => path.split('.').map(labelOf).join(' · ');
+
+/** A card's words when bankops has seen it (`••••4821`). */
+export type CardWords = (cardId: string) => string | undefined;
+
 /** The event's data as dotted label/value pairs, secrets redacted and card numbers masked. */
-function pairsOf(data: unknown): { label: string; value: string }[] {
+function pairsOf(data: unknown, card: CardWords): { label: string; value: string }[] {
   const pairs: { label: string; value: string }[] = [];
   const visit = (value: unknown, path: string): void => {
     if (
@@ -33,10 +52,10 @@ function pairsOf(data: unknown): { label: string; value: string }[] {
       for (const [key, inner] of Object.entries(value)) visit(inner, path === '' ? key : `${path}.${key}`);
       return;
     }
-    pairs.push({
-      label: path === '' ? 'data' : path,
-      value: escapeText(maskCardNumbersInText(scalar(value))),
-    });
+    // A card by its last four where bankops has seen it, its id kept beside for lookups.
+    const known = /card_?id$/i.test(path) && typeof value === 'string' ? card(value) : undefined;
+    const text = known === undefined ? shown(value) : `${known} (\`${escapeText(String(value))}\`)`;
+    pairs.push({ label: path === '' ? 'Data' : labelPath(path), value: text });
   };
   if (data !== undefined) visit(redact(data), '');
   return pairs;
@@ -47,12 +66,12 @@ function pairsOf(data: unknown): { label: string; value: string }[] {
  * the service might send (a PIN, a link, a card number) never reaches the channel. Long data goes
  * on over more messages.
  */
-export function serviceEventMessages(event: ServiceEvent): SlackMessage[] {
+export function serviceEventMessages(event: ServiceEvent, card: CardWords = () => undefined): SlackMessage[] {
   const what = event.event_description ? `${event.event_name}: ${event.event_description}` : event.event_name;
   const text = `:bell: ${escapeText(what)}`;
-  const body = fieldSections(pairsOf(event.data));
+  const body = fieldSections(pairsOf(event.data, card));
   const footer = context(
-    `Event \`${escapeText(event.event_id)}\`${event.occurred_at ? ` at ${escapeText(event.occurred_at)}` : ''}, from the service`,
+    `Event \`${escapeText(event.event_id)}\`${event.occurred_at ? ` at ${shown(event.occurred_at)}` : ''}, from the service`,
   );
   const pages = pageBlocks(body, LIMITS.messageBlocks - 2);
   return pages.map((blocks, index) => ({

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../core/db.js';
 import type { SlackMessage } from '../render/message.js';
+import type { Db } from './database.js';
 
 /** As long as a slash command's response_url lives: the buttons of an older answer have nothing to act on. */
 const KEEP_MS = 30 * 60_000;

@@ -1,4 +1,4 @@
-import { type Db, migrate } from '../../core/db.js';
+import { type Db, migrate } from './database.js';
 
 /**
  * What the Slack front end keeps, in bankops's database so that every replica of `bankops serve`
@@ -28,14 +28,7 @@ const SLACK_001 = [
      last_four TEXT,
      seen_at INTEGER NOT NULL
    ) STRICT`,
-  // The keys bankops gave the service for its webhook subscriptions, as digests, and where to post.
-  `CREATE TABLE IF NOT EXISTS service_webhook_keys (
-     key_digest TEXT PRIMARY KEY,
-     event_name TEXT NOT NULL,
-     channel_id TEXT NOT NULL,
-     created_by TEXT NOT NULL,
-     created_at INTEGER NOT NULL
-   ) STRICT`,
+  // (service_webhook_keys, once here, is src/core/webhooks.ts's: the event-relay tool keeps the keys.)
   // Service deliveries already received, by event id: a repeat is answered 200 and posts nothing.
   `CREATE TABLE IF NOT EXISTS service_deliveries (
      event_id TEXT NOT NULL,

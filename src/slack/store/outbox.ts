@@ -1,5 +1,6 @@
-import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
+import { describeSlackError, rateLimitedFor, slackRefusal } from '../web-api-errors.js';
+import type { Db } from './database.js';
 
 /** One Web API call (`chat.postMessage`, `chat.update`, …) with its arguments; resolves with Slack's answer. */
 export type SlackCall = (method: string, args: Record<string, unknown>) => Promise<unknown>;
@@ -43,8 +44,7 @@ const PERMANENT = new Set([
 
 /** Whether Slack refused a call in a way a retry cannot fix (the approvals' posts ask this too). */
 export function isPermanentRefusal(error: unknown): boolean {
-  const e = error as { code?: string; data?: { error?: string } };
-  return e.code === 'slack_webapi_platform_error' && PERMANENT.has(e.data?.error ?? '');
+  return PERMANENT.has(slackRefusal(error) ?? '');
 }
 
 const LEASE_MS = 30_000;
@@ -52,16 +52,13 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 
 /** When to try again after a failure, or undefined when trying again is pointless. */
 function retryDelay(error: unknown, attempts: number): number | undefined {
-  const e = error as { code?: string; retryAfter?: number; data?: { error?: string }; statusCode?: number };
-  if (e.code === 'slack_webapi_rate_limited_error') return Math.max(1, e.retryAfter ?? 1) * 1000;
+  const wait = rateLimitedFor(error);
+  if (wait !== undefined) return Math.max(1, wait) * 1000;
   if (isPermanentRefusal(error)) return undefined;
   return Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(attempts, 10));
 }
 
-const describe = (error: unknown): string => {
-  const e = error as { data?: { error?: string } };
-  return e.data?.error ?? (error instanceof Error ? error.message : String(error));
-};
+const describe = describeSlackError;
 
 /**
  * Messages for Slack, kept in the database until Slack takes them, and sent strictly in the order

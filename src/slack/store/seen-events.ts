@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db.js';
+import type { Db } from './database.js';
 
 /** Slack retries an event for about an hour at most; ids older than a day are forgotten. */
 const KEEP_MS = 24 * 3600_000;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { ApprovalViewSchema, approvalStateField } from './approval-schema.js';
 import { approvalsOf } from './approvals-of.js';
@@ -20,8 +21,8 @@ export const listApprovals = defineTool({
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
     const approvals = approvalsOf(ctx).list({
-      ...(input.state === undefined ? {} : { state: input.state }),
-      ...(input.tool === undefined ? {} : { tool: input.tool }),
+      ...optional('state', input.state),
+      ...optional('tool', input.tool),
       limit: input.limit ?? 20,
     });
     return { approvals };

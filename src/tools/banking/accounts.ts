@@ -5,7 +5,8 @@ import {
   AccountListItemSchema,
   BalancesSchema,
 } from '../../core/client/schemas/accounts.js';
-import { defineTool } from '../../core/tool.js';
+import { optional } from '../../core/optional.js';
+import { defineTool, type ToolContext } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { accountIdField, companyCodeField, currencyCode } from './fields.js';
 
@@ -34,14 +35,21 @@ export const listAccounts = defineTool({
     const page = await ctx.client.accounts.list(
       {
         companyCode: input.companyCode ?? ctx.defaults.companyCode,
-        ...(input.currency === undefined ? {} : { currency: input.currency }),
-        ...(input.pageNumber === undefined ? {} : { pageNumber: input.pageNumber }),
-        ...(input.pageSize === undefined ? {} : { pageSize: input.pageSize }),
+        ...optional('currency', input.currency),
+        ...optional('pageNumber', input.pageNumber),
+        ...optional('pageSize', input.pageSize),
       },
       readOptions(ctx),
     );
     return { accounts: page.items, pageNumber: page.pageNumber, pageSize: page.pageSize, total: page.total };
   },
+});
+
+/** One account of the company (the configured one unless named). */
+const accountInput = z.object({ accountId: accountIdField, companyCode: companyCodeField });
+const accountOf = (input: z.infer<typeof accountInput>, ctx: ToolContext) => ({
+  accountId: input.accountId,
+  companyCode: input.companyCode ?? ctx.defaults.companyCode,
 });
 
 export const getAccount = defineTool({
@@ -50,14 +58,10 @@ export const getAccount = defineTool({
   description:
     'Shows a receiving account: bank coordinates (account number, IBAN, SWIFT, routing or sort code), owner name, balance. Coordinates may be missing while bankDetailsAvailable is false.',
   toolset: 'banking',
-  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  input: accountInput,
   output: AccountDetailSchema,
   hints: READ,
-  run: (input, ctx) =>
-    ctx.client.accounts.get(
-      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
-      readOptions(ctx),
-    ),
+  run: (input, ctx) => ctx.client.accounts.get(accountOf(input, ctx), readOptions(ctx)),
 });
 
 export const getBalances = defineTool({
@@ -82,12 +86,8 @@ export const getAccountBalance = defineTool({
   description:
     'Shows the balance of the currency an account collects into, shared by every account of that currency: never add up balances of accounts (get_balances gives totals).',
   toolset: 'banking',
-  input: z.object({ accountId: accountIdField, companyCode: companyCodeField }),
+  input: accountInput,
   output: AccountBalanceByIdSchema,
   hints: READ,
-  run: (input, ctx) =>
-    ctx.client.accounts.balance(
-      { accountId: input.accountId, companyCode: input.companyCode ?? ctx.defaults.companyCode },
-      readOptions(ctx),
-    ),
+  run: (input, ctx) => ctx.client.accounts.balance(accountOf(input, ctx), readOptions(ctx)),
 });

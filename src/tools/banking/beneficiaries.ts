@@ -6,6 +6,7 @@ import {
   EntityTypeSchema,
   PaymentMethodSchema,
 } from '../../core/client/schemas/beneficiaries.js';
+import { optional } from '../../core/optional.js';
 import { maskAccount, type Payee } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
@@ -80,8 +81,8 @@ export const getBeneficiarySchema = defineTool({
         currency: input.currency,
         entityType: input.entityType,
         paymentMethod: input.paymentMethod,
-        ...(input.country === undefined ? {} : { country: input.country }),
-        ...(input.clearingSystem === undefined ? {} : { clearingSystem: input.clearingSystem }),
+        ...optional('country', input.country),
+        ...optional('clearingSystem', input.clearingSystem),
       },
       readOptions(ctx),
     );
@@ -126,6 +127,6 @@ function payeeOf(id: string, input: z.infer<typeof BeneficiaryInputSchema>): Pay
     ...(country ? { country: country.toUpperCase() } : {}),
     currency: input.currency,
     rail: clearing && clearing !== method ? `${method}/${clearing}` : method,
-    ...(masked === undefined ? {} : { accountMasked: masked }),
+    ...optional('accountMasked', masked),
   };
 }

@@ -1,12 +1,11 @@
 import { z } from 'zod';
+import { currencyCodeField } from '../shared/codes.js';
 import { idString } from '../shared/ids.js';
 
 /** Input fields shared by the banking tools; each carries its own description. */
 
 // Upper case only: the service's currency filter refuses `usd`, and a rule here names the field.
-export const currencyCode = z
-  .string()
-  .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
+export const currencyCode = currencyCodeField();
 
 export const companyCodeField = z
   .string()

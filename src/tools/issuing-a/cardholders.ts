@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CardholderASchema, CardholderStatusSchema } from '../../core/client/schemas/issuing-a.js';
 import { IssuingAckSchema } from '../../core/client/schemas/issuing-common.js';
+import { usageError } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import {
@@ -50,7 +52,7 @@ export const createCardholderA = defineTool({
     const name = nameOf(input);
     const address = addressOf(input);
     // The input schema requires every part of both, so these only guard the types.
-    if (name === undefined || address === undefined) throw new Error('name and address are required');
+    if (name === undefined || address === undefined) throw usageError('name and address are required');
     const created = await ctx.client.issuingA.createCardholder(
       {
         agentCode: input.agent_code ?? ctx.defaults.agentCode,
@@ -114,7 +116,7 @@ export const getCardholderA = defineTool({
     // The input schema lets exactly one through; this only narrows the types.
     const query =
       cardholderId !== undefined ? { id: cardholderId } : email !== undefined ? { email } : undefined;
-    if (query === undefined) throw new Error('give exactly one of cardholderId and email');
+    if (query === undefined) throw usageError('give exactly one of cardholderId and email');
     return { cardholder: await ctx.client.issuingA.getCardholder(query, readOptions(ctx)) };
   },
 });
@@ -159,13 +161,13 @@ export const updateCardholderA = defineTool({
     const address = addressOf(input);
     const name = nameOf(input);
     const individual = {
-      ...(address === undefined ? {} : { address }),
-      ...(name === undefined ? {} : { name }),
+      ...optional('address', address),
+      ...optional('name', name),
     };
     const ack = await ctx.client.issuingA.updateCardholder(
       { cardholderId: input.cardholderId },
       {
-        ...(input.mobile_number === undefined ? {} : { mobile_number: input.mobile_number }),
+        ...optional('mobile_number', input.mobile_number),
         ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
         ...(Object.keys(individual).length === 0 ? {} : { individual }),
         updated_by: input.updated_by ?? ctx.actorName,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ToolHints } from '../../core/tool.js';
+import { countryCodeField, currencyCodeField } from '../shared/codes.js';
 import { idString } from '../shared/ids.js';
 
 export { FAMILY_A } from '../shared/families.js';
@@ -36,17 +37,9 @@ export const cardholderIdField = id('Cardholder id.');
 export const cardIdField = id('Card id.');
 export const walletIdField = id('Wallet id.');
 
-export const currencyField = (what: string) =>
-  z
-    .string()
-    .regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code such as USD')
-    .describe(what);
+export const currencyField = (what: string) => currencyCodeField().describe(what);
 
-export const countryField = (what: string) =>
-  z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter ISO 3166-1 country code such as SG')
-    .describe(what);
+export const countryField = (what: string) => countryCodeField().describe(what);
 
 export const pageField = (what: string) => opt(z.number().int().min(1).describe(what));
 export const sizeField = (what: string) => opt(z.number().int().min(1).describe(what));

@@ -1,4 +1,5 @@
 import type { PreviewFacts } from '../../core/approvals/view-schema.js';
+import { optional } from '../../core/optional.js';
 import type { Preview, ToolContext } from '../../core/tool.js';
 import { readOptions } from '../shared/call-options.js';
 import { cardRef } from './fields.js';
@@ -8,6 +9,24 @@ export const PERMANENT_STATUSES: readonly string[] = ['LOST', 'STOLEN', 'BLOCKED
 
 /** `**** **** **** 4242` → `4242`. */
 const lastFour = (masked: string): string | undefined => /(\d{4})\D*$/.exec(masked)?.[1];
+
+/** A card as people know it: last four, type, holder's name. */
+export async function cardWords(
+  input: { cardholderId: string; walletId: string; cardId: string },
+  ctx: ToolContext,
+): Promise<{ last4?: string; type?: string; holder?: string }> {
+  const [card, holder] = await Promise.all([
+    ctx.client.issuingB.getCardDetails(cardRef(input), readOptions(ctx)),
+    ctx.client.issuingB.getCardholder({ cardholderHashId: input.cardholderId }, readOptions(ctx)),
+  ]);
+  const last4 = lastFour(card.truncated_card_number);
+  const name = [holder.firstName, holder.lastName].filter(Boolean).join(' ') || holder.preferredName;
+  return {
+    ...optional('last4', last4),
+    type: card.card_type,
+    ...optional('holder', name || undefined),
+  };
+}
 
 /**
  * What approvers of a card status change see: the card by its last four and type, its holder by
@@ -29,7 +48,7 @@ export async function cardStatusPreview(
     kind: 'card_status',
     family: 'B',
     cardId: input.cardId,
-    ...(last4 === undefined ? {} : { last4 }),
+    ...optional('last4', last4),
     cardType: card.card_type,
     holder: name,
     from: card.status,

@@ -5,9 +5,10 @@ import {
   CardStatusSchema,
   CardTokenSchema,
 } from '../../core/client/schemas/issuing-b.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
-import { cardStatusPreview } from './card-preview.js';
+import { cardStatusPreview, cardWords } from './card-preview.js';
 import {
   CREATE,
   cardInput,
@@ -90,7 +91,7 @@ export const listCardsB = defineTool({
   run: ({ cardholderId, walletId, page, size }, ctx) =>
     ctx.client.issuingB.listCards(
       { cardholderId, walletId },
-      { ...(page === undefined ? {} : { page }), ...(size === undefined ? {} : { size }) },
+      { ...optional('page', page), ...optional('size', size) },
       readOptions(ctx),
     ),
 });
@@ -146,7 +147,17 @@ export const updateCardStatusB = defineTool({
       'ACTIVE only from LOCKED; LOCKED is reversible; LOST, STOLEN, BLOCKED are permanent.',
     ),
   }),
-  output: z.object({ status: z.string().describe('The card status afterwards.') }),
+  output: z.object({
+    status: z.string().describe('The card status afterwards.'),
+    card: z
+      .object({
+        last4: z.string().optional(),
+        type: z.string().optional(),
+        holder: z.string().optional(),
+      })
+      .optional()
+      .describe('Which card: last four, type, holder.'),
+  }),
   // Permanent targets destroy the card; the policy asks for approval on exactly those.
   hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
   preview: (input, ctx) => cardStatusPreview(input, ctx),
@@ -156,7 +167,10 @@ export const updateCardStatusB = defineTool({
       { status: input.status },
       writeOptions(ctx),
     );
-    return { status: result.status };
+    // Which card it was, so the answer can say "••••4821 of Alice Tan"; the change is done
+    // whatever these reads say, so a failed read leaves the card out rather than failing the call.
+    const card = await cardWords(input, ctx).catch(() => undefined);
+    return { status: result.status, ...optional('card', card) };
   },
 });
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Wallet } from '../../core/client/schemas/issuing-common.js';
+import { CodedError, ErrorCode } from '../../core/errors.js';
 import { formatAmount, fromMinor, toMinor } from '../../core/money.js';
 import { defineTool, type Money, type ToolContext } from '../../core/tool.js';
-import { type BalanceFacts, insufficient, minorUnitsIssue } from '../money/balance.js';
+import { type BalanceFacts, insufficient, minorUnitsIssue } from '../banking/balance.js';
 import { beforeSending } from '../shared/before-sending.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { cardholderIdField, FAMILY_B } from './fields.js';
@@ -13,9 +14,9 @@ import { cardholderIdField, FAMILY_B } from './fields.js';
  * anything is sent, so the tool takes it as an input (USD when omitted) and both the preview and
  * the run refuse when the debited wallet is in another currency. Nothing is sent in that case.
  */
-export class TransferCurrencyError extends Error {
+export class TransferCurrencyError extends CodedError {
   constructor(message: string) {
-    super(message);
+    super({ code: ErrorCode.NotSent, message });
     this.name = 'TransferCurrencyError';
   }
 }

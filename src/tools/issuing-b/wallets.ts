@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { WalletSchema, WalletTransactionSchema } from '../../core/client/schemas/issuing-common.js';
+import { optional } from '../../core/optional.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { currencyCodeField } from '../shared/codes.js';
 import { idString } from '../shared/ids.js';
 import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, walletInput } from './fields.js';
 
-const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a 3-letter upper-case currency code, e.g. USD');
+const currencyCode = currencyCodeField();
 
 export const createWalletB = defineTool({
   name: 'create_wallet_b',
@@ -70,7 +72,7 @@ export const getWalletHistoryB = defineTool({
   async run(input, ctx) {
     const { cardholderId, walletId, cardId, ...query } = input;
     const transactions = await ctx.client.issuingB.walletHistory(
-      { cardholderId, walletId, ...(cardId === undefined ? {} : { cardId }) },
+      { cardholderId, walletId, ...optional('cardId', cardId) },
       query,
       readOptions(ctx),
     );

@@ -1,5 +1,6 @@
 import type { AnyTool } from '../../core/tool.js';
 import { listWebhookEvents } from './events.js';
+import { createEventRelay } from './relays.js';
 import {
   createSubscription,
   deleteSubscription,
@@ -14,4 +15,5 @@ export const notificationTools: readonly AnyTool[] = [
   listSubscriptions,
   updateSubscription,
   deleteSubscription,
+  createEventRelay,
 ];

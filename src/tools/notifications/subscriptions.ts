@@ -4,6 +4,7 @@ import {
   SubscriptionRecordSchema,
 } from '../../core/client/schemas/notifications.js';
 import { InputError } from '../../core/input-error.js';
+import { optional } from '../../core/optional.js';
 import { REDACTED } from '../../core/redact.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
@@ -31,10 +32,20 @@ function deliveryOf(input: {
   if (input.subscription_type === 'n')
     return input.sender_email === undefined ? {} : { sender_email: input.sender_email };
   return {
-    ...(input.webhook_url === undefined ? {} : { webhook_url: input.webhook_url }),
-    ...(input.x_api_key === undefined ? {} : { x_api_key: input.x_api_key }),
+    ...optional('webhook_url', input.webhook_url),
+    ...optional('x_api_key', input.x_api_key),
   };
 }
+
+/** What a subscription is: its event and scope, how it delivers and where. */
+const subscriptionFields = {
+  event_name: eventNameField,
+  subscription_type: subscriptionTypeField,
+  webhook_url: webhookUrlField,
+  x_api_key: apiKeyField,
+  sender_email: senderEmailField,
+  ...scopeFields,
+};
 
 export const createSubscription = defineTool({
   name: 'create_subscription',
@@ -44,12 +55,7 @@ export const createSubscription = defineTool({
   toolset: 'notifications',
   input: z
     .object({
-      event_name: eventNameField,
-      subscription_type: subscriptionTypeField,
-      webhook_url: webhookUrlField,
-      x_api_key: apiKeyField,
-      sender_email: senderEmailField,
-      ...scopeFields,
+      ...subscriptionFields,
       created_by: z.string().min(1).optional().describe('Who creates it; defaults to the acting user.'),
     })
     .superRefine(requireWebhookFields),
@@ -122,12 +128,7 @@ export const updateSubscription = defineTool({
     'Changes how a subscription delivers (type, webhook_url, x_api_key, sender_email); omitted webhook fields keep their values. Undo by updating again.',
   toolset: 'notifications',
   input: z.object({
-    event_name: eventNameField,
-    subscription_type: subscriptionTypeField,
-    webhook_url: webhookUrlField,
-    x_api_key: apiKeyField,
-    sender_email: senderEmailField,
-    ...scopeFields,
+    ...subscriptionFields,
     updated_by: z.string().min(1).optional().describe('Who changes it; defaults to the acting user.'),
   }),
   output: NotificationResultSchema,
@@ -184,15 +185,19 @@ export const deleteSubscription = defineTool({
         event: input.event_name,
         program: scope.program_code,
         ...(type === '' ? {} : { type }),
-        ...(to === undefined ? {} : { destination: to }),
+        ...optional('destination', to),
       },
       details: withoutKey(found),
     };
   },
   // The request id makes a re-executed approval replay the first deletion instead of failing.
-  run: (input, ctx) =>
-    ctx.client.notifications.unsubscribe(
+  async run(input, ctx) {
+    const result = await ctx.client.notifications.unsubscribe(
       { event_name: input.event_name, ...scopeOf(input, ctx.defaults) },
       writeOptions(ctx),
-    ),
+    );
+    // An event relayed to Slack (create_event_relay): its keys serve nothing now.
+    ctx.webhooks?.keys.forgetEvent(input.event_name);
+    return result;
+  },
 });

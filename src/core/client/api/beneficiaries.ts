@@ -1,3 +1,5 @@
+import { messageOf } from '../../errors.js';
+import { optional } from '../../optional.js';
 import { CorridorValidator, pruneEmpty } from '../beneficiary-validator.js';
 import { ServiceError } from '../errors.js';
 import { type CallOptions, HttpClient } from '../http.js';
@@ -28,8 +30,8 @@ function corridorOf(body: {
     currency: body.currency,
     entityType: body.entityType,
     paymentMethod: body.extras.paymentMethod,
-    ...(bankCountry === undefined ? {} : { country: bankCountry }),
-    ...(clearingSystem === undefined ? {} : { clearingSystem }),
+    ...optional('country', bankCountry),
+    ...optional('clearingSystem', clearingSystem),
   };
 }
 
@@ -57,8 +59,8 @@ export function beneficiariesApi(http: HttpClient) {
     if (known !== undefined) return known;
     // The schema fetch is its own request: the caller's request id belongs to the creation.
     const pending = fetchSchema(query, {
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...optional('timeoutMs', options.timeoutMs),
+      ...optional('signal', options.signal),
     });
     corridorSchemas.set(key, pending);
     pending.catch(() => {
@@ -74,7 +76,7 @@ export function beneficiariesApi(http: HttpClient) {
       throw new ServiceError({
         kind: 'invalid_response',
         operation: 'beneficiaries.schema',
-        message: `the corridor schema is not a usable JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+        message: `the corridor schema is not a usable JSON Schema: ${messageOf(error)}`,
         cause: error,
       });
     }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { optional } from '../../optional.js';
 import type { EnvelopeKind } from '../envelope.js';
 import {
   type CallOptions,
@@ -96,9 +97,9 @@ export function family(http: HttpClient, { prefix, headerSet, envelope }: Family
         route,
         response,
         ...rest,
-        ...(placed.headers === undefined ? {} : { headers: placed.headers }),
-        ...(fullQuery === undefined ? {} : { query: fullQuery }),
-        ...(b === undefined ? {} : { body: b }),
+        ...optional('headers', placed.headers),
+        ...optional('query', fullQuery),
+        ...optional('body', b),
       },
       options,
     );

@@ -49,15 +49,18 @@ export const AccountListSchema = z.looseObject({
 });
 export type AccountList = z.infer<typeof AccountListSchema>;
 
-/** The balance object of the account detail view. */
-export const AccountBalanceSchema = z.looseObject({
+/** The figures of a balance, the same in the account view and the per-currency view. */
+const balanceFields = {
   status: z.string(),
   availableBalance: z.number(),
   prepaidBalance: z.number(),
   marginBalance: z.number(),
   frozenBalance: z.number(),
   asOf: nullableString,
-});
+};
+
+/** The balance object of the account detail view. */
+export const AccountBalanceSchema = z.looseObject(balanceFields);
 export type AccountBalance = z.infer<typeof AccountBalanceSchema>;
 
 /** Account detail: the list item plus the detail fields. */
@@ -81,12 +84,7 @@ export const CurrencyBalanceSchema = z.looseObject({
   currency: z.string(),
   /** May be empty: the currency list comes from the bank. */
   accountIds: z.array(z.string()),
-  status: z.string(),
-  availableBalance: z.number(),
-  prepaidBalance: z.number(),
-  marginBalance: z.number(),
-  frozenBalance: z.number(),
-  asOf: nullableString,
+  ...balanceFields,
 });
 export type CurrencyBalance = z.infer<typeof CurrencyBalanceSchema>;
 

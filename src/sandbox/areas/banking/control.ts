@@ -17,11 +17,21 @@ const RatesBody = z
   .strict();
 
 /**
+ * `GET /_sandbox/banking/rates`: the mid-market rates in force (USD per unit).
  * `POST /_sandbox/banking/rates {"rates": {"EUR": 1.2}}`: moves mid-market rates (USD per unit), so
  * a fresh quote can differ from an earlier one (re-quoting at execution). A reset restores the seed.
  */
 export function controlRoutes(state: () => BankingState): RouteDef[] {
   return [
+    {
+      operation: 'sandbox.banking.rates.get',
+      method: 'GET',
+      path: '/_sandbox/banking/rates',
+      envelope: 'bare',
+      headers: 'none',
+      successCode: 200,
+      handler: () => ({ raw: { usdPerUnit: { ...state().usdPerUnit } } }),
+    },
     {
       operation: 'sandbox.banking.rates',
       method: 'POST',

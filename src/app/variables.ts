@@ -1,0 +1,183 @@
+/**
+ * Every environment variable bankops reads, grouped as a person sets them up, each with one line
+ * on what it does: `.env.example` lists exactly these (a test holds them together), and
+ * `bankops config check` shows each one's value in force, secrets masked.
+ */
+
+export type VariableGroup = 'service' | 'slack' | 'mcp' | 'database' | 'cli';
+
+export interface Variable {
+  name: string;
+  group: VariableGroup;
+  /** One line: what it does. */
+  what: string;
+  /** What applies when it is unset, in words. */
+  otherwise: string;
+  /** A credential: never shown, only whether it is set. */
+  secret?: true;
+}
+
+export const GROUP_TITLES: Readonly<Record<VariableGroup, string>> = {
+  service: 'Service (unset: the embedded sandbox)',
+  slack: 'Slack',
+  mcp: 'MCP',
+  database: 'Database, policy and approvals',
+  cli: 'CLI and logs',
+};
+
+export const VARIABLES: readonly Variable[] = [
+  {
+    name: 'BANKOPS_BASE_URL',
+    group: 'service',
+    what: "the service's address",
+    otherwise: 'the embedded sandbox',
+  },
+  {
+    name: 'BANKOPS_API_KEY',
+    group: 'service',
+    what: 'x-api-key for the service',
+    otherwise: "the sandbox's",
+    secret: true,
+  },
+  { name: 'BANKOPS_PRODUCT_ID', group: 'service', what: 'x-product-id', otherwise: "the sandbox's" },
+  { name: 'BANKOPS_USER_ID', group: 'service', what: 'x-user-id', otherwise: "the sandbox's" },
+  {
+    name: 'BANKOPS_COMPANY_ID',
+    group: 'service',
+    what: 'company id, also the default companyCode',
+    otherwise: "the sandbox's",
+  },
+  {
+    name: 'BANKOPS_USER_EMAIL',
+    group: 'service',
+    what: "the service user's e-mail",
+    otherwise: "the sandbox's",
+  },
+  { name: 'BANKOPS_CLIENT_ID', group: 'service', what: 'optional x-client-id', otherwise: 'not sent' },
+  {
+    name: 'BANKOPS_PROGRAM_CODE',
+    group: 'service',
+    what: 'default program code of tool inputs',
+    otherwise: 'PRG-DEMO',
+  },
+  {
+    name: 'BANKOPS_AGENT_CODE',
+    group: 'service',
+    what: 'default agent code (issuing family A)',
+    otherwise: 'AGT-DEMO',
+  },
+  {
+    name: 'BANKOPS_SUBAGENT_CODE',
+    group: 'service',
+    what: 'default sub-agent code (issuing family A)',
+    otherwise: 'SUB-DEMO',
+  },
+  {
+    name: 'BANKOPS_TIMEOUT_MS',
+    group: 'service',
+    what: 'per-request timeout to the service',
+    otherwise: '30000',
+  },
+  {
+    name: 'SLACK_BOT_TOKEN',
+    group: 'slack',
+    what: "the Slack app's bot token (xoxb-…); Slack is off without it",
+    otherwise: 'Slack off',
+    secret: true,
+  },
+  {
+    name: 'SLACK_SIGNING_SECRET',
+    group: 'slack',
+    what: 'HTTP mode: checks every request to /slack/events',
+    otherwise: 'unset (needed for HTTP mode)',
+    secret: true,
+  },
+  {
+    name: 'SLACK_APP_TOKEN',
+    group: 'slack',
+    what: 'Socket Mode: the app-level token (xapp-…); wins over HTTP',
+    otherwise: 'HTTP mode',
+    secret: true,
+  },
+  {
+    name: 'SLACK_API_URL',
+    group: 'slack',
+    what: 'the Slack Web API base',
+    otherwise: 'https://slack.com/api/',
+  },
+  {
+    name: 'BANKOPS_SLACK_APPROVALS_CHANNEL',
+    group: 'slack',
+    what: 'channel id where approvals are posted',
+    otherwise: 'none (a policy rule may name one)',
+  },
+  {
+    name: 'BANKOPS_SLACK_AUDIT_CHANNEL',
+    group: 'slack',
+    what: "channel id that gets the audit log's head daily",
+    otherwise: 'none',
+  },
+  {
+    name: 'BANKOPS_PUBLIC_URL',
+    group: 'slack',
+    what: 'where Slack and the service reach bankops serve (proxy, tunnel)',
+    otherwise: 'the listener',
+  },
+  {
+    name: 'BANKOPS_MCP_HOST',
+    group: 'mcp',
+    what: 'address bankops serve listens on (MCP keys live in the policy)',
+    otherwise: '127.0.0.1',
+  },
+  {
+    name: 'BANKOPS_DB',
+    group: 'database',
+    what: 'SQLite file: audit log, approvals; sandbox state and key beside it',
+    otherwise: '~/.local/share/bankops/bankops.db',
+  },
+  {
+    name: 'BANKOPS_POLICY',
+    group: 'database',
+    what: 'policy file: roles, approval rules, MCP keys',
+    otherwise: 'policy/default.yaml',
+  },
+  {
+    name: 'BANKOPS_APPROVAL_TTL_SECONDS',
+    group: 'database',
+    what: 'how long an approval may wait',
+    otherwise: '86400',
+  },
+  {
+    name: 'BANKOPS_QUOTE_TOLERANCE_PERCENT',
+    group: 'database',
+    what: 'how much worse a fresh quote may be than the approved one',
+    otherwise: '0.5',
+  },
+  {
+    name: 'BANKOPS_RESEND_DELAYS_MS',
+    group: 'database',
+    what: 'pauses before an unanswered approved call is sent again (same request id), comma-separated',
+    otherwise: '1000,4000',
+  },
+  {
+    name: 'BANKOPS_ACTOR',
+    group: 'cli',
+    what: 'who acts at the CLI (--as overrides)',
+    otherwise: 'the OS user',
+  },
+  {
+    name: 'BANKOPS_OUTPUT',
+    group: 'cli',
+    what: 'text or json: the CLI output whatever stdout is',
+    otherwise: 'text on a terminal',
+  },
+  {
+    name: 'BANKOPS_LOG_LEVEL',
+    group: 'cli',
+    what: 'debug, info, warn or error (JSON lines on stderr)',
+    otherwise: 'info (serve), warn (CLI)',
+  },
+];
+
+/** A secret as shown: whether it is set and how long, never a character of it. */
+export const masked = (value: string): string => `set (${value.length} characters, hidden)`;

@@ -1,0 +1,162 @@
+import { parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig, loadServeSettings } from '../../app/config.js';
+import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
+import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
+import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
+import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
+import type { Block, Field, OutputDocument } from '../../present/output/index.js';
+import { SLACK_OFF_HINT } from '../../slack/config.js';
+import { EXIT, printJson, UsageError } from '../io.js';
+import { outputMode, printDocument } from '../output.js';
+
+export const CONFIG_HELP = `Usage: bankops config check [--json]
+
+Prints the configuration in force: every variable bankops reads, grouped (service, Slack, MCP,
+database, CLI), with its value or what applies when it is unset; secrets say only that they are
+set. Then, for each front end (CLI, MCP on stdio, MCP over HTTP, Slack), whether it can run and
+what it still needs. .env.example lists the same variables with a line on each.
+
+Exit status: 0 the configuration is valid (a front end may still be off), 2 a value is invalid.
+`;
+
+interface FrontEnd {
+  name: string;
+  ready: boolean;
+  words: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+const setting = (env: Env, name: string): string | undefined => {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
+
+function variableFields(env: Env, group: VariableGroup): Field[] {
+  return VARIABLES.filter((v) => v.group === group).map((v) => {
+    const value = setting(env, v.name);
+    const text = value === undefined ? `unset: ${v.otherwise}` : v.secret === true ? masked(value) : value;
+    return { key: v.name, label: v.name, value: { text, kind: value === undefined ? 'empty' : 'text' } };
+  });
+}
+
+/** What each front end can do with this configuration, and what it still needs. */
+function frontEnds(config: Config | undefined, env: Env, problems: string[]): FrontEnd[] {
+  if (config === undefined) return [];
+  const service =
+    config.mode === 'embedded'
+      ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`
+      : `the service at ${config.service.baseUrl}`;
+  let keys: number | undefined;
+  try {
+    keys = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv)).mcpKeys.length;
+  } catch (error) {
+    if (!(error instanceof PolicyError)) throw error;
+    problems.push(error.message);
+  }
+  const out: FrontEnd[] = [
+    {
+      name: 'CLI',
+      ready: true,
+      words: `ready against ${service}, acting as ${config.cliActor}; audit log in ${config.databasePath}, its key in ${fingerprintKeyPath(config.databasePath)}`,
+    },
+    { name: 'MCP (stdio)', ready: true, words: "ready: bankops mcp acts as the policy's stdio actor" },
+    keys === undefined
+      ? { name: 'MCP (HTTP)', ready: false, words: 'the policy could not be read (below)' }
+      : keys === 0
+        ? {
+            name: 'MCP (HTTP)',
+            ready: false,
+            words: 'no client can connect: the policy lists no MCP key (docs/mcp-http.md adds one)',
+          }
+        : {
+            name: 'MCP (HTTP)',
+            ready: true,
+            words: `ready: bankops serve on ${setting(env, 'BANKOPS_MCP_HOST') ?? '127.0.0.1'}, ${keys} key${keys === 1 ? '' : 's'} in the policy`,
+          },
+  ];
+  try {
+    const serve = loadServeSettings(env);
+    if (!serve.slack.enabled) {
+      out.push({ name: 'Slack', ready: false, words: `off: ${serve.slack.why}; ${SLACK_OFF_HINT}` });
+    } else {
+      const needs: string[] = [];
+      if (serve.slack.config.mode === 'http' && serve.publicUrl === undefined)
+        needs.push('BANKOPS_PUBLIC_URL (Slack must reach <public URL>/slack/events)');
+      if (serve.slack.config.approvalsChannel === undefined)
+        needs.push('BANKOPS_SLACK_APPROVALS_CHANNEL (approvals go to a channel only where a rule names one)');
+      out.push({
+        name: 'Slack',
+        ready: true,
+        words: `on (${serve.slack.config.mode === 'http' ? 'HTTP' : 'Socket Mode'})${needs.length === 0 ? '' : `; also set ${needs.join(', ')}`}`,
+      });
+    }
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+    out.push({ name: 'Slack', ready: false, words: 'a value is invalid (below)' });
+  }
+  return out;
+}
+
+export function configCommand(args: string[]): number {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  const [sub, ...rest] = positionals;
+  if (values.help || sub === 'help') {
+    process.stdout.write(CONFIG_HELP);
+    return EXIT.ok;
+  }
+  if (sub !== 'check' || rest.length > 0)
+    throw new UsageError(
+      sub === undefined ? 'config needs check' : `unknown config command '${sub}'`,
+      CONFIG_HELP,
+    );
+  const env = process.env;
+  const problems: string[] = [];
+  let config: Config | undefined;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  const ends = frontEnds(config, env, problems);
+  const mode = outputMode(values.json);
+  if (!mode.text) {
+    printJson({
+      variables: VARIABLES.map((v) => {
+        const value = setting(env, v.name);
+        return {
+          name: v.name,
+          group: v.group,
+          set: value !== undefined,
+          ...(value === undefined || v.secret === true ? {} : { value }),
+        };
+      }),
+      frontEnds: ends,
+      problems,
+    });
+  } else {
+    const groups = Object.keys(GROUP_TITLES) as VariableGroup[];
+    const blocks: Block[] = groups.map((group) => ({
+      type: 'record',
+      title: GROUP_TITLES[group],
+      fields: variableFields(env, group),
+    }));
+    if (ends.length > 0) {
+      blocks.push({
+        type: 'record',
+        title: 'Front ends',
+        fields: ends.map((e) => ({ key: e.name, label: e.name, value: { text: e.words, kind: 'text' } })),
+      });
+    }
+    for (const problem of problems) blocks.push({ type: 'note', text: problem, tone: 'warning' });
+    const doc: OutputDocument = { title: 'Configuration in force', blocks };
+    printDocument(() => doc, mode);
+  }
+  return problems.length === 0 ? EXIT.ok : EXIT.usage;
+}

@@ -1,0 +1,205 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { envelopeForPath, errorBody, successBody } from './envelope.js';
+import { invalid, SandboxError } from './errors.js';
+import type { Fault } from './faults.js';
+import { checkHeaders } from './headers.js';
+import { HANG_LIMIT_MS, IDENTITY_HEADERS, jsonBody, send, sleep } from './http.js';
+import { IdempotencyStore } from './idempotency.js';
+import type { CompiledRoute } from './routes.js';
+import type { SandboxOptions } from './server.js';
+import type { SandboxState } from './state.js';
+import type { HttpMethod, SandboxRequest } from './types.js';
+
+/** One request as it goes through: what it is, and what to say of it once answered. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  path: string;
+  method: HttpMethod;
+  /** The caller's `x-request-id`, echoed back and the key of a repeated request. */
+  echoId: string | undefined;
+  envelope: ReturnType<typeof envelopeForPath>;
+  operation?: string;
+  status: number;
+}
+
+/**
+ * The sandbox's HTTP handling, in its steps: read the body, answer a control path, find the route
+ * (404, 405), apply an injected fault, check the headers, replay a repeated request, run the
+ * handler, remember and save, answer; every failure in the envelope of its area.
+ */
+export class SandboxHandler {
+  readonly #state: SandboxState;
+  readonly #options: SandboxOptions;
+
+  constructor(state: SandboxState, options: SandboxOptions) {
+    this.#state = state;
+    this.#options = options;
+  }
+
+  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://sandbox.local');
+    const requestId = req.headers['x-request-id'];
+    const x: Exchange = {
+      req,
+      res,
+      url,
+      path: url.pathname,
+      method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
+      echoId: typeof requestId === 'string' ? requestId : undefined,
+      envelope: envelopeForPath(url.pathname),
+      status: 500,
+    };
+    try {
+      await this.#answer(x);
+    } catch (error) {
+      const failure =
+        error instanceof SandboxError
+          ? error
+          : new SandboxError(
+              `internal sandbox error: ${error instanceof Error ? error.message : String(error)}`,
+              500,
+            );
+      x.status = failure.httpStatus;
+      send(res, x.status, errorBody(x.envelope, x.status, failure.message), x.echoId);
+    } finally {
+      this.#options.onRequest?.({
+        method: x.method,
+        path: x.path,
+        status: x.status,
+        ...(x.operation === undefined ? {} : { operation: x.operation }),
+        ms: performance.now() - started,
+      });
+    }
+  };
+
+  async #answer(x: Exchange): Promise<void> {
+    const body = await jsonBody(x.req);
+    const state = this.#state;
+    state.refresh();
+    const controlAnswer = x.path.startsWith('/_sandbox/') ? state.control(x.method, x.path, body) : undefined;
+    if (controlAnswer !== undefined) {
+      x.status = 200;
+      if (x.method !== 'GET') state.persist();
+      send(x.res, x.status, controlAnswer);
+      return;
+    }
+    const route = this.#route(x.method, x.path);
+    const def = route.def;
+    x.envelope = def.envelope;
+    x.operation = def.operation;
+    state.counts[def.operation] = (state.counts[def.operation] ?? 0) + 1;
+    if (!x.path.startsWith('/_sandbox/') && (await this.#injectFault(x))) return;
+    const request = this.#request(x, route, body);
+    const fingerprint = this.#fingerprint(x, route, request);
+    const first =
+      fingerprint === undefined || x.echoId === undefined
+        ? undefined
+        : state.idempotency.lookup(def.operation, x.echoId, fingerprint);
+    if (first !== undefined) {
+      x.status = first.httpStatus;
+      send(x.res, x.status, first.body, x.echoId);
+      return;
+    }
+    const reply = await def.handler(request);
+    x.status = reply.httpStatus ?? def.successCode;
+    const out = successBody(x.envelope, x.status, reply);
+    if (fingerprint !== undefined && x.echoId !== undefined) {
+      state.idempotency.remember(def.operation, x.echoId, fingerprint, { httpStatus: x.status, body: out });
+    }
+    // Saved before the answer leaves, so a caller that crashes right after still finds the state.
+    if (x.method !== 'GET') state.persist();
+    send(x.res, x.status, out, x.echoId);
+  }
+
+  /**
+   * The route of a request. Routes are sorted most-literal first; a literal path
+   * (`/conversions/quote`) with the wrong method is a 405, not a lookup of the id `quote`.
+   */
+  #route(method: HttpMethod, path: string): CompiledRoute {
+    const candidates = this.#state.routes.filter((r) => r.pattern.test(path));
+    const mostLiteral = candidates[0]?.literalSegments;
+    const route = candidates.find((r) => r.def.method === method && r.literalSegments === mostLiteral);
+    if (route !== undefined) return route;
+    if (candidates.length > 0) {
+      const allowed = [...new Set(candidates.map((r) => r.def.method))].join(', ');
+      throw new SandboxError(`method ${method} not allowed on ${path}; allowed: ${allowed}`, 405);
+    }
+    throw new SandboxError(`no endpoint ${method} ${path}`, 404);
+  }
+
+  /** An injected fault for this request, applied: true when it answered (or hung up) instead. */
+  async #injectFault(x: Exchange): Promise<boolean> {
+    const fault: Fault | undefined = this.#state.faults.take(x.method, x.path);
+    if (fault === undefined) return false;
+    // A fault used up here is used up for every process sharing the state.
+    this.#state.persist();
+    if (fault.latencyMs) await sleep(fault.latencyMs);
+    if (fault.timeout) {
+      x.status = 0;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, HANG_LIMIT_MS);
+        x.res.on('close', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      x.res.destroy();
+      return true;
+    }
+    if (fault.status !== undefined) {
+      x.status = fault.status;
+      send(x.res, x.status, errorBody(x.envelope, x.status, `injected failure ${x.status}`), x.echoId);
+      return true;
+    }
+    if (fault.malformed) {
+      x.status = 200;
+      x.res.writeHead(200, { 'content-type': 'application/json' });
+      x.res.end('{"status":"SUCCESS","data":{"trunc');
+      return true;
+    }
+    return false;
+  }
+
+  /** The request as a handler sees it, its headers checked against the route's set. */
+  #request(x: Exchange, route: CompiledRoute, body: unknown): SandboxRequest {
+    const params: Record<string, string> = {};
+    const match = route.pattern.exec(x.path);
+    route.paramNames.forEach((name, i) => {
+      params[name] = decodeURIComponent(match?.[i + 1] ?? '');
+    });
+    if (params.version !== undefined && params.version !== 'v1') {
+      throw invalid(`unsupported API version '${params.version}'; the only version is v1`);
+    }
+    const request: SandboxRequest = {
+      method: x.method,
+      path: x.path,
+      params,
+      query: x.url.searchParams,
+      header: (name) => {
+        const value = x.req.headers[name.toLowerCase()];
+        return Array.isArray(value) ? value[0] : value;
+      },
+      body,
+      auth: {},
+    };
+    const { def } = route;
+    const { credentials, tokens } = this.#state;
+    request.auth = checkHeaders(request, def.headers, def.requiredHeaders ?? [], credentials, tokens);
+    return request;
+  }
+
+  /** What makes a request with an `x-request-id` the same request again (idempotent routes only). */
+  #fingerprint(x: Exchange, route: CompiledRoute, request: SandboxRequest): string | undefined {
+    if (!route.def.idempotent || x.echoId === undefined) return undefined;
+    return IdempotencyStore.fingerprint({
+      method: x.method,
+      path: x.path,
+      query: [...x.url.searchParams.entries()].sort(),
+      headers: IDENTITY_HEADERS.map((h) => request.header(h) ?? null),
+      body: request.body ?? null,
+    });
+  }
+}

@@ -1,0 +1,137 @@
+import { randomBytes } from 'node:crypto';
+import { deserialize, serialize } from 'node:v8';
+import { z } from 'zod';
+import { SANDBOX_AREAS } from './areas/index.js';
+import type { SandboxClock } from './clock.js';
+import type { SandboxCredentials } from './credentials.js';
+import { EventBus } from './events.js';
+import { type Fault, FaultSchema, FaultTable } from './faults.js';
+import { IdempotencyStore } from './idempotency.js';
+import { type CompiledRoute, compileRoute } from './routes.js';
+import type { SandboxOptions } from './server.js';
+import { TokenIssuer } from './tokens.js';
+import type { SandboxContext } from './types.js';
+import { parseInput } from './validate.js';
+
+const ClockBody = z
+  .object({
+    advanceSeconds: z
+      .number()
+      .min(0)
+      .max(10 * 365 * 86400),
+  })
+  .strict();
+
+interface Snapshot {
+  version: 1;
+  clockOffsetSeconds: number;
+  idempotency: ReturnType<IdempotencyStore['snapshot']>;
+  areas: Record<string, unknown>;
+  /** Injected faults, so `bankops sandbox faults` reaches the next command's sandbox (absent in older saves). */
+  faults?: ReturnType<FaultTable['snapshot']>;
+}
+
+/**
+ * Everything the sandbox holds: its areas and their routes, the clock, tokens, remembered requests,
+ * injected faults and request counts; saved after a change and picked up again when another process
+ * saved (a persistent sandbox), and reset to the seed on request.
+ */
+export class SandboxState {
+  readonly clock: SandboxClock;
+  readonly credentials: SandboxCredentials;
+  readonly tokens: TokenIssuer;
+  readonly idempotency = new IdempotencyStore();
+  readonly faults = new FaultTable();
+  readonly counts: Record<string, number> = {};
+  /** Most literal first: `/accounts/balances` before `/accounts/:accountId`. */
+  readonly routes: CompiledRoute[];
+  readonly #areas: ReturnType<(typeof SANDBOX_AREAS)[number]>[];
+  readonly #options: SandboxOptions;
+  #revision = 0;
+
+  constructor(clock: SandboxClock, credentials: SandboxCredentials, options: SandboxOptions) {
+    this.clock = clock;
+    this.credentials = credentials;
+    this.#options = options;
+    this.tokens = new TokenIssuer(clock);
+    const ctx: SandboxContext = {
+      credentials,
+      clock,
+      events: new EventBus(),
+      tokens: this.tokens,
+      newId: (prefix) => `${prefix}_${randomBytes(8).toString('hex')}`,
+    };
+    this.#areas = SANDBOX_AREAS.map((install) => install(ctx));
+    this.routes = this.#areas.flatMap((area) => area.routes.map(compileRoute));
+    this.routes.sort((a, b) => b.literalSegments - a.literalSegments);
+  }
+
+  /** Saves the state for the other processes (a persistent sandbox only). */
+  persist(): void {
+    const persistence = this.#options.persistence;
+    if (persistence === undefined) return;
+    const snapshot: Snapshot = {
+      version: 1,
+      clockOffsetSeconds: this.clock.offsetSeconds,
+      idempotency: this.idempotency.snapshot(),
+      areas: Object.fromEntries(this.#areas.map((area) => [area.name, area.snapshot()])),
+      faults: this.faults.snapshot(),
+    };
+    this.#revision = persistence.save(serialize(snapshot));
+  }
+
+  /** Picks up what another process saved since this one last looked. */
+  refresh(): void {
+    const saved = this.#options.persistence?.load(this.#revision);
+    if (saved === undefined) return;
+    const snapshot = deserialize(saved.state) as Snapshot;
+    if (snapshot.version !== 1) return;
+    this.clock.setOffsetSeconds(snapshot.clockOffsetSeconds);
+    this.idempotency.restore(snapshot.idempotency);
+    this.faults.restore(snapshot.faults ?? []);
+    for (const area of this.#areas) if (area.name in snapshot.areas) area.restore(snapshot.areas[area.name]);
+    this.#revision = saved.revision;
+  }
+
+  reset(): void {
+    this.idempotency.clear();
+    this.faults.clear();
+    for (const area of this.#areas) area.reseed();
+  }
+
+  /** `/_sandbox/…`: reset, the clock, faults, stats, info; undefined for any other path. */
+  control(method: string, path: string, body: unknown): unknown {
+    const { clock, faults } = this;
+    if (method === 'POST' && path === '/_sandbox/reset') {
+      this.reset();
+      return { status: 'success', message: 'sandbox state restored to the seed' };
+    }
+    if (method === 'GET' && path === '/_sandbox/clock') {
+      return { now: clock.now().toISOString(), offsetSeconds: clock.offsetSeconds };
+    }
+    if (method === 'POST' && path === '/_sandbox/clock') {
+      const { advanceSeconds } = parseInput(ClockBody, body);
+      clock.advance(advanceSeconds);
+      return { now: clock.now().toISOString(), offsetSeconds: clock.offsetSeconds };
+    }
+    if (method === 'GET' && path === '/_sandbox/faults') return { faults: faults.list() };
+    if (method === 'POST' && path === '/_sandbox/faults') {
+      const fault: Fault = parseInput(FaultSchema, body);
+      return { id: faults.add(fault), fault };
+    }
+    if (method === 'DELETE' && path === '/_sandbox/faults') {
+      faults.clear();
+      return { faults: [] };
+    }
+    if (method === 'GET' && path === '/_sandbox/stats') return { requests: { ...this.counts } };
+    if (method === 'GET' && path === '/_sandbox/info') {
+      return {
+        sandbox: 'bankops',
+        persistent: this.#options.persistence !== undefined,
+        pid: process.pid,
+        ...this.#options.info,
+      };
+    }
+    return undefined;
+  }
+}

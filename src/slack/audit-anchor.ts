@@ -1,0 +1,74 @@
+import type { AuditLog } from '../core/audit/index.js';
+import { context, line, type SlackMessage, sections } from './render/message.js';
+import type { SlackOutbox } from './store/outbox.js';
+
+/**
+ * The audit log's head (sequence and hash) as a message. Kept outside bankops's database, in Slack's
+ * history, it reveals what a hash chain alone cannot: entries removed from the end of the log.
+ */
+export function anchorMessage(head: { seq: number; hash: string }, why: string): SlackMessage {
+  const anchor = `${head.seq}:${head.hash}`;
+  const text = `:anchor: Audit log head: entry ${head.seq}, hash \`${head.hash}\``;
+  return {
+    text,
+    blocks: [
+      ...sections(text),
+      context(`${why}. Check the log against it with \`bankops audit verify --anchor ${anchor}\`.`),
+    ],
+  };
+}
+
+/** Today's date in UTC: one daily anchor per day, whatever the number of replicas or restarts. */
+const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
+
+/** Queues the daily anchor; a second call on the same UTC day (another replica, a restart) queues nothing. */
+export function queueDailyAnchor(
+  audit: AuditLog,
+  outbox: SlackOutbox,
+  channel: string,
+  now = new Date(),
+): boolean {
+  return outbox.enqueue(
+    'chat.postMessage',
+    { channel, ...anchorMessage(audit.head(), `Daily anchor of ${utcDay(now)}`) },
+    `audit-anchor:${utcDay(now)}`,
+  );
+}
+
+/** Posts the daily anchor now if today's is not posted yet, then at every UTC midnight. */
+export function startDailyAnchor(audit: AuditLog, outbox: SlackOutbox, channel: string): { stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const schedule = (): void => {
+    const now = new Date();
+    const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5);
+    timer = setTimeout(() => {
+      queueDailyAnchor(audit, outbox, channel);
+      schedule();
+    }, next - now.getTime());
+    timer.unref();
+  };
+  queueDailyAnchor(audit, outbox, channel);
+  schedule();
+  return { stop: () => clearTimeout(timer) };
+}
+
+/** `/bank audit anchor`: posts the head now, and tells the person what was posted where. */
+export function askedAnchor(
+  audit: AuditLog,
+  outbox: SlackOutbox,
+  channel: string | undefined,
+  by: string,
+): SlackMessage {
+  const head = audit.head();
+  if (channel === undefined) {
+    return anchorMessage(
+      head,
+      'Not posted: BANKOPS_SLACK_AUDIT_CHANNEL is not set (it also gets one every day)',
+    );
+  }
+  outbox.enqueue('chat.postMessage', {
+    channel,
+    ...anchorMessage(head, `Posted at the request of <@${by}>`),
+  });
+  return line(`:anchor: Posted the audit log's head (entry ${head.seq}) to <#${channel}>.`);
+}
