@@ -1,9 +1,10 @@
+import { whyNotDecide } from '../approvals/deciders.js';
 import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Db } from '../db.js';
 import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
-import { canApprove, personOf } from '../policy/actors.js';
+import { personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { challengeOf, newNonce } from './challenge.js';
 import { CredentialStore, infoOf, type PasskeyInfo } from './credentials.js';
@@ -155,7 +156,7 @@ export class PasskeyService {
     const view = this.#exec.getApproval(approvalId);
     if (view === undefined) throw new PasskeyError(404, `no approval ${approvalId}`);
     const person = this.personOf(actor);
-    const why = this.#whyNot(view, actor, person);
+    const why = this.#whyNot(view, actor);
     if (why !== undefined) throw new PasskeyError(409, why);
     if (this.credentials.active(person).length === 0) {
       throw new PasskeyError(
@@ -219,15 +220,11 @@ export class PasskeyService {
     return this.#exec.reject(link.approval_id ?? '', JSON.parse(link.actor_json) as Actor, reason);
   }
 
-  #whyNot(view: ApprovalView, actor: Actor, person: string): string | undefined {
-    if (view.state !== 'pending') return `${view.id} is ${view.state}, no longer waiting for a decision`;
-    if (view.stepUp === undefined) return `${view.id} needs no passkey: approve it as usual`;
-    if (actor.id === view.requester || person === view.requesterPerson)
-      return `you asked for ${view.id}, so someone else with the role ${view.approverRole} decides it`;
-    if (!canApprove(this.#exec.policy, actor, view.approverRole))
-      return `deciding ${view.id} needs the role ${view.approverRole}, which you do not hold`;
-    if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
-    return undefined;
+  /** Why no approval link is made for this actor: who may decide is the core's rule, then step-up itself. */
+  #whyNot(view: ApprovalView, actor: Actor): string | undefined {
+    const why = whyNotDecide(this.#exec.policy, actor, view);
+    if (why !== undefined) return why;
+    return view.stepUp === undefined ? `${view.id} needs no passkey: approve it as usual` : undefined;
   }
 
   #issue(purpose: LinkPurpose, person: string, actor: Actor, approvalId: string | null): IssuedLink {
