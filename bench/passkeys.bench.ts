@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../src/app/config.js';
 import { createRuntime, type Runtime } from '../src/app/runtime.js';
 import { cliActor } from '../src/core/actors.js';
+import { optional } from '../src/core/optional.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { SoftPasskey } from '../test/helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../test/helpers/step-up.js';
@@ -52,7 +53,7 @@ async function runtimeWith(name: string, policy: string | undefined): Promise<Ru
       BANKOPS_COMPANY_ID: c.companyId,
       BANKOPS_DB: join(dir, `${name}.db`),
       BANKOPS_PUBLIC_URL: ORIGIN,
-      ...(policyPath === undefined ? {} : { BANKOPS_POLICY: policyPath }),
+      ...optional('BANKOPS_POLICY', policyPath),
     }),
     { recover: false },
   );

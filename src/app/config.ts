@@ -1,4 +1,5 @@
 import { type Config, ConfigError, parseConfig } from '../core/config.js';
+import { optional } from '../core/optional.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
 import { parseSlackSettings, type SlackSettings } from '../slack/config.js';
 
@@ -23,5 +24,5 @@ export function loadServeSettings(env: Record<string, string | undefined> = proc
   const slack = parseSlackSettings(env);
   // Read once, by the core's configuration (the passkey pages need it too).
   const { publicUrl } = loadConfig(env);
-  return publicUrl === undefined ? { slack } : { slack, publicUrl };
+  return { slack, ...optional('publicUrl', publicUrl) };
 }

@@ -9,6 +9,7 @@ import type { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
 import type { Db } from '../../src/core/db.js';
 import type { Executor } from '../../src/core/executor.js';
+import { optional } from '../../src/core/optional.js';
 import type { PolicyStore } from '../../src/core/policy/store.js';
 import type { Actor } from '../../src/core/policy/types.js';
 import type { Registry } from '../../src/core/registry.js';
@@ -86,7 +87,7 @@ export function testConfig(
     ...(files.policyPath === undefined ? {} : { BANKOPS_POLICY: files.policyPath }),
     BANKOPS_APPROVAL_TTL_SECONDS: String(options.ttlSeconds ?? 3600),
     BANKOPS_QUOTE_TOLERANCE_PERCENT: String(options.tolerancePercent ?? 0.5),
-    ...(options.publicUrl === undefined ? {} : { BANKOPS_PUBLIC_URL: options.publicUrl }),
+    ...optional('BANKOPS_PUBLIC_URL', options.publicUrl),
   });
 }
 

@@ -1,4 +1,5 @@
 import { internalError } from '../errors.js';
+import { optional } from '../optional.js';
 import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
@@ -204,7 +205,7 @@ export async function vote(
       decision: 'approved',
       approvalId: id,
       requestId: row.request_id,
-      ...(evidence === undefined ? {} : { evidence }),
+      ...optional('evidence', evidence),
     });
     const quorum = peopleCounted(ctx, row, ctx.store.votes(id, row.attempt)).size >= row.required_approvers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk

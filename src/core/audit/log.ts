@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { CanonicalText, canonicalJson, type JsonValue } from '../canonical-json.js';
 import type { Db } from '../db.js';
+import { optional } from '../optional.js';
 import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
 import { AuditInputError } from './errors.js';
 import { entryHash, GENESIS_HASH } from './hash.js';
@@ -165,7 +166,7 @@ export class AuditLog {
       durationMs: entry.durationMs,
       // Stored exactly as signed: a scrubbed byte would make a true signature fail to verify. It holds
       // public keys, signatures and the input already redacted above, never a secret.
-      ...(entry.evidence === undefined ? {} : { evidence: entry.evidence as JsonValue }),
+      ...optional('evidence', entry.evidence as JsonValue | undefined),
     };
   }
 

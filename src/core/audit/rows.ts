@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonValue } from '../canonical-json.js';
+import { optional } from '../optional.js';
 import { AuditLogCorruptError } from './errors.js';
 import type { AuditContent, AuditEntry } from './schema.js';
 import { decisionSchema, eventSchema, frontEndSchema, outcomeSchema } from './schema.js';
@@ -89,7 +90,7 @@ export function entryOf(value: unknown): AuditEntry {
     outcome: typed.data.outcome,
     error: row.error,
     durationMs: row.duration_ms,
-    ...(raw.evidence === undefined ? {} : { evidence: raw.evidence as JsonValue }),
+    ...optional('evidence', raw.evidence as JsonValue | undefined),
   };
   return { ...content, prevHash: row.prev_hash, hash: row.hash };
 }

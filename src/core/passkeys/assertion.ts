@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssertionSchema, type SignedVote } from '../approvals/step-up.js';
+import { optional } from '../optional.js';
 import { challengeText } from './challenge.js';
 import { webauthn } from './webauthn.js';
 
@@ -42,7 +43,7 @@ export async function checkAssertion(
           authenticatorData: check.assertion.authenticatorData,
           clientDataJSON: check.assertion.clientDataJSON,
           signature: check.assertion.signature,
-          ...(check.assertion.userHandle === undefined ? {} : { userHandle: check.assertion.userHandle }),
+          ...optional('userHandle', check.assertion.userHandle),
         },
         clientExtensionResults: {},
       },

@@ -1,4 +1,5 @@
 import type { SignTarget, StepUpCheck, StepUpGate, StepUpProof, VoteEvidence } from '../approvals/step-up.js';
+import { optional } from '../optional.js';
 import { AuthenticationResponseSchema, checkAssertion } from './assertion.js';
 import type { CredentialStore } from './credentials.js';
 import type { RelyingParty } from './relying-party.js';
@@ -30,7 +31,7 @@ export class PasskeyGate implements StepUpGate {
       authenticatorData: response.response.authenticatorData,
       clientDataJSON: response.response.clientDataJSON,
       signature: response.response.signature,
-      ...(response.response.userHandle === undefined ? {} : { userHandle: response.response.userHandle }),
+      ...optional('userHandle', response.response.userHandle),
     };
     const checked = await checkAssertion({
       credentialId: credential.credential_id,

@@ -1,3 +1,4 @@
+import { optional } from '../optional.js';
 import { rolesOf } from './actors.js';
 import { ConditionError, conditionHolds, moneyOf } from './conditions.js';
 import type { Policy, Rule } from './schema.js';
@@ -84,7 +85,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       approvers,
       approverRole,
       ...(slackChannel === undefined ? {} : { route: { slackChannel } }),
-      ...(stepUp === undefined ? {} : { stepUp }),
+      ...optional('stepUp', stepUp),
       reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole}${confirmed} (rule ${ref.label})`,
     };
   }
