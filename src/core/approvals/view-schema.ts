@@ -199,7 +199,7 @@ export const ApprovalViewSchema = z.object({
   state: z.enum(APPROVAL_STATES),
   input: z.record(z.string(), z.unknown()).describe('Input of the request, secrets redacted.'),
   requester: z.string().describe('Who asked (actor id), e.g. mcp:stdio.'),
-  requesterPerson: z.string().describe('The person behind the requester; never an approver of it.'),
+  requesterPerson: z.string().describe('The person behind the requester.'),
   origin: OriginSchema,
   /** Where the rule wants it decided (a Slack channel), when it names a place. */
   route: z.object({ slackChannel: z.string().optional() }).optional(),
@@ -208,18 +208,17 @@ export const ApprovalViewSchema = z.object({
   reason: z.string().describe('Why the policy asks for approval.'),
   preview: PreviewSchema.optional().describe('What approvers are asked to approve.'),
   bound: ApprovalBoundSchema.optional(),
-  attempt: z.number().describe('1, plus one each time a fresh quote went back to the approvers.'),
-  stepUp: z
-    .enum(['passkey'])
-    .optional()
-    .describe('Each vote counts only once the voter confirms it with a passkey, signing what would run.'),
+  attempt: z.number().describe('1, plus one per fresh quote sent back to approvers.'),
+  /** Each vote counts only once the voter signs what would run with a passkey (the approval page). */
+  stepUp: z.enum(['passkey']).optional(),
   approvals: z
     .array(
       z.object({
         approver: z.string(),
         person: z.string(),
         at: z.string(),
-        signed: z.boolean().optional().describe('Confirmed with a passkey over what would run.'),
+        /** Signed with a passkey over what would run (step-up). */
+        signed: z.boolean().optional(),
       }),
     )
     .describe('Approvals of the current attempt so far.'),
