@@ -3,7 +3,7 @@ import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
-import type { Column, OutputDocument, Value } from '../../present/output/index.js';
+import { type ColumnOf, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { EXIT, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
@@ -22,33 +22,22 @@ Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one 
 found a broken or cut chain, 2 usage.
 `;
 
-const TAIL_COLUMNS: Column[] = [
-  { key: 'seq', label: 'Seq', kind: 'number', align: 'right' },
-  { key: 'ts', label: 'Time', kind: 'time', align: 'left' },
-  { key: 'actor', label: 'Actor', kind: 'id', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'event', label: 'Event', kind: 'status', align: 'left' },
-  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left' },
-  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left' },
-  { key: 'error', label: 'Error', kind: 'text', align: 'left' },
+type Entry = ReturnType<AuditLog['tail']>[number];
+
+const TAIL_COLUMNS: ColumnOf<Entry>[] = [
+  { key: 'seq', label: 'Seq', kind: 'number', cell: (e) => String(e.seq) },
+  { key: 'ts', label: 'Time', kind: 'time', cell: (e) => e.ts },
+  { key: 'actor', label: 'Actor', kind: 'id', cell: (e) => e.actor },
+  { key: 'tool', label: 'Tool', cell: (e) => e.tool },
+  { key: 'event', label: 'Event', kind: 'status', cell: (e) => `${e.event}/${e.decision}` },
+  { key: 'outcome', label: 'Outcome', kind: 'status', cell: (e) => e.outcome },
+  { key: 'approvalId', label: 'Approval', kind: 'id', cell: (e) => e.approvalId },
+  { key: 'error', label: 'Error', cell: (e) => e.error },
 ];
 
-const cell = (text: string | null | undefined, kind: Value['kind'] = 'text'): Value =>
-  text === null || text === undefined || text === '' ? { text: '—', kind: 'empty' } : { text, kind };
-
-function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
+function tailDocument(entries: readonly Entry[]): OutputDocument {
   if (entries.length === 0)
     return { title: 'Audit log', blocks: [{ type: 'note', text: 'No entries yet.', tone: 'info' }] };
-  const rows = entries.map((e) => [
-    cell(String(e.seq), 'number'),
-    cell(e.ts, 'time'),
-    cell(e.actor, 'id'),
-    cell(e.tool),
-    cell(`${e.event}/${e.decision}`, 'status'),
-    cell(e.outcome, 'status'),
-    cell(e.approvalId, 'id'),
-    cell(e.error),
-  ]);
   // Entries are numbered from 1, so the oldest shown says how many came before.
   const earlier = (entries[0]?.seq ?? 1) - 1;
   const more =
@@ -58,7 +47,7 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>): OutputDocument {
   return {
     title: 'Audit log',
     blocks: [
-      { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
+      tableOf(entries, TAIL_COLUMNS),
       ...(more === undefined ? [] : [{ type: 'note' as const, text: more, tone: 'info' as const }]),
     ],
   };

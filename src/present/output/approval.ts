@@ -2,8 +2,9 @@ import type { ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
 import { statusLine, whatWillHappen } from '../approval-words.js';
+import { type ColumnOf, tableOf } from './columns.js';
 import { blocksOf } from './derive.js';
-import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
+import type { Block, Field, OutputDocument, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
 import { toolOutputDocument } from './tool-output.js';
 
@@ -18,13 +19,13 @@ export const votes = (view: ApprovalView): string => `${view.approvals.length} o
 /** One line on what an approval is for: the first of what will happen. */
 export const whatFor = (view: ApprovalView): string => whatWillHappen(view)[0] ?? view.reason;
 
-const COLUMNS: Column[] = [
-  { key: 'id', label: 'ID', kind: 'id', align: 'left' },
-  { key: 'state', label: 'State', kind: 'status', align: 'left' },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left' },
-  { key: 'requester', label: 'Requester', kind: 'id', align: 'left' },
-  { key: 'votes', label: 'Votes', kind: 'text', align: 'left' },
-  { key: 'what', label: 'What', kind: 'text', align: 'left' },
+const COLUMNS: ColumnOf<ApprovalView>[] = [
+  { key: 'id', label: 'ID', kind: 'id', cell: (v) => v.id },
+  { key: 'state', label: 'State', kind: 'status', cell: stateWords },
+  { key: 'tool', label: 'Tool', cell: (v) => v.tool },
+  { key: 'requester', label: 'Requester', kind: 'id', cell: (v) => v.requester },
+  { key: 'votes', label: 'Votes', cell: votes },
+  { key: 'what', label: 'What', cell: whatFor },
 ];
 
 export interface ApprovalsListing {
@@ -42,19 +43,7 @@ export function approvalsDocument(
 ): OutputDocument {
   const title = listing.title ?? 'Approvals';
   if (views.length === 0) return { title, blocks: [{ type: 'note', text: 'No approvals.', tone: 'info' }] };
-  const table: TableBlock = {
-    type: 'table',
-    columns: COLUMNS,
-    rows: views.map((v) => [
-      text(v.id, 'id'),
-      text(stateWords(v), 'status'),
-      text(v.tool),
-      text(v.requester, 'id'),
-      text(votes(v)),
-      text(whatFor(v)),
-    ]),
-    total: views.length,
-  };
+  const table = tableOf(views, COLUMNS);
   const full = listing.limit !== undefined && views.length >= listing.limit;
   const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
   return { title, blocks: full ? [table, { type: 'note', text: note, tone: 'warning' }] : [table] };
