@@ -6,7 +6,11 @@ import { defineConfig } from 'vitest/config';
  * browser. Everything else is `unit`: in one process, against the sandbox on loopback.
  */
 const E2E = [
-  'test/cli/**',
+  'test/cli/against-service.test.ts',
+  'test/cli/cli.test.ts',
+  'test/cli/readable.test.ts',
+  'test/cli/sandbox.test.ts',
+  'test/cli/secrets.test.ts',
   'test/scripts/**',
   'test/mcp/stdio.test.ts',
   'test/mcp/http.test.ts',

@@ -1,7 +1,7 @@
 import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
-import { EXIT, exitCodeOf, UsageError } from './io.js';
+import { type CliIo, EXIT, err, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
@@ -87,7 +87,7 @@ async function dispatch(argv: string[]): Promise<Status> {
     case undefined:
     case '--help':
     case '-h':
-      process.stdout.write(HELP);
+      out(HELP);
       return command === undefined ? EXIT.usage : EXIT.ok;
     case 'help':
       return (await import('./commands/help.js')).helpCommand(rest, {
@@ -100,7 +100,7 @@ async function dispatch(argv: string[]): Promise<Status> {
       });
     case '--version':
     case '-V':
-      process.stdout.write(`${packageVersion()}\n`);
+      out(`${packageVersion()}\n`);
       return EXIT.ok;
     default: {
       const hint = didYouMean(command, Object.keys(COMMANDS));
@@ -124,16 +124,21 @@ function argsProblem(error: Error & { code?: unknown }, help: string): string {
   return error.message.replace(/'([^']+)'/g, '$1');
 }
 
-/** Runs the CLI; resolves to the exit status, or `'running'` for servers that keep the process alive. */
-export async function main(argv: string[]): Promise<number | 'running'> {
-  try {
-    return await dispatch(argv);
-  } catch (error) {
-    const coded = await asCliError(error, argv);
-    const help = coded instanceof UsageError && coded.help !== undefined ? `\n${coded.help}` : '';
-    process.stderr.write(`bankops: ${coded.message}\n${help}`);
-    return exitCodeOf(coded.code);
-  }
+/**
+ * Runs the CLI on `io` (the process's streams and environment by default); resolves to the exit
+ * status, or `'running'` for servers that keep the process alive.
+ */
+export function main(argv: string[], io: CliIo = processIo()): Promise<number | 'running'> {
+  return withIo(io, async () => {
+    try {
+      return await dispatch(argv);
+    } catch (error) {
+      const coded = await asCliError(error, argv);
+      const help = coded instanceof UsageError && coded.help !== undefined ? `\n${coded.help}` : '';
+      err(`bankops: ${coded.message}\n${help}`);
+      return exitCodeOf(coded.code);
+    }
+  });
 }
 
 /** What was thrown, as a coded error; Node's own (an unknown option, a port in use) in words. */

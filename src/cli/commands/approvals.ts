@@ -9,7 +9,7 @@ import { type ApprovalAction, approvalOutcome } from '../../present/approval-out
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 
 export const APPROVALS_HELP = `Usage:
@@ -67,7 +67,7 @@ function answer(
         : ownRequest
           ? ` Another person approves it: bankops approvals approve ${result.approval?.id} --as <name>.`
           : '';
-    process.stdout.write(`${outcome.line}${hint}\n`);
+    out(`${outcome.line}${hint}\n`);
   } else {
     printJson({
       status: outcome.status,
@@ -99,7 +99,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     },
   });
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
-    process.stdout.write(APPROVALS_HELP);
+    out(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (!SUBCOMMANDS.includes(sub)) {
@@ -152,7 +152,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'show': {
         const approval = executor.getApproval(approvalId);
         if (approval === undefined) {
-          process.stderr.write(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
+          err(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
         if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);

@@ -4,7 +4,7 @@ import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { type ColumnOf, type OutputDocument, tableOf } from '../../present/output/index.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
@@ -68,11 +68,11 @@ export function auditCommand(args: string[]): number {
     },
   });
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
-    process.stdout.write(AUDIT_HELP);
+    out(AUDIT_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   // The audit log needs no service: open the database alone.
-  const db = openDatabase(loadConfig().databasePath);
+  const db = openDatabase(loadConfig(cliIo().env).databasePath);
   try {
     const audit = new AuditLog(db);
     switch (sub) {
@@ -95,23 +95,21 @@ export function auditCommand(args: string[]): number {
         }
         const result = audit.verify(anchor);
         if (result.ok) {
-          process.stdout.write(
-            `audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`,
-          );
+          out(`audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`);
           return EXIT.ok;
         }
-        process.stdout.write(
+        out(
           `audit log BROKEN at entry ${result.firstBrokenSeq}: ${result.reason} (${result.entries} entries checked)\n`,
         );
         return EXIT.failed;
       }
       case 'export': {
-        const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {
+        const count = audit.exportJsonl((line) => out(`${line}\n`), {
           ...optional('since', values.since),
           ...optional('tool', values.tool),
           ...optional('actor', values.actor),
         });
-        process.stderr.write(`exported ${count} entries\n`);
+        err(`exported ${count} entries\n`);
         return EXIT.ok;
       }
       default:
