@@ -45,7 +45,9 @@ export default defineConfig({
           // One module graph per worker: the app's schemas and tools load once, not once a file.
           // Every file builds its own sandbox, runtime and database, so nothing leaks between them.
           isolate: false,
-          maxWorkers: 3,
+          // These files compute more than they wait: one worker a core, and each worker loads the
+          // app's modules once (a third worker cost about 15% more CPU for no time saved).
+          maxWorkers: 2,
         },
       },
       {
