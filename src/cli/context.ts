@@ -3,7 +3,7 @@ import { createRuntime, type Runtime } from '../app/runtime.js';
 import { cliActor } from '../core/actors.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
-import { UsageError } from './io.js';
+import { cliIo, UsageError } from './io.js';
 import { type Progress, startProgress } from './progress.js';
 
 /** Starts showing the progress of `what` (stderr, terminals only), fed by the service calls it makes. */
@@ -11,10 +11,11 @@ export type Track = (what: string) => Progress;
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
 export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Promise<T>): Promise<T> {
-  const config = loadConfig();
+  const { env } = cliIo();
+  const config = loadConfig(env);
   let current: Progress | undefined;
   const runtime = await createRuntime(config, {
-    log: createLogger(process.env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
+    log: createLogger(env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
     onServiceCall: (event) => current?.service(event),
   });
   const track: Track = (what) => {

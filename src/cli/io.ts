@@ -1,4 +1,40 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
+
+/** Where a stream of the CLI's writes: a terminal says so and how wide it is. */
+export interface CliStream {
+  write(text: string): unknown;
+  isTTY?: boolean | undefined;
+  columns?: number | undefined;
+}
+
+/** What a run of the CLI reads and writes besides its arguments: the process's, or a caller's. */
+export interface CliIo {
+  stdout: CliStream;
+  stderr: CliStream;
+  env: Record<string, string | undefined>;
+}
+
+const current = new AsyncLocalStorage<CliIo>();
+
+/** The process's own streams and environment. */
+export const processIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
+/** The streams and environment of the run in progress (the process's outside one). */
+export const cliIo = (): CliIo => current.getStore() ?? processIo();
+
+/** Runs `fn` with `io` as the run's streams and environment. */
+export const withIo = <T>(io: CliIo, fn: () => T): T => current.run(io, fn);
+
+/** Writes to the run's stdout. */
+export const out = (text: string): void => {
+  cliIo().stdout.write(text);
+};
+
+/** Writes to the run's stderr. */
+export const err = (text: string): void => {
+  cliIo().stderr.write(text);
+};
 /** Exit codes of `bankops call` and the approval commands (documented in README). */
 export const EXIT = {
   ok: 0,
@@ -43,7 +79,7 @@ export class UsageError extends CodedError {
 }
 
 export const printJson = (value: unknown): void => {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  out(`${JSON.stringify(value, null, 2)}\n`);
 };
 
 /** A plain text table: columns padded to their widest cell, long cells cut. */

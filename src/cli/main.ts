@@ -1,7 +1,7 @@
 import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
-import { EXIT, exitCodeOf, UsageError } from './io.js';
+import { type CliIo, EXIT, err, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
@@ -103,7 +103,7 @@ async function dispatch(argv: string[]): Promise<Status> {
     case undefined:
     case '--help':
     case '-h':
-      process.stdout.write(HELP);
+      out(HELP);
       return command === undefined ? EXIT.usage : EXIT.ok;
     case 'help':
       return (await import('./commands/help.js')).helpCommand(rest, {
@@ -116,7 +116,7 @@ async function dispatch(argv: string[]): Promise<Status> {
       });
     case '--version':
     case '-V':
-      process.stdout.write(`${packageVersion()}\n`);
+      out(`${packageVersion()}\n`);
       return EXIT.ok;
     default: {
       const hint = didYouMean(command, Object.keys(COMMANDS));
@@ -166,20 +166,25 @@ export function usageLine(help: string, argv: readonly string[]): string {
   return lines[0] ?? `bankops help ${command}`;
 }
 
-/** Runs the CLI; resolves to the exit status, or `'running'` for servers that keep the process alive. */
-export async function main(argv: string[]): Promise<number | 'running'> {
-  try {
-    return await dispatch(argv);
-  } catch (error) {
-    const coded = await asCliError(error, argv);
-    // One line of error and one of usage: the whole help is a `bankops help <command>` away.
-    const usage =
-      coded instanceof UsageError && coded.help !== undefined
-        ? `usage: ${usageLine(coded.help, argv)}\n`
-        : '';
-    process.stderr.write(`bankops: ${coded.message}\n${usage}`);
-    return exitCodeOf(coded.code);
-  }
+/**
+ * Runs the CLI on `io` (the process's streams and environment by default); resolves to the exit
+ * status, or `'running'` for servers that keep the process alive.
+ */
+export function main(argv: string[], io: CliIo = processIo()): Promise<number | 'running'> {
+  return withIo(io, async () => {
+    try {
+      return await dispatch(argv);
+    } catch (error) {
+      const coded = await asCliError(error, argv);
+      // One line of error and one of usage: the whole help is a `bankops help <command>` away.
+      const usage =
+        coded instanceof UsageError && coded.help !== undefined
+          ? `usage: ${usageLine(coded.help, argv)}\n`
+          : '';
+      err(`bankops: ${coded.message}\n${usage}`);
+      return exitCodeOf(coded.code);
+    }
+  });
 }
 
 /** What was thrown, as a coded error; Node's own (an unknown option, a port in use) in words. */

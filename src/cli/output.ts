@@ -1,4 +1,5 @@
 import type { OutputDocument } from '../present/output/index.js';
+import { cliIo, out } from './io.js';
 import { renderText } from './render/text.js';
 
 /**
@@ -15,13 +16,13 @@ export interface OutputMode {
   width: number;
 }
 
-export function outputMode(json: boolean | undefined, env: NodeJS.ProcessEnv = process.env): OutputMode {
-  const tty = process.stdout.isTTY === true;
+export function outputMode(json: boolean | undefined, env = cliIo().env): OutputMode {
+  const tty = cliIo().stdout.isTTY === true;
   const forced = env.BANKOPS_OUTPUT?.trim().toLowerCase();
   const text = json === true ? false : forced === 'text' ? true : forced === 'json' ? false : tty;
   const color = text && tty && env.NO_COLOR === undefined && env.TERM !== 'dumb';
   // A pseudo-terminal without a size says 0 columns: that means unknown, not none.
-  const width = process.stdout.columns || Number(env.COLUMNS) || 120;
+  const width = cliIo().stdout.columns || Number(env.COLUMNS) || 120;
   return { text, color, width };
 }
 
@@ -46,5 +47,5 @@ export function printDocument(build: (maxColumns: number) => OutputDocument, mod
       break;
     }
   }
-  process.stdout.write(text);
+  out(text);
 }

@@ -1,4 +1,5 @@
 import type { ResponseEvent } from '../core/client/index.js';
+import { type CliStream, cliIo } from './io.js';
 
 /**
  * What a call is doing, on stderr, for people at a terminal: nothing for the first second (most
@@ -40,7 +41,7 @@ function failed(event: ResponseEvent): string {
 /** Starts showing progress of `what` on stderr if stderr is a terminal; a no-op otherwise. */
 export function startProgress(
   what: string,
-  stream: NodeJS.WriteStream = process.stderr,
+  stream: CliStream = cliIo().stderr,
   enabled = stream.isTTY === true,
 ): Progress {
   if (!enabled) return quiet;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliHome, runCli } from '../helpers/cli.js';
+import { cliHome, runCliHere as runCli } from '../helpers/cli.js';
 
 /**
- * `approvals approve|reject|cancel|reconcile` through the built binary: one line on what happened,
+ * `approvals approve|reject|cancel|reconcile` through the CLI's main, in this process: one line on what happened,
  * the exit code documented in README, and with --json the full view under a status that matches the
  * line. (Each outcome's words are tested against the engine in test/present/approval-outcome.test.ts.)
  */

@@ -41,6 +41,24 @@ function parsed(stdout: string): unknown {
   }
 }
 
+/**
+ * Runs the CLI in this process (`main` of src/cli/main.ts) on the environment a binary run would
+ * have, stdout and stderr captured as by a pipe (not a terminal). For tests of what a command says
+ * and its exit status; tests of the binary itself (stdin, signals, servers) use runCli.
+ */
+export async function runCliHere(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+  const { main } = await import('../../src/cli/main.js');
+  let stdout = '';
+  let stderr = '';
+  const status = await main([...args], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: cliEnv(env),
+  });
+  if (status === 'running') throw new Error(`bankops ${args.join(' ')} started a server; use runCli`);
+  return { code: status, stdout, stderr, json: parsed(stdout) };
+}
+
 /** Runs the built `bankops` binary (dist/cli.js, built by `npm test`) as a user would, stdout a pipe. */
 export function runCli(
   args: readonly string[],

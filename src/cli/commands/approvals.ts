@@ -12,7 +12,7 @@ import { type ApprovalAction, approvalOutcome } from '../../present/approval-out
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
 
@@ -59,12 +59,12 @@ function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: OutputMo
     link = runtime.passkeys.approvalLink(id, decider);
   } catch (error) {
     if (!(error instanceof PasskeyError)) throw error;
-    if (mode.text) process.stdout.write(`Not recorded: ${error.message}.\n`);
+    if (mode.text) out(`Not recorded: ${error.message}.\n`);
     else printJson({ status: 'refused', outcome: error.message });
     return EXIT.denied;
   }
   if (mode.text) {
-    process.stdout.write(
+    out(
       `${id} needs your vote confirmed with a passkey. Open this link (it works once, until ${link.expiresAt}):\n${link.url}\nNothing is recorded before you confirm there.\n`,
     );
   } else printJson({ status: 'step_up', url: link.url, expiresAt: link.expiresAt });
@@ -97,7 +97,7 @@ function answer(
           ? ` Another person approves it: bankops approvals approve ${result.approval?.id} --as <name>.`
           : '';
     // One sentence, wrapped at the terminal's width like every other answer.
-    process.stdout.write(`${wrapLine(`${outcome.line}${hint}`, mode.width, '  ').join('\n')}\n`);
+    out(`${wrapLine(`${outcome.line}${hint}`, mode.width, '  ').join('\n')}\n`);
   } else {
     printJson({
       status: outcome.status,
@@ -129,7 +129,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     },
   });
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
-    process.stdout.write(APPROVALS_HELP);
+    out(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (!SUBCOMMANDS.includes(sub)) {
@@ -187,7 +187,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'show': {
         const approval = executor.getApproval(approvalId);
         if (approval === undefined) {
-          process.stderr.write(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
+          err(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
         if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);

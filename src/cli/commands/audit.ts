@@ -4,9 +4,9 @@ import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
-import { type Column, limitColumns, type OutputDocument, type Value } from '../../present/output/index.js';
+import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
@@ -28,34 +28,23 @@ Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one 
 signature, 2 usage.
 `;
 
-const TAIL_COLUMNS: Column[] = [
-  { key: 'seq', label: 'Seq', kind: 'number', align: 'right', rank: 0 },
-  { key: 'ts', label: 'Time', kind: 'time', align: 'left', rank: 1 },
-  { key: 'actor', label: 'Actor', kind: 'id', align: 'left', rank: 2 },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
-  { key: 'event', label: 'Event', kind: 'status', align: 'left', rank: 4 },
-  { key: 'outcome', label: 'Outcome', kind: 'status', align: 'left', rank: 5 },
-  { key: 'approvalId', label: 'Approval', kind: 'id', align: 'left', rank: 7 },
-  { key: 'error', label: 'Error', kind: 'text', align: 'left', rank: 6 },
+type Entry = ReturnType<AuditLog['tail']>[number];
+
+const TAIL_COLUMNS: ColumnOf<Entry>[] = [
+  { key: 'seq', label: 'Seq', kind: 'number', rank: 0, cell: (e) => String(e.seq) },
+  { key: 'ts', label: 'Time', kind: 'time', rank: 1, cell: (e) => e.ts },
+  // People by name, as every answer names them; the ids are in --json and export.
+  { key: 'actor', label: 'Actor', rank: 2, cell: (e) => actorName(e.actor) },
+  { key: 'tool', label: 'Tool', rank: 3, cell: (e) => e.tool },
+  { key: 'event', label: 'Event', kind: 'status', rank: 4, cell: (e) => `${e.event}/${e.decision}` },
+  { key: 'outcome', label: 'Outcome', kind: 'status', rank: 5, cell: (e) => e.outcome },
+  { key: 'approvalId', label: 'Approval', kind: 'id', rank: 7, cell: (e) => e.approvalId },
+  { key: 'error', label: 'Error', rank: 6, cell: (e) => e.error },
 ];
 
-const cell = (text: string | null | undefined, kind: Value['kind'] = 'text'): Value =>
-  text === null || text === undefined || text === '' ? { text: '—', kind: 'empty' } : { text, kind };
-
-function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number): OutputDocument {
+function tailDocument(entries: readonly Entry[], maxColumns: number): OutputDocument {
   if (entries.length === 0)
     return { title: 'Audit log', blocks: [{ type: 'note', text: 'No entries yet.', tone: 'info' }] };
-  const rows = entries.map((e) => [
-    cell(String(e.seq), 'number'),
-    cell(e.ts, 'time'),
-    // People by name, as every answer names them; the ids are in --json and export.
-    cell(actorName(e.actor)),
-    cell(e.tool),
-    cell(`${e.event}/${e.decision}`, 'status'),
-    cell(e.outcome, 'status'),
-    cell(e.approvalId, 'id'),
-    cell(e.error),
-  ]);
   // Entries are numbered from 1, so the oldest shown says how many came before.
   const earlier = (entries[0]?.seq ?? 1) - 1;
   const more =
@@ -65,11 +54,7 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number)
   return {
     title: 'Audit log',
     blocks: [
-      ...limitColumns(
-        { type: 'table', columns: TAIL_COLUMNS, rows, total: rows.length },
-        maxColumns,
-        '--json shows them',
-      ),
+      ...limitColumns(tableOf(entries, TAIL_COLUMNS), maxColumns, '--json shows them'),
       ...(more === undefined ? [] : [{ type: 'note' as const, text: more, tone: 'info' as const }]),
     ],
   };
@@ -79,11 +64,11 @@ function tailDocument(entries: ReturnType<AuditLog['tail']>, maxColumns: number)
 async function checkSignatures(audit: AuditLog): Promise<boolean> {
   const report = await verifySignatures(audit.entries());
   for (const failure of report.failures) {
-    process.stdout.write(
+    out(
       `signature FAILS at entry ${failure.seq} (${failure.approvalId ?? 'no approval'}, ${failure.actor}): ${failure.reason}\n`,
     );
   }
-  process.stdout.write(
+  out(
     `signed votes: ${report.checked} checked, ${report.checked - report.failures.length} verify, ${report.failures.length} fail\n`,
   );
   return report.failures.length === 0;
@@ -105,11 +90,11 @@ export async function auditCommand(args: string[]): Promise<number> {
     },
   });
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
-    process.stdout.write(AUDIT_HELP);
+    out(AUDIT_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   // The audit log needs no service: open the database alone.
-  const db = openDatabase(loadConfig().databasePath);
+  const db = openDatabase(loadConfig(cliIo().env).databasePath);
   try {
     const audit = new AuditLog(db);
     switch (sub) {
@@ -132,13 +117,11 @@ export async function auditCommand(args: string[]): Promise<number> {
         }
         const result = audit.verify(anchor);
         if (result.ok) {
-          process.stdout.write(
-            `audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`,
-          );
+          out(`audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`);
         } else {
           // The reason names its entry already (`entry 7: …`): said once.
           const reason = result.reason.replace(new RegExp(`^entry ${result.firstBrokenSeq}: `), '');
-          process.stdout.write(
+          out(
             `audit log BROKEN at entry ${result.firstBrokenSeq}: ${reason} (${result.entries} entries checked)\n`,
           );
         }
@@ -146,12 +129,12 @@ export async function auditCommand(args: string[]): Promise<number> {
         return result.ok && signed ? EXIT.ok : EXIT.failed;
       }
       case 'export': {
-        const count = audit.exportJsonl((line) => process.stdout.write(`${line}\n`), {
+        const count = audit.exportJsonl((line) => out(`${line}\n`), {
           ...optional('since', values.since),
           ...optional('tool', values.tool),
           ...optional('actor', values.actor),
         });
-        process.stderr.write(`exported ${count} entries\n`);
+        err(`exported ${count} entries\n`);
         return EXIT.ok;
       }
       default:

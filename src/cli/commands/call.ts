@@ -7,7 +7,7 @@ import { didYouMean } from '../../present/suggest.js';
 import { createRegistry } from '../../tools/index.js';
 import { actorFor, withRuntime } from '../context.js';
 import { readToolInput } from '../input.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 import { renderToolHelp } from '../tool-help.js';
 
@@ -53,7 +53,7 @@ export async function callCommand(args: string[]): Promise<number> {
   const registry = createRegistry();
   const tool = name === undefined ? undefined : registry.get(name);
   if (values.help) {
-    process.stdout.write(tool === undefined ? CALL_HELP : renderToolHelp(tool, loadConfig().defaults));
+    out(tool === undefined ? CALL_HELP : renderToolHelp(tool, loadConfig(cliIo().env).defaults));
     return EXIT.ok;
   }
   if (name === undefined)
@@ -75,7 +75,7 @@ export async function callCommand(args: string[]): Promise<number> {
     const hint = tool === undefined ? didYouMean(name, registry.names()) : '';
     if (!mode.text) {
       printJson(result);
-      if (hint !== '') process.stderr.write(`bankops: ${hint}\n`);
+      if (hint !== '') err(`bankops: ${hint}\n`);
     } else {
       printDocument((maxColumns) => {
         const doc = resultDocument(runtime.registry, result, {

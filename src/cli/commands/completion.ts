@@ -1,7 +1,7 @@
 import type { Registry } from '../../core/registry.js';
 import { toolHelp } from '../../present/tool-help.js';
 import { createRegistry } from '../../tools/index.js';
-import { EXIT, UsageError } from '../io.js';
+import { EXIT, out, UsageError } from '../io.js';
 
 export const COMPLETION_HELP = `Usage: bankops completion bash|zsh|fish
 
@@ -177,7 +177,7 @@ const SHELLS: Readonly<Record<string, (registry: Registry) => string>> = { bash,
 export function completionCommand(args: string[]): number {
   const [shell, ...rest] = args;
   if (shell === '--help' || shell === '-h' || shell === 'help') {
-    process.stdout.write(COMPLETION_HELP);
+    out(COMPLETION_HELP);
     return EXIT.ok;
   }
   const make = shell !== undefined && Object.hasOwn(SHELLS, shell) ? SHELLS[shell] : undefined;
@@ -188,6 +188,6 @@ export function completionCommand(args: string[]): number {
         : `no completion for '${shell}'; bash, zsh or fish`,
       COMPLETION_HELP,
     );
-  process.stdout.write(make(createRegistry()));
+  out(make(createRegistry()));
   return EXIT.ok;
 }

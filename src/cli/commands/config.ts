@@ -6,7 +6,7 @@ import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/v
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
-import { EXIT, printJson, UsageError } from '../io.js';
+import { cliIo, EXIT, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const CONFIG_HELP = `Usage: bankops config check [--json]
@@ -107,7 +107,7 @@ export function configCommand(args: string[]): number {
   });
   const [sub, ...rest] = positionals;
   if (values.help || sub === 'help') {
-    process.stdout.write(CONFIG_HELP);
+    out(CONFIG_HELP);
     return EXIT.ok;
   }
   if (sub !== 'check' || rest.length > 0)
@@ -115,7 +115,7 @@ export function configCommand(args: string[]): number {
       sub === undefined ? 'config needs check' : `unknown config command '${sub}'`,
       CONFIG_HELP,
     );
-  const env = process.env;
+  const env = cliIo().env;
   const problems: string[] = [];
   let config: Config | undefined;
   try {

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../app/config.js';
 import { didYouMean } from '../../present/suggest.js';
 import { createRegistry } from '../../tools/index.js';
-import { EXIT, UsageError } from '../io.js';
+import { cliIo, EXIT, out, UsageError } from '../io.js';
 import { renderToolHelp } from '../tool-help.js';
 
 export const HELP_HELP = `Usage: bankops help [<command> | <tool>]
@@ -26,22 +26,22 @@ export async function helpCommand(
 ): Promise<number> {
   const [topic] = args;
   if (topic === undefined) {
-    process.stdout.write(overview);
+    out(overview);
     return EXIT.ok;
   }
   if (topic === '--help' || topic === '-h' || topic === 'help') {
-    process.stdout.write(HELP_HELP);
+    out(HELP_HELP);
     return EXIT.ok;
   }
   const command = await helpOf(topic);
   if (command !== undefined) {
-    process.stdout.write(command);
+    out(command);
     return EXIT.ok;
   }
   const registry = createRegistry();
   const tool = registry.get(topic);
   if (tool !== undefined) {
-    process.stdout.write(renderToolHelp(tool, loadConfig().defaults, process.stdout.columns ?? 100));
+    out(renderToolHelp(tool, loadConfig(cliIo().env).defaults, cliIo().stdout.columns ?? 100));
     return EXIT.ok;
   }
   const hint = didYouMean(topic, [...topics, ...registry.names()]);

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { PasskeyError } from '../../core/passkeys/index.js';
 import { actorFor, withRuntime } from '../context.js';
-import { EXIT, printJson, table, UsageError } from '../io.js';
+import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
 
 export const PEOPLE_HELP = `Usage:
@@ -34,7 +34,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
     options: { as: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
-    process.stdout.write(PEOPLE_HELP);
+    out(PEOPLE_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (!SUBCOMMANDS.includes(sub)) throw new UsageError(`unknown people command '${sub}'`, PEOPLE_HELP);
@@ -54,9 +54,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
         case 'enroll': {
           const link = passkeys.enrolLink(person, actorFor(runtime, values.as));
           if (mode.text)
-            process.stdout.write(
-              `Give this link to ${person} only; it works once, until ${link.expiresAt}:\n${link.url}\n`,
-            );
+            out(`Give this link to ${person} only; it works once, until ${link.expiresAt}:\n${link.url}\n`);
           else printJson({ person, url: link.url, expiresAt: link.expiresAt });
           return EXIT.ok;
         }
@@ -64,9 +62,9 @@ export async function peopleCommand(args: string[]): Promise<number> {
           const list = passkeys.list(person);
           if (!mode.text) printJson(list);
           else if (list.length === 0)
-            process.stdout.write(`${person} has no passkey; bankops people enroll ${person} makes a link.\n`);
+            out(`${person} has no passkey; bankops people enroll ${person} makes a link.\n`);
           else
-            process.stdout.write(
+            out(
               `${table(
                 ['Name', 'Created', 'Last used'],
                 list.map((p) => [p.name, p.createdAt, p.lastUsedAt ?? 'never']),
@@ -76,14 +74,14 @@ export async function peopleCommand(args: string[]): Promise<number> {
         }
         default: {
           const revoked = passkeys.revoke(person, name ?? '', actorFor(runtime, values.as));
-          if (mode.text) process.stdout.write(`Revoked passkey "${revoked.name}" of ${person}.\n`);
+          if (mode.text) out(`Revoked passkey "${revoked.name}" of ${person}.\n`);
           else printJson({ revoked });
           return EXIT.ok;
         }
       }
     } catch (error) {
       if (!(error instanceof PasskeyError)) throw error;
-      process.stderr.write(`bankops: ${error.message}\n`);
+      err(`bankops: ${error.message}\n`);
       return EXIT.denied;
     }
   });

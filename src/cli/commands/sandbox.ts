@@ -3,7 +3,7 @@ import { loadConfig } from '../../app/config.js';
 import { liveSandbox, sandboxDatabasePath, sandboxInUse, sharedSandbox } from '../../app/shared-sandbox.js';
 import { CodedError, ErrorCode } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
-import { EXIT, UsageError } from '../io.js';
+import { cliIo, EXIT, err, out, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
 import { wrapLine } from '../render/text.js';
 import { SANDBOX_CONTROLS, type SandboxControl } from '../sandbox-controls.js';
@@ -42,7 +42,7 @@ Exit status: 0 done, 1 the sandbox refused or could not start, 2 usage.
 `;
 
 async function serve(port: number, verbose: boolean): Promise<'running'> {
-  const config = loadConfig();
+  const config = loadConfig(cliIo().env);
   const running = await liveSandbox(config.databasePath);
   if (running !== undefined) {
     throw new CodedError({
@@ -57,14 +57,12 @@ async function serve(port: number, verbose: boolean): Promise<'running'> {
     ...(verbose
       ? {
           onRequest: (r) =>
-            process.stderr.write(
-              `${r.method} ${r.path} ${r.status} ${r.operation ?? '-'} ${r.ms.toFixed(1)}ms\n`,
-            ),
+            err(`${r.method} ${r.path} ${r.status} ${r.operation ?? '-'} ${r.ms.toFixed(1)}ms\n`),
         }
       : {}),
   });
   const c = config.service;
-  process.stderr.write(
+  err(
     `bankops sandbox listening on ${sandbox.url}\n` +
       `  company ${c.companyId}, user ${c.userId} <${config.userEmail}>, program ${config.defaults.programCode}\n` +
       `  state ${sandboxDatabasePath(config.databasePath)} (bankops call and approvals use this sandbox while it runs)\n` +
@@ -80,7 +78,7 @@ async function serve(port: number, verbose: boolean): Promise<'running'> {
 
 async function drive(control: SandboxControl, args: readonly string[], json: boolean): Promise<number> {
   const request = control.request(args);
-  const sandbox = await sandboxInUse(loadConfig());
+  const sandbox = await sandboxInUse(loadConfig(cliIo().env));
   try {
     const response = await fetch(new URL(request.path, sandbox.url), {
       method: request.method,
@@ -90,7 +88,7 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
     });
     const body = (await response.json()) as Record<string, unknown>;
     if (!response.ok) {
-      process.stderr.write(`bankops: the sandbox refused: ${String(body.message ?? response.status)}\n`);
+      err(`bankops: the sandbox refused: ${String(body.message ?? response.status)}\n`);
       return EXIT.failed;
     }
     const where =
@@ -98,12 +96,12 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
         ? `BANKOPS_BASE_URL ${sandbox.url}`
         : sandbox.source === 'registered'
           ? `${sandbox.url}, served by pid ${sandbox.pid}`
-          : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig().databasePath)}`;
-    if (json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+          : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig(cliIo().env).databasePath)}`;
+    if (json) out(`${JSON.stringify(body, null, 2)}\n`);
     else {
       const width = outputMode(true).width;
       const lines = `${control.describe(body)}\n  Sandbox: ${where}.`.split('\n');
-      process.stdout.write(`${lines.flatMap((line) => wrapLine(line, width, '    ')).join('\n')}\n`);
+      out(`${lines.flatMap((line) => wrapLine(line, width, '    ')).join('\n')}\n`);
     }
     return EXIT.ok;
   } finally {
@@ -123,7 +121,7 @@ export async function sandboxCommand(args: string[]): Promise<number | 'running'
     },
   });
   if (values.help) {
-    process.stdout.write(SANDBOX_HELP);
+    out(SANDBOX_HELP);
     return EXIT.ok;
   }
   const [sub, ...rest] = positionals;

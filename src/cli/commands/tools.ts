@@ -3,7 +3,7 @@ import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { TOOLSETS, type Toolset } from '../../core/toolset.js';
 import { createRegistry } from '../../tools/index.js';
-import { printJson, table, UsageError } from '../io.js';
+import { out, printJson, table, UsageError } from '../io.js';
 
 export const TOOLS_HELP = `Usage: bankops tools [--toolsets <a,b>] [--read-only] [--json]
 
@@ -42,7 +42,7 @@ export function toolsCommand(args: string[]): number {
     },
   });
   if (values.help) {
-    process.stdout.write(TOOLS_HELP);
+    out(TOOLS_HELP);
     return 0;
   }
   const toolsets = parseToolsets(values.toolsets ?? values.toolset);
@@ -65,7 +65,7 @@ export function toolsCommand(args: string[]): number {
   }
   const hint = (t: (typeof tools)[number]): string =>
     t.hints.readOnly ? 'read' : t.hints.destructive ? 'write, destructive' : 'write';
-  process.stdout.write(
+  out(
     `${table(
       ['NAME', 'TOOLSET', 'KIND', 'TITLE'],
       tools.map((t) => [t.name, t.toolset, hint(t), t.title]),

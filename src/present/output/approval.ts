@@ -3,8 +3,9 @@ import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
 import { approvalLines, statusLine } from '../approval-words.js';
 import { actorName } from '../people.js';
+import { type ColumnOf, tableOf } from './columns.js';
 import { blocksOf } from './derive.js';
-import type { Block, Column, Field, OutputDocument, TableBlock, Value } from './model.js';
+import type { Block, Field, OutputDocument, Value } from './model.js';
 import { isRecord } from './schema-walk.js';
 import { limitColumns } from './table.js';
 import { toolOutputDocument } from './tool-output.js';
@@ -20,13 +21,13 @@ export const votes = (view: ApprovalView): string => `${view.approvals.length} o
 /** One line on what an approval is for: the first of what will happen. */
 export const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
-const COLUMNS: Column[] = [
-  { key: 'id', label: 'ID', kind: 'id', align: 'left', rank: 0 },
-  { key: 'state', label: 'State', kind: 'status', align: 'left', rank: 1 },
-  { key: 'tool', label: 'Tool', kind: 'text', align: 'left', rank: 3 },
-  { key: 'requester', label: 'Requester', kind: 'id', align: 'left', rank: 5 },
-  { key: 'votes', label: 'Votes', kind: 'text', align: 'left', rank: 4 },
-  { key: 'what', label: 'What', kind: 'text', align: 'left', rank: 2 },
+const COLUMNS: ColumnOf<ApprovalView>[] = [
+  { key: 'id', label: 'ID', kind: 'id', rank: 0, cell: (v) => v.id },
+  { key: 'state', label: 'State', kind: 'status', rank: 1, cell: stateWords },
+  { key: 'tool', label: 'Tool', rank: 3, cell: (v) => v.tool },
+  { key: 'requester', label: 'Requester', rank: 5, cell: (v) => actorName(v.requester) },
+  { key: 'votes', label: 'Votes', rank: 4, cell: votes },
+  { key: 'what', label: 'What', rank: 2, cell: whatFor },
 ];
 
 export interface ApprovalsListing {
@@ -48,19 +49,7 @@ export function approvalsDocument(
 ): OutputDocument {
   const title = listing.title ?? 'Approvals';
   if (views.length === 0) return { title, blocks: [{ type: 'note', text: 'No approvals.', tone: 'info' }] };
-  const table: TableBlock = {
-    type: 'table',
-    columns: COLUMNS,
-    rows: views.map((v) => [
-      text(v.id, 'id'),
-      text(stateWords(v), 'status'),
-      text(v.tool),
-      text(actorName(v.requester)),
-      text(votes(v)),
-      text(whatFor(v)),
-    ]),
-    total: views.length,
-  };
+  const table = tableOf(views, COLUMNS);
   const full = listing.limit !== undefined && views.length >= listing.limit;
   const note = `Showing the newest ${views.length}; there may be more${listing.more === undefined ? '' : ` (${listing.more})`}.`;
   const fitted = limitColumns(table, listing.maxColumns ?? COLUMNS.length, listing.fullResult);

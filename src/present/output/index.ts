@@ -1,6 +1,7 @@
 /** Front-end-neutral documents of results (see model.ts); front ends render them. */
 
 export { approvalDocument, approvalsDocument } from './approval.js';
+export { type ColumnOf, cellOf, tableOf } from './columns.js';
 export { blocksOf, documentOf } from './derive.js';
 export { amountValue, labelOf, maskedValue } from './format.js';
 export type * from './model.js';

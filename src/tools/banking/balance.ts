@@ -40,6 +40,17 @@ export function minorUnitsIssue(amount: number, currency: string | undefined) {
   return { code: 'custom' as const, path: ['amount'], message: minorUnitsMessage(amount, currency) };
 }
 
+/** An input's check that its amount fits the minor units of the currency it is in. */
+export function amountFitsCurrency<T>(currencyOf: (value: T) => string | undefined) {
+  return (
+    value: T & { amount: number },
+    ctx: { addIssue(issue: NonNullable<ReturnType<typeof minorUnitsIssue>>): void },
+  ) => {
+    const issue = minorUnitsIssue(value.amount, currencyOf(value));
+    if (issue !== undefined) ctx.addIssue(issue);
+  };
+}
+
 /**
  * How a payout or conversion status reads: final or not. The spec shows only PENDING and
  * EXECUTING; the sandbox's later words (PROCESSING, COMPLETED, FAILED) and the usual synonyms of a

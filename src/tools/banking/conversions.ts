@@ -8,11 +8,9 @@ import {
 } from '../../core/client/schemas/conversions.js';
 import { formatAmount } from '../../core/money.js';
 import { optional } from '../../core/optional.js';
-import { readOptions, writeOptions } from '../shared/call-options.js';
-import { idString } from '../shared/ids.js';
 import type { BalanceFacts } from './balance.js';
 import { amountField, companyCodeField, currencyCode, sideField } from './fields.js';
-import { type QuotedMovement, quoteTool, statusTool } from './quoted-movement.js';
+import { type QuotedMovement, quoteTool, serviceCalls, statusTool } from './quoted-movement.js';
 
 /** What a conversion quote needs (quote_conversion's input; create_conversion's, less its reference). */
 export interface ConversionQuoteInput {
@@ -58,35 +56,27 @@ export const conversionMovement: QuotedMovement<ConversionQuoteInput, FxQuote, C
   {
     kind: 'conversion',
     quoteSchema: FxQuoteSchema,
-    // No request id: a repeat must give a fresh quote, not replay an expired one.
-    quote: (input, ctx) =>
-      ctx.client.conversions.quote(
-        {
-          companyCode: input.companyCode ?? ctx.defaults.companyCode,
-          direction: 'FX_CONVERT',
-          sourceAssetCode: input.sourceAssetCode,
-          targetAssetCode: input.targetAssetCode,
-          amount: input.amount,
-          side: input.side,
-        },
-        readOptions(ctx),
-      ),
     debit: debitOf,
     receive: receiveOf,
     preview: previewOf,
-    create: async (input, q, ctx) => {
-      ctx.progress(`executing the conversion on quote ${q.quoteId}`);
-      const conversion = await ctx.client.conversions.create(
-        {
-          companyCode: input.companyCode ?? ctx.defaults.companyCode,
-          quoteId: q.quoteId,
-          ...optional('clientReference', input.clientReference),
-        },
-        writeOptions(ctx),
-      );
-      return { ...conversion, id: conversion.conversionId };
-    },
-    get: (conversionId, ctx) => ctx.client.conversions.get({ conversionId }, readOptions(ctx)),
+    ...serviceCalls({
+      idKey: 'conversionId',
+      api: (ctx) => ctx.client.conversions,
+      quoteRequest: (input: ConversionQuoteInput, companyCode) => ({
+        companyCode,
+        direction: 'FX_CONVERT' as const,
+        sourceAssetCode: input.sourceAssetCode,
+        targetAssetCode: input.targetAssetCode,
+        amount: input.amount,
+        side: input.side,
+      }),
+      request: (input: ConversionInput, q: FxQuote, companyCode) => ({
+        companyCode,
+        quoteId: q.quoteId,
+        ...optional('clientReference', input.clientReference),
+      }),
+      progress: (q) => `executing the conversion on quote ${q.quoteId}`,
+    }),
   };
 
 export const quoteConversion = quoteTool(
@@ -113,8 +103,8 @@ export const getConversion = statusTool(
     title: 'Get conversion status',
     description:
       "Shows a conversion's status (EXECUTING at first, later e.g. COMPLETED) and external reference.",
-    input: z.object({ conversionId: idString().describe('From create_conversion.') }),
     output: ConversionSchema,
   },
-  (input, ctx) => ctx.client.conversions.get({ conversionId: input.conversionId }, readOptions(ctx)),
+  { key: 'conversionId', text: 'From create_conversion.' },
+  conversionMovement.get,
 );

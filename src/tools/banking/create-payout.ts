@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { PayoutQuoteSchema, PurposeCodeSchema } from '../../core/client/schemas/payouts.js';
-import { defineTool } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
-import { minorUnitsIssue } from './balance.js';
-import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from './fields.js';
+import { amountFitsCurrency } from './balance.js';
+import {
+  accountIdField,
+  amountField,
+  clientReferenceField,
+  companyCodeField,
+  currencyCode,
+  sideField,
+} from './fields.js';
 import { payoutMovement } from './payouts.js';
-import { createdOutput, movementHooks } from './quoted-movement.js';
+import { createTool } from './quoted-movement.js';
 
 /** The currency `amount` is in: the funding currency with SOURCE, the payee's with TARGET. */
 function amountCurrency(i: {
@@ -34,12 +40,7 @@ const input = z
       .min(1)
       .optional()
       .describe("Payment reference shown in the payee's bank records."),
-    clientReference: z
-      .string()
-      .trim()
-      .min(1)
-      .optional()
-      .describe('Your own reference, returned as externalReference.'),
+    clientReference: clientReferenceField,
     companyCode: companyCodeField,
   })
   .superRefine((value, ctx) => {
@@ -51,38 +52,23 @@ const input = z
         message: 'is required when side is TARGET (the amount is in this currency)',
       });
     }
-    const issue = minorUnitsIssue(value.amount, amountCurrency(value));
-    if (issue !== undefined) ctx.addIssue(issue);
+    amountFitsCurrency(amountCurrency)(value, ctx);
   });
 
-const output = createdOutput(
-  { key: 'payoutId', text: 'Payout id, for get_payout.' },
-  'PENDING right after creation.',
-  PayoutQuoteSchema,
-  'payout',
+export const createPayout = createTool(
+  {
+    name: 'create_payout',
+    title: 'Send a payout',
+    description:
+      'Pays a registered beneficiary from a funding account, only after approvers accept its quote (valid 75 s). At execution a fresh quote is used only if its total debit is within the approved bound, else it goes back to them.',
+    input,
+    money: (i) => ({ amount: i.amount, currency: amountCurrency(i) ?? '' }),
+  },
+  payoutMovement,
+  {
+    key: 'payoutId',
+    text: 'Payout id, for get_payout.',
+    status: 'PENDING right after creation.',
+    quote: PayoutQuoteSchema,
+  },
 );
-
-export const createPayout = defineTool({
-  name: 'create_payout',
-  title: 'Send a payout',
-  description:
-    'Pays a registered beneficiary from a funding account, only after approvers accept its quote (valid 75 s). At execution a fresh quote is used only if its total debit is within the approved bound, else it goes back to them.',
-  toolset: 'banking',
-  input,
-  output,
-  // Money that has left cannot be called back: destructive, so MCP clients confirm first.
-  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
-  // For the policy's thresholds: the amount in the currency `side` names (SOURCE: the funding
-  // currency, TARGET: the payee's). The thresholds are per currency, so no FX rate is needed.
-  money: (i) => ({ amount: i.amount, currency: amountCurrency(i) ?? '' }),
-  ...movementHooks(
-    payoutMovement,
-    (payout, quote): z.infer<typeof output> => ({
-      payoutId: payout.payoutId,
-      externalReference: payout.externalReference,
-      status: payout.status,
-      quote,
-    }),
-    (out) => out.payoutId,
-  ),
-});

@@ -20,3 +20,10 @@ export const amountField = z.number().positive().describe('E.g. 1250.5 (currency
 export const sideField = z
   .enum(['SOURCE', 'TARGET'])
   .describe('SOURCE: amount is debited; TARGET: amount is received.');
+
+export const clientReferenceField = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .describe('Your own reference, returned as externalReference.');

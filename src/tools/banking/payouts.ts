@@ -10,11 +10,10 @@ import {
 import { formatAmount } from '../../core/money.js';
 import { optional } from '../../core/optional.js';
 import type { ToolContext } from '../../core/tool.js';
-import { readOptions, writeOptions } from '../shared/call-options.js';
 import { idString } from '../shared/ids.js';
 import type { BalanceFacts } from './balance.js';
 import { accountIdField, amountField, companyCodeField, currencyCode, sideField } from './fields.js';
-import { type QuotedMovement, quoteTool, statusTool } from './quoted-movement.js';
+import { type QuotedMovement, quoteTool, serviceCalls, statusTool } from './quoted-movement.js';
 
 /** What a payout quote needs (quote_payout's input; create_payout's, less its own fields). */
 export interface PayoutQuoteInput {
@@ -82,38 +81,31 @@ function previewOf(input: PayoutInput, q: PayoutQuote, ctx: ToolContext, balance
 export const payoutMovement: QuotedMovement<PayoutQuoteInput, PayoutQuote, PayoutInput, Payout> = {
   kind: 'payout',
   quoteSchema: PayoutQuoteSchema,
-  quote: (input, ctx) =>
-    ctx.client.payouts.quote(
-      {
-        companyCode: input.companyCode ?? ctx.defaults.companyCode,
-        beneficiaryId: input.beneficiaryId,
-        destinationRail: input.destinationRail,
-        sourceAccountId: input.sourceAccountId,
-        sourceAssetCode: input.sourceAssetCode,
-        ...optional('destinationAssetCode', input.destinationAssetCode),
-        amount: input.amount,
-        side: input.side,
-      },
-      readOptions(ctx),
-    ),
   debit: debitOf,
   receive: receiveOf,
   preview: previewOf,
-  create: async (input, q, ctx) => {
-    ctx.progress(`sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`);
-    const payout = await ctx.client.payouts.create(
-      {
-        companyCode: input.companyCode ?? ctx.defaults.companyCode,
-        quoteId: q.quoteId,
-        purposeCode: input.purposeCode,
-        ...optional('reference', input.reference),
-        ...optional('clientReference', input.clientReference),
-      },
-      writeOptions(ctx),
-    );
-    return { ...payout, id: payout.payoutId };
-  },
-  get: (payoutId, ctx) => ctx.client.payouts.get({ payoutId }, readOptions(ctx)),
+  ...serviceCalls({
+    idKey: 'payoutId',
+    api: (ctx) => ctx.client.payouts,
+    quoteRequest: (input: PayoutQuoteInput, companyCode) => ({
+      companyCode,
+      beneficiaryId: input.beneficiaryId,
+      destinationRail: input.destinationRail,
+      sourceAccountId: input.sourceAccountId,
+      sourceAssetCode: input.sourceAssetCode,
+      ...optional('destinationAssetCode', input.destinationAssetCode),
+      amount: input.amount,
+      side: input.side,
+    }),
+    request: (input: PayoutInput, q: PayoutQuote, companyCode) => ({
+      companyCode,
+      quoteId: q.quoteId,
+      purposeCode: input.purposeCode,
+      ...optional('reference', input.reference),
+      ...optional('clientReference', input.clientReference),
+    }),
+    progress: (q) => `sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`,
+  }),
 };
 
 export const quotePayout = quoteTool(
@@ -145,8 +137,8 @@ export const getPayout = statusTool(
     title: 'Get payout status',
     description:
       "Shows a payout's status (PENDING at first, later e.g. PROCESSING, COMPLETED or FAILED) and external reference.",
-    input: z.object({ payoutId: idString().describe('From create_payout.') }),
     output: PayoutSchema,
   },
-  (input, ctx) => ctx.client.payouts.get({ payoutId: input.payoutId }, readOptions(ctx)),
+  { key: 'payoutId', text: 'From create_payout.' },
+  payoutMovement.get,
 );

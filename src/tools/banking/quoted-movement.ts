@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalView, Settlement } from '../../core/approvals/view-schema.js';
+import type { CallOptions } from '../../core/client/index.js';
 import {
   defineTool,
   type Money,
@@ -9,6 +10,8 @@ import {
   type ToolContext,
 } from '../../core/tool.js';
 import { beforeSending } from '../shared/before-sending.js';
+import { readOptions, writeOptions } from '../shared/call-options.js';
+import { idString } from '../shared/ids.js';
 import { type BalanceFacts, companyBalance, settlementOutcome } from './balance.js';
 import { checkApprovedBound } from './bound-check.js';
 
@@ -34,7 +37,52 @@ export interface QuotedMovement<QI, Q, CI extends QI, C extends { status: string
   /** Sends the movement on the quote (the execution's request id goes with it). */
   create(input: CI, quote: Q, ctx: ToolContext): Promise<C & { id: string }>;
   /** Its current status at the service. */
-  get(id: string, ctx: ToolContext): Promise<{ status: string }>;
+  get(id: string, ctx: ToolContext): Promise<C>;
+}
+
+/** The service's calls for a movement: quoted, created on a quote, read back by its id. */
+interface MovementApi<K extends string, QR, Q, R, C> {
+  quote(request: QR, options?: CallOptions): Promise<Q>;
+  create(request: R, options?: CallOptions): Promise<C>;
+  get(input: { [P in K]: string }, options?: CallOptions): Promise<C>;
+}
+
+/**
+ * quote, create and get of a movement the service quotes, makes on a quote and names by `idKey`.
+ * Each request takes the company (the input's, else the configured one) and the input's own fields;
+ * the quote goes without a request id (a repeat must give a fresh quote, not replay an expired
+ * one), the creation with the execution's.
+ */
+export function serviceCalls<
+  K extends string,
+  QI extends { companyCode?: string | undefined },
+  CI extends QI,
+  QR,
+  Q extends { quoteId: string },
+  R,
+  C extends { [P in K]: string },
+>(spec: {
+  idKey: K;
+  api: (ctx: ToolContext) => MovementApi<K, QR, Q, R, C>;
+  quoteRequest: (input: QI, companyCode: string) => QR;
+  request: (input: CI, quote: Q, companyCode: string) => R;
+  progress: (quote: Q) => string;
+}): {
+  quote(input: QI, ctx: ToolContext): Promise<Q>;
+  create(input: CI, quote: Q, ctx: ToolContext): Promise<C & { id: string }>;
+  get(id: string, ctx: ToolContext): Promise<C>;
+} {
+  return {
+    quote: (input, ctx) =>
+      spec.api(ctx).quote(spec.quoteRequest(input, companyOf(input, ctx)), readOptions(ctx)),
+    create: async (input, quote, ctx) => {
+      ctx.progress(spec.progress(quote));
+      const request = spec.request(input, quote, companyOf(input, ctx));
+      const created = await spec.api(ctx).create(request, writeOptions(ctx));
+      return { ...created, id: created[spec.idKey] };
+    },
+    get: (id, ctx) => spec.api(ctx).get({ [spec.idKey]: id } as { [P in K]: string }, readOptions(ctx)),
+  };
 }
 
 const companyOf = (input: { companyCode?: string | undefined }, ctx: ToolContext) =>
@@ -120,12 +168,61 @@ export function quoteTool<I extends ObjectSchema, O extends ObjectSchema>(
   return defineTool({ ...meta, toolset: 'banking', hints: QUOTE_HINTS, run: quote });
 }
 
-/** get_*: the movement's status at the service. */
-export function statusTool<I extends ObjectSchema, O extends ObjectSchema>(
-  meta: ToolMeta<I, O>,
-  get: (input: z.infer<I>, ctx: ToolContext) => Promise<z.infer<O>>,
-): Tool<I, O> {
-  return defineTool({ ...meta, toolset: 'banking', hints: STATUS_HINTS, run: get });
+/** get_*: the movement's status at the service; its input is the one id create_* gave. */
+export function statusTool<K extends string, O extends ObjectSchema>(
+  meta: Omit<ToolMeta<ObjectSchema, O>, 'input'>,
+  id: { key: K; text: string },
+  get: (id: string, ctx: ToolContext) => Promise<z.infer<O>>,
+) {
+  const input = z.object({ [id.key]: idString().describe(id.text) } as { [P in K]: z.ZodString });
+  return defineTool({
+    ...meta,
+    input,
+    toolset: 'banking',
+    hints: STATUS_HINTS,
+    run: (values: Record<string, unknown>, ctx) => get(String(values[id.key]), ctx),
+  });
+}
+
+/** Money sent at a rate, or to a payee, cannot be called back: destructive, so MCP clients confirm first. */
+const CREATE_HINTS = { readOnly: false, destructive: true, idempotent: false, openWorld: true } as const;
+
+/**
+ * create_*: the movement, run only once approvers accept its quote; its output is the movement's
+ * id, references and status and the quote it was executed on. `money` is what the policy's
+ * thresholds weigh: the amount in the currency `side` names (thresholds are per currency).
+ */
+export function createTool<
+  K extends string,
+  I extends ObjectSchema,
+  QS extends ObjectSchema,
+  QI,
+  C extends { [P in K]: string } & { status: string; externalReference?: string | null | undefined },
+>(
+  meta: Omit<ToolMeta<I, ObjectSchema>, 'output'> & { money(input: z.infer<I>): Money },
+  movement: QuotedMovement<QI, z.infer<QS>, z.infer<I> & QI & { companyCode?: string | undefined }, C>,
+  created: { key: K; text: string; status: string; quote: QS },
+) {
+  const output: ObjectSchema = createdOutput(created, created.status, created.quote, movement.kind);
+  type Out = { [P in K]: string } & Pick<C, 'status' | 'externalReference'> & { quote: z.infer<QS> };
+  return defineTool({
+    ...meta,
+    output,
+    toolset: 'banking',
+    hints: CREATE_HINTS,
+    ...movementHooks(
+      movement,
+      // A computed key is typed as any string's: the object has exactly the key K.
+      (sent, quote) =>
+        ({
+          [created.key]: sent[created.key],
+          externalReference: sent.externalReference,
+          status: sent.status,
+          quote,
+        }) as Out,
+      (out) => out[created.key],
+    ),
+  });
 }
 
 /** create_*'s output: the movement's id, its references and status, and the quote it was executed on. */
