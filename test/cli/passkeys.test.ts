@@ -2,7 +2,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
-import { runCli } from '../helpers/cli.js';
+import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { SoftPasskey } from '../helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../helpers/step-up.js';
@@ -10,7 +10,8 @@ import { stepUpPolicyYaml } from '../helpers/step-up.js';
 /**
  * The CLI side of step-up: `bankops approvals approve` prints the approval page's link and exits 5,
  * `bankops people enroll|passkeys|revoke-passkey`, and a step-up policy refused without an https
- * public URL. The CLI runs as a separate process on the same database and sandbox.
+ * public URL. The CLI runs in this process (`main(argv, io)`) on the same database and sandbox; the
+ * binary's own runs are test/web/passkeys-browser.test.ts's.
  */
 
 const ORIGIN = 'http://localhost:4998';
@@ -36,14 +37,13 @@ afterAll(async () => {
   await c?.close();
 });
 
-// Each test runs the built CLI a few times, as separate processes: on a busy machine that takes a while.
-describe('bankops people and approvals approve under step-up', { timeout: 60_000 }, () => {
+describe('bankops people and approvals approve under step-up', () => {
   it('refuses a step-up policy without an https public URL', async () => {
     const { BANKOPS_PUBLIC_URL: _url, ...without } = env;
-    const run = await runCli(['approvals', 'list'], without);
+    const run = await runCliHere(['approvals', 'list'], without);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('approval.stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL');
-    const plain = await runCli(['approvals', 'list'], {
+    const plain = await runCliHere(['approvals', 'list'], {
       ...env,
       BANKOPS_PUBLIC_URL: 'http://bankops.example.com',
     });
@@ -51,7 +51,7 @@ describe('bankops people and approvals approve under step-up', { timeout: 60_000
   });
 
   it('enroll prints a one-time link; passkeys lists; revoke-passkey revokes (audited)', async () => {
-    const enroll = await runCli(['people', 'enroll', 'cli:approver', '--json'], env);
+    const enroll = await runCliHere(['people', 'enroll', 'cli:approver', '--json'], env);
     expect(enroll.code).toBe(0);
     expect(enroll.json.url).toMatch(new RegExp(`^${ORIGIN}/passkeys/enroll/[A-Za-z0-9_-]{43}$`));
 
@@ -60,7 +60,7 @@ describe('bankops people and approvals approve under step-up', { timeout: 60_000
     const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
     await c.runtime.passkeys.enrolFinish(token, 'laptop', key.register(options));
 
-    const list = await runCli(['people', 'passkeys', 'cli:approver'], { ...env, BANKOPS_OUTPUT: 'text' });
+    const list = await runCliHere(['people', 'passkeys', 'cli:approver'], { ...env, BANKOPS_OUTPUT: 'text' });
     expect(list.stdout).toMatch(/Name\s+Created\s+Last used/);
     expect(list.stdout).toMatch(/laptop\s+\S+\s+never/);
 
@@ -71,7 +71,7 @@ describe('bankops people and approvals approve under step-up', { timeout: 60_000
 
   it('approve prints the approval page link and exits 5; nothing is recorded', async () => {
     const approval = pending(await c.call('create_payout', { ...PAYOUT, amount: 900 }));
-    const run = await runCli(['approvals', 'approve', approval.id, '--as', 'approver'], {
+    const run = await runCliHere(['approvals', 'approve', approval.id, '--as', 'approver'], {
       ...env,
       BANKOPS_OUTPUT: 'text',
     });
@@ -80,19 +80,19 @@ describe('bankops people and approvals approve under step-up', { timeout: 60_000
     expect(run.stdout).toMatch(new RegExp(`${ORIGIN}/approve/[A-Za-z0-9_-]{43}`));
     expect(c.executor.getApproval(approval.id)).toMatchObject({ state: 'pending', approvals: [] });
 
-    const json = await runCli(['approvals', 'approve', approval.id, '--as', 'approver', '--json'], env);
+    const json = await runCliHere(['approvals', 'approve', approval.id, '--as', 'approver', '--json'], env);
     expect(json.json).toMatchObject({ status: 'step_up', url: expect.stringContaining('/approve/') });
 
-    const none = await runCli(['approvals', 'approve', approval.id, '--as', 'approver2'], env);
+    const none = await runCliHere(['approvals', 'approve', approval.id, '--as', 'approver2'], env);
     expect(none.code).toBe(3);
     expect(none.stdout).toContain('has none yet');
   });
 
   it('revoke-passkey names what there is when the name is wrong', async () => {
-    const wrong = await runCli(['people', 'revoke-passkey', 'cli:approver', 'phone'], env);
+    const wrong = await runCliHere(['people', 'revoke-passkey', 'cli:approver', 'phone'], env);
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toContain('cli:approver has no passkey named "phone"; theirs: "laptop"');
-    const ok = await runCli(['people', 'revoke-passkey', 'cli:approver', 'laptop'], env);
+    const ok = await runCliHere(['people', 'revoke-passkey', 'cli:approver', 'laptop'], env);
     expect(ok.code).toBe(0);
     expect(c.runtime.passkeys.list('cli:approver')).toEqual([]);
     expect(c.audit.list({ tool: 'passkey' }).at(-1)).toMatchObject({
