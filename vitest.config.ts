@@ -50,6 +50,8 @@ export default defineConfig({
           // These files compute more than they wait: one worker a core, and each worker loads the
           // app's modules once (a third worker cost about 15% more CPU for no time saved).
           maxWorkers: 2,
+          // Run first, on its own: a broken core shows in seconds, before the binary's runs.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -63,6 +65,7 @@ export default defineConfig({
           // Tests of the binary run what dist/ holds: it is built first when older than its sources.
           globalSetup: ['test/global-setup.ts'],
           maxWorkers: 3,
+          sequence: { groupOrder: 1 },
         },
       },
     ],
