@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
-import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
+import { cliConfig } from '../config.js';
+import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
@@ -74,7 +74,7 @@ export function auditCommand(args: string[]): number {
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   // The audit log needs no service: open the database alone.
-  const db = openDatabase(loadConfig(cliIo().env).databasePath);
+  const db = openDatabase(cliConfig().databasePath);
   try {
     const audit = new AuditLog(db);
     switch (sub) {
