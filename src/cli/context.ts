@@ -1,8 +1,8 @@
-import { loadConfig } from '../app/config.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { cliActor } from '../core/actors.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
+import { cliConfig } from './config.js';
 import { cliIo, UsageError } from './io.js';
 import { type Progress, startProgress } from './progress.js';
 
@@ -12,7 +12,7 @@ export type Track = (what: string) => Progress;
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
 export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Promise<T>): Promise<T> {
   const { env } = cliIo();
-  const config = loadConfig(env);
+  const config = cliConfig();
   let current: Progress | undefined;
   const runtime = await createRuntime(config, {
     log: createLogger(env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),

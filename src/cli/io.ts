@@ -13,12 +13,19 @@ export interface CliIo {
   stdout: CliStream;
   stderr: CliStream;
   env: Record<string, string | undefined>;
+  /** The directory relative paths in the environment are taken from. */
+  cwd: string;
 }
 
 const current = new AsyncLocalStorage<CliIo>();
 
 /** The process's own streams and environment. */
-export const processIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+export const processIo = (): CliIo => ({
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+});
 
 /** The streams and environment of the run in progress (the process's outside one). */
 export const cliIo = (): CliIo => current.getStore() ?? processIo();

@@ -54,6 +54,7 @@ export async function runCliHere(args: readonly string[], env: Record<string, st
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: cliEnv(env),
+    cwd: process.cwd(),
   });
   if (status === 'running') throw new Error(`bankops ${args.join(' ')} started a server; use runCli`);
   return { code: status, stdout, stderr, json: parsed(stdout) };

@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../app/config.js';
 import { AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
 import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
-import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
+import { cliConfig } from '../config.js';
+import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
 export const AUDIT_HELP = `Usage:
@@ -94,7 +94,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   // The audit log needs no service: open the database alone.
-  const db = openDatabase(loadConfig(cliIo().env).databasePath);
+  const db = openDatabase(cliConfig().databasePath);
   try {
     const audit = new AuditLog(db);
     switch (sub) {

@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../app/config.js';
 import { optional } from '../../core/optional.js';
 import { inputJsonSchema } from '../../core/registry.js';
 import { resultClass, resultDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { createRegistry } from '../../tools/index.js';
+import { cliConfig } from '../config.js';
 import { actorFor, withRuntime } from '../context.js';
 import { readToolInput } from '../input.js';
-import { cliIo, EXIT, err, out, printJson, UsageError } from '../io.js';
+import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 import { renderToolHelp } from '../tool-help.js';
 
@@ -53,7 +53,7 @@ export async function callCommand(args: string[]): Promise<number> {
   const registry = createRegistry();
   const tool = name === undefined ? undefined : registry.get(name);
   if (values.help) {
-    out(tool === undefined ? CALL_HELP : renderToolHelp(tool, loadConfig(cliIo().env).defaults));
+    out(tool === undefined ? CALL_HELP : renderToolHelp(tool, cliConfig().defaults));
     return EXIT.ok;
   }
   if (name === undefined)

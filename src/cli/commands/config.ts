@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { type Config, ConfigError, loadConfig, loadServeSettings } from '../../app/config.js';
+import { type Config, ConfigError, loadServeSettings } from '../../app/config.js';
 import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
+import { cliConfig } from '../config.js';
 import { cliIo, EXIT, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
 
@@ -119,7 +120,7 @@ export function configCommand(args: string[]): number {
   const problems: string[] = [];
   let config: Config | undefined;
   try {
-    config = loadConfig(env);
+    config = cliConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);

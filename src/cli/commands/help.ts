@@ -1,6 +1,6 @@
-import { loadConfig } from '../../app/config.js';
 import { didYouMean } from '../../present/suggest.js';
 import { createRegistry } from '../../tools/index.js';
+import { cliConfig } from '../config.js';
 import { cliIo, EXIT, out, UsageError } from '../io.js';
 import { renderToolHelp } from '../tool-help.js';
 
@@ -41,7 +41,7 @@ export async function helpCommand(
   const registry = createRegistry();
   const tool = registry.get(topic);
   if (tool !== undefined) {
-    out(renderToolHelp(tool, loadConfig(cliIo().env).defaults, cliIo().stdout.columns ?? 100));
+    out(renderToolHelp(tool, cliConfig().defaults, cliIo().stdout.columns ?? 100));
     return EXIT.ok;
   }
   const hint = didYouMean(topic, [...topics, ...registry.names()]);

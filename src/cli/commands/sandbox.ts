@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../app/config.js';
 import { liveSandbox, sandboxDatabasePath, sandboxInUse, sharedSandbox } from '../../app/shared-sandbox.js';
 import { CodedError, ErrorCode } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
-import { cliIo, EXIT, err, out, UsageError } from '../io.js';
+import { cliConfig } from '../config.js';
+import { EXIT, err, out, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
 import { wrapLine } from '../render/text.js';
 import { SANDBOX_CONTROLS, type SandboxControl } from '../sandbox-controls.js';
@@ -42,7 +42,7 @@ Exit status: 0 done, 1 the sandbox refused or could not start, 2 usage.
 `;
 
 async function serve(port: number, verbose: boolean): Promise<'running'> {
-  const config = loadConfig(cliIo().env);
+  const config = cliConfig();
   const running = await liveSandbox(config.databasePath);
   if (running !== undefined) {
     throw new CodedError({
@@ -78,7 +78,7 @@ async function serve(port: number, verbose: boolean): Promise<'running'> {
 
 async function drive(control: SandboxControl, args: readonly string[], json: boolean): Promise<number> {
   const request = control.request(args);
-  const sandbox = await sandboxInUse(loadConfig(cliIo().env));
+  const sandbox = await sandboxInUse(cliConfig());
   try {
     const response = await fetch(new URL(request.path, sandbox.url), {
       method: request.method,
@@ -96,7 +96,7 @@ async function drive(control: SandboxControl, args: readonly string[], json: boo
         ? `BANKOPS_BASE_URL ${sandbox.url}`
         : sandbox.source === 'registered'
           ? `${sandbox.url}, served by pid ${sandbox.pid}`
-          : `the embedded sandbox, state in ${sandboxDatabasePath(loadConfig(cliIo().env).databasePath)}`;
+          : `the embedded sandbox, state in ${sandboxDatabasePath(cliConfig().databasePath)}`;
     if (json) out(`${JSON.stringify(body, null, 2)}\n`);
     else {
       const width = outputMode(true).width;
