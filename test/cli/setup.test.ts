@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VARIABLES } from '../../src/app/variables.js';
-import { cliHome, runCli } from '../helpers/cli.js';
+import { cliHome, runCliHere } from '../helpers/cli.js';
 
 /** What a new user meets before the first call: completions, .env.example, config check, help. */
 
@@ -30,7 +30,7 @@ function bashCompletes(script: string, typed: string[]): Promise<string[]> {
 
 describe('bankops completion', () => {
   it('completes commands, subcommands, tool names and a tool’s fields in bash', async () => {
-    const script = await runCli(['completion', 'bash'], home.env);
+    const script = await runCliHere(['completion', 'bash'], home.env);
     expect(script.code).toBe(0);
     expect(await bashCompletes(script.stdout, ['ap'])).toEqual(['approvals']);
     expect(await bashCompletes(script.stdout, ['approvals', 'ap'])).toEqual(['approve']);
@@ -42,12 +42,12 @@ describe('bankops completion', () => {
 
   it('writes zsh and fish scripts from the same registry, and refuses another shell in two lines', async () => {
     for (const shell of ['zsh', 'fish']) {
-      const script = await runCli(['completion', shell], home.env);
+      const script = await runCliHere(['completion', shell], home.env);
       expect(script.code).toBe(0);
       expect(script.stdout).toContain('get_balances');
       expect(script.stdout).toContain('purposeCode=');
     }
-    const other = await runCli(['completion', 'tcsh'], home.env);
+    const other = await runCliHere(['completion', 'tcsh'], home.env);
     expect(other.code).toBe(2);
     expect(other.stderr).toBe(
       "bankops: no completion for 'tcsh'; bash, zsh or fish\nusage: bankops completion bash|zsh|fish\n",
@@ -84,7 +84,7 @@ describe('.env.example and bankops config check', () => {
       SLACK_BOT_TOKEN: 'xoxb-secret-token-value',
       SLACK_SIGNING_SECRET: 'signing-secret-value',
     };
-    const check = await runCli(['config', 'check'], env);
+    const check = await runCliHere(['config', 'check'], env);
     expect(check.code).toBe(0);
     expect(check.stdout).not.toContain('secret-token-value');
     expect(check.stdout).not.toContain('signing-secret-value');
@@ -94,7 +94,7 @@ describe('.env.example and bankops config check', () => {
     expect(check.stdout).toContain('also set BANKOPS_PUBLIC_URL');
     for (const line of check.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
 
-    const bad = await runCli(['config', 'check', '--json'], { ...home.env, SLACK_APP_TOKEN: 'nope' });
+    const bad = await runCliHere(['config', 'check', '--json'], { ...home.env, SLACK_APP_TOKEN: 'nope' });
     expect(bad.code).toBe(2);
     expect(bad.json.problems).toContain('SLACK_APP_TOKEN: must be an app-level token (xapp-…)');
     expect(JSON.stringify(bad.json)).not.toContain('nope');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/tools/index.js';
-import { cliHome, runCli } from '../helpers/cli.js';
+import { cliHome, runCliHere } from '../helpers/cli.js';
 
 /** The CLI as a new user meets it: short errors, lists that fit, inputs read as typed, help that fits. */
 
@@ -32,14 +32,14 @@ describe('short errors stay short', () => {
       ['call'],
       ['completion'],
     ]) {
-      const res = await runCli(args, home.env);
+      const res = await runCliHere(args, home.env);
       expect(res.code, args.join(' ')).toBe(2);
       const lines = res.stderr.trimEnd().split('\n');
       expect(lines, args.join(' ')).toHaveLength(2);
       expect(lines[0]).toMatch(/^bankops: /);
       expect(lines[1]).toMatch(/^usage: bankops /);
     }
-    const reject = await runCli(['approvals', 'reject', 'apr_x'], home.env);
+    const reject = await runCliHere(['approvals', 'reject', 'apr_x'], home.env);
     expect(reject.stderr).toBe(
       'bankops: approvals reject needs --reason "<why>"\nusage: bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]\n',
     );
@@ -58,7 +58,7 @@ describe('short errors stay short', () => {
       'config',
       'completion',
     ]) {
-      const res = await runCli(topic === '' ? ['help'] : ['help', topic], home.env);
+      const res = await runCliHere(topic === '' ? ['help'] : ['help', topic], home.env);
       expect(widest(res.stdout), `help ${topic}`).toBeLessThanOrEqual(100);
     }
     const { renderToolHelp } = await import('../../src/cli/tool-help.js');
@@ -70,7 +70,7 @@ describe('short errors stay short', () => {
 
 describe('invalid is invalid, read the same everywhere', () => {
   it('refuses an unknown currency before any request, one line a field, exit 2', async () => {
-    const res = await runCli(
+    const res = await runCliHere(
       ['call', ...PAYOUT, 'amount=1000', 'sourceAssetCode=XYZ'].filter((a) => a !== 'sourceAssetCode=USD'),
       at(100),
     );
@@ -82,10 +82,10 @@ describe('invalid is invalid, read the same everywhere', () => {
   });
 
   it('reads amount=1,000 as a thousand, and words a negative amount and a near value in our words', async () => {
-    const res = await runCli(['call', ...PAYOUT, 'amount=1,000', '--json'], home.env);
+    const res = await runCliHere(['call', ...PAYOUT, 'amount=1,000', '--json'], home.env);
     expect(res.json).toMatchObject({ status: 'pending_approval', approval: { input: { amount: 1000 } } });
     const typed = PAYOUT.filter((a) => !a.startsWith('side=') && !a.startsWith('purposeCode='));
-    const wrong = await runCli(['call', ...typed, 'amount=-5', 'side=source', 'purposeCode=GOODS'], at(120));
+    const wrong = await runCliHere(['call', ...typed, 'amount=-5', 'side=source', 'purposeCode=GOODS'], at(120));
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toMatch(/^amount +must be more than 0, got -5$/m);
     expect(wrong.stdout).toMatch(/^side +must be SOURCE or TARGET, got 'source'; did you mean SOURCE\?$/m);
@@ -96,14 +96,14 @@ describe('invalid is invalid, read the same everywhere', () => {
 
 describe('lists fit the terminal', () => {
   it('audit tail at 100 columns and approvals list at 80 drop columns and say which', async () => {
-    const tail = await runCli(['audit', 'tail'], at(100));
+    const tail = await runCliHere(['audit', 'tail'], at(100));
     expect(tail.code).toBe(0);
     expect(widest(tail.stdout)).toBeLessThanOrEqual(100);
     expect(tail.stdout).toMatch(/more fields? per row not shown here \(.*\); --json shows them\./);
     // People by name; the ids stay in --json and export.
     expect(tail.stdout).toContain('alice (CLI)');
     expect(tail.stdout).not.toMatch(/\bcli:/);
-    const list = await runCli(['approvals', 'list'], at(80));
+    const list = await runCliHere(['approvals', 'list'], at(80));
     expect(list.code).toBe(0);
     expect(widest(list.stdout)).toBeLessThanOrEqual(80);
     expect(list.stdout).toMatch(/^ID +STATE /m);
@@ -111,9 +111,9 @@ describe('lists fit the terminal', () => {
   });
 
   it('wraps an approval answer at the terminal, never cutting it', async () => {
-    const asked = await runCli(['call', ...PAYOUT, 'amount=321', '--json'], home.env);
+    const asked = await runCliHere(['call', ...PAYOUT, 'amount=321', '--json'], home.env);
     const id = String(asked.json.approvalId);
-    const own = await runCli(['approvals', 'approve', id], at(80));
+    const own = await runCliHere(['approvals', 'approve', id], at(80));
     expect(own.code).toBe(3);
     expect(widest(own.stdout)).toBeLessThanOrEqual(80);
     expect(own.stdout.replace(/\n {2}/g, ' ')).toBe(
