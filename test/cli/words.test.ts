@@ -85,7 +85,10 @@ describe('invalid is invalid, read the same everywhere', () => {
     const res = await runCliHere(['call', ...PAYOUT, 'amount=1,000', '--json'], home.env);
     expect(res.json).toMatchObject({ status: 'pending_approval', approval: { input: { amount: 1000 } } });
     const typed = PAYOUT.filter((a) => !a.startsWith('side=') && !a.startsWith('purposeCode='));
-    const wrong = await runCliHere(['call', ...typed, 'amount=-5', 'side=source', 'purposeCode=GOODS'], at(120));
+    const wrong = await runCliHere(
+      ['call', ...typed, 'amount=-5', 'side=source', 'purposeCode=GOODS'],
+      at(120),
+    );
     expect(wrong.code).toBe(2);
     expect(wrong.stdout).toMatch(/^amount +must be more than 0, got -5$/m);
     expect(wrong.stdout).toMatch(/^side +must be SOURCE or TARGET, got 'source'; did you mean SOURCE\?$/m);
