@@ -57,7 +57,7 @@ export function approvalsDocument(
 }
 
 /** `Alice Lee, via slack`; the display name only when it says more than the actor id. */
-function requesterWords(view: ApprovalView): string {
+export function requesterWords(view: ApprovalView): string {
   const name = actorName(view.requester);
   const { displayName } = view.origin;
   return displayName === view.requester || name.startsWith(displayName) ? name : `${displayName}, ${name}`;
