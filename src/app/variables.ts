@@ -89,7 +89,7 @@ export const VARIABLES: readonly Variable[] = [
     name: 'SLACK_SIGNING_SECRET',
     group: 'slack',
     what: 'HTTP mode: checks every request to /slack/events',
-    otherwise: 'unset (needed for HTTP mode)',
+    otherwise: 'needed for HTTP mode',
     secret: true,
   },
   {

@@ -8,7 +8,9 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
  * `127.0.0.1` is allowed too, though browsers refuse an IP address as relying party id).
  */
 export function passkeyUrlProblem(publicUrl: string | undefined): string | undefined {
-  if (publicUrl === undefined) return 'BANKOPS_PUBLIC_URL is not set';
+  if (publicUrl === undefined) {
+    return 'BANKOPS_PUBLIC_URL is not set (the https address people reach bankops serve at; http://localhost:<port> to try it on this machine)';
+  }
   let url: URL;
   try {
     url = new URL(publicUrl);
