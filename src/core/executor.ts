@@ -28,7 +28,8 @@ import { isKnownActor } from './policy/actors.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
-import type { Actor, Decision, PolicyTool } from './policy/types.js';
+import { policyView } from './policy/tool-view.js';
+import type { Actor, Decision } from './policy/types.js';
 import { redact } from './redact.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
@@ -82,17 +83,6 @@ export interface ExecutorDeps {
    */
   fingerprintKey?: Buffer;
   log?: Logger;
-}
-
-/** The part of a tool the policy reads. */
-function policyView(tool: AnyTool): PolicyTool {
-  const money = tool.money?.bind(tool);
-  return {
-    name: tool.name,
-    toolset: tool.toolset,
-    hints: tool.hints,
-    ...(money === undefined ? {} : { money: (input: unknown) => money(input as Record<string, unknown>) }),
-  };
 }
 
 /**
