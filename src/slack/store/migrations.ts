@@ -20,14 +20,7 @@ const SLACK_001 = [
      shareable INTEGER NOT NULL,
      created_at INTEGER NOT NULL
    ) STRICT`,
-  // Family B card ids seen in answers, so `/bank card <id>` can find the cardholder and wallet.
-  `CREATE TABLE IF NOT EXISTS slack_cards (
-     card_id TEXT PRIMARY KEY,
-     cardholder_id TEXT NOT NULL,
-     wallet_id TEXT NOT NULL,
-     last_four TEXT,
-     seen_at INTEGER NOT NULL
-   ) STRICT`,
+  // (slack_cards, once here, is src/core/cards.ts's `cards`: every front end's answers fill it.)
   // (service_webhook_keys, once here, is src/core/webhooks.ts's: the event-relay tool keeps the keys.)
   // Service deliveries already received, by event id: a repeat is answered 200 and posts nothing.
   `CREATE TABLE IF NOT EXISTS service_deliveries (
