@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { AuditLog } from '../src/core/audit/index.js';
 import type { AuditEntryInput } from '../src/core/audit/schema.js';
 import { openDatabase } from '../src/core/db.js';
+import { sqliteStorage } from '../src/core/store/sqlite/storage.js';
 
 const count = Number(process.argv[2] ?? 4000);
 const WRITERS = 32;
@@ -29,11 +30,11 @@ const entry = (i: number): AuditEntryInput => ({
 
 async function run(name: string, write: (log: AuditLog) => Promise<void>): Promise<number> {
   const db = openDatabase(join(dir, `${name}.db`));
-  const log = new AuditLog(db);
+  const log = new AuditLog(sqliteStorage(db));
   const started = performance.now();
   await write(log);
   const ms = performance.now() - started;
-  const verified = log.verify();
+  const verified = await log.verify();
   db.close();
   const perSecond = Math.round((count / ms) * 1000);
   console.log(
@@ -69,7 +70,7 @@ async function readsBy(writers: number, log: AuditLog): Promise<void> {
 
 try {
   const single = await run('one durable transaction per entry (32 writers)', (log) =>
-    concurrently(async (i) => log.append(entry(i))),
+    concurrently(async (i) => await log.append(entry(i))),
   );
   const grouped = await run('group commit, durable (32 writers)', (log) =>
     concurrently((i) => log.record(entry(i), { durable: true })),

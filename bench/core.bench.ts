@@ -107,7 +107,7 @@ try {
   console.log(
     `payout: direct quote+create ${dp.toFixed(1)} ms, request + 50 concurrent approvals + execution ` +
       `${ap.toFixed(1)} ms, ratio ${(ap / dp).toFixed(1)}x (median of 5); payouts created through ` +
-      `approvals: ${approvals.list({ state: 'succeeded' }).length} of 5`,
+      `approvals: ${(await approvals.list({ state: 'succeeded' })).length} of 5`,
   );
 } finally {
   await runtime.close();

@@ -93,7 +93,7 @@ try {
     // What the browser did before the vote: the page's options, the passkey's signature.
     const ready: { token: string; response: Record<string, unknown> }[] = [];
     for (const id of signedIds) {
-      const token = tokenOf(signed.passkeys.approvalLink(id, approver).url);
+      const token = tokenOf((await signed.passkeys.approvalLink(id, approver)).url);
       const options = (await signed.passkeys.approvalOptions(token, 1)) as { challenge: string };
       ready.push({ token, response: key.sign(options) });
     }

@@ -16,6 +16,8 @@ import { PasskeyService } from '../core/passkeys/index.js';
 import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
+import type { Storage } from '../core/store/index.js';
+import { sqliteStorage } from '../core/store/sqlite/storage.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
@@ -28,6 +30,8 @@ import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.j
 export interface Runtime {
   config: Config;
   db: Db;
+  /** The core's durable stores (approvals, feed, executions, audit chain) on `db`. */
+  storage: Storage;
   audit: AuditLog;
   policy: PolicyStore;
   registry: Registry;
@@ -127,7 +131,8 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
-  const audit = new AuditLog(db, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
+  const storage = sqliteStorage(db);
+  const audit = new AuditLog(storage, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
   const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
@@ -165,13 +170,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (embedded !== undefined) rememberSandboxPayees(payees);
   const passkeys = new PasskeyService({
     db,
+    storage,
     audit,
     publicUrl: config.publicUrl,
     ...optional('now', options.now),
   });
   const approvals = new ApprovalEngine({
     stepUp: passkeys.gate,
-    db,
+    storage,
     audit,
     policy,
     registry,
@@ -189,6 +195,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const executor = new Executor({
     db,
+    storage,
     registry,
     policy,
     audit,
@@ -201,6 +208,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     log,
   });
   passkeys.attach(executor);
+  await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
     approvals.startBackground((error) =>
@@ -213,6 +221,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   return {
     config,
     db,
+    storage,
     audit,
     policy,
     registry,
@@ -230,7 +239,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       policy.close();
       await client.close();
       await embedded?.close();
-      audit.flush();
+      await audit.flush();
       db.close();
     },
   };

@@ -27,7 +27,7 @@ export async function confirmWrite(
     reason = `it could not be confirmed (${messageOf(error)})`;
   }
   if (reason === undefined) return undefined;
-  audit.append(
+  await audit.append(
     {
       actor: actor.id,
       frontEnd: actor.frontEnd,

@@ -17,7 +17,6 @@ import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
 import { notConfigured } from './errors.js';
-import { ExecutionStore } from './executions.js';
 import { keyedRequestId, requestFingerprint } from './fingerprint.js';
 import { keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
@@ -34,6 +33,7 @@ import { redact } from './redact.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
+import type { Storage } from './store/index.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
 
@@ -66,7 +66,10 @@ export interface ExecuteRequest {
 export type { WriteToConfirm } from './confirmation.js';
 
 export interface ExecutorDeps {
+  /** The peripheral tables (cards seen) still kept on the SQLite connection. */
   db: Db;
+  /** Idempotency keys of direct runs. */
+  storage: Storage;
   registry: Registry;
   policy: PolicyStore;
   audit: AuditLog;
@@ -91,23 +94,29 @@ export interface ExecutorDeps {
  */
 export class Executor {
   private readonly inflight = new Map<string, Promise<ExecuteResult>>();
-  private readonly executions: ExecutionStore;
   /** Family B cards seen in any answer, from any front end: `/bank card lock <id>` finds them. */
   readonly cards: CardDirectory;
 
   private readonly fingerprintKey: Buffer;
 
   constructor(private readonly deps: ExecutorDeps) {
-    this.executions = new ExecutionStore(deps.db);
     this.cards = deps.cards ?? sqliteCards(deps.db);
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
-    // Earlier versions hashed inputs holding a secret without a key: such a digest of a known
-    // input gives its PIN away. They are forgotten; a retry with their key is sent again under the
-    // same request id, which the service answers with its first answer.
-    const secretTools = deps.registry
+  }
+
+  /**
+   * Earlier versions hashed inputs holding a secret without a key: such a digest of a known input
+   * gives its PIN away. They are forgotten (the composition root calls this once at start); a retry
+   * with their key is sent again under the same request id, which the service answers with its
+   * first answer.
+   */
+  async forgetUnkeyedFingerprints(): Promise<void> {
+    const secretTools = this.deps.registry
       .list()
       .filter((tool) => (tool.secretFields ?? []).some((f) => f in tool.input.shape));
-    this.executions.forgetUnkeyed(secretTools.map((tool) => tool.name));
+    await this.deps.storage.transaction((tx) =>
+      tx.executions.forgetUnkeyed(secretTools.map((tool) => tool.name)),
+    );
   }
 
   get registry(): Registry {
@@ -129,20 +138,27 @@ export class Executor {
     const tool = this.deps.registry.get(req.tool);
     if (tool === undefined) {
       const message = `unknown tool '${req.tool}'; \`bankops tools\` lists the tools`;
-      this.auditRefusal(req.tool, actor, redact(req.input ?? {}), 'invalid', message);
+      await this.auditRefusal(req.tool, actor, redact(req.input ?? {}), 'invalid', message);
       return invalidResult(req.tool, message);
     }
     const checked = checkInput(tool, req.input);
     if (!checked.ok) {
       // A misspelt secret field (`pn` for `pin`) is a secret all the same: unknown values are not kept.
       const hidden = [...(tool.secretFields ?? []), ...checked.unknown];
-      this.auditRefusal(tool.name, actor, redact(req.input ?? {}, hidden), 'invalid', checked.message, tool);
+      await this.auditRefusal(
+        tool.name,
+        actor,
+        redact(req.input ?? {}, hidden),
+        'invalid',
+        checked.message,
+        tool,
+      );
       return { status: 'invalid', tool: tool.name, message: checked.message, errors: checked.errors };
     }
     const input = checked.input;
     const decision = evaluate(this.deps.policy.current(), { tool: policyView(tool), input, actor });
     if (decision.decision === 'deny') {
-      this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
+      await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
       return { status: 'denied', tool: tool.name, reason: decision.reason };
     }
 
@@ -155,18 +171,19 @@ export class Executor {
     );
     let replay = false;
     if (req.idempotencyKey !== undefined) {
-      const use = keyUse(
-        { executions: this.executions, approvals: this.deps.approvals },
+      const use = await keyUse(
+        { storage: this.deps.storage, approvals: this.deps.approvals },
         { actor, tool, fingerprint, key: req.idempotencyKey },
       );
       if (use.conflict !== undefined) {
-        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', use.conflict, tool);
+        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', use.conflict, tool);
         return invalidResult(tool.name, use.conflict);
       }
       replay = use.replay;
       // The key already waits for approval with this input: that approval is the answer, even if
       // the policy would now let the call run directly (running it too would act twice).
-      const waiting = use.approvalId === undefined ? undefined : this.deps.approvals?.get(use.approvalId);
+      const waiting =
+        use.approvalId === undefined ? undefined : await this.deps.approvals?.get(use.approvalId);
       if (waiting !== undefined && decision.decision !== 'approval') {
         return waiting.state === 'succeeded'
           ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
@@ -184,7 +201,7 @@ export class Executor {
       if (use.ran !== undefined && decision.decision === 'approval') {
         if (use.ran.result_json !== null) return JSON.parse(use.ran.result_json) as ExecuteResult;
         const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.request_id}); it now needs approval: ask with a new key`;
-        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
+        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
         return invalidResult(tool.name, message);
       }
     }
@@ -230,7 +247,7 @@ export class Executor {
           : undefined;
     if (refusal !== undefined || this.deps.approvals === undefined) {
       const reason = refusal ?? '';
-      this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);
+      await this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);
       return { status: 'denied', tool: tool.name, reason };
     }
     const result = await this.deps.approvals.open({
@@ -257,20 +274,25 @@ export class Executor {
     const key = req.idempotencyKey;
     let requestId: string = randomUUID();
     if (key !== undefined) {
-      const previous = this.executions.get(actor.id, tool.name, key);
+      const keyed = keyedRequestId(actor, tool.name, key);
+      // Read and bound in one transaction: two processes with the same key agree on its input.
+      const previous = await this.deps.storage.transaction(async (tx) => {
+        const found = await tx.executions.get(actor.id, tool.name, key);
+        if (found === undefined) await tx.executions.reserve(actor.id, tool.name, key, fingerprint, keyed);
+        return found;
+      });
       if (previous !== undefined && previous.fingerprint !== fingerprint) {
         const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
-        this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
+        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
         return invalidResult(tool.name, message);
       }
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
-      requestId = keyedRequestId(actor, tool.name, key);
-      this.executions.reserve(actor.id, tool.name, key, fingerprint, requestId);
+      requestId = keyed;
     }
     // A read is recorded once, by its outcome entry (actor, input, decision, result); a write also
     // gets its `requested` entry first, so a crash mid-call still leaves the request on record.
     if (!tool.hints.readOnly) {
-      this.deps.audit.append(
+      await this.deps.audit.append(
         {
           actor: actor.id,
           frontEnd: actor.frontEnd,
@@ -303,23 +325,24 @@ export class Executor {
     // Only a success is remembered: a failed call may be retried with the same key (and request id).
     // It is stored redacted: a replay does not hand out a secret (a card-details link) a second time.
     if (key !== undefined && result.status === 'ok') {
-      this.executions.finish(actor.id, tool.name, key, {
+      const kept = JSON.stringify({
         ...result,
         output: redact(result.output, tool.secretFields ?? []) as Record<string, unknown>,
       });
+      await this.deps.storage.transaction((tx) => tx.executions.finish(actor.id, tool.name, key, kept));
     }
     return result;
   }
 
-  private auditRefusal(
+  private async auditRefusal(
     tool: string,
     actor: Actor,
     input: unknown,
     decision: 'deny' | 'invalid',
     reason: string,
     definition?: AnyTool,
-  ): void {
-    this.deps.audit.append(
+  ): Promise<void> {
+    await this.deps.audit.append(
       {
         actor: actor.id,
         frontEnd: actor.frontEnd,
@@ -352,15 +375,15 @@ export class Executor {
   }
 
   /** What a vote by `person` would sign now, for a step-up approval that is pending. */
-  signTarget(id: string, person: string): SignTarget | undefined {
+  signTarget(id: string, person: string): Promise<SignTarget | undefined> {
     return this.approvals.signTarget(id, person);
   }
 
-  reject(id: string, approver: Actor, reason: string): ApprovalActionResult {
+  reject(id: string, approver: Actor, reason: string): Promise<ApprovalActionResult> {
     return this.approvals.reject(id, approver, reason);
   }
 
-  cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult {
+  cancel(id: string, actor: Actor, reason?: string): Promise<ApprovalActionResult> {
     return this.approvals.cancel(id, actor, reason);
   }
 
@@ -369,11 +392,11 @@ export class Executor {
     return this.approvals.reconcile(id, actor, how);
   }
 
-  getApproval(id: string): ApprovalView | undefined {
+  getApproval(id: string): Promise<ApprovalView | undefined> {
     return this.approvals.get(id);
   }
 
-  listApprovals(filter?: ApprovalFilter): ApprovalView[] {
+  listApprovals(filter?: ApprovalFilter): Promise<ApprovalView[]> {
     return this.approvals.list(filter);
   }
 

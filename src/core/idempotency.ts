@@ -1,7 +1,8 @@
 import type { ApprovalEngine } from './approvals/engine.js';
-import type { ExecutionRow, ExecutionStore } from './executions.js';
+import type { ExecutionRow } from './executions.js';
 import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
+import type { Storage } from './store/index.js';
 import type { AnyTool } from './tool.js';
 
 export interface KeyUse {
@@ -20,10 +21,10 @@ export interface KeyUse {
  * another input is a conflict; a stored result of this input is a replay, which asks nobody.
  * Keys are for tools that change something: a read with a key would replay a stale answer.
  */
-export function keyUse(
-  stores: { executions: ExecutionStore; approvals: ApprovalEngine | undefined },
+export async function keyUse(
+  stores: { storage: Storage; approvals: ApprovalEngine | undefined },
   call: { actor: Actor; tool: AnyTool; fingerprint: string; key: string },
-): KeyUse {
+): Promise<KeyUse> {
   const { actor, tool, fingerprint, key } = call;
   if (tool.hints.readOnly) {
     return {
@@ -31,8 +32,8 @@ export function keyUse(
       replay: false,
     };
   }
-  const ran = stores.executions.get(actor.id, tool.name, key);
-  const waits = stores.approvals?.byIdempotencyKey(actor.id, tool.name, key);
+  const ran = await stores.storage.read((s) => s.executions.get(actor.id, tool.name, key));
+  const waits = await stores.approvals?.byIdempotencyKey(actor.id, tool.name, key);
   const used = `idempotency key '${key}' was already used for a different ${tool.name} input`;
   if (ran !== undefined && ran.fingerprint !== fingerprint) return { conflict: used, replay: false };
   if (waits !== undefined && waits.fingerprint !== fingerprint)

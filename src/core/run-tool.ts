@@ -21,14 +21,15 @@ import type { ServiceWebhooks } from './webhooks.js';
 /** Where a tool's checkpoints (`ctx.once`) are kept: in memory for a direct call, durably for an approval. */
 export interface CheckpointStore {
   get(key: string): { value: unknown } | undefined;
-  set(key: string, value: unknown): void;
+  /** Resolves once the value is kept (durably, for an approval) and the tool may go on. */
+  set(key: string, value: unknown): Promise<void>;
 }
 
 export function memoryCheckpoints(): CheckpointStore {
   const values = new Map<string, unknown>();
   return {
     get: (key) => (values.has(key) ? { value: values.get(key) } : undefined),
-    set: (key, value) => {
+    set: async (key, value) => {
       values.set(key, value);
     },
   };
@@ -40,7 +41,7 @@ export function onceWith(checkpoints: CheckpointStore): ToolContext['once'] {
     const saved = checkpoints.get(key);
     if (saved !== undefined) return saved.value as T;
     const value = await produce();
-    checkpoints.set(key, value);
+    await checkpoints.set(key, value);
     return value;
   };
 }
@@ -82,12 +83,12 @@ export type RunOutcome =
  * commit without an fsync, and the caller does not wait for it (docs/audit.md, "When an entry is
  * on disk").
  */
-function recordOutcome(
+async function recordOutcome(
   deps: RunDeps,
   tool: AnyTool,
   entry: AuditEntryInput,
   secrets: readonly string[],
-): void {
+): Promise<void> {
   const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
@@ -95,8 +96,8 @@ function recordOutcome(
     });
   };
   try {
-    if (tool.hints.readOnly) deps.audit.record(entry, { secrets, durable: false }).catch(lost);
-    else deps.audit.append(entry, { secrets });
+    if (tool.hints.readOnly) void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
+    else await deps.audit.append(entry, { secrets });
   } catch (error) {
     lost(error);
   }
@@ -166,8 +167,9 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     approvalId: req.approvalId ?? null,
     requestIds: [req.requestId],
   };
+  // On disk before the service is called: a crash mid-call still leaves the attempt on record.
   if (!tool.hints.readOnly)
-    deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
+    await deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
 
   const checkpoints = req.checkpoints ?? memoryCheckpoints();
   const ctx: ToolContext = {
@@ -193,7 +195,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    recordOutcome(
+    await recordOutcome(
       deps,
       tool,
       {
@@ -212,7 +214,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  recordOutcome(
+  await recordOutcome(
     deps,
     tool,
     { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },

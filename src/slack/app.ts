@@ -218,7 +218,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     start: async () => {
       outbox.start();
       if (config.auditChannel !== undefined)
-        anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel);
+        anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel, (error) =>
+          runtime.log.error('the daily audit anchor could not be queued', { error }),
+        );
       await approvals.start();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.

@@ -22,44 +22,52 @@ export function anchorMessage(head: { seq: number; hash: string }, why: string):
 const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
 
 /** Queues the daily anchor; a second call on the same UTC day (another replica, a restart) queues nothing. */
-export function queueDailyAnchor(
+export async function queueDailyAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string,
   now = new Date(),
-): boolean {
+): Promise<boolean> {
   return outbox.enqueue(
     'chat.postMessage',
-    { channel, ...anchorMessage(audit.head(), `Daily anchor of ${utcDay(now)}`) },
+    { channel, ...anchorMessage(await audit.head(), `Daily anchor of ${utcDay(now)}`) },
     `audit-anchor:${utcDay(now)}`,
   );
 }
 
 /** Posts the daily anchor now if today's is not posted yet, then at every UTC midnight. */
-export function startDailyAnchor(audit: AuditLog, outbox: SlackOutbox, channel: string): { stop(): void } {
+export function startDailyAnchor(
+  audit: AuditLog,
+  outbox: SlackOutbox,
+  channel: string,
+  onError: (error: unknown) => void,
+): { stop(): void } {
   let timer: NodeJS.Timeout | undefined;
+  const queue = (): void => {
+    queueDailyAnchor(audit, outbox, channel).catch(onError);
+  };
   const schedule = (): void => {
     const now = new Date();
     const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5);
     timer = setTimeout(() => {
-      queueDailyAnchor(audit, outbox, channel);
+      queue();
       schedule();
     }, next - now.getTime());
     timer.unref();
   };
-  queueDailyAnchor(audit, outbox, channel);
+  queue();
   schedule();
   return { stop: () => clearTimeout(timer) };
 }
 
 /** `/bank audit anchor`: posts the head now, and tells the person what was posted where. */
-export function askedAnchor(
+export async function askedAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string | undefined,
   by: string,
-): SlackMessage {
-  const head = audit.head();
+): Promise<SlackMessage> {
+  const head = await audit.head();
   if (channel === undefined) {
     return anchorMessage(
       head,

@@ -46,12 +46,16 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
   const { passkeys, registry, log } = options;
   const limit = new RateLimit(options.ratePerMinute ?? 60, 60_000);
 
-  const page = (req: IncomingMessage, res: ServerResponse, render: () => string): void => {
+  const page = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    render: () => string | Promise<string>,
+  ): Promise<void> => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'text/plain; charset=utf-8', 'GET only', { Allow: 'GET' });
       return;
     }
-    sendHtml(res, 200, render());
+    sendHtml(res, 200, await render());
   };
 
   const enrol = async (
@@ -79,7 +83,8 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
     token: string,
     step: string,
   ): Promise<void> => {
-    if (step === '') return page(req, res, () => approvePage(passkeys.approvalPage(token), registry));
+    if (step === '')
+      return page(req, res, async () => approvePage(await passkeys.approvalPage(token), registry));
     const body = await readJson(req, passkeys.rp().origin);
     switch (step) {
       case 'options': {
@@ -90,7 +95,7 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
         return sendData(res, 200, answerOf('approve', await passkeys.approvalFinish(token, body.response)));
       case 'reject': {
         const reason = typeof body.reason === 'string' ? body.reason : '';
-        return sendData(res, 200, answerOf('reject', passkeys.rejectFinish(token, reason)));
+        return sendData(res, 200, answerOf('reject', await passkeys.rejectFinish(token, reason)));
       }
       default:
         sendData(res, 404, { error: 'no such step' });

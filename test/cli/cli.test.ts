@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { openDatabase } from '../../src/core/db.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { cliHome, runCli } from '../helpers/cli.js';
 
 let home: ReturnType<typeof cliHome>;
@@ -169,9 +170,9 @@ describe('bankops audit', () => {
   it('exports to a reader that stops early (| head) without a stack trace, exit 0', async () => {
     const own = cliHome();
     try {
-      const log = new AuditLog(openDatabase(own.dbPath));
+      const log = new AuditLog(sqliteStorage(openDatabase(own.dbPath)));
       for (let i = 0; i < 400; i += 1) {
-        log.append({
+        await log.append({
           actor: 'cli:alice',
           frontEnd: 'cli',
           tool: 'list_accounts',

@@ -64,9 +64,9 @@ describe('bankops people and approvals approve under step-up', () => {
     expect(list.stdout).toMatch(/Name\s+Created\s+Last used/);
     expect(list.stdout).toMatch(/laptop\s+\S+\s+never/);
 
-    const enrolled = c.audit.list({ tool: 'passkey' }).at(-1);
+    const enrolled = (await c.audit.list({ tool: 'passkey' })).at(-1);
     expect(enrolled).toMatchObject({ decision: 'enrolled', actor: 'cli:admin' });
-    expect(JSON.stringify(c.audit.list({ limit: 1000 }))).not.toContain(token);
+    expect(JSON.stringify(await c.audit.list({ limit: 1000 }))).not.toContain(token);
   });
 
   it('approve prints the approval page link and exits 5; nothing is recorded', async () => {
@@ -78,7 +78,7 @@ describe('bankops people and approvals approve under step-up', () => {
     expect(run.code).toBe(5);
     expect(run.stdout).toContain(`${approval.id} needs your vote confirmed with a passkey`);
     expect(run.stdout).toMatch(new RegExp(`${ORIGIN}/approve/[A-Za-z0-9_-]{43}`));
-    expect(c.executor.getApproval(approval.id)).toMatchObject({ state: 'pending', approvals: [] });
+    expect(await c.executor.getApproval(approval.id)).toMatchObject({ state: 'pending', approvals: [] });
 
     const json = await runCliHere(['approvals', 'approve', approval.id, '--as', 'approver', '--json'], env);
     expect(json.json).toMatchObject({ status: 'step_up', url: expect.stringContaining('/approve/') });
@@ -95,10 +95,12 @@ describe('bankops people and approvals approve under step-up', () => {
     const ok = await runCliHere(['people', 'revoke-passkey', 'cli:approver', 'laptop'], env);
     expect(ok.code).toBe(0);
     expect(c.runtime.passkeys.list('cli:approver')).toEqual([]);
-    expect(c.audit.list({ tool: 'passkey' }).at(-1)).toMatchObject({
+    expect((await c.audit.list({ tool: 'passkey' })).at(-1)).toMatchObject({
       decision: 'revoked',
       actor: 'cli:admin',
     });
-    expect(() => c.runtime.passkeys.approvalLink('apr_x', cliActor('approver'))).toThrow('no approval');
+    await expect(c.runtime.passkeys.approvalLink('apr_x', cliActor('approver'))).rejects.toThrow(
+      'no approval',
+    );
   });
 });

@@ -126,7 +126,7 @@ describe('a fresh quote outside the approved bound', () => {
     // Nothing was sold at the worse price: only the top-up conversion exists.
     expect(creates(c, 'conversions.create')).toBe(1);
     expect(await available(c, 'EUR')).toBe(eur);
-    const reopened = c.audit.list({ approvalId: approval.id, order: 'desc', limit: 1 })[0];
+    const reopened = (await c.audit.list({ approvalId: approval.id, order: 'desc', limit: 1 }))[0];
     expect(reopened).toMatchObject({
       event: 'requested',
       decision: 'approval_required',
@@ -137,9 +137,9 @@ describe('a fresh quote outside the approved bound', () => {
     const second = await c.executor.approve(approval.id, c.approver);
     expect(second).toMatchObject({ status: 'ok', approval: { state: 'succeeded', attempt: 2 } });
     expect(await available(c, 'EUR')).toBe(0);
-    const executions = c.audit
-      .list({ approvalId: approval.id, limit: 100 })
-      .filter((e) => e.event === 'executing');
+    const executions = (await c.audit.list({ approvalId: approval.id, limit: 100 })).filter(
+      (e) => e.event === 'executing',
+    );
     expect(executions.map((e) => e.requestIds)).toEqual([[`${approval.id}-1`], [`${approval.id}-2`]]);
   });
 

@@ -66,10 +66,10 @@ describe('approvals under concurrency', () => {
     }
     expect(creates(c)).toBe(1);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
-    expect(c.approvals.get(id)?.approvals).toHaveLength(1);
-    expect(c.audit.list({ approvalId: id, limit: 100 }).filter((e) => e.event === 'executing')).toHaveLength(
-      1,
-    );
+    expect((await c.approvals.get(id))?.approvals).toHaveLength(1);
+    expect(
+      (await c.audit.list({ approvalId: id, limit: 100 })).filter((e) => e.event === 'executing'),
+    ).toHaveLength(1);
   });
 
   it('executes once when approvers in four processes race on the same database file', async () => {
@@ -93,7 +93,7 @@ describe('approvals under concurrency', () => {
     expect(await c.executor.approve(id, c.approver)).toMatchObject({ status: 'refused' });
     expect(creates(c)).toBe(1);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
-    expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
-    expect(c.audit.verify()).toMatchObject({ ok: true });
+    expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
+    expect(await c.audit.verify()).toMatchObject({ ok: true });
   });
 });

@@ -35,7 +35,8 @@ const row = (c: TestCore, id: string) =>
 
 describe('an approval whose process dies while executing', () => {
   it('is finished on restart with the same request id, and the service pays once', async () => {
-    const c = await start();
+    let now = new Date();
+    const c = await start({ now: () => now });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     // The payout request reaches the sandbox, which answers only after 2 s: the kill lands in between.
     await slowDown(c, PAYOUTS, 2000);
@@ -55,8 +56,11 @@ describe('an approval whose process dies while executing', () => {
     await until(async () => (await available(c)) === 250_000 - PAYOUT_DEBIT, 'the first payout to land');
     expect(row(c, id).state).toBe('executing');
 
+    // Nobody renews the dead holder's lease (30 s): once it has run out, recovery takes over.
+    expect(await c.executor.recover()).toBe(0);
+    now = new Date(Date.now() + 31_000);
     expect(await c.executor.recover()).toBe(1);
-    const done = c.approvals.get(id);
+    const done = await c.approvals.get(id);
     expect(done).toMatchObject({ state: 'succeeded', requestId: `${id}-1`, result: { quote: { quoteId } } });
     // Sent twice with the same x-request-id and quote; the service replayed the first answer.
     expect(creates(c)).toBe(2);
@@ -64,14 +68,17 @@ describe('an approval whose process dies while executing', () => {
     const payoutId = (done?.result as { payoutId: string } | undefined)?.payoutId ?? '';
     expect(await c.ok('get_payout', { payoutId })).toMatchObject({ payoutId });
 
-    const executing = c.audit.list({ approvalId: id, limit: 100 }).filter((e) => e.event === 'executing');
+    const executing = (await c.audit.list({ approvalId: id, limit: 100 })).filter(
+      (e) => e.event === 'executing',
+    );
     expect(executing.map((e) => e.requestIds)).toEqual([[`${id}-1`], [`${id}-1`]]);
-    expect(c.audit.verify()).toMatchObject({ ok: true });
+    expect(await c.audit.verify()).toMatchObject({ ok: true });
     expect(await c.executor.recover()).toBe(0);
   });
 
   it('takes a fresh quote when the process died before anything was sent', async () => {
-    const c = await start();
+    let now = new Date();
+    const c = await start({ now: () => now });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     // The execution's quote is the slow request: the kill lands before any payout was sent.
     await slowDown(c, `${PAYOUTS}/quote`, 2000);
@@ -81,8 +88,9 @@ describe('an approval whose process dies while executing', () => {
     await child.kill();
     expect(row(c, id)).toMatchObject({ state: 'executing', checkpoints_json: '{}' });
 
+    now = new Date(Date.now() + 31_000);
     expect(await c.executor.recover()).toBe(1);
-    expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
+    expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(1);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
   });
@@ -92,7 +100,7 @@ describe('an approval whose process dies while executing', () => {
     const c = await start({ now: () => now });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     await slowDown(c, PAYOUTS, 1000);
-    // A process on another host: its pid means nothing here, only its lease (15 minutes) counts.
+    // A process on another host: only its lease (30 s, renewed while it lived) counts.
     child = await startChild(c, { owner: 'other-host:4242' });
     child.send({ cmd: 'approve', id, as: 'approver' });
     await until(() => creates(c) === 1, 'the payout request to reach the sandbox');
@@ -101,11 +109,11 @@ describe('an approval whose process dies while executing', () => {
     expect(row(c, id)).toMatchObject({ state: 'executing', owner: 'other-host:4242' });
 
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(now.getTime() + 14 * 60_000);
+    now = new Date(now.getTime() + 20_000);
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(now.getTime() + 2 * 60_000);
+    now = new Date(now.getTime() + 15_000);
     expect(await c.executor.recover()).toBe(1);
-    expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
+    expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(2);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
   });
@@ -122,7 +130,7 @@ describe('an execution whose outcome is unknown', () => {
     });
     expect(creates(c)).toBe(2);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
-    const sends = c.audit.list({ approvalId: id, limit: 100 }).filter((e) => e.event === 'executing');
+    const sends = (await c.audit.list({ approvalId: id, limit: 100 })).filter((e) => e.event === 'executing');
     expect(sends.map((e) => e.requestIds)).toEqual([[`${id}-1`], [`${id}-1`]]);
   });
 
@@ -160,7 +168,7 @@ describe('an execution whose outcome is unknown', () => {
     expect(retried).toMatchObject({ status: 'ok', approval: { state: 'succeeded', requestId: `${id}-1` } });
     expect(creates(c)).toBe(4);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
-    const entries = c.audit.list({ approvalId: id, limit: 100 });
+    const entries = await c.audit.list({ approvalId: id, limit: 100 });
     expect(entries.filter((e) => e.decision === 'reconciled').map((e) => e.actor)).toEqual(['cli:approver2']);
   });
 

@@ -39,21 +39,21 @@ function consumerProcess(consumer: string): { child: ChildProcess; lines: () => 
   return { child, lines };
 }
 
-const events = (from = 0): ApprovalEvent[] => core.runtime.approvals.feed.after(from, 1000);
+const events = (from = 0): Promise<ApprovalEvent[]> => core.runtime.approvals.feed.after(from, 1000);
 
 describe('the approval change feed', () => {
   it('records every change of an approval, in order, in the transaction of the change', async () => {
-    const start = core.runtime.approvals.feed.head();
+    const start = await core.runtime.approvals.feed.head();
     const big = { ...PAYOUT, beneficiaryId: 'ben_us_ach_0001', destinationRail: 'ACH', amount: 50_000 };
     const { id } = pending(await core.call('create_payout', big));
     await core.executor.approve(id, core.approver);
     await core.executor.approve(id, core.approver2);
     const rejected = pending(await core.call('create_payout', PAYOUT));
-    core.executor.reject(rejected.id, core.approver, 'wrong payee');
+    await core.executor.reject(rejected.id, core.approver, 'wrong payee');
     const cancelled = pending(await core.call('create_payout', { ...PAYOUT, amount: 10 }));
-    core.executor.cancel(cancelled.id, core.operator);
+    await core.executor.cancel(cancelled.id, core.operator);
 
-    const seen = events(start).map((e) => [
+    const seen = (await events(start)).map((e) => [
       e.approvalId === id ? 'big' : e.approvalId === rejected.id ? 'rej' : 'can',
       e.kind,
       e.state,
@@ -70,8 +70,8 @@ describe('the approval change feed', () => {
       ['can', 'opened', 'pending', 'cli:operator'],
       ['can', 'cancelled', 'cancelled', 'cli:operator'],
     ]);
-    expect(events(start).find((e) => e.kind === 'rejected')?.detail).toBe('wrong payee');
-    const seqs = events(start).map((e) => e.seq);
+    expect((await events(start)).find((e) => e.kind === 'rejected')?.detail).toBe('wrong payee');
+    const seqs = (await events(start)).map((e) => e.seq);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
   });
 
@@ -91,10 +91,10 @@ describe('the approval change feed', () => {
     });
     await until(async () => {
       await follower.drain();
-      return follower.position === core.runtime.approvals.feed.head();
+      return follower.position === (await core.runtime.approvals.feed.head());
     }, 'the follower to catch up');
     await follower.stop();
-    expect(handled).toEqual(events(0).map((e) => e.seq));
+    expect(handled).toEqual((await events(0)).map((e) => e.seq));
 
     // A new follower under the same name (a restarted process) starts after what was handled.
     const { id } = pending(await core.call('create_payout', { ...PAYOUT, amount: 11 }));
@@ -127,7 +127,7 @@ describe('the approval change feed', () => {
     const before = first.lines().filter((l) => l.seq !== undefined);
 
     // Changes while it is down, then a restart under the same consumer name.
-    core.executor.cancel(id, core.operator);
+    await core.executor.cancel(id, core.operator);
     const second = pending(await core.call('create_payout', { ...PAYOUT, amount: 13 }));
     const restarted = consumerProcess('other-process');
     await until(
@@ -139,7 +139,7 @@ describe('the approval change feed', () => {
     const after = restarted.lines().filter((l) => l.seq !== undefined);
     // At least once, in order: everything the feed holds was handled, the restart picking up where
     // the killed process left (an event handled just before the kill may come twice, never none).
-    const all = events(0).map((e) => e.seq);
+    const all = (await events(0)).map((e) => e.seq);
     const handled = [...new Set([...before, ...after].map((l) => Number(l.seq)))].sort((a, b) => a - b);
     expect(handled).toEqual(all);
     const resumedAt = Number(after[0]?.seq);
@@ -181,7 +181,7 @@ describe('the approval change feed', () => {
       kind: 'opened',
       actor: 'cli:dora',
     });
-    const view = core.executor.getApproval(result.json.approvalId);
+    const view = await core.executor.getApproval(result.json.approvalId);
     expect(view?.origin).toEqual({ frontEnd: 'cli', displayName: 'cli:dora' });
     await follower.stop();
   });
@@ -206,9 +206,11 @@ describe('a follower and a busy database', () => {
       await until(() => handled.includes(`opened:${id}`), 'the event to be handed while the lock is held');
       await new Promise((resolve) => setTimeout(resolve, 150));
       other.exec('ROLLBACK');
-      core.executor.cancel(id, core.operator);
+      await core.executor.cancel(id, core.operator);
       await until(() => handled.includes(`cancelled:${id}`), 'the next event once the lock is gone', 5_000);
-      expect(core.runtime.approvals.feed.cursor('busy-test')).toBe(core.runtime.approvals.feed.head());
+      expect(await core.runtime.approvals.feed.cursor('busy-test')).toBe(
+        await core.runtime.approvals.feed.head(),
+      );
     } finally {
       other.close();
       core.db.pragma('busy_timeout = 5000');

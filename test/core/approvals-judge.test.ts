@@ -96,7 +96,7 @@ describe('approvals people can judge', () => {
       },
     });
     expect(
-      core.executor.listApprovals({ tool: 'create_payout' }).some((a) => a.input.amount === 300_000),
+      (await core.executor.listApprovals({ tool: 'create_payout' })).some((a) => a.input.amount === 300_000),
     ).toBe(false);
   });
 
@@ -113,7 +113,7 @@ describe('approvals people can judge', () => {
       reason:
         'not recorded: the USD balance cannot cover this: 200,201.00 USD to debit, 149,899.00 USD available',
     });
-    expect(core.executor.getApproval(first.id)).toMatchObject({ state: 'pending', approvals: [] });
+    expect(await core.executor.getApproval(first.id)).toMatchObject({ state: 'pending', approvals: [] });
   });
 
   it('refuses an amount with more decimals than its currency has, never rounding it', async () => {

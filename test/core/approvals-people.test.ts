@@ -55,10 +55,10 @@ describe('people, not identities', () => {
       });
     }
     // She may withdraw it from any of her identities; an approver of another person may not.
-    expect(core.executor.reject(viaAssistant.id, slackActor('UALICE'), 'no')).toMatchObject({
+    expect(await core.executor.reject(viaAssistant.id, slackActor('UALICE'), 'no')).toMatchObject({
       status: 'refused',
     });
-    expect(core.executor.cancel(viaAssistant.id, cliActor('alice'))).toMatchObject({
+    expect(await core.executor.cancel(viaAssistant.id, cliActor('alice'))).toMatchObject({
       status: 'ok',
       approval: { state: 'cancelled' },
     });

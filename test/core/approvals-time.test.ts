@@ -53,18 +53,20 @@ describe('money followed to the end', () => {
     await advanceSandbox(121);
     nowMs += 3_000;
     expect(await manual.executor.settleDue()).toBe(1);
-    const view = manual.executor.getApproval(id);
+    const view = await manual.executor.getApproval(id);
     expect(view).toMatchObject({ state: 'succeeded', settlement: { status: 'FAILED', outcome: 'failed' } });
     expect(view === undefined ? '' : statusLine(view)).toMatch(
       /^FAILED after approval: payout \S+ did not go through/,
     );
-    const settled = manual.runtime.approvals.feed
-      .after(0, 1000)
-      .filter((e) => e.approvalId === id && e.kind === 'settled');
+    const settled = (await manual.runtime.approvals.feed.after(0, 1000)).filter(
+      (e) => e.approvalId === id && e.kind === 'settled',
+    );
     expect(settled).toEqual([
       expect.objectContaining({ actor: 'system:approvals', detail: expect.stringContaining('FAILED') }),
     ]);
-    const entry = manual.audit.list({ approvalId: id, limit: 100 }).find((e) => e.event === 'settled');
+    const entry = (await manual.audit.list({ approvalId: id, limit: 100 })).find(
+      (e) => e.event === 'settled',
+    );
     expect(entry).toMatchObject({
       outcome: 'failed',
       decision: 'approved',
@@ -81,7 +83,7 @@ describe('money followed to the end', () => {
     await advanceSandbox(121);
     nowMs += 3_000;
     await manual.executor.settleDue();
-    const view = manual.executor.getApproval(id);
+    const view = await manual.executor.getApproval(id);
     if (view === undefined) throw new Error('no approval');
     expect(view.settlement?.status).toBe('COMPLETED');
     const slack = JSON.stringify(
@@ -107,11 +109,11 @@ describe('money followed to the end', () => {
     await background.executor.approve(id, background.approver);
     await advanceSandbox(121);
     await until(
-      () => background.executor.getApproval(id)?.settlement?.outcome === 'completed',
+      async () => (await background.executor.getApproval(id))?.settlement?.outcome === 'completed',
       'the settlement to be followed without anyone asking',
       10_000,
     );
-    expect(background.executor.getApproval(id)?.settlement?.status).toBe('COMPLETED');
+    expect((await background.executor.getApproval(id))?.settlement?.status).toBe('COMPLETED');
   });
 });
 
@@ -121,11 +123,11 @@ describe('expiry on time', () => {
     const feed = background.runtime.approvals.feed;
     // Only the feed is read here: reading the approval would expire it lazily.
     await until(
-      () => feed.after(0, 1000).some((e) => e.approvalId === id && e.kind === 'expired'),
+      async () => (await feed.after(0, 1000)).some((e) => e.approvalId === id && e.kind === 'expired'),
       'the expiry event',
       5_000,
     );
-    const event = feed.after(0, 1000).find((e) => e.approvalId === id && e.kind === 'expired');
+    const event = (await feed.after(0, 1000)).find((e) => e.approvalId === id && e.kind === 'expired');
     expect(event).toMatchObject({ state: 'expired', actor: 'system:approvals' });
   });
 });

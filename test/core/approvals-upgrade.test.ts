@@ -72,7 +72,7 @@ afterAll(async () => {
 
 describe('a database of the first version', () => {
   it('keeps a pending approval and its vote; each identity is its own person; it completes', async () => {
-    const approval = runtime.executor.getApproval('apr_v1');
+    const approval = await runtime.executor.getApproval('apr_v1');
     expect(approval).toMatchObject({
       state: 'pending',
       requesterPerson: 'cli:operator',
@@ -84,7 +84,7 @@ describe('a database of the first version', () => {
       status: 'ok',
       approval: { state: 'succeeded' },
     });
-    expect(runtime.audit.verify().ok).toBe(true);
+    expect((await runtime.audit.verify()).ok).toBe(true);
   });
 
   it('forgets the plain digest of an input that held a PIN, and its bytes', () => {

@@ -15,8 +15,8 @@ afterEach(async () => {
 });
 
 /** Audit entries of one approval, oldest first, as `event/decision`. */
-const trail = (c: TestCore, approvalId: string) =>
-  c.audit.list({ approvalId, limit: 100 }).map((e) => `${e.event}/${e.decision}`);
+const trail = async (c: TestCore, approvalId: string) =>
+  (await c.audit.list({ approvalId, limit: 100 })).map((e) => `${e.event}/${e.decision}`);
 
 describe('ApprovalEngine: deciding', () => {
   it('audits every step of an approval that executes, with one request id per attempt', async () => {
@@ -25,13 +25,13 @@ describe('ApprovalEngine: deciding', () => {
     expect(approval.requestId).toBe(`${approval.id}-1`);
     expect(approval.id).toMatch(/^apr_[0-9a-f]{24}$/);
     await c.executor.approve(approval.id, c.approver);
-    expect(trail(c, approval.id)).toEqual([
+    expect(await trail(c, approval.id)).toEqual([
       'requested/approval_required',
       'decided/approved',
       'executing/approved',
       'executed/approved',
     ]);
-    const entries = c.audit.list({ approvalId: approval.id, limit: 10 });
+    const entries = await c.audit.list({ approvalId: approval.id, limit: 10 });
     expect(entries.map((e) => e.actor)).toEqual([
       'cli:operator',
       'cli:approver',
@@ -39,21 +39,21 @@ describe('ApprovalEngine: deciding', () => {
       'cli:operator',
     ]);
     for (const entry of entries) expect(entry.requestIds).toEqual([`${approval.id}-1`]);
-    expect(c.audit.verify()).toMatchObject({ ok: true });
+    expect(await c.audit.verify()).toMatchObject({ ok: true });
   });
 
   it('rejects with a reason, from an approver other than the requester', async () => {
     const c = await start();
     const { id } = pending(await c.call('create_payout', PAYOUT));
-    expect(c.executor.reject(id, c.approver, '  ')).toMatchObject({
+    expect(await c.executor.reject(id, c.approver, '  ')).toMatchObject({
       status: 'refused',
       reason: expect.stringContaining('reason'),
     });
-    expect(c.executor.reject(id, c.operator, 'changed my mind')).toMatchObject({
+    expect(await c.executor.reject(id, c.operator, 'changed my mind')).toMatchObject({
       status: 'refused',
       reason: expect.stringContaining('cancel'),
     });
-    const rejected = c.executor.reject(id, c.approver, 'wrong beneficiary');
+    const rejected = await c.executor.reject(id, c.approver, 'wrong beneficiary');
     expect(rejected).toMatchObject({
       status: 'ok',
       approval: { state: 'rejected', decidedBy: 'cli:approver', decisionReason: 'wrong beneficiary' },
@@ -64,31 +64,31 @@ describe('ApprovalEngine: deciding', () => {
     });
     expect(creates(c)).toBe(0);
     // The requester's attempt to reject and the late vote are refused, and audited as such.
-    expect(trail(c, id)).toEqual([
+    expect(await trail(c, id)).toEqual([
       'requested/approval_required',
       'decided/refused',
       'decided/rejected',
       'decided/refused',
     ]);
-    const entries = c.audit.list({ approvalId: id, limit: 10 });
+    const entries = await c.audit.list({ approvalId: id, limit: 10 });
     expect(entries.find((e) => e.decision === 'rejected')?.error).toContain('wrong beneficiary');
   });
 
   it('lets only the requester cancel, and only while pending', async () => {
     const c = await start();
     const { id } = pending(await c.call('create_payout', PAYOUT));
-    expect(c.executor.cancel(id, c.approver)).toMatchObject({
+    expect(await c.executor.cancel(id, c.approver)).toMatchObject({
       status: 'refused',
       reason: expect.stringContaining('only the requester'),
     });
-    expect(c.executor.cancel(id, c.operator, 'duplicate')).toMatchObject({
+    expect(await c.executor.cancel(id, c.operator, 'duplicate')).toMatchObject({
       status: 'ok',
       approval: { state: 'cancelled', decidedBy: 'cli:operator', decisionReason: 'duplicate' },
     });
-    expect(c.executor.cancel(id, c.operator)).toMatchObject({ status: 'refused' });
+    expect(await c.executor.cancel(id, c.operator)).toMatchObject({ status: 'refused' });
     expect(await c.executor.approve(id, c.approver)).toMatchObject({ status: 'refused' });
     expect(creates(c)).toBe(0);
-    expect(trail(c, id)).toEqual([
+    expect(await trail(c, id)).toEqual([
       'requested/approval_required',
       'decided/refused',
       'decided/cancelled',
@@ -123,10 +123,12 @@ rules:
       reason: expect.stringContaining('role approver'),
     });
     expect(await c.executor.approve(id, mcpActor('unknown'))).toMatchObject({ status: 'refused' });
-    expect(c.executor.reject(id, cliActor('bob'), 'no')).toMatchObject({ status: 'refused' });
-    expect(c.approvals.get(id)?.approvals).toEqual([]);
+    expect(await c.executor.reject(id, cliActor('bob'), 'no')).toMatchObject({ status: 'refused' });
+    expect((await c.approvals.get(id))?.approvals).toEqual([]);
     // Refused attempts are audited too: who tried, and why it was not allowed.
-    const refusals = c.audit.list({ approvalId: id, limit: 20 }).filter((e) => e.decision === 'refused');
+    const refusals = (await c.audit.list({ approvalId: id, limit: 20 })).filter(
+      (e) => e.decision === 'refused',
+    );
     expect(refusals.map((e) => e.actor)).toEqual(['cli:bob', 'mcp:unknown', 'cli:bob']);
     expect(refusals[0]).toMatchObject({
       event: 'decided',
@@ -145,7 +147,11 @@ rules:
     const seen: string[] = [];
     const listener: ApprovalListener = ({ kind, state, approvalId }) => {
       // Committed: the state a listener hears about is the one a reader finds.
-      const stored = c.approvals.get(approvalId)?.state;
+      const stored = (
+        c.db.prepare('SELECT state FROM approvals WHERE id = ?').get(approvalId) as
+          | { state: string }
+          | undefined
+      )?.state;
       seen.push(stored === state ? `${kind}:${state}` : `${kind}:${state} but ${stored}`);
     };
     const stop = c.executor.onApprovalEvent(listener);
@@ -168,7 +174,7 @@ rules:
     ]);
     expect(broken).toHaveLength(5);
     stop();
-    c.executor.cancel(pending(await c.call('create_payout', PAYOUT)).id, c.operator);
+    await c.executor.cancel(pending(await c.call('create_payout', PAYOUT)).id, c.operator);
     expect(seen).toHaveLength(5);
   });
 });
@@ -185,7 +191,7 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
     const other = pending(await c.call('create_payout', PAYOUT, c.approver2));
     expect(other.id).not.toBe(first.id);
     // Once closed, the same request opens a new approval.
-    c.executor.cancel(first.id, c.operator);
+    await c.executor.cancel(first.id, c.operator);
     expect(pending(await c.call('create_payout', PAYOUT)).id).not.toBe(first.id);
   });
 
@@ -211,16 +217,19 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
     const { id, expiresAt } = pending(await c.call('create_payout', PAYOUT));
     expect(expiresAt).toBe('2030-01-01T00:10:00.000Z');
     now = new Date('2030-01-01T00:09:59Z');
-    expect(c.executor.listApprovals({ state: 'pending' }).map((a) => a.id)).toEqual([id]);
+    expect((await c.executor.listApprovals({ state: 'pending' })).map((a) => a.id)).toEqual([id]);
     now = new Date('2030-01-01T00:10:00Z');
-    expect(c.executor.listApprovals({ state: 'pending' })).toEqual([]);
-    expect(c.executor.getApproval(id)).toMatchObject({ state: 'expired', decidedBy: 'system:approvals' });
+    expect(await c.executor.listApprovals({ state: 'pending' })).toEqual([]);
+    expect(await c.executor.getApproval(id)).toMatchObject({
+      state: 'expired',
+      decidedBy: 'system:approvals',
+    });
     expect(await c.executor.approve(id, c.approver)).toMatchObject({
       status: 'refused',
       reason: expect.stringContaining('expired'),
     });
     expect(creates(c)).toBe(0);
-    expect(trail(c, id)).toEqual(['requested/approval_required', 'decided/expired', 'decided/refused']);
+    expect(await trail(c, id)).toEqual(['requested/approval_required', 'decided/expired', 'decided/refused']);
   });
 
   it('expires on the vote itself when nobody listed in between', async () => {
@@ -232,7 +241,7 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
       status: 'refused',
       approval: { state: 'expired' },
     });
-    expect(c.approvals.get(id)?.approvals).toEqual([]);
+    expect((await c.approvals.get(id))?.approvals).toEqual([]);
   });
 
   it('lists by state, requester and tool, newest first, within a limit', async () => {
@@ -248,18 +257,18 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
     const conversion = { sourceAssetCode: 'USD', targetAssetCode: 'EUR', amount: 10, side: 'SOURCE' };
     const d = pending(await c.call('create_conversion', conversion));
     tick();
-    c.executor.cancel(b.id, c.approver);
+    await c.executor.cancel(b.id, c.approver);
 
-    const ids = (filter: Parameters<TestCore['executor']['listApprovals']>[0]) =>
-      c.executor.listApprovals(filter).map((x) => x.id);
-    expect(ids({})).toEqual([d.id, b.id, a.id]);
-    expect(ids({ state: 'pending' })).toEqual([d.id, a.id]);
-    expect(ids({ state: 'cancelled' })).toEqual([b.id]);
-    expect(ids({ requester: 'cli:operator' })).toEqual([d.id, a.id]);
-    expect(ids({ tool: 'create_conversion' })).toEqual([d.id]);
-    expect(ids({ tool: 'create_payout', state: 'pending', requester: 'cli:operator' })).toEqual([a.id]);
-    expect(ids({ limit: 1 })).toEqual([d.id]);
-    expect(c.executor.getApproval('apr_nope')).toBeUndefined();
+    const ids = async (filter: Parameters<TestCore['executor']['listApprovals']>[0]) =>
+      (await c.executor.listApprovals(filter)).map((x) => x.id);
+    expect(await ids({})).toEqual([d.id, b.id, a.id]);
+    expect(await ids({ state: 'pending' })).toEqual([d.id, a.id]);
+    expect(await ids({ state: 'cancelled' })).toEqual([b.id]);
+    expect(await ids({ requester: 'cli:operator' })).toEqual([d.id, a.id]);
+    expect(await ids({ tool: 'create_conversion' })).toEqual([d.id]);
+    expect(await ids({ tool: 'create_payout', state: 'pending', requester: 'cli:operator' })).toEqual([a.id]);
+    expect(await ids({ limit: 1 })).toEqual([d.id]);
+    expect(await c.executor.getApproval('apr_nope')).toBeUndefined();
     expect(await c.executor.approve('apr_nope', c.approver)).toMatchObject({ status: 'not_found' });
   });
 });

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { openDatabase } from '../../src/core/db.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { tempDir } from '../helpers/audit.js';
 
 const tmp = tempDir();
@@ -52,9 +53,9 @@ describe('AuditLog with appenders in several processes', () => {
 
     const db = openDatabase(file);
     try {
-      const log = new AuditLog(db);
-      expect(log.verify()).toMatchObject({ ok: true, entries: 400, headSeq: 400 });
-      const entries = log.list({ limit: 400 });
+      const log = new AuditLog(sqliteStorage(db));
+      expect(await log.verify()).toMatchObject({ ok: true, entries: 400, headSeq: 400 });
+      const entries = await log.list({ limit: 400 });
       const actors = entries.map((e) => e.actor);
       expect(actors.filter((a) => a === 'cli:alpha')).toHaveLength(200);
       expect(actors.filter((a) => a === 'cli:beta')).toHaveLength(200);

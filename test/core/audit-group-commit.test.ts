@@ -9,6 +9,7 @@ import { cliActor } from '../../src/core/actors.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { RELAXED_WINDOW_MS } from '../../src/core/audit/log.js';
 import { openDatabase } from '../../src/core/db.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from '../helpers/audit.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
 import { startTestSandbox } from '../helpers/sandbox.js';
@@ -22,14 +23,14 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 describe('group commit', () => {
   it('commits the entries of concurrent writers, durable and not, in one chain that verifies', async () => {
     const db = openDatabase(join(dir, 'group.db'));
-    const log = new AuditLog(db);
+    const log = new AuditLog(sqliteStorage(db));
     const entries = await Promise.all(
       Array.from({ length: 64 }, (_, i) => log.record(sampleEntry(i), { durable: i % 2 === 0 })),
     );
     expect(entries.map((e) => e.seq).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 64 }, (_, i) => i + 1),
     );
-    expect(log.verify()).toMatchObject({ ok: true, entries: 64 });
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 64 });
     // A batch of reads committed without an fsync leaves the connection as durable as before.
     expect(db.pragma('synchronous', { simple: true })).toBe(2);
     db.close();
@@ -45,9 +46,9 @@ describe('group commit', () => {
     const seqs = JSON.parse(stdout) as number[];
     expect(seqs).toHaveLength(32);
     const db = openDatabase(file);
-    const log = new AuditLog(db);
-    expect(log.verify()).toMatchObject({ ok: true, entries: 32 });
-    expect(log.list({ limit: 100 }).map((e) => e.requestIds[0])).toEqual(
+    const log = new AuditLog(sqliteStorage(db));
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 32 });
+    expect((await log.list({ limit: 100 })).map((e) => e.requestIds[0])).toEqual(
       Array.from({ length: 32 }, (_, i) => `crash-${i}`),
     );
     db.close();
@@ -55,41 +56,41 @@ describe('group commit', () => {
 
   it('refuses an invalid entry at once, without holding up the others', async () => {
     const db = openDatabase(join(dir, 'invalid.db'));
-    const log = new AuditLog(db);
+    const log = new AuditLog(sqliteStorage(db));
     const results = await Promise.allSettled([
       log.record(sampleEntry(1), { durable: false }),
       log.record({ ...sampleEntry(2), event: 'decided', approvalId: null }, { durable: false }),
       log.record(sampleEntry(3), { durable: false }),
     ]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(log.verify()).toMatchObject({ ok: true, entries: 2 });
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 2 });
     db.close();
   });
   it('commits a read entry within the window, and before any audit read or write of the same log', async () => {
     const file = join(dir, 'relaxed.db');
-    const log = new AuditLog(openDatabase(file));
-    const other = new AuditLog(openDatabase(file)); // another process's view of the file
+    const log = new AuditLog(sqliteStorage(openDatabase(file)));
+    const other = new AuditLog(sqliteStorage(openDatabase(file))); // another process's view of the file
     const committed = log.record(sampleEntry(1), { durable: false });
     // Waiting: not yet in the file for another process, but this process's readers see it at once.
-    expect(other.head().seq).toBe(0);
-    expect(log.head().seq).toBe(1);
+    expect((await other.head()).seq).toBe(0);
+    expect((await log.head()).seq).toBe(1);
     expect((await committed).seq).toBe(1);
     // Without any reader, the window's timer commits it.
     const started = performance.now();
     const second = await log.record(sampleEntry(2), { durable: false });
     expect(performance.now() - started).toBeLessThan(RELAXED_WINDOW_MS * 20);
-    expect(other.head()).toEqual({ seq: second.seq, hash: second.hash });
+    expect(await other.head()).toEqual({ seq: second.seq, hash: second.hash });
     // A write's `append` commits the reads recorded before it first: the chain keeps their order.
     void log.record(sampleEntry(3, { requestIds: ['read-before-write'] }), { durable: false });
-    const write = log.append(sampleEntry(4, { requestIds: ['the-write'] }));
+    const write = await log.append(sampleEntry(4, { requestIds: ['the-write'] }));
     expect(write.seq).toBe(4);
-    expect(other.list({ limit: 10 }).map((e) => e.requestIds[0])).toEqual([
+    expect((await other.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual([
       'req-1',
       'req-2',
       'read-before-write',
       'the-write',
     ]);
-    expect(other.verify()).toMatchObject({ ok: true, entries: 4 });
+    expect(await other.verify()).toMatchObject({ ok: true, entries: 4 });
   });
 
   it('answers a read before its entry is committed, and commits it when the runtime closes', async () => {
@@ -107,9 +108,9 @@ describe('group commit', () => {
       await runtime.close();
       await sandbox.close();
     }
-    const log = new AuditLog(openDatabase(dbPath));
-    const reads = log.list({ limit: 100 }).filter((e) => e.tool === 'get_balances');
+    const log = new AuditLog(sqliteStorage(openDatabase(dbPath)));
+    const reads = (await log.list({ limit: 100 })).filter((e) => e.tool === 'get_balances');
     expect(reads).toMatchObject([{ actor: 'cli:operator', event: 'executed', outcome: 'ok' }]);
-    expect(log.verify()).toMatchObject({ ok: true });
+    expect(await log.verify()).toMatchObject({ ok: true });
   });
 });

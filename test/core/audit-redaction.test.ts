@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { openDatabase } from '../../src/core/db.js';
 import { REDACTED } from '../../src/core/redact.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { steppingClock, tempDir } from '../helpers/audit.js';
 
 const tmp = tempDir();
@@ -49,13 +50,13 @@ function leaks(files: string[]): string[] {
 }
 
 describe('AuditLog keeps secrets out of the database file', () => {
-  it('stores no planted secret in the database or its WAL, in inputs or errors', () => {
+  it('stores no planted secret in the database or its WAL, in inputs or errors', async () => {
     const file = join(tmp.dir, 'secrets.db');
     const db = openDatabase(file);
     // The clock is fixed so the stored bytes (hashes included) are the same on every run.
-    const log = new AuditLog(db, { now: steppingClock(), secrets: () => [SERVICE_API_KEY] });
+    const log = new AuditLog(sqliteStorage(db), { now: steppingClock(), secrets: () => [SERVICE_API_KEY] });
 
-    const activate = log.append({
+    const activate = await log.append({
       actor: 'cli:alice',
       frontEnd: 'cli',
       tool: 'activate_card_a',
@@ -65,7 +66,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       outcome: 'pending',
       requestIds: ['req-1'],
     });
-    log.append({
+    await log.append({
       actor: 'cli:alice',
       frontEnd: 'cli',
       tool: 'activate_card_a',
@@ -77,7 +78,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       error: `activation refused for code ${ACTIVATION_CODE} and pin ${PIN} (${encodeURIComponent(ACTIVATION_CODE)})`,
       durationMs: 31,
     });
-    log.append({
+    await log.append({
       actor: 'mcp:ops-assistant',
       frontEnd: 'mcp',
       tool: 'assign_card_a',
@@ -88,7 +89,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       // the card number also appears in a field that is not a secret field, with spaces
       error: `card 4111 1111 1111 1111 rejected; header Authorization: Bearer ${BEARER}`,
     });
-    const tokenLink = log.append({
+    const tokenLink = await log.append({
       actor: 'slack:U0BOB',
       frontEnd: 'slack',
       tool: 'get_card_token_b',
@@ -98,7 +99,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       outcome: 'ok',
       durationMs: 12,
     });
-    log.append({
+    await log.append({
       actor: 'slack:U0BOB',
       frontEnd: 'slack',
       tool: 'subscribe_webhook',
@@ -108,7 +109,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       outcome: 'pending',
       approvalId: 'apr_1',
     });
-    log.append({
+    await log.append({
       actor: 'system',
       frontEnd: 'system',
       tool: 'issue_token',
@@ -118,7 +119,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       outcome: 'failed',
       error: `upstream said: invalid key ${SERVICE_API_KEY}`,
     });
-    const assign = log.append(
+    const assign = await log.append(
       {
         actor: 'cli:alice',
         frontEnd: 'cli',
@@ -139,7 +140,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       pinLink: { set_pin_url: REDACTED },
     });
     expect(assign.input).toEqual({ last_four_digit: '1111', code: REDACTED });
-    expect(log.tail(10).map((e) => e.error)).toEqual([
+    expect((await log.tail(10)).map((e) => e.error)).toEqual([
       null,
       `activation refused for code ${REDACTED} and pin ${REDACTED} (${REDACTED})`,
       `card 411111******1111 rejected; header Authorization: Bearer ${REDACTED}`,
@@ -148,7 +149,7 @@ describe('AuditLog keeps secrets out of the database file', () => {
       `upstream said: invalid key ${REDACTED}`,
       `assignment code ${REDACTED} not recognised`,
     ]);
-    expect(log.verify()).toMatchObject({ ok: true, entries: 7 });
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 7 });
 
     // While open, the new pages live in the -wal file; after close they are checkpointed into the main file.
     const files = [file, `${file}-wal`, `${file}-shm`];

@@ -61,7 +61,7 @@ describe('executor: idempotency keys', () => {
       idempotencyKey: 'k3',
     });
     expect(reused).toMatchObject({ status: 'invalid', message: expect.stringContaining("'k3'") });
-    const [last] = core.audit.list({ tool: 'create_wallet_b', order: 'desc', limit: 1 });
+    const [last] = await core.audit.list({ tool: 'create_wallet_b', order: 'desc', limit: 1 });
     expect(last).toMatchObject({
       event: 'requested',
       decision: 'invalid',
@@ -82,7 +82,7 @@ describe('executor: failures', () => {
 
 describe('executor: input checks', () => {
   it('refuses fields the tool does not have, naming the one meant, and sends nothing', async () => {
-    const mark = core.audit.head().seq;
+    const mark = (await core.audit.head()).seq;
     const result = await core.call('update_cardholder_b', {
       cardholderId: 'chb_demo_bruno',
       Mobile: '91239999',
@@ -102,7 +102,10 @@ describe('executor: input checks', () => {
     });
     const { cardholder } = await core.ok('get_cardholder_b', { cardholderId: 'chb_demo_bruno' });
     expect((cardholder as { mobile: string }).mobile).not.toBe('91239999');
-    expect(core.audit.list({ afterSeq: mark })[0]).toMatchObject({ decision: 'invalid', outcome: 'failed' });
+    expect((await core.audit.list({ afterSeq: mark }))[0]).toMatchObject({
+      decision: 'invalid',
+      outcome: 'failed',
+    });
   });
 
   it('says a missing field is required', async () => {
@@ -139,7 +142,8 @@ describe('executor: one idempotency key, one input, across direct runs and appro
     if (direct.status === 'invalid' && opened.status === 'pending_approval') {
       expect(direct.message).toContain(`(approval ${opened.approvalId})`);
     }
-    if (opened.status === 'pending_approval') core.executor.cancel(opened.approvalId, core.operator, 'test');
+    if (opened.status === 'pending_approval')
+      await core.executor.cancel(opened.approvalId, core.operator, 'test');
   });
 
   it('refuses a key on a read, which would otherwise replay a stale answer', async () => {
@@ -154,7 +158,7 @@ describe('executor: one idempotency key, one input, across direct runs and appro
   });
 
   it('keeps the value of a misspelt field out of the audit log: it may be a secret', async () => {
-    const mark = core.audit.head().seq;
+    const mark = (await core.audit.head()).seq;
     const secret = 'whsec-misspelt-0123456789abcdef';
     const result = await core.call('update_subscription', {
       event_name: 'card_create',
@@ -163,7 +167,7 @@ describe('executor: one idempotency key, one input, across direct runs and appro
       x_api_kay: secret,
     });
     expect(result.status).toBe('invalid');
-    const entries = core.audit.list({ afterSeq: mark });
+    const entries = await core.audit.list({ afterSeq: mark });
     expect(entries).toHaveLength(1);
     expect(JSON.stringify(entries)).not.toContain(secret);
     expect(entries[0]?.input).toMatchObject({ x_api_kay: '[REDACTED]' });

@@ -33,9 +33,9 @@ async function enrol(key: SoftPasskey, person: string, name: string): Promise<vo
 
 /** Opens the approval page as `actor`, asks the passkey's options, and signs them. */
 async function signFor(id: string, actor = c.approver, key = alice) {
-  const link = c.runtime.passkeys.approvalLink(id, actor);
+  const link = await c.runtime.passkeys.approvalLink(id, actor);
   const token = tokenOf(link.url);
-  const page = c.runtime.passkeys.approvalPage(token);
+  const page = await c.runtime.passkeys.approvalPage(token);
   const options = (await c.runtime.passkeys.approvalOptions(token, page.view.attempt)) as {
     challenge: string;
   };
@@ -55,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('policy', () => {
-  it('is refused at load when it asks for step-up without an https public URL (localhost allowed)', () => {
+  it('is refused at load when it asks for step-up without an https public URL (localhost allowed)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bankops-stepup-'));
     const file = join(dir, 'policy.yaml');
     writeFileSync(file, stepUpPolicyYaml());
@@ -72,7 +72,7 @@ describe('policy', () => {
     }
   });
 
-  it('keeps the previous policy when a reload asks for step-up without an https public URL', () => {
+  it('keeps the previous policy when a reload asks for step-up without an https public URL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bankops-stepup-'));
     const file = join(dir, 'policy.yaml');
     writeFileSync(file, stepUpPolicyYaml().replaceAll('stepUp: passkey', ''));
@@ -95,17 +95,17 @@ describe('policy', () => {
 });
 
 describe('enrolment', () => {
-  it('lists passkeys by name and audits the enrolment with the public key', () => {
+  it('lists passkeys by name and audits the enrolment with the public key', async () => {
     expect(c.runtime.passkeys.list('cli:approver')).toEqual([
       expect.objectContaining({ name: 'laptop', credentialId: alice.id }),
     ]);
-    const entry = c.audit.list({ tool: 'passkey' }).find((e) => e.decision === 'enrolled');
+    const entry = (await c.audit.list({ tool: 'passkey' })).find((e) => e.decision === 'enrolled');
     expect(entry).toMatchObject({
       event: 'credential',
       actor: 'cli:admin',
       input: { person: 'cli:approver', name: 'laptop', credentialId: alice.id, origin: ORIGIN },
     });
-    expect(JSON.stringify(c.audit.list())).not.toContain('/passkeys/enroll/');
+    expect(JSON.stringify(await c.audit.list())).not.toContain('/passkeys/enroll/');
   });
 
   it('uses a link once, and refuses a link that expired or was never issued', async () => {
@@ -118,7 +118,7 @@ describe('enrolment', () => {
       'already used',
     );
     expect(() => c.runtime.passkeys.enrolPage('A'.repeat(43))).toThrow('not valid');
-    c.runtime.passkeys.revoke('cli:approver', 'spare', cliActor('admin'));
+    await c.runtime.passkeys.revoke('cli:approver', 'spare', cliActor('admin'));
     expect(c.runtime.passkeys.list('cli:approver').map((p) => p.name)).toEqual(['laptop']);
   });
 });
@@ -129,7 +129,7 @@ describe('a step-up vote', () => {
     const result = await c.executor.approve(approval.id, c.approver);
     expect(result).toMatchObject({ status: 'refused', approval: { state: 'pending', approvals: [] } });
     expect(result.status === 'refused' && result.reason).toContain('a click alone does not count');
-    expect(c.audit.list({ approvalId: approval.id }).at(-1)).toMatchObject({ decision: 'refused' });
+    expect((await c.audit.list({ approvalId: approval.id })).at(-1)).toMatchObject({ decision: 'refused' });
   });
 
   it('counts with a signature over what would run, executes, and keeps the assertion in the vote and the audit', async () => {
@@ -140,7 +140,7 @@ describe('a step-up vote', () => {
       status: 'ok',
       approval: { state: 'succeeded', approvals: [{ person: 'cli:approver', signed: true }] },
     });
-    const vote = c.audit.list({ approvalId: approval.id }).find((e) => e.decision === 'approved');
+    const vote = (await c.audit.list({ approvalId: approval.id })).find((e) => e.decision === 'approved');
     expect(vote?.evidence).toMatchObject({
       kind: 'passkey',
       credentialId: alice.id,
@@ -170,7 +170,7 @@ describe('a step-up vote', () => {
     const one = await payout(1006);
     const two = await payout(1007);
     const forOne = await signFor(one.id);
-    const linkTwo = c.runtime.passkeys.approvalLink(two.id, c.approver);
+    const linkTwo = await c.runtime.passkeys.approvalLink(two.id, c.approver);
     const tokenTwo = tokenOf(linkTwo.url);
     await c.runtime.passkeys.approvalOptions(tokenTwo, 1);
     const foreign = await c.runtime.passkeys.approvalFinish(tokenTwo, forOne.response);
@@ -183,20 +183,20 @@ describe('a step-up vote', () => {
 
   it('gives the requester no link', async () => {
     const approval = await payout(1008);
-    expect(() => c.runtime.passkeys.approvalLink(approval.id, c.operator)).toThrow('you asked for');
+    await expect(c.runtime.passkeys.approvalLink(approval.id, c.operator)).rejects.toThrow('you asked for');
   });
 
   it('refuses and audits a signature counter that goes backwards', async () => {
     const approval = await payout(1009);
     const { token } = await signFor(approval.id);
     alice.counter = 0; // a cloned authenticator starts from an old counter
-    const link = c.runtime.passkeys.approvalPage(token);
+    const link = await c.runtime.passkeys.approvalPage(token);
     const options = (await c.runtime.passkeys.approvalOptions(token, link.view.attempt)) as {
       challenge: string;
     };
     const result = await c.runtime.passkeys.approvalFinish(token, alice.sign(options));
     expect(result.status === 'refused' && result.reason).toContain('went backwards');
-    expect(c.audit.list({ approvalId: approval.id }).at(-1)).toMatchObject({
+    expect((await c.audit.list({ approvalId: approval.id })).at(-1)).toMatchObject({
       decision: 'refused',
       error: expect.stringContaining('signature counter'),
     });
@@ -223,7 +223,7 @@ describe('a step-up vote', () => {
 
 describe('audit verify --signatures', () => {
   it('re-checks every signed vote offline, and names one whose signature was edited', async () => {
-    const clean = await verifySignatures(c.audit.list({ limit: 1000 }));
+    const clean = await verifySignatures(await c.audit.list({ limit: 1000 }));
     expect(clean.checked).toBeGreaterThanOrEqual(3);
     expect(clean.failures).toEqual([]);
 
@@ -238,9 +238,9 @@ describe('audit verify --signatures', () => {
       evidence.assertion.signature = bytes.toString('base64url');
       db.exec('DROP TRIGGER audit_log_no_update');
       db.prepare('UPDATE audit_log SET evidence = ? WHERE seq = ?').run(JSON.stringify(evidence), row.seq);
-      const tampered = await verifySignatures(c.audit.list({ limit: 1000 }));
+      const tampered = await verifySignatures(await c.audit.list({ limit: 1000 }));
       expect(tampered.failures).toEqual([expect.objectContaining({ seq: row.seq })]);
-      expect(c.audit.verify()).toMatchObject({ ok: false, firstBrokenSeq: row.seq });
+      expect(await c.audit.verify()).toMatchObject({ ok: false, firstBrokenSeq: row.seq });
     } finally {
       db.close();
     }

@@ -63,7 +63,7 @@ describe('no poison', () => {
         status: 'invalid',
         errors: [{ path: 'cardId', message: expect.stringContaining('printable ASCII') }],
       });
-      expect(core.executor.listApprovals({ tool: 'update_card_status_b' })).toEqual([]);
+      expect(await core.executor.listApprovals({ tool: 'update_card_status_b' })).toEqual([]);
       expect(core.sandbox.stats()['issuingB.updateCardStatus'] ?? 0).toBe(before);
     },
   );

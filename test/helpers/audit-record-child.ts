@@ -2,11 +2,12 @@
 // itself): what a crash right after answering leaves. Usage: node --import tsx audit-record-child.ts <db-file>
 import { AuditLog } from '../../src/core/audit/index.js';
 import { openDatabase } from '../../src/core/db.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from './audit.js';
 
 const [file] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: audit-record-child.ts <db-file>');
-const log = new AuditLog(openDatabase(file));
+const log = new AuditLog(sqliteStorage(openDatabase(file)));
 const entries = await Promise.all(
   Array.from({ length: 32 }, (_, i) =>
     log.record(sampleEntry(i, { requestIds: [`crash-${i}`] }), { durable: false }),

@@ -54,7 +54,7 @@ beforeAll(async () => {
   }
 });
 
-beforeEach(() => {
+beforeEach(async () => {
   asked.length = 0;
   answer = { action: 'accept', content: { confirm: true } };
   meanwhile = () => {};
@@ -76,7 +76,7 @@ const mobileOfAlice = async (): Promise<unknown> =>
 const auditSince = (seq: number) => core.audit.list({ afterSeq: seq });
 
 describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', (era) => {
-  beforeEach(() => {
+  beforeEach(async () => {
     client = clients.get(era)!;
   });
 
@@ -100,7 +100,7 @@ describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', 
     ];
     for (const [index, given] of answers.entries()) {
       answer = given;
-      const mark = core.audit.head().seq;
+      const mark = (await core.audit.head()).seq;
       const result = await call('update_cardholder_b', {
         cardholderId: SEED.alice.id,
         mobile: `9123000${index + 2}`,
@@ -109,7 +109,7 @@ describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', 
       expect(textOf(result)).toBe(
         'update_cardholder_b was not run: the user declined to confirm it. Nothing was changed. Do not call it again unless the user asks for it.',
       );
-      const entries = auditSince(mark);
+      const entries = await auditSince(mark);
       expect(entries).toHaveLength(1);
       expect(entries[0]).toMatchObject({
         actor: 'mcp:stdio',
@@ -123,7 +123,7 @@ describe.each(ERAS)('MCP confirmation of writes the policy allows (%s client)', 
     }
     expect(asked).toHaveLength(3);
     expect(await mobileOfAlice()).toBe(before);
-    expect(core.audit.verify()).toMatchObject({ ok: true });
+    expect(await core.audit.verify()).toMatchObject({ ok: true });
   });
 
   it('takes an answer that does not fit the form as a no', async () => {

@@ -202,7 +202,7 @@ describe('MCP over Streamable HTTP', () => {
     expect(pending.status).toBe('pending_approval');
     expect(pending.approvalId).toMatch(/^apr_/);
 
-    const stored = runtime.executor.getApproval(pending.approvalId);
+    const stored = await runtime.executor.getApproval(pending.approvalId);
     expect(stored).toMatchObject({
       state: 'pending',
       requester: 'mcp:assistant-test',
@@ -211,7 +211,7 @@ describe('MCP over Streamable HTTP', () => {
 
     const approved = await runtime.executor.approve(pending.approvalId, cliActor('bob'));
     expect(approved.status).toBe('ok');
-    expect(runtime.executor.getApproval(pending.approvalId)?.state).toBe('succeeded');
+    expect((await runtime.executor.getApproval(pending.approvalId))?.state).toBe('succeeded');
 
     const followed = await client.callTool({
       name: 'get_approval',

@@ -45,7 +45,7 @@ describe('MCP resources', () => {
       expect.objectContaining({ event_name: 'card_create', event_description: 'card creation' }),
     );
     expect(events.length).toBeGreaterThanOrEqual(10);
-    const [audited] = core.audit.list({ tool: 'list_webhook_events', order: 'desc', limit: 1 });
+    const [audited] = await core.audit.list({ tool: 'list_webhook_events', order: 'desc', limit: 1 });
     expect(audited).toMatchObject({ actor: 'mcp:stdio', frontEnd: 'mcp' });
   });
 
@@ -138,7 +138,7 @@ rules:
       expect(textOf(result)).toMatch(
         /^list_accounts is waiting for approval apr_\w+; nothing has happened yet\. .*get_approval \{"approvalId":"apr_/,
       );
-      expect(custom.executor.listApprovals({ state: 'pending' })).toHaveLength(1);
+      expect(await custom.executor.listApprovals({ state: 'pending' })).toHaveLength(1);
       const view = await readJson<PolicyView>('bankops://policy', reader);
       expect(view.tools.find((t) => t.tool === 'list_accounts')).toMatchObject({ access: 'approval' });
       expect(view.tools.find((t) => t.tool === 'create_payout')).toEqual({

@@ -105,12 +105,12 @@ describe('MCP server over in-memory transports: tools/call', () => {
 
   it('audits calls as the stdio assistant, over the MCP front end', async () => {
     await call('get_balances');
-    const [latest] = core.audit.list({ tool: 'get_balances', order: 'desc', limit: 1 });
+    const [latest] = await core.audit.list({ tool: 'get_balances', order: 'desc', limit: 1 });
     expect(latest).toMatchObject({ actor: 'mcp:stdio', frontEnd: 'mcp', outcome: 'ok' });
   });
 
   it('answers invalid input with isError naming the field, and audits it', async () => {
-    const mark = core.audit.head().seq;
+    const mark = (await core.audit.head()).seq;
     const result = await call('get_account', { accountId: 5 });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(
@@ -121,7 +121,7 @@ describe('MCP server over in-memory transports: tools/call', () => {
     expect(textOf(missing)).toContain('- purposeCode: required');
     const absent = await call('get_account', {});
     expect(textOf(absent)).toContain('- accountId: required');
-    expect(core.audit.list({ afterSeq: mark }).map((e) => [e.tool, e.decision])).toEqual([
+    expect((await core.audit.list({ afterSeq: mark })).map((e) => [e.tool, e.decision])).toEqual([
       ['get_account', 'invalid'],
       ['create_payout', 'invalid'],
       ['get_account', 'invalid'],
@@ -226,7 +226,7 @@ describe('MCP server over in-memory transports: tools/call', () => {
     if (opened.status !== 'pending_approval') throw new Error(JSON.stringify(opened));
     const refused = await core.executor.approve(opened.approvalId, mcpStdioActor());
     expect(refused).toMatchObject({ status: 'refused', reason: 'mcp:stdio does not hold the role approver' });
-    expect(core.executor.getApproval(opened.approvalId)?.state).toBe('pending');
+    expect((await core.executor.getApproval(opened.approvalId))?.state).toBe('pending');
   });
 
   it('returns a plain write that needs no approval as status ok with the result', async () => {

@@ -91,7 +91,7 @@ describe('approval outcomes', () => {
       own.sandbox.clock.advance(121);
       now += 125_000;
       await own.approvals.settleDue();
-      const view = own.executor.getApproval(id);
+      const view = await own.executor.getApproval(id);
       if (view === undefined) throw new Error('no approval');
       expect(stateWords(view)).toBe('succeeded (sent; FAILED after approval)');
       const outcome = approvalOutcome('approve', { status: 'ok', approval: view });
@@ -121,7 +121,9 @@ describe('approval outcomes', () => {
 
   it('rejected, cancelled, refused and not found', async () => {
     const first = pending(await core.call('create_payout', payout())).id;
-    expect(approvalOutcome('reject', core.executor.reject(first, core.approver, 'wrong payee'))).toEqual({
+    expect(
+      approvalOutcome('reject', await core.executor.reject(first, core.approver, 'wrong payee')),
+    ).toEqual({
       status: 'rejected',
       class: 'ok',
       line: `Rejected ${first}: wrong payee. create_payout will not run.`,
@@ -130,7 +132,7 @@ describe('approval outcomes', () => {
     const own = approvalOutcome('approve', await core.executor.approve(second, core.operator));
     expect(own).toMatchObject({ status: 'refused', class: 'denied' });
     expect(own.line).toMatch(/^Refused: .+\.$/);
-    expect(approvalOutcome('cancel', core.executor.cancel(second, core.operator))).toMatchObject({
+    expect(approvalOutcome('cancel', await core.executor.cancel(second, core.operator))).toMatchObject({
       status: 'cancelled',
       class: 'ok',
     });

@@ -181,7 +181,7 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
     await fault(core, '/svc/banking/api/v1/payouts', { status: 400 }, 1);
     const approved = await core.executor.approve(view.id, core.approver);
     expect(approved.status).toBe('ok');
-    const after = core.executor.getApproval(view.id) as ApprovalView;
+    const after = (await core.executor.getApproval(view.id)) as ApprovalView;
     expect(after.state).toBe('failed');
     const status = statusLine(after);
     const cli = renderText(approvalDocument(after, { registry: core.registry }), { color: false, width: 80 });

@@ -50,7 +50,7 @@ describe('the audit anchor', () => {
       const { id } = await t.slack.command(USERS.viewer, text);
       await t.api.answers(id);
     }
-    const head = t.runtime.audit.head();
+    const head = await t.runtime.audit.head();
     const { id } = await t.slack.command(USERS.viewer, 'audit anchor');
     const [answer] = await t.api.answers(id);
     expect(textOf(answer?.body ?? {})).toContain(

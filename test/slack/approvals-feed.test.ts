@@ -152,13 +152,13 @@ describe('approvals asked for in a Slack form', () => {
     const id = /apr_\w+/.exec(answer)?.[0] ?? '';
     const post = await t.api.waitFor(() => approvalPost(t.api, id));
     expect(textOf(post.args)).toContain(`<@${PEOPLE.olivia}> in <#C0OPS>`);
-    expect(t.runtime.executor.getApproval(id)?.origin).toMatchObject({
+    expect((await t.runtime.executor.getApproval(id))?.origin).toMatchObject({
       frontEnd: 'slack',
       displayName: 'u0olivia',
       replyTo: { slackUser: PEOPLE.olivia, slackChannel: 'C0OPS' },
     });
     const approver = slackActor(APPROVERS[5] ?? '', [APPROVERS_GROUP]);
-    expect(t.runtime.executor.reject(id, approver, 'not this week').status).toBe('ok');
+    expect((await t.runtime.executor.reject(id, approver, 'not this week')).status).toBe('ok');
     await t.api.waitFor(() =>
       directMessages(t.api, PEOPLE.olivia).some((l) => l.includes(id) && l.includes('not this week')),
     );

@@ -91,7 +91,7 @@ describe('a re-quote', () => {
     expect(await click(APPROVERS[1] ?? '', id, 'Approve', post.args)).toContain(
       'has a new quote since you saw it',
     );
-    expect(t.runtime.executor.getApproval(id)?.approvals).toEqual([]);
+    expect((await t.runtime.executor.getApproval(id))?.approvals).toEqual([]);
 
     expect(await click(APPROVERS[1] ?? '', id, 'Approve')).toContain('Executed: create_payout');
     await waitShown(t.api, id, 'Sent: payout');
@@ -107,7 +107,7 @@ describe('expiry', () => {
     );
     const post = await t.api.waitFor(() => approvalPost(t.api, id));
     expect(buttonsOf(post.args)).toHaveLength(2);
-    const deadline = Date.parse(t.runtime.executor.getApproval(id)?.expiresAt ?? '');
+    const deadline = Date.parse((await t.runtime.executor.getApproval(id))?.expiresAt ?? '');
 
     offsetMs = deadline - Date.now() + 1;
     const passed = Date.now();
@@ -122,6 +122,6 @@ describe('expiry', () => {
 
     // The old message's button, clicked late: refused, nothing runs.
     expect(await click(APPROVERS[2] ?? '', id, 'Approve', post.args)).toContain('expired');
-    expect(t.runtime.executor.getApproval(id)?.state).toBe('expired');
+    expect((await t.runtime.executor.getApproval(id))?.state).toBe('expired');
   });
 });

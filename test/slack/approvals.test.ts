@@ -137,7 +137,7 @@ describe('refused clicks change nothing', () => {
 
     expect(await click(APPROVERS[2] ?? '', id, 'Approve')).toContain('Vote recorded');
     expect(await click(APPROVERS[2] ?? '', id, 'Approve')).toContain('already approved');
-    const view = t.runtime.executor.getApproval(id);
+    const view = await t.runtime.executor.getApproval(id);
     expect(view?.state).toBe('pending');
     expect(view?.approvals.map((v) => v.approver)).toEqual([`slack:${APPROVERS[2]}`]);
     await waitShown(t.api, id, '1 of 2');
@@ -166,7 +166,7 @@ describe('refused clicks change nothing', () => {
     expect(await click(PEOPLE.olivia, id, 'Approve')).toContain(
       '<@U0OLIVIA> is olivia, who requested this call (as olivia (CLI))',
     );
-    expect(t.runtime.executor.getApproval(id)?.approvals).toEqual([]);
+    expect((await t.runtime.executor.getApproval(id))?.approvals).toEqual([]);
   });
 });
 
@@ -186,14 +186,14 @@ describe('reject', () => {
       response_action: 'errors',
       errors: { reason: expect.stringContaining('Say why') },
     });
-    expect(t.runtime.executor.getApproval(id)?.state).toBe('pending');
+    expect((await t.runtime.executor.getApproval(id))?.state).toBe('pending');
 
     const done = await t.slack.submit(APPROVERS[3] ?? '', modal, {
       reason: 'wrong payee: the invoice <names> another account',
     });
     expect(done.status).toBe(200);
     expect(await done.text()).toBe('');
-    const view = t.runtime.executor.getApproval(id);
+    const view = await t.runtime.executor.getApproval(id);
     expect(view?.state).toBe('rejected');
     expect(view?.decisionReason).toBe('wrong payee: the invoice <names> another account');
 
@@ -216,7 +216,7 @@ describe('reject', () => {
     expect(await click(APPROVERS[4] ?? '', id, 'Approve', post.args)).toContain(
       `${id} was already rejected; it takes no more decisions`,
     );
-    expect(t.runtime.executor.getApproval(id)?.state).toBe('rejected');
+    expect((await t.runtime.executor.getApproval(id))?.state).toBe('rejected');
   });
 });
 
@@ -253,7 +253,7 @@ describe('ten approvers at once', () => {
     const before = payouts();
     const answers = await Promise.all(APPROVERS.map((user) => click(user, id, 'Approve')));
     expect(payouts()).toBe(before + 1);
-    const view = t.runtime.executor.getApproval(id);
+    const view = await t.runtime.executor.getApproval(id);
     expect(view?.state).toBe('succeeded');
     expect(view?.approvals).toHaveLength(2);
     expect(answers.filter((a) => a.includes('Vote recorded'))).toHaveLength(1);
@@ -318,7 +318,7 @@ describe('the App Home', () => {
     await t.slack.click(PEOPLE.olivia, withdraw ?? { action_id: '', value: '' }, { home: true });
     const answered = await t.api.waitFor(() => t.api.callsOf('views.publish')[count]);
     expect(textOf(answered.args.view)).toContain(`Cancelled ${second}`);
-    expect(t.runtime.executor.getApproval(second)?.state).toBe('cancelled');
+    expect((await t.runtime.executor.getApproval(second))?.state).toBe('cancelled');
     await waitShown(t.api, second, `Cancelled by <@${PEOPLE.olivia}>`);
   });
 });

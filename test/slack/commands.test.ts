@@ -70,18 +70,18 @@ describe('/bank help', () => {
 
 describe('who is who', () => {
   it('tells an unknown user they have no access yet, with their user id, and runs nothing', async () => {
-    const before = t.runtime.audit.head().seq;
+    const before = (await t.runtime.audit.head()).seq;
     const { text } = await ask(USERS.stranger, 'balances');
     expect(text).toContain('no access to bankops yet');
     expect(text).toContain(USERS.stranger);
-    expect(t.runtime.audit.head().seq).toBe(before);
+    expect((await t.runtime.audit.head()).seq).toBe(before);
   });
 
   it('acts as slack:<user id>, with the roles of the user groups it belongs to', async () => {
     const { text } = await ask(USERS.treasurer, 'balances');
     expect(text).toContain('Balances');
     expect(t.api.callsOf('usergroups.users.list').map((c) => c.args.usergroup)).toContain(TREASURY_GROUP);
-    const entry = t.runtime.audit.tail(1)[0];
+    const entry = (await t.runtime.audit.tail(1))[0];
     expect(entry?.actor).toBe(`slack:${USERS.treasurer}`);
     expect(entry?.frontEnd).toBe('slack');
   });
@@ -343,7 +343,7 @@ describe('answers', () => {
       JSON.stringify(body.attachments ?? body.blocks).match(/"text":"[^"]*"/g)?.length ?? 0;
     expect(rows(next?.body ?? {})).toBeGreaterThan(0);
     expect(textOf(next?.body ?? {})).not.toBe(first.text);
-    const audited = t.runtime.audit.tail(1)[0];
+    const audited = (await t.runtime.audit.tail(1))[0];
     expect(audited).toMatchObject({ tool: 'list_card_transactions_a', actor: `slack:${USERS.viewer}` });
     expect(audited?.input).toMatchObject({ page_num: 2 });
   });
@@ -361,7 +361,7 @@ describe('answers', () => {
     }[];
     expect(stored.some((row) => url !== undefined && row.pages_json.includes(url))).toBe(false);
     const lines: string[] = [];
-    t.runtime.audit.exportJsonl((line) => lines.push(line));
+    await t.runtime.audit.exportJsonl((line) => lines.push(line));
     expect(lines.join('\n')).not.toContain(url);
   });
 });
@@ -389,10 +389,10 @@ describe('the generic form', () => {
   });
 
   it('refuses a tool whose input is a secret without reading it, and never repeats the secret', async () => {
-    const before = t.runtime.audit.head().seq;
+    const before = (await t.runtime.audit.head()).seq;
     const { text } = await ask(USERS.operator, 'reset_pin_a cardId=card_1 pin=4321');
     expect(text).toContain('not offered in Slack');
     expect(text).not.toContain('4321');
-    expect(t.runtime.audit.head().seq).toBe(before);
+    expect((await t.runtime.audit.head()).seq).toBe(before);
   });
 });

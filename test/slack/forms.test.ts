@@ -52,7 +52,7 @@ describe('forms generated from a tool’s schema', () => {
     const { id, triggerId } = await t.slack.command(USERS.operator, 'create_cardholder_a');
     const view = (await opened(triggerId)).args.view;
     const example = toolExample('create_cardholder_a')?.input ?? {};
-    const before = t.runtime.audit.head().seq;
+    const before = (await t.runtime.audit.head()).seq;
     const bad = { ...valuesFor(view, example), date_of_birth: '17/05/1992', email: 'not-an-email' };
     const refused = await t.slack.submit(USERS.operator, view, bad);
     expect(refused.status).toBe(200);
@@ -62,7 +62,7 @@ describe('forms generated from a tool’s schema', () => {
     expect(errors.errors.date_of_birth).toMatch(/YYYY-MM-DD/);
     expect(t.api.answersTo(id)).toEqual([]);
     // The refusal is audited as invalid input; nothing reached the service.
-    expect(t.runtime.audit.list({ afterSeq: before }).map((e) => e.decision)).toEqual(['invalid']);
+    expect((await t.runtime.audit.list({ afterSeq: before })).map((e) => e.decision)).toEqual(['invalid']);
 
     const accepted = await t.slack.submit(USERS.operator, view, valuesFor(view, example));
     expect(accepted.status).toBe(200);
@@ -85,7 +85,7 @@ describe('forms generated from a tool’s schema', () => {
     const [answer] = await t.api.answers(id);
     expect(textOf(answer?.body ?? {})).toMatch(/•••• \d{4}/);
     // Submitted as the viewer: the audit log says who.
-    expect(t.runtime.audit.tail(1)[0]).toMatchObject({
+    expect((await t.runtime.audit.tail(1))[0]).toMatchObject({
       actor: `slack:${USERS.viewer}`,
       tool: 'get_card_details_b',
     });

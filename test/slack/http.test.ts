@@ -20,7 +20,7 @@ describe('/slack/events', () => {
   });
 
   it('refuses a bad signature, a timestamp more than 5 minutes away and unsigned requests with 401, running nothing', async () => {
-    const before = t.runtime.audit.head().seq;
+    const before = (await t.runtime.audit.head()).seq;
     const forged = await t.slack.command(USERS.operator, 'balances', { secret: 'not-the-signing-secret' });
     const stale = await t.slack.command(USERS.operator, 'balances', {
       timestamp: Math.floor(Date.now() / 1000) - 301,
@@ -48,7 +48,7 @@ describe('/slack/events', () => {
     });
     expect(tampered.status).toBe(401);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(t.runtime.audit.head().seq).toBe(before);
+    expect((await t.runtime.audit.head()).seq).toBe(before);
     for (const { id } of [forged, stale, future]) expect(t.api.answersTo(id)).toEqual([]);
   });
 

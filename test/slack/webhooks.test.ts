@@ -31,9 +31,9 @@ const deliveriesOf = (event: string): Passed[] =>
   tunnel.passed.filter((p) => p.path === '/webhooks/service' && JSON.parse(p.body).event_name === event);
 
 /** Every audit entry as exported, to look for what must never be there. */
-function auditText(): string {
+async function auditText(): Promise<string> {
   const lines: string[] = [];
-  t.runtime.audit.exportJsonl((line) => lines.push(line));
+  await t.runtime.audit.exportJsonl((line) => lines.push(line));
   return lines.join('\n');
 }
 
@@ -52,7 +52,7 @@ describe('service events in channels', () => {
     const record = records.find((r) => r.event_name === 'card_create');
     expect(record?.webhook_url).toBe(`${tunnel.url}/webhooks/service`);
     // The key is made inside the tool: the request, its audit entry and any approval never hold it.
-    const created = t.runtime.audit.list({ tool: 'create_event_relay' });
+    const created = await t.runtime.audit.list({ tool: 'create_event_relay' });
     expect(created.at(-1)).toMatchObject({
       input: { event_name: 'card_create', channel: 'C0OPS' },
       outcome: 'ok',
@@ -97,7 +97,7 @@ describe('service events in channels', () => {
     expect(posts('C0OPS')).toHaveLength(before + 1);
 
     // Each delivery is audited with its event id and name, the refusals too; no key anywhere.
-    const entries = t.runtime.audit.list({ tool: 'service_event' });
+    const entries = await t.runtime.audit.list({ tool: 'service_event' });
     expect(entries.map((e) => [e.decision, (e.input as { eventId?: string }).eventId])).toEqual([
       ['allow', eventId],
       ['allow', eventId],
@@ -105,7 +105,7 @@ describe('service events in channels', () => {
       ['deny', eventId],
     ]);
     expect(entries[1]?.input).toMatchObject({ eventName: 'card_create', repeat: true });
-    const audit = auditText();
+    const audit = await auditText();
     expect(key.length).toBeGreaterThan(20);
     expect(audit).not.toContain(key);
     expect(audit).not.toContain('guessed-key-0001');
@@ -116,7 +116,9 @@ describe('service events in channels', () => {
     expect(await ask(USERS.operator, 'subscribe kyc_complete <#C0KYC|kyc>')).toContain(
       'now post to <#C0KYC>',
     );
-    expect(t.runtime.audit.tail(1).map((e) => [e.tool, e.outcome])).toEqual([['create_event_relay', 'ok']]);
+    expect((await t.runtime.audit.tail(1)).map((e) => [e.tool, e.outcome])).toEqual([
+      ['create_event_relay', 'ok'],
+    ]);
     const listed = await t.runtime.executor.execute({
       tool: 'list_subscriptions',
       input: {},

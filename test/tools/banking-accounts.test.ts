@@ -15,7 +15,7 @@ const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/;
 
 describe('banking tools: credentials and user', () => {
   it('check_credentials reports whose credentials these are and never the token', async () => {
-    const before = core.audit.head().seq;
+    const before = (await core.audit.head()).seq;
     const result = await core.call('check_credentials', {});
     expect(result.status).toBe('ok');
     if (result.status !== 'ok') return;
@@ -27,7 +27,7 @@ describe('banking tools: credentials and user', () => {
       email: 'treasury@demo.bankops.test',
     });
     expect(JSON.stringify(result)).not.toMatch(JWT);
-    const entries = core.audit.list({ afterSeq: before, tool: 'check_credentials' });
+    const entries = await core.audit.list({ afterSeq: before, tool: 'check_credentials' });
     expect(entries.length).toBeGreaterThan(0);
     expect(JSON.stringify(entries)).not.toMatch(JWT);
   });

@@ -34,9 +34,9 @@ async function callKeepingSecrets(
   input: Record<string, unknown>,
   secrets: readonly string[],
 ): Promise<ExecuteResult> {
-  const mark = core.audit.head().seq;
+  const mark = (await core.audit.head()).seq;
   const result = await core.call(tool, input);
-  const entries = core.audit.list({ afterSeq: mark });
+  const entries = await core.audit.list({ afterSeq: mark });
   expect(entries.length).toBeGreaterThan(0);
   const visible = JSON.stringify({
     result,

@@ -29,7 +29,7 @@ const limits = async (card = alice()): Promise<Limit[]> =>
   (await core.ok('get_spend_limits_b', card)).limits as Limit[];
 const limitOf = (all: Limit[], type: string, period: string) =>
   all.find((l) => l.transaction_type === type && l.amount_limit_period === period);
-const auditText = (): string => JSON.stringify(core.audit.list({ limit: 10_000 }));
+const auditText = async (): Promise<string> => JSON.stringify(await core.audit.list({ limit: 10_000 }));
 
 describe('card configuration (family B)', () => {
   it('turns card-present transactions off and on', async () => {
@@ -78,7 +78,7 @@ describe('PIN links (family B)', () => {
     expect(changed.set_pin_url).toMatch(/\/pin\/change\//);
     expect(changed.set_pin_url).not.toBe(early.set_pin_url);
 
-    const log = auditText();
+    const log = await auditText();
     for (const url of [early.set_pin_url, set.set_pin_url, reset.set_pin_url, changed.set_pin_url]) {
       expect(log).not.toContain(url as string);
     }

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([core.close(), open.close()]);
 });
-beforeEach(() => {
+beforeEach(async () => {
   core.sandbox.reset();
   open.sandbox.reset();
 });
@@ -49,7 +49,8 @@ const details = async (c: TestCore, cardId: string): Promise<CardDetails> =>
 const listed = async (c: TestCore): Promise<ListedCard[]> =>
   (await c.ok('list_cards_b', { ...alice, size: 100 })).cards as ListedCard[];
 /** Everything the audit log holds, as one string, to look for secrets in it. */
-const auditText = (c: TestCore): string => JSON.stringify(c.audit.list({ limit: 10_000 }));
+const auditText = async (c: TestCore): Promise<string> =>
+  JSON.stringify(await c.audit.list({ limit: 10_000 }));
 
 describe('card tools (family B)', () => {
   it("list_cards_b lists the wallet's seeded cards with paging totals", async () => {
@@ -91,7 +92,7 @@ describe('card tools (family B)', () => {
     });
     const card = (await listed(core)).find((c) => c.cardId === cardId);
     expect(card).toMatchObject({ last4: stock.last4, cardType: 'PHYSICAL', cardStatus: 'ACTIVE' });
-    expect(auditText(core)).not.toContain(stock.code);
+    expect(await auditText(core)).not.toContain(stock.code);
   });
 
   it('assign_card_b with a wrong code fails with the service message, and the code stays secret', async () => {
@@ -101,7 +102,7 @@ describe('card tools (family B)', () => {
     if (result.status !== 'failed') return;
     expect(result.error.message).toMatch(/no unassigned physical card matches/);
     expect(JSON.stringify(result)).not.toContain(wrong);
-    expect(auditText(core)).not.toContain(wrong);
+    expect(await auditText(core)).not.toContain(wrong);
   });
 
   it('assign_card_b refuses a malformed last_four_digit before sending; the code is not echoed', async () => {
@@ -111,7 +112,7 @@ describe('card tools (family B)', () => {
     if (result.status !== 'invalid') return;
     expect(result.errors.map((e) => e.path)).toEqual(['last_four_digit']);
     expect(JSON.stringify(result)).not.toContain(code);
-    expect(auditText(core)).not.toContain(code);
+    expect(await auditText(core)).not.toContain(code);
   });
 
   it('activate_card_b activates an INACTIVE card; an ACTIVE one is refused by the service', async () => {
@@ -126,7 +127,7 @@ describe('card tools (family B)', () => {
   it('get_card_details_link_b returns the secure link, which never reaches the audit log', async () => {
     const out = await core.ok('get_card_details_link_b', aliceCard(SEED.alice.virtual));
     expect(out.url).toMatch(/^https:\/\/cards\.sandbox\.invalid\/reveal\//);
-    expect(auditText(core)).not.toContain(out.url as string);
+    expect(await auditText(core)).not.toContain(out.url as string);
     const blocked = await core.call('get_card_details_link_b', aliceCard(SEED.alice.stolen));
     expect(blocked.status).toBe('failed');
     if (blocked.status === 'failed') expect(blocked.error.message).toMatch(/permanently blocked/);

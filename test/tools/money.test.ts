@@ -77,7 +77,7 @@ describe('create_payout', () => {
     });
     const again = await core.executor.approve(approval.id, core.approver);
     expect(again).toMatchObject({ status: 'refused', reason: expect.stringContaining('already approved') });
-    expect(core.approvals.get(approval.id)?.approvals).toHaveLength(1);
+    expect((await core.approvals.get(approval.id))?.approvals).toHaveLength(1);
     expect(creates(core)).toBe(0);
 
     const second = await core.executor.approve(approval.id, core.approver2);
@@ -140,8 +140,8 @@ describe('create_payout', () => {
       status: 'failed',
       error: { message: expect.stringContaining("'ben_nobody' not found") },
     });
-    expect(core.approvals.list()).toEqual([]);
-    const last = core.audit.list({ order: 'desc', limit: 1 })[0];
+    expect(await core.approvals.list()).toEqual([]);
+    const last = (await core.audit.list({ order: 'desc', limit: 1 }))[0];
     expect(last).toMatchObject({ event: 'requested', decision: 'approval_required', outcome: 'failed' });
   });
 

@@ -149,7 +149,7 @@ describe('notification tools: subscribing', () => {
   });
 
   it('never puts the webhook key in a result or the audit log, on success or refusal', async () => {
-    const before = core.audit.head().seq;
+    const before = (await core.audit.head()).seq;
     const ok = await core.call('create_subscription', {
       event_name: 'card_status',
       subscription_type: 'w',
@@ -174,7 +174,7 @@ describe('notification tools: subscribing', () => {
     expect(updateRefused.status).toBe('failed');
     const listed = await core.call('list_subscriptions', {});
 
-    const entries = core.audit.list({ afterSeq: before });
+    const entries = await core.audit.list({ afterSeq: before });
     expect(entries.length).toBeGreaterThanOrEqual(6);
     for (const text of [JSON.stringify(ok), JSON.stringify(refused), JSON.stringify(updateRefused)])
       expect(text).not.toContain(HOOK_KEY);

@@ -134,7 +134,7 @@ describe('passkeys in a real browser', () => {
     await page.waitForSelector('#status.ok');
     expect(await page.textContent('#status')).toContain('Passkey "work laptop" registered');
     expect(t.runtime.passkeys.list(`slack:${APPROVER}`).map((p) => p.name)).toEqual(['work laptop']);
-    expect(t.runtime.audit.list({ tool: 'passkey' }).at(-1)).toMatchObject({
+    expect((await t.runtime.audit.list({ tool: 'passkey' })).at(-1)).toMatchObject({
       event: 'credential',
       decision: 'enrolled',
       actor: `slack:${APPROVER}`,
@@ -146,7 +146,7 @@ describe('passkeys in a real browser', () => {
     const before = payouts();
     const answer = await clickApprove(APPROVER, id);
     expect(textOf(answer)).toContain('Not counted yet');
-    expect(t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', approvals: [] });
+    expect(await t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', approvals: [] });
     expect(payouts()).toBe(before);
 
     // The page alone: its HTML, script and stylesheet, and how soon it paints on loopback.
@@ -198,7 +198,7 @@ describe('passkeys in a real browser', () => {
     captured = { url: request.url(), body: request.postData() ?? '' };
 
     expect(payouts()).toBe(before + 1);
-    expect(t.runtime.executor.getApproval(id)?.approvals).toEqual([
+    expect((await t.runtime.executor.getApproval(id))?.approvals).toEqual([
       expect.objectContaining({ person: `slack:${APPROVER}`, signed: true }),
     ]);
     await waitShown(t.api, id, /Sent|Completed/);
@@ -218,7 +218,7 @@ describe('passkeys in a real browser', () => {
       ok: false,
       line: expect.stringContaining('signed something else'),
     });
-    expect(t.runtime.executor.getApproval(other)).toMatchObject({ state: 'pending', approvals: [] });
+    expect(await t.runtime.executor.getApproval(other)).toMatchObject({ state: 'pending', approvals: [] });
   });
 
   it('answers Approve on the App Home with the same link, at the top of the tab', async () => {
@@ -229,7 +229,7 @@ describe('passkeys in a real browser', () => {
     const home = await t.api.waitFor(() => t.api.callsOf('views.publish')[published]);
     expect(textOf(home.args.view)).toContain('Not counted yet');
     expect(JSON.stringify(home.args.view)).toContain(`${base}/approve/`);
-    expect(t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', approvals: [] });
+    expect(await t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', approvals: [] });
   });
 
   it('voids a signature given before a re-quote', async () => {
@@ -274,7 +274,7 @@ describe('passkeys in a real browser', () => {
       body: { rates: { EUR: 1.085 * 1.1 } },
     });
     expect(moved.status).toBe(200);
-    const link = t.runtime.passkeys.approvalLink(id, second).url;
+    const link = (await t.runtime.passkeys.approvalLink(id, second)).url;
     const secondOptions = (await (await post(`${link}/options`, { attempt: 1 })).json()) as {
       challenge: string;
     };
@@ -286,7 +286,11 @@ describe('passkeys in a real browser', () => {
     release();
     await page.waitForSelector('#status.failed');
     expect(await page.textContent('#status')).toContain('signed something else than what would run now');
-    expect(t.runtime.executor.getApproval(id)).toMatchObject({ state: 'pending', attempt: 2, approvals: [] });
+    expect(await t.runtime.executor.getApproval(id)).toMatchObject({
+      state: 'pending',
+      attempt: 2,
+      approvals: [],
+    });
     await page.unroute(/\/vote$/);
   });
 

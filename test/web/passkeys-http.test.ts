@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const approvalLink = async (): Promise<string> => {
   const approval = pending(await c.call('create_payout', { ...PAYOUT, amount: 700 }));
-  const url = c.runtime.passkeys.approvalLink(approval.id, c.approver).url;
+  const url = (await c.runtime.passkeys.approvalLink(approval.id, c.approver)).url;
   return `${base}${new URL(url).pathname}`;
 };
 

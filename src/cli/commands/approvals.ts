@@ -53,10 +53,10 @@ sent it back for approval, 5 confirm the vote with a passkey at the link printed
 `;
 
 /** A step-up approval: the vote is signed on the approval page; this prints its one-time link. */
-function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: OutputMode): number {
+async function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: OutputMode): Promise<number> {
   let link: IssuedLink;
   try {
-    link = runtime.passkeys.approvalLink(id, decider);
+    link = await runtime.passkeys.approvalLink(id, decider);
   } catch (error) {
     if (!(error instanceof PasskeyError)) throw error;
     if (mode.text) out(`Not recorded: ${error.message}.\n`);
@@ -170,7 +170,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const limit = values.limit === undefined ? 50 : Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 500)
           throw new UsageError(`--limit must be a whole number from 1 to 500, got '${values.limit}'`);
-        const approvals = executor.listApprovals({
+        const approvals = await executor.listApprovals({
           limit,
           ...(state === undefined ? {} : { state: state as ApprovalState }),
         });
@@ -185,7 +185,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'show': {
-        const approval = executor.getApproval(approvalId);
+        const approval = await executor.getApproval(approvalId);
         if (approval === undefined) {
           err(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
@@ -196,7 +196,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       }
       case 'approve': {
         const decider = deciderFor(runtime, values.as);
-        const view = executor.getApproval(approvalId);
+        const view = await executor.getApproval(approvalId);
         if (view?.state === 'pending' && view.stepUp !== undefined)
           return stepUpLink(runtime, approvalId, decider, mode);
         const progress = track(`approving ${approvalId}`);
@@ -207,7 +207,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'reject':
         return answer(
           'reject',
-          executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
+          await executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
           mode,
         );
       case 'reconcile': {
@@ -227,7 +227,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       default:
         return answer(
           'cancel',
-          executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
+          await executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
           mode,
         );
     }

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
-import { AuditLog } from '../../core/audit/index.js';
+import { type AuditEntry, AuditLog } from '../../core/audit/index.js';
 import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
+import { sqliteStorage } from '../../core/store/sqlite/storage.js';
 import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
 import { cliConfig } from '../config.js';
@@ -28,7 +29,7 @@ Exit status: 0 done (verify: the chain is intact, and reaches the anchor if one 
 signature, 2 usage.
 `;
 
-type Entry = ReturnType<AuditLog['tail']>[number];
+type Entry = AuditEntry;
 
 const TAIL_COLUMNS: ColumnOf<Entry>[] = [
   { key: 'seq', label: 'Seq', kind: 'number', rank: 0, cell: (e) => String(e.seq) },
@@ -62,7 +63,7 @@ function tailDocument(entries: readonly Entry[], maxColumns: number): OutputDocu
 
 /** `--signatures`: every signed vote re-checked offline; the failing ones named. */
 async function checkSignatures(audit: AuditLog): Promise<boolean> {
-  const report = await verifySignatures(audit.entries());
+  const report = await verifySignatures(await audit.entries());
   for (const failure of report.failures) {
     out(
       `signature FAILS at entry ${failure.seq} (${failure.approvalId ?? 'no approval'}, ${failure.actor}): ${failure.reason}\n`,
@@ -96,12 +97,12 @@ export async function auditCommand(args: string[]): Promise<number> {
   // The audit log needs no service: open the database alone.
   const db = openDatabase(cliConfig().databasePath);
   try {
-    const audit = new AuditLog(db);
+    const audit = new AuditLog(sqliteStorage(db));
     switch (sub) {
       case 'tail': {
         const n = values.n === undefined ? 20 : Number(values.n);
         if (!Number.isInteger(n) || n < 1) throw new UsageError('-n must be a positive integer');
-        const entries = audit.tail(n);
+        const entries = await audit.tail(n);
         const mode = outputMode(values.json);
         if (mode.text) printDocument((maxColumns) => tailDocument(entries, maxColumns), mode);
         else printJson(entries);
@@ -115,7 +116,7 @@ export async function auditCommand(args: string[]): Promise<number> {
             throw new UsageError('--anchor must be <seq>:<sha256 hex>, as verify prints it');
           anchor = { seq: Number(m[1]), hash: m[2] };
         }
-        const result = audit.verify(anchor);
+        const result = await audit.verify(anchor);
         if (result.ok) {
           out(`audit log intact: ${result.entries} entries\nhead ${result.headSeq}:${result.head}\n`);
         } else {
@@ -129,7 +130,7 @@ export async function auditCommand(args: string[]): Promise<number> {
         return result.ok && signed ? EXIT.ok : EXIT.failed;
       }
       case 'export': {
-        const count = audit.exportJsonl((line) => out(`${line}\n`), {
+        const count = await audit.exportJsonl((line) => out(`${line}\n`), {
           ...optional('since', values.since),
           ...optional('tool', values.tool),
           ...optional('actor', values.actor),

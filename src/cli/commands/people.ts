@@ -73,7 +73,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
           return EXIT.ok;
         }
         default: {
-          const revoked = passkeys.revoke(person, name ?? '', actorFor(runtime, values.as));
+          const revoked = await passkeys.revoke(person, name ?? '', actorFor(runtime, values.as));
           if (mode.text) out(`Revoked passkey "${revoked.name}" of ${person}.\n`);
           else printJson({ revoked });
           return EXIT.ok;

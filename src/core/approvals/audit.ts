@@ -1,6 +1,7 @@
-import type { AuditDecision, AuditEvent, AuditLog, AuditOutcome } from '../audit/index.js';
+import type { AuditDecision, AuditEntryInput, AuditEvent, AuditLog, AuditOutcome } from '../audit/index.js';
 import { canonicalJson, type JsonValue } from '../canonical-json.js';
 import type { Actor } from '../policy/types.js';
+import type { Stores } from '../store/index.js';
 import type { VoteEvidence } from './step-up.js';
 
 /** Who acts when no person does: expiry, following a settlement. */
@@ -21,9 +22,9 @@ export interface ApprovalAuditEntry {
   evidence?: VoteEvidence;
 }
 
-/** One entry of an approval's life; appended inside the engine's transaction, so both commit or neither. */
-export function auditApproval(audit: AuditLog, entry: ApprovalAuditEntry): void {
-  audit.append({
+/** The audit entry of one step of an approval's life. */
+export function approvalEntry(entry: ApprovalAuditEntry): AuditEntryInput {
+  return {
     actor: entry.actor.id,
     frontEnd: entry.actor.frontEnd,
     tool: entry.tool,
@@ -37,5 +38,10 @@ export function auditApproval(audit: AuditLog, entry: ApprovalAuditEntry): void 
     ...(entry.evidence === undefined
       ? {}
       : { evidence: JSON.parse(canonicalJson(entry.evidence)) as JsonValue }),
-  });
+  };
+}
+
+/** Appends it inside the engine's transaction, so both commit or neither. */
+export async function auditApproval(audit: AuditLog, tx: Stores, entry: ApprovalAuditEntry): Promise<void> {
+  await audit.appendIn(tx, approvalEntry(entry));
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
-import type { Db } from '../db.js';
 import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { optional } from '../optional.js';
@@ -11,20 +10,22 @@ import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
 import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
+import type { Storage, Stores, Tx } from '../store/index.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
 import type { ServiceWebhooks } from '../webhooks.js';
-import { ApprovalFeed } from './feed.js';
+import { type ApprovalAuditEntry, auditApproval } from './audit.js';
+import type { FeedReader } from './follow.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
-import { migrateApprovals } from './schema.js';
 import type { StepUpGate } from './step-up.js';
-import { type ApprovalRow, ApprovalStore } from './store.js';
+import type { ApprovalRow } from './store.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
 import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from './view-schema.js';
 
 export interface ApprovalEngineOptions {
-  db: Db;
+  /** Where approvals, their votes, the feed and the audit chain live (one transaction for a change). */
+  storage: Storage;
   audit: AuditLog;
   policy: Pick<PolicyStore, 'current'>;
   registry: Registry;
@@ -41,7 +42,10 @@ export interface ApprovalEngineOptions {
   now?: () => Date;
   /** Who this process is, for executing approvals; `${hostname}:${pid}` by default. */
   owner?: string;
-  /** How long an executing approval is held before a process on another host may take it over. */
+  /**
+   * How long an executing approval is held without news from its holder (renewed while it runs)
+   * before another process may take it over; 30 s by default.
+   */
   leaseSeconds?: number;
   /**
    * Pauses before sending an execution again when its outcome is unknown (timeout, 5xx…); same
@@ -59,39 +63,41 @@ export interface ApprovalEngineOptions {
   log?: Logger;
 }
 
-const DEFAULT_LEASE_SECONDS = 15 * 60;
+const DEFAULT_LEASE_SECONDS = 30;
 const DEFAULT_RESEND_DELAYS_MS = [1000, 4000];
 const DEFAULT_MAX_SENDS = 6;
 
-/** What every step of the engine shares: the store, the feed, the clock, and who to tell. */
+/** What every step of the engine shares: the storage, the clock, and who to tell. */
 export class EngineContext {
   readonly deps: ApprovalEngineOptions;
-  readonly store: ApprovalStore;
-  readonly feed: ApprovalFeed;
   readonly owner: string;
   readonly leaseMs: number;
   readonly resendDelays: readonly number[];
   readonly maxSends: number;
+  /** The feed as front ends read it (each call its own read or transaction). */
+  readonly feed: FeedReader;
   readonly #listeners = new Set<ApprovalListener>();
   readonly #now: () => Date;
-  /** Events appended by the transaction in progress, told to listeners once it has committed. */
-  #pending: ApprovalEvent[] = [];
-  #depth = 0;
 
   constructor(deps: ApprovalEngineOptions) {
     if (!(deps.ttlSeconds > 0)) throw new RangeError('ApprovalEngine: ttlSeconds must be positive');
     if (!(deps.tolerancePercent >= 0 && deps.tolerancePercent <= 100)) {
       throw new RangeError('ApprovalEngine: tolerancePercent must be between 0 and 100');
     }
-    migrateApprovals(deps.db);
     this.deps = deps;
-    this.store = new ApprovalStore(deps.db);
-    this.feed = new ApprovalFeed(deps.db);
     this.#now = deps.now ?? (() => new Date());
     this.owner = deps.owner ?? defaultOwner();
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.resendDelays = deps.resendDelaysMs ?? DEFAULT_RESEND_DELAYS_MS;
     this.maxSends = deps.maxSends ?? DEFAULT_MAX_SENDS;
+    const { storage } = deps;
+    this.feed = {
+      after: (seq, limit) => storage.read((s) => s.feed.after(seq, limit)),
+      head: () => storage.read((s) => s.feed.head()),
+      cursor: (consumer) => storage.read((s) => s.feed.cursor(consumer)),
+      advance: (consumer, seq) =>
+        storage.transaction((tx) => tx.feed.advance(consumer, seq, new Date().toISOString())),
+    };
   }
 
   now(): Date {
@@ -103,35 +109,28 @@ export class EngineContext {
   }
 
   /**
-   * One `BEGIN IMMEDIATE` transaction: processes sharing the file serialise on SQLite's write lock.
-   * The feed events it appended are told to this process's listeners after it commits, and
-   * forgotten if it rolls back.
+   * One write transaction (processes sharing the store serialise on it). The feed events it
+   * appended are told to this process's listeners after it commits, and forgotten if it rolls back.
    */
-  transaction<T>(work: () => T): T {
-    const mark = this.#pending.length;
-    this.#depth += 1;
-    let result: T;
-    try {
-      result = this.deps.db.transaction(work).immediate();
-    } catch (error) {
-      this.#pending.length = mark;
-      throw error;
-    } finally {
-      this.#depth -= 1;
-    }
-    if (this.#depth === 0) this.#publish();
-    return result;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.deps.storage.transaction(work);
+  }
+
+  /** Reads committed state, as of one moment. */
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    return this.deps.storage.read(work);
   }
 
   /** Appends a change of `id` to the feed, inside the caller's transaction; the state is read back. */
-  record(
+  async record(
+    tx: Tx,
     id: string,
     kind: ApprovalEventKind,
     by: { actor?: { id: string }; person?: string; detail?: string } = {},
-  ): void {
-    const row = this.store.byId(id);
+  ): Promise<void> {
+    const row = await tx.approvals.byId(id);
     if (row === undefined) throw internalError(`approval ${id} vanished inside its transaction`);
-    const event = this.feed.append({
+    const event = await tx.feed.append({
       approvalId: id,
       kind,
       at: this.nowIso(),
@@ -141,7 +140,12 @@ export class EngineContext {
       ...optional('person', by.person),
       ...optional('detail', by.detail),
     });
-    this.#pending.push(event);
+    tx.afterCommit(() => this.#tell(event));
+  }
+
+  /** One entry of an approval's life, in the caller's transaction: both commit or neither. */
+  async audit(tx: Tx, entry: ApprovalAuditEntry): Promise<void> {
+    await auditApproval(this.deps.audit, tx, entry);
   }
 
   onEvent(listener: ApprovalListener): () => void {
@@ -151,33 +155,26 @@ export class EngineContext {
     };
   }
 
-  #publish(): void {
-    const events = this.#pending;
-    this.#pending = [];
-    for (const event of events) {
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch (error) {
-          // The change is committed; a failing listener must not undo it or stop the others.
-          if (this.deps.onListenerError !== undefined) this.deps.onListenerError(error);
-          else
-            this.deps.log?.error('approval listener failed', {
-              error,
-            });
-        }
+  #tell(event: ApprovalEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // The change is committed; a failing listener must not undo it or stop the others.
+        if (this.deps.onListenerError !== undefined) this.deps.onListenerError(error);
+        else this.deps.log?.error('approval listener failed', { error });
       }
     }
   }
 
-  view(row: ApprovalRow): ApprovalView {
+  async view(stores: Stores, row: ApprovalRow): Promise<ApprovalView> {
     const secretFields = this.deps.registry.get(row.tool)?.secretFields ?? [];
-    return viewOf(row, this.store.votes(row.id, row.attempt), secretFields);
+    return viewOf(row, await stores.approvals.votes(row.id, row.attempt), secretFields);
   }
 
-  viewById(id: string): ApprovalView | undefined {
-    const row = this.store.byId(id);
-    return row === undefined ? undefined : this.view(row);
+  async viewById(stores: Stores, id: string): Promise<ApprovalView | undefined> {
+    const row = await stores.approvals.byId(id);
+    return row === undefined ? undefined : this.view(stores, row);
   }
 
   auditInput(tool: AnyTool | string, input: unknown): unknown {

@@ -3,8 +3,7 @@ import type { ExecuteResult } from '../results.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
 import { executeApproval, recoverApprovals, releaseApproval } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
-import type { ApprovalFeed } from './feed.js';
-import { type FeedFollower, type FollowOptions, followFeed } from './follow.js';
+import { type FeedFollower, type FeedReader, type FollowOptions, followFeed } from './follow.js';
 import { openApproval } from './open.js';
 import { reconcileApproval } from './reconcile.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
@@ -23,11 +22,11 @@ import { auditRefusal, cancel, notFound, reject, vote } from './vote.js';
 export type { ApprovalEngineOptions } from './context.js';
 
 /**
- * Approvals in SQLite (DESIGN decisions 4, 5 and 14), one step per module: open, vote (approve,
+ * Approvals in the store (DESIGN decisions 4, 5 and 14), one step per module: open, vote (approve,
  * reject, cancel), execute and recover, expire, settle (follow sent money), reconcile. Every state
- * change is one `BEGIN IMMEDIATE` transaction with its audit entry and its feed event, so processes
- * sharing the file agree on who won and every front end hears of it; the service is only called
- * outside transactions, by the one caller that moved the approval to `executing`.
+ * change is one write transaction with its audit entry and its feed event, so processes sharing
+ * the store agree on who won and every front end hears of it; the service is only called outside
+ * transactions, by the one caller that holds the approval's lease.
  */
 export class ApprovalEngine implements ApprovalService {
   readonly #ctx: EngineContext;
@@ -43,7 +42,7 @@ export class ApprovalEngine implements ApprovalService {
   }
 
   /** The change feed, for front ends that follow approvals wherever they were opened. */
-  get feed(): ApprovalFeed {
+  get feed(): FeedReader {
     return this.#ctx.feed;
   }
 
@@ -66,19 +65,19 @@ export class ApprovalEngine implements ApprovalService {
       // bankops itself failed (a database locked past its busy timeout…): the approval is let go,
       // so `recover()` in any process sends it again with the same request id, instead of it
       // waiting for this live process's lease to run out.
-      releaseApproval(this.#ctx, id);
+      await releaseApproval(this.#ctx, id);
       throw error;
     }
-    const approval = this.#ctx.viewById(id);
+    const approval = await this.#ctx.read((s) => this.#ctx.viewById(s, id));
     return approval === undefined ? notFound(id) : { status: 'ok', approval };
   }
 
-  reject(id: string, approver: Actor, reason: string): ApprovalActionResult {
-    return auditRefusal(this.#ctx, approver, reject(this.#ctx, id, approver, reason));
+  async reject(id: string, approver: Actor, reason: string): Promise<ApprovalActionResult> {
+    return auditRefusal(this.#ctx, approver, await reject(this.#ctx, id, approver, reason));
   }
 
-  cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult {
-    return auditRefusal(this.#ctx, actor, cancel(this.#ctx, id, actor, reason));
+  async cancel(id: string, actor: Actor, reason?: string): Promise<ApprovalActionResult> {
+    return auditRefusal(this.#ctx, actor, await cancel(this.#ctx, id, actor, reason));
   }
 
   async reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult> {
@@ -89,12 +88,12 @@ export class ApprovalEngine implements ApprovalService {
     return recoverApprovals(this.#ctx);
   }
 
-  byIdempotencyKey(
+  async byIdempotencyKey(
     requesterId: string,
     tool: string,
     key: string,
-  ): { id: string; fingerprint: string } | undefined {
-    const row = this.#ctx.store.byKey(requesterId, tool, key);
+  ): Promise<{ id: string; fingerprint: string } | undefined> {
+    const row = await this.#ctx.read((s) => s.approvals.byKey(requesterId, tool, key));
     return row === undefined ? undefined : { id: row.id, fingerprint: row.fingerprint };
   }
 
@@ -102,26 +101,30 @@ export class ApprovalEngine implements ApprovalService {
    * What a vote by `person` on this approval would sign now (step-up), or undefined when it is not
    * pending or needs no passkey.
    */
-  signTarget(id: string, person: string): SignTarget | undefined {
-    const row = this.#ctx.store.byId(id);
+  async signTarget(id: string, person: string): Promise<SignTarget | undefined> {
+    const row = await this.#ctx.read((s) => s.approvals.byId(id));
     if (row === undefined || row.state !== 'pending' || row.step_up === null) return undefined;
     return signTargetOf(row, person, this.#ctx.auditInput(row.tool, JSON.parse(row.input_json)));
   }
 
-  get(id: string): ApprovalView | undefined {
-    const row = this.#ctx.store.byId(id);
+  async get(id: string): Promise<ApprovalView | undefined> {
+    const row = await this.#ctx.read((s) => s.approvals.byId(id));
     if (row !== undefined && row.state === 'pending' && row.expires_at <= this.#ctx.nowIso())
-      expireDue(this.#ctx);
-    return this.#ctx.viewById(id);
+      await expireDue(this.#ctx);
+    return this.#ctx.read((s) => this.#ctx.viewById(s, id));
   }
 
-  list(filter: ApprovalFilter = {}): ApprovalView[] {
-    expireDue(this.#ctx);
-    return this.#ctx.store.list(filter).map((row) => this.#ctx.view(row));
+  async list(filter: ApprovalFilter = {}): Promise<ApprovalView[]> {
+    await expireDue(this.#ctx);
+    return this.#ctx.read(async (s) => {
+      const views: ApprovalView[] = [];
+      for (const row of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, row));
+      return views;
+    });
   }
 
   /** Marks every pending approval past its deadline `expired` (also done lazily on open, get, list). */
-  expireStale(): number {
+  expireStale(): Promise<number> {
     return expireDue(this.#ctx);
   }
 
@@ -153,7 +156,7 @@ export class ApprovalEngine implements ApprovalService {
   }
 
   async stopBackground(): Promise<void> {
-    this.#expiry?.stop();
+    await this.#expiry?.stop();
     this.#expiry = undefined;
     await this.#settlements?.stop();
     this.#settlements = undefined;

@@ -1,12 +1,11 @@
 import { outcomeUnknown } from '../errors.js';
 import { optional } from '../optional.js';
 import { type RunOutcome, runTool } from '../run-tool.js';
+import type { Tx } from '../store/index.js';
 import type { Preview } from '../tool.js';
-import { auditApproval } from './audit.js';
 import { durableCheckpoints } from './checkpoints.js';
 import type { EngineContext } from './context.js';
 import { outcomeChanges, type SettlementStart } from './outcome.js';
-import { executingHere, ownerIsGone } from './owner.js';
 import { firstLookDelayMs, recordSettled } from './settle.js';
 import type { ApprovalRow } from './store.js';
 import { requesterOf } from './view.js';
@@ -23,11 +22,11 @@ export async function executeApproval(
   id: string,
   onProgress?: (message: string) => void,
 ): Promise<void> {
-  executingHere.add(id);
+  const lease = holdLease(ctx, id);
   try {
     for (let sent = 0; ; sent += 1) {
       // Read each time: the checkpoints of the previous send (the quote) are in the row.
-      const row = claimSend(ctx, id);
+      const row = await claimSend(ctx, id);
       if (row === 'not ours') return;
       if (row === 'too many') return;
       const outcome = await run(ctx, row, onProgress);
@@ -39,28 +38,54 @@ export async function executeApproval(
         await sleep(delay);
         continue;
       }
-      record(ctx, { ...row, sends: row.sends + 1 }, outcome);
+      await record(ctx, { ...row, sends: row.sends + 1 }, outcome);
       return;
     }
   } finally {
-    executingHere.delete(id);
+    lease.stop();
   }
+}
+
+/**
+ * Renews the lease of an approval this process executes, every third of its length, so a run
+ * longer than the lease (re-sends, a slow service) is not taken over while it goes on. A renewal
+ * that fails is said; the run stops at its next checkpoint if another process took it over.
+ */
+function holdLease(ctx: EngineContext, id: string): { stop(): void } {
+  let renewing = false;
+  const renew = async (): Promise<void> => {
+    renewing = true;
+    try {
+      await ctx.transaction((tx) => tx.approvals.renewLease(id, ctx.owner, ctx.leaseUntil()));
+    } catch (error) {
+      ctx.deps.log?.warn('lease not renewed', { approvalId: id, error });
+    } finally {
+      renewing = false;
+    }
+  };
+  const timer = setInterval(
+    () => {
+      if (!renewing) void renew();
+    },
+    Math.max(ctx.leaseMs / 3, 10),
+  ).unref();
+  return { stop: () => clearInterval(timer) };
 }
 
 /**
  * Counts the send about to happen, durably, while we still hold the approval. Past `maxSends` (a
  * process that keeps dying mid-send), it is `unresolved` instead: nothing is sent again.
  */
-function claimSend(ctx: EngineContext, id: string): ApprovalRow | 'not ours' | 'too many' {
-  return ctx.transaction(() => {
-    const row = ctx.store.byId(id);
+function claimSend(ctx: EngineContext, id: string): Promise<ApprovalRow | 'not ours' | 'too many'> {
+  return ctx.transaction(async (tx) => {
+    const row = await tx.approvals.byId(id);
     if (row === undefined || row.state !== 'executing' || row.owner !== ctx.owner) return 'not ours';
     if (row.sends >= ctx.maxSends) {
       const error = {
         kind: 'internal' as const,
         message: `sent ${row.sends} times as request ${row.request_id} without a known outcome; look it up at the service by that request id, then settle it with \`bankops approvals reconcile ${id}\``,
       };
-      ctx.store.update(
+      await tx.approvals.update(
         id,
         { state: 'executing', owner: ctx.owner },
         {
@@ -71,10 +96,14 @@ function claimSend(ctx: EngineContext, id: string): ApprovalRow | 'not ours' | '
           updated_at: ctx.nowIso(),
         },
       );
-      ctx.record(id, 'unresolved', { detail: error.message });
+      await ctx.record(tx, id, 'unresolved', { detail: error.message });
       return 'too many';
     }
-    ctx.store.update(id, { state: 'executing', owner: ctx.owner }, { sends: row.sends + 1 });
+    await tx.approvals.update(
+      id,
+      { state: 'executing', owner: ctx.owner },
+      { sends: row.sends + 1, lease_until: ctx.leaseUntil() },
+    );
     return row;
   });
 }
@@ -105,11 +134,7 @@ async function run(
     approvalId: row.id,
     ...optional('approved', approved),
     ...optional('onProgress', onProgress),
-    checkpoints: durableCheckpoints(ctx.store, {
-      id: row.id,
-      owner: ctx.owner,
-      checkpointsJson: row.checkpoints_json,
-    }),
+    checkpoints: durableCheckpoints(ctx, { id: row.id, checkpointsJson: row.checkpoints_json }),
   });
 }
 
@@ -130,18 +155,18 @@ function settlementOf(
 }
 
 /** Records the outcome, if this process still holds the approval. */
-function record(ctx: EngineContext, row: ApprovalRow, outcome: RunOutcome): void {
+async function record(ctx: EngineContext, row: ApprovalRow, outcome: RunOutcome): Promise<void> {
   const settlement = settlementOf(ctx, row, outcome);
   const { changes, kind, detail } = outcomeChanges(row, outcome, {
     ...ctx.settings(),
     secretFields: ctx.deps.registry.get(row.tool)?.secretFields ?? [],
     ...optional('settlement', settlement),
   });
-  ctx.transaction(() => {
+  await ctx.transaction(async (tx: Tx) => {
     // Unchanged: our lease ran out and another process took the approval over; its outcome stands.
-    if (!ctx.store.update(row.id, { state: 'executing', owner: ctx.owner }, changes)) return;
+    if (!(await tx.approvals.update(row.id, { state: 'executing', owner: ctx.owner }, changes))) return;
     if (kind === 'requoted') {
-      auditApproval(ctx.deps.audit, {
+      await ctx.audit(tx, {
         actor: requesterOf(row),
         tool: row.tool,
         input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -153,19 +178,19 @@ function record(ctx: EngineContext, row: ApprovalRow, outcome: RunOutcome): void
         error: `back to the approvers: ${detail ?? ''}`,
       });
     }
-    ctx.record(row.id, kind, detail === undefined ? {} : { detail });
+    await ctx.record(tx, row.id, kind, detail === undefined ? {} : { detail });
     // Sent money the service already called final in its first answer is settled at once.
     if (settlement !== undefined && settlement.settlement.outcome !== 'settling') {
-      recordSettled(ctx, { ...row, ...changes } as ApprovalRow, settlement.settlement);
+      await recordSettled(ctx, tx, { ...row, ...changes } as ApprovalRow, settlement.settlement);
     }
   });
 }
 
 /** Lets go of an approval this process holds, best effort: `recover()` may then take it over. */
-export function releaseApproval(ctx: EngineContext, id: string): void {
+export async function releaseApproval(ctx: EngineContext, id: string): Promise<void> {
   try {
-    ctx.transaction(() =>
-      ctx.store.update(id, { state: 'executing', owner: ctx.owner }, { owner: null, lease_until: null }),
+    await ctx.transaction((tx) =>
+      tx.approvals.update(id, { state: 'executing', owner: ctx.owner }, { owner: null, lease_until: null }),
     );
   } catch {
     // The database refuses even this: the lease runs out in time, and recovery takes it then.
@@ -173,21 +198,17 @@ export function releaseApproval(ctx: EngineContext, id: string): void {
 }
 
 /**
- * At start-up, and on demand: takes over every approval in `approved` or `executing` whose holder is
- * gone (one process wins), and executes it again with the same request id and recorded checkpoints,
- * so the service replays what it already did. `unresolved` ones are left to people.
+ * At start-up, and on demand: takes over every approval in `approved` or `executing` whose lease has
+ * run out (one process wins the compare-and-set), and executes it again with the same request id
+ * and recorded checkpoints, so the service replays what it already did. `unresolved` ones are left
+ * to people.
  */
 export async function recoverApprovals(ctx: EngineContext): Promise<number> {
   let finished = 0;
   const failures: unknown[] = [];
-  for (const row of ctx.store.unfinished()) {
-    if (!ownerIsGone(row, ctx.now())) continue;
-    const taken = ctx.transaction(() =>
-      ctx.store.update(
-        row.id,
-        { state: row.state, owner: row.owner },
-        { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: ctx.nowIso() },
-      ),
+  for (const row of await ctx.read((s) => s.approvals.unfinished())) {
+    const taken = await ctx.transaction((tx) =>
+      tx.approvals.claimExecution(row.id, ctx.owner, ctx.leaseUntil(), ctx.nowIso()),
     );
     if (!taken) continue;
     // One approval that cannot be finished now must not stop the others: it stays `executing`

@@ -1,9 +1,10 @@
-import { auditApproval, SYSTEM_ACTOR } from './audit.js';
+import type { Tx } from '../store/index.js';
+import { SYSTEM_ACTOR } from './audit.js';
 import type { EngineContext } from './context.js';
 import type { ApprovalRow } from './store.js';
 
 /** pending → expired, inside the caller's transaction, with its audit entry and feed event. */
-function expire(ctx: EngineContext, row: ApprovalRow): ApprovalRow {
+async function expire(ctx: EngineContext, tx: Tx, row: ApprovalRow): Promise<ApprovalRow> {
   const reason = `no quorum of ${row.required_approvers} before ${row.expires_at}`;
   const changes = {
     state: 'expired' as const,
@@ -11,8 +12,9 @@ function expire(ctx: EngineContext, row: ApprovalRow): ApprovalRow {
     decision_reason: reason,
     updated_at: ctx.nowIso(),
   };
-  if (!ctx.store.update(row.id, { state: 'pending' }, changes)) return ctx.store.byId(row.id)!;
-  auditApproval(ctx.deps.audit, {
+  if (!(await tx.approvals.update(row.id, { state: 'pending' }, changes)))
+    return (await tx.approvals.byId(row.id))!;
+  await ctx.audit(tx, {
     actor: SYSTEM_ACTOR,
     tool: row.tool,
     input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -23,29 +25,29 @@ function expire(ctx: EngineContext, row: ApprovalRow): ApprovalRow {
     outcome: 'failed',
     error: `expired: ${reason}`,
   });
-  ctx.record(row.id, 'expired', { actor: SYSTEM_ACTOR, detail: reason });
-  return ctx.store.byId(row.id)!;
+  await ctx.record(tx, row.id, 'expired', { actor: SYSTEM_ACTOR, detail: reason });
+  return (await tx.approvals.byId(row.id))!;
 }
 
 /** The row, expired first if its time is up (inside the caller's transaction). */
-export function currentRow(ctx: EngineContext, id: string): ApprovalRow | undefined {
-  const row = ctx.store.byId(id);
+export async function currentRow(ctx: EngineContext, tx: Tx, id: string): Promise<ApprovalRow | undefined> {
+  const row = await tx.approvals.byId(id);
   if (row === undefined || row.state !== 'pending' || row.expires_at > ctx.nowIso()) return row;
-  return expire(ctx, row);
+  return expire(ctx, tx, row);
 }
 
 /**
  * Marks every pending approval past its deadline `expired`, each in its own transaction (one that
  * cannot be written does not hold the others back); returns how many.
  */
-export function expireDue(ctx: EngineContext): number {
+export async function expireDue(ctx: EngineContext): Promise<number> {
   // Read first: the write lock is only taken when something is due.
   let expired = 0;
-  for (const row of ctx.store.pendingPast(ctx.nowIso())) {
-    ctx.transaction(() => {
-      const current = ctx.store.byId(row.id);
+  for (const row of await ctx.read((s) => s.approvals.pendingPast(ctx.nowIso()))) {
+    await ctx.transaction(async (tx) => {
+      const current = await tx.approvals.byId(row.id);
       if (current?.state === 'pending' && current.expires_at <= ctx.nowIso()) {
-        expire(ctx, current);
+        await expire(ctx, tx, current);
         expired += 1;
       }
     });
@@ -54,7 +56,8 @@ export function expireDue(ctx: EngineContext): number {
 }
 
 export interface ExpiryTimer {
-  stop(): void;
+  /** Resolves once a pass in progress has ended. */
+  stop(): Promise<void>;
 }
 
 /** Longest wait between looks: approvals opened by other processes are seen within this. */
@@ -68,32 +71,50 @@ const MAX_WAIT_MS = 1000;
 export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) => void): ExpiryTimer {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
-  const arm = (): void => {
-    if (stopped) return;
+  /** The latest arming wins: an earlier one that reads the next deadline later sets nothing. */
+  let generation = 0;
+  let running: Promise<void> | undefined;
+  const later = (wait: number): void => {
     clearTimeout(timer);
-    const next = ctx.store.nextExpiry();
-    const wait = next === undefined ? MAX_WAIT_MS : Date.parse(next) - ctx.now().getTime();
     timer = setTimeout(tick, Math.min(Math.max(wait, 0), MAX_WAIT_MS)).unref();
   };
-  const tick = (): void => {
-    try {
-      expireDue(ctx);
-    } catch (error) {
-      // A database locked past its busy timeout: said, and tried again a second later, not at once.
-      onError(error);
-      timer = setTimeout(tick, MAX_WAIT_MS).unref();
-      return;
-    }
-    arm();
+  const arm = async (): Promise<void> => {
+    if (stopped) return;
+    const mine = ++generation;
+    const next = await ctx.read((s) => s.approvals.nextExpiry());
+    if (stopped || mine !== generation) return;
+    later(next === undefined ? MAX_WAIT_MS : Date.parse(next) - ctx.now().getTime());
   };
+  const armOrRetry = (): void => {
+    running = arm().catch((error: unknown) => {
+      onError(error);
+      if (!stopped) later(MAX_WAIT_MS);
+    });
+  };
+  function tick(): void {
+    running = expireDue(ctx).then(
+      () => armOrRetry(),
+      (error: unknown) => {
+        // A database locked past its busy timeout: said, and tried again a second later, not at once.
+        onError(error);
+        if (!stopped) later(MAX_WAIT_MS);
+      },
+    );
+  }
   const unsubscribe = ctx.onEvent((event) => {
-    if (event.kind === 'opened' || event.kind === 'requoted') arm();
+    if (event.kind === 'opened' || event.kind === 'requoted') armOrRetry();
   });
-  arm();
+  armOrRetry();
   return {
-    stop() {
+    async stop() {
       stopped = true;
       unsubscribe();
+      clearTimeout(timer);
+      while (running !== undefined) {
+        const current = running;
+        await current;
+        if (running === current) break;
+      }
       clearTimeout(timer);
     },
   };

@@ -1,7 +1,18 @@
 import type { Logger } from '../log.js';
-import type { ApprovalFeed } from './feed.js';
 import type { ApprovalListener } from './types.js';
 import type { ApprovalEvent } from './view-schema.js';
+
+/** The feed as a follower reads it: each call is its own read (or, for `advance`, transaction). */
+export interface FeedReader {
+  /** Committed events after `seq`, oldest first. */
+  after(seq: number, limit?: number): Promise<ApprovalEvent[]>;
+  /** The newest sequence number (0 when empty). */
+  head(): Promise<number>;
+  /** Where a consumer stands; undefined for one that never read. */
+  cursor(consumer: string): Promise<number | undefined>;
+  /** Records that a consumer has handled everything up to `seq` (never moves back). */
+  advance(consumer: string, seq: number): Promise<void>;
+}
 
 export interface FollowOptions {
   /** The consumer's name; its position is kept in the database under it. */
@@ -33,16 +44,22 @@ const MAX_RETRY_MS = 30_000;
  * at once by changes in this process; changes committed by other processes are picked up by polling.
  */
 export function followFeed(
-  feed: ApprovalFeed,
+  feed: FeedReader,
   subscribe: (listener: ApprovalListener) => () => void,
   options: FollowOptions,
 ): FeedFollower {
   const { consumer, handle } = options;
-  const known = feed.cursor(consumer);
-  let position = known ?? (options.startAt === 'end' ? feed.head() : 0);
-  // A new consumer that starts at the end says so durably: after a restart it must not start at a
-  // later end and skip what came in between.
-  if (known === undefined && position > 0) feed.advance(consumer, position);
+  let position = 0;
+  let started = false;
+  /** Where the consumer stands, read once before the first pass. */
+  const start = async (): Promise<void> => {
+    const known = await feed.cursor(consumer);
+    position = known ?? (options.startAt === 'end' ? await feed.head() : 0);
+    // A new consumer that starts at the end says so durably: after a restart it must not start at a
+    // later end and skip what came in between.
+    if (known === undefined && position > 0) await feed.advance(consumer, position);
+    started = true;
+  };
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -64,8 +81,9 @@ export function followFeed(
   };
 
   const pass = async (): Promise<void> => {
+    if (!started) await start();
     for (;;) {
-      const batch = feed.after(position);
+      const batch = await feed.after(position);
       if (batch.length === 0 || stopped) {
         // Caught up: whatever failed before is behind us, and polling takes over again.
         if (batch.length === 0) failures = 0;
@@ -81,7 +99,7 @@ export function followFeed(
         }
         failures = 0;
         position = event.seq;
-        feed.advance(consumer, position);
+        await feed.advance(consumer, position);
       }
     }
   };
@@ -106,8 +124,9 @@ export function followFeed(
   }
 
   const unsubscribe = subscribe(() => wake());
+  // Other processes' changes: a pass reads what is new (one indexed query when nothing is).
   const poll = setInterval(() => {
-    if (running === undefined && failures === 0 && feed.head() > position) wake();
+    if (running === undefined && failures === 0) wake();
   }, options.pollMs ?? 250).unref();
   wake();
 
@@ -117,7 +136,7 @@ export function followFeed(
     },
     async drain() {
       while (running !== undefined) await running;
-      if (stopped || failures > 0 || feed.head() <= position) return;
+      if (stopped || failures > 0 || (started && (await feed.head()) <= position)) return;
       wake();
       while (running !== undefined) await running;
     },

@@ -1,8 +1,8 @@
 import { personOf } from '../policy/actors.js';
 import type { ExecuteResult } from '../results.js';
 import { secretsOf, toFailure } from '../run-tool.js';
+import type { Tx } from '../store/index.js';
 import type { Preview } from '../tool.js';
-import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { expireDue } from './expire.js';
 import { newApprovalRow } from './rows.js';
@@ -16,18 +16,21 @@ import type { OpenApprovalRequest } from './types.js';
  */
 export async function openApproval(ctx: EngineContext, request: OpenApprovalRequest): Promise<ExecuteResult> {
   const { tool, input, actor } = request;
-  expireDue(ctx);
-  const joined = ctx.transaction(() => join(ctx, request));
+  await expireDue(ctx);
+  const joined = await ctx.transaction((tx) => join(ctx, tx, request));
   if (joined !== undefined) return joined;
 
   // The audit entry of the request, opened or not.
-  const requested = (fields: {
-    approvalId: string | null;
-    outcome: 'failed' | 'pending';
-    error?: string;
-    requestId?: string;
-  }) =>
-    auditApproval(ctx.deps.audit, {
+  const requested = (
+    tx: Tx,
+    fields: {
+      approvalId: string | null;
+      outcome: 'failed' | 'pending';
+      error?: string;
+      requestId?: string;
+    },
+  ) =>
+    ctx.audit(tx, {
       actor,
       tool: tool.name,
       input: ctx.auditInput(tool, input),
@@ -42,35 +45,44 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
       preview = await tool.preview(input, ctx.readContext(actor, request.onProgress));
     } catch (error) {
       const failure = toFailure(error, secretsOf(tool, input));
-      requested({ approvalId: null, outcome: 'failed', error: `not opened: ${failure.message}` });
+      await ctx.transaction((tx) =>
+        requested(tx, { approvalId: null, outcome: 'failed', error: `not opened: ${failure.message}` }),
+      );
       return { status: 'failed', tool: tool.name, error: failure };
     }
   }
 
   const person = personOf(ctx.deps.policy.current(), actor);
   const row = newApprovalRow({ ...request, person }, preview, ctx.settings());
-  const raced = ctx.transaction((): ExecuteResult | undefined => {
+  return ctx.transaction(async (tx): Promise<ExecuteResult> => {
     // An identical request may have opened one while we were quoting: join it instead.
-    const other = join(ctx, request);
+    const other = await join(ctx, tx, request);
     if (other !== undefined) return other;
-    ctx.store.insert(row);
-    requested({ approvalId: row.id, requestId: row.request_id, outcome: 'pending' });
-    ctx.record(row.id, 'opened', { actor, person });
-    return undefined;
+    await tx.approvals.insert(row);
+    await requested(tx, { approvalId: row.id, requestId: row.request_id, outcome: 'pending' });
+    await ctx.record(tx, row.id, 'opened', { actor, person });
+    return {
+      status: 'pending_approval',
+      tool: tool.name,
+      approvalId: row.id,
+      approval: await ctx.view(tx, row),
+    };
   });
-  if (raced !== undefined) return raced;
-  return { status: 'pending_approval', tool: tool.name, approvalId: row.id, approval: ctx.view(row) };
 }
 
 /**
  * The open approval this request repeats (assistants retry; people double-click), or a keyed
  * retry's first result. A join is said in the answer (`joined`), with who opened it and when.
  */
-function join(ctx: EngineContext, request: OpenApprovalRequest): ExecuteResult | undefined {
+async function join(
+  ctx: EngineContext,
+  tx: Tx,
+  request: OpenApprovalRequest,
+): Promise<ExecuteResult | undefined> {
   const { tool, actor, fingerprint, idempotencyKey: key } = request;
   let found: ApprovalRow | undefined;
   if (key !== undefined) {
-    found = ctx.store.byKey(actor.id, tool.name, key);
+    found = await tx.approvals.byKey(actor.id, tool.name, key);
     if (found !== undefined && found.fingerprint !== fingerprint) {
       const message = `idempotency key '${key}' was already used for a different ${tool.name} input (approval ${found.id})`;
       return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
@@ -80,9 +92,9 @@ function join(ctx: EngineContext, request: OpenApprovalRequest): ExecuteResult |
       return { status: 'ok', tool: tool.name, output, requestId: found.request_id };
     }
   }
-  found ??= ctx.store.openByFingerprint(fingerprint, key);
+  found ??= await tx.approvals.openByFingerprint(fingerprint, key);
   if (found === undefined) return undefined;
-  auditApproval(ctx.deps.audit, {
+  await ctx.audit(tx, {
     actor,
     tool: tool.name,
     input: ctx.auditInput(tool, request.input),
@@ -96,7 +108,7 @@ function join(ctx: EngineContext, request: OpenApprovalRequest): ExecuteResult |
     status: 'pending_approval',
     tool: tool.name,
     approvalId: found.id,
-    approval: ctx.view(found),
+    approval: await ctx.view(tx, found),
     joined: true,
   };
 }

@@ -1,7 +1,6 @@
 import { internalError } from '../errors.js';
 import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
-import { auditApproval } from './audit.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
 import type { ApprovalRow } from './store.js';
@@ -38,24 +37,25 @@ export async function reconcileApproval(
   const reason = how.reason?.trim() ?? '';
   if (how.outcome !== 'retry' && reason === '')
     return refused('say what you found at the service (--reason), for the audit log');
-  const decided = ctx.transaction((): ApprovalActionResult | 'retry' => {
-    const row = ctx.store.byId(id);
+  const decided = await ctx.transaction(async (tx): Promise<ApprovalActionResult | 'retry'> => {
+    const row = await tx.approvals.byId(id);
     if (row === undefined) return notFound(id);
     const refusal = mayReconcile(ctx, row, actor);
-    if (refusal !== undefined) return { status: 'refused', reason: refusal, approval: ctx.view(row) };
+    if (refusal !== undefined)
+      return { status: 'refused', reason: refusal, approval: await ctx.view(tx, row) };
     const person = personOf(ctx.deps.policy.current(), actor);
     const now = ctx.nowIso();
     const changes: Partial<ApprovalRow> =
       how.outcome === 'retry'
         ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), sends: 0, updated_at: now }
         : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
-    if (!ctx.store.update(id, { state: 'unresolved' }, changes))
+    if (!(await tx.approvals.update(id, { state: 'unresolved' }, changes)))
       throw internalError(`approval ${id} changed under a write lock`);
     const what =
       how.outcome === 'retry'
         ? 'sent again with the same request id'
         : `marked ${how.outcome} by ${actor.id}: ${reason}`;
-    auditApproval(ctx.deps.audit, {
+    await ctx.audit(tx, {
       actor,
       tool: row.tool,
       input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -66,10 +66,14 @@ export async function reconcileApproval(
       outcome: how.outcome === 'succeeded' ? 'ok' : how.outcome === 'failed' ? 'failed' : 'pending',
       error: what,
     });
-    ctx.record(id, how.outcome === 'retry' ? 'executing' : 'reconciled', { actor, person, detail: what });
-    return how.outcome === 'retry' ? 'retry' : { status: 'ok', approval: ctx.viewById(id)! };
+    await ctx.record(tx, id, how.outcome === 'retry' ? 'executing' : 'reconciled', {
+      actor,
+      person,
+      detail: what,
+    });
+    return how.outcome === 'retry' ? 'retry' : { status: 'ok', approval: (await ctx.viewById(tx, id))! };
   });
   if (decided !== 'retry') return decided;
   await executeApproval(ctx, id);
-  return { status: 'ok', approval: ctx.viewById(id)! };
+  return { status: 'ok', approval: (await ctx.read((s) => ctx.viewById(s, id)))! };
 }

@@ -1,5 +1,6 @@
 import { toFailure } from '../run-tool.js';
-import { auditApproval, SYSTEM_ACTOR } from './audit.js';
+import type { Tx } from '../store/index.js';
+import { SYSTEM_ACTOR } from './audit.js';
 import type { EngineContext } from './context.js';
 import type { ApprovalRow } from './store.js';
 import { requesterOf } from './view.js';
@@ -32,12 +33,12 @@ export function nextLookDelayMs(sentAgoMs: number, polls: number): number | unde
 const CLAIM_MS = 30 * SECOND;
 
 /** Takes the look at one row due now; false when another process took it first. */
-function claim(ctx: EngineContext, row: ApprovalRow): boolean {
-  return ctx.transaction(() => {
-    const current = ctx.store.byId(row.id);
+function claim(ctx: EngineContext, row: ApprovalRow): Promise<boolean> {
+  return ctx.transaction(async (tx) => {
+    const current = await tx.approvals.byId(row.id);
     if (current?.settle_next_at !== row.settle_next_at || row.settle_next_at === null) return false;
     const until = new Date(ctx.now().getTime() + CLAIM_MS).toISOString();
-    return ctx.store.update(row.id, { state: current.state }, { settle_next_at: until });
+    return tx.approvals.update(row.id, { state: current.state }, { settle_next_at: until });
   });
 }
 
@@ -46,7 +47,9 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
   const tool = ctx.deps.registry.get(row.tool);
   const before = JSON.parse(row.settlement_json ?? 'null') as Settlement | null;
   if (tool?.settle === undefined || before === null) {
-    ctx.transaction(() => ctx.store.update(row.id, { state: row.state }, { settle_next_at: null }));
+    await ctx.transaction((tx) =>
+      tx.approvals.update(row.id, { state: row.state }, { settle_next_at: null }),
+    );
     return;
   }
   const now = ctx.now();
@@ -74,8 +77,8 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
     };
   }
   const final = after.outcome !== 'settling';
-  ctx.transaction(() => {
-    const changed = ctx.store.update(
+  await ctx.transaction(async (tx) => {
+    const changed = await tx.approvals.update(
       row.id,
       { state: row.state },
       {
@@ -84,14 +87,19 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
         settle_next_at: final || delay === undefined ? null : new Date(now.getTime() + delay).toISOString(),
       },
     );
-    if (changed && final) recordSettled(ctx, row, after);
+    if (changed && final) await recordSettled(ctx, tx, row, after);
   });
 }
 
 /** The audit entry and feed event of sent money that reached its final status (inside a transaction). */
-export function recordSettled(ctx: EngineContext, row: ApprovalRow, settlement: Settlement): void {
+export async function recordSettled(
+  ctx: EngineContext,
+  tx: Tx,
+  row: ApprovalRow,
+  settlement: Settlement,
+): Promise<void> {
   const detail = `${settlement.kind} ${settlement.id} ${settlement.status}${settlement.note === undefined ? '' : `: ${settlement.note}`}`;
-  auditApproval(ctx.deps.audit, {
+  await ctx.audit(tx, {
     actor: SYSTEM_ACTOR,
     tool: row.tool,
     input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -102,15 +110,15 @@ export function recordSettled(ctx: EngineContext, row: ApprovalRow, settlement: 
     outcome: settlement.outcome === 'completed' ? 'ok' : 'failed',
     ...(settlement.outcome === 'completed' ? {} : { error: detail }),
   });
-  ctx.record(row.id, 'settled', { actor: SYSTEM_ACTOR, detail });
+  await ctx.record(tx, row.id, 'settled', { actor: SYSTEM_ACTOR, detail });
 }
 
 /** One pass over the sent money whose status is due to be asked; returns how many were asked. */
 export async function settleDue(ctx: EngineContext, limit = 20): Promise<number> {
   let asked = 0;
-  for (const row of ctx.store.settlementsDue(ctx.nowIso(), limit)) {
-    if (!claim(ctx, row)) continue;
-    await look(ctx, ctx.store.byId(row.id) ?? row);
+  for (const row of await ctx.read((s) => s.approvals.settlementsDue(ctx.nowIso(), limit))) {
+    if (!(await claim(ctx, row))) continue;
+    await look(ctx, (await ctx.read((s) => s.approvals.byId(row.id))) ?? row);
     asked += 1;
   }
   return asked;

@@ -48,7 +48,7 @@ export type Reconciliation =
   | { outcome: 'retry'; reason?: string };
 
 /**
- * Approvals as DESIGN decisions 4, 5 and 14 describe them, stored in SQLite. The executor hands
+ * Approvals as DESIGN decisions 4, 5 and 14 describe them, kept in the store. The executor hands
  * requests that need approval to it; front ends approve, reject, cancel, read and list through the
  * executor, and follow changes through the feed.
  */
@@ -56,13 +56,13 @@ export interface ApprovalService {
   open(request: OpenApprovalRequest): Promise<ExecuteResult>;
   /** One approver's vote; the vote that completes the quorum executes the operation (exactly once). */
   approve(id: string, approver: Actor): Promise<ApprovalActionResult>;
-  reject(id: string, approver: Actor, reason: string): ApprovalActionResult;
+  reject(id: string, approver: Actor, reason: string): Promise<ApprovalActionResult>;
   /** The requester withdraws a request that is still pending (approvers reject instead). */
-  cancel(id: string, actor: Actor, reason?: string): ApprovalActionResult;
+  cancel(id: string, actor: Actor, reason?: string): Promise<ApprovalActionResult>;
   /** A person settles an `unresolved` approval after looking it up at the service. */
   reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult>;
-  get(id: string): ApprovalView | undefined;
-  list(filter?: ApprovalFilter): ApprovalView[];
+  get(id: string): Promise<ApprovalView | undefined>;
+  list(filter?: ApprovalFilter): Promise<ApprovalView[]>;
   /**
    * The approval a requester's idempotency key is bound to (open or succeeded), with the request
    * fingerprint it holds: one key stands for one input, whether it ran directly or waits here.
@@ -71,7 +71,7 @@ export interface ApprovalService {
     requesterId: string,
     tool: string,
     key: string,
-  ): { id: string; fingerprint: string } | undefined;
+  ): Promise<{ id: string; fingerprint: string } | undefined>;
   /** At start-up: finish approvals a dead process left `approved` or `executing`, with their request ids. */
   recover(): Promise<number>;
   onEvent(listener: ApprovalListener): () => void;

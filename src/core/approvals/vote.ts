@@ -3,7 +3,8 @@ import { optional } from '../optional.js';
 import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
-import { auditApproval } from './audit.js';
+import type { Stores, Tx } from '../store/index.js';
+import { approvalEntry } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import { type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
@@ -18,31 +19,38 @@ export const notFound = (id: string): ApprovalActionResult => ({
   reason: `no approval ${id}`,
 });
 
-const refusal = (ctx: EngineContext, reason: string, row: ApprovalRow): ApprovalActionResult => ({
+const refusal = async (
+  ctx: EngineContext,
+  stores: Stores,
+  reason: string,
+  row: ApprovalRow,
+): Promise<ApprovalActionResult> => ({
   status: 'refused',
   reason,
-  approval: ctx.view(row),
+  approval: await ctx.view(stores, row),
 });
 
 /** Every call is audited, refused ones too: who tried to approve, reject or cancel what, and why not. */
-export function auditRefusal(
+export async function auditRefusal(
   ctx: EngineContext,
   actor: Actor,
   result: ApprovalActionResult,
-): ApprovalActionResult {
+): Promise<ApprovalActionResult> {
   if (result.status !== 'refused' || result.approval === undefined) return result;
   const approval = result.approval;
-  auditApproval(ctx.deps.audit, {
-    actor,
-    tool: approval.tool,
-    input: approval.input,
-    event: 'decided',
-    decision: 'refused',
-    approvalId: approval.id,
-    requestId: approval.requestId,
-    outcome: 'failed',
-    error: result.reason,
-  });
+  await ctx.deps.audit.append(
+    approvalEntry({
+      actor,
+      tool: approval.tool,
+      input: approval.input,
+      event: 'decided',
+      decision: 'refused',
+      approvalId: approval.id,
+      requestId: approval.requestId,
+      outcome: 'failed',
+      error: result.reason,
+    }),
+  );
   return result;
 }
 
@@ -63,11 +71,12 @@ function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly Vot
 }
 
 /** Why this person may not vote on this row now, or their person when they may. */
-function mayVote(
+async function mayVote(
   ctx: EngineContext,
+  stores: Stores,
   row: ApprovalRow,
   approver: Actor,
-): { person: string } | { reason: string } {
+): Promise<{ person: string } | { reason: string }> {
   if (row.state !== 'pending') return { reason: closedReason(row.id, row.state) };
   const policy = ctx.deps.policy.current();
   const check = checkApprover(policy, {
@@ -79,14 +88,12 @@ function mayVote(
   if (!check.ok) return { reason: check.reason };
   // Each identity once, and each person once: by the person recorded with an earlier vote, and by
   // that vote's identity judged again under the policy in force now.
-  const earlier = ctx.store
-    .votes(row.id, row.attempt)
-    .find(
-      (vote) =>
-        vote.approver_id === approver.id ||
-        vote.person === check.person ||
-        personOf(policy, JSON.parse(vote.approver_json) as Actor) === check.person,
-    );
+  const earlier = (await stores.approvals.votes(row.id, row.attempt)).find(
+    (vote) =>
+      vote.approver_id === approver.id ||
+      vote.person === check.person ||
+      personOf(policy, JSON.parse(vote.approver_json) as Actor) === check.person,
+  );
   if (earlier !== undefined) {
     const as = earlier.approver_id === approver.id ? '' : ` (as ${earlier.approver_id})`;
     return {
@@ -107,8 +114,9 @@ async function stillPossible(
 ): Promise<string | undefined> {
   const tool = ctx.deps.registry.get(row.tool);
   if (tool?.check === undefined) return undefined;
+  const view = await ctx.read((s) => ctx.view(s, row));
   try {
-    await tool.check(JSON.parse(row.input_json), ctx.readContext(approver), ctx.view(row));
+    await tool.check(JSON.parse(row.input_json), ctx.readContext(approver), view);
     return undefined;
   } catch (error) {
     return `not recorded: ${toFailure(error, []).message}`;
@@ -153,32 +161,38 @@ export async function vote(
   approver: Actor,
   proof?: StepUpProof,
 ): Promise<ApprovalActionResult | 'execute'> {
-  const before = ctx.transaction(() => currentRow(ctx, id));
-  if (before === undefined) return notFound(id);
-  const allowed = mayVote(ctx, before, approver);
-  if ('reason' in allowed) return refusal(ctx, allowed.reason, before);
+  const first = await ctx.transaction(async (tx) => {
+    const row = await currentRow(ctx, tx, id);
+    if (row === undefined) return notFound(id);
+    const allowed = await mayVote(ctx, tx, row, approver);
+    if ('reason' in allowed) return refusal(ctx, tx, allowed.reason, row);
+    return { row, person: allowed.person };
+  });
+  if ('status' in first) return first;
+  const before = first.row;
   let evidence: VoteEvidence | undefined;
   if (before.step_up !== null) {
-    const signed = await confirmed(ctx, before, allowed.person, proof);
-    if ('reason' in signed) return refusal(ctx, signed.reason, before);
+    const signed = await confirmed(ctx, before, first.person, proof);
+    if ('reason' in signed) return ctx.read((s) => refusal(ctx, s, signed.reason, before));
     evidence = signed.evidence;
   }
   const impossible = await stillPossible(ctx, before, approver);
-  if (impossible !== undefined) return refusal(ctx, impossible, before);
+  if (impossible !== undefined) return ctx.read((s) => refusal(ctx, s, impossible, before));
 
-  return ctx.transaction((): ApprovalActionResult | 'execute' => {
-    const row = currentRow(ctx, id);
+  return ctx.transaction(async (tx): Promise<ApprovalActionResult | 'execute'> => {
+    const row = await currentRow(ctx, tx, id);
     if (row === undefined) return notFound(id);
     // It may have moved while the balance was read (another vote, a re-quote): judged again.
-    const now = mayVote(ctx, row, approver);
-    if ('reason' in now) return refusal(ctx, now.reason, row);
+    const now = await mayVote(ctx, tx, row, approver);
+    if ('reason' in now) return refusal(ctx, tx, now.reason, row);
     if (row.attempt !== before.attempt)
-      return refusal(ctx, `approval ${id} changed while you voted; look again`, row);
+      return refusal(ctx, tx, `approval ${id} changed while you voted; look again`, row);
     if (row.step_up !== null) {
       // What was signed must still be what would run: a new quote or input voids the signature.
       if (evidence === undefined || !sameTarget(evidence.signed, targetOf(ctx, row, now.person))) {
         return refusal(
           ctx,
+          tx,
           `not recorded: what you signed is no longer what ${id} would run (a new quote since); read it again and sign again`,
           row,
         );
@@ -186,10 +200,10 @@ export async function vote(
       // The signature counter moves forward with the vote, in this transaction, or the vote is refused.
       const counted = ctx.deps.stepUp?.commit(evidence);
       if (counted?.ok !== true)
-        return refusal(ctx, `not recorded: ${counted?.reason ?? 'no passkey check'}`, row);
+        return refusal(ctx, tx, `not recorded: ${counted?.reason ?? 'no passkey check'}`, row);
     }
     const at = ctx.nowIso();
-    ctx.store.addVote(id, {
+    await tx.approvals.addVote(id, {
       person: now.person,
       approverId: approver.id,
       approverJson: JSON.stringify(approver),
@@ -197,7 +211,7 @@ export async function vote(
       at,
       evidenceJson: evidence === undefined ? null : JSON.stringify(evidence),
     });
-    auditApproval(ctx.deps.audit, {
+    await ctx.audit(tx, {
       actor: approver,
       tool: row.tool,
       input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -207,31 +221,32 @@ export async function vote(
       requestId: row.request_id,
       ...optional('evidence', evidence),
     });
-    const quorum = peopleCounted(ctx, row, ctx.store.votes(id, row.attempt)).size >= row.required_approvers;
+    const quorum =
+      peopleCounted(ctx, row, await tx.approvals.votes(id, row.attempt)).size >= row.required_approvers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk
     // (synchronous=FULL) before anything is sent.
     const changes: Partial<ApprovalRow> = quorum
       ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: at }
       : { updated_at: at };
-    if (!ctx.store.update(id, { state: 'pending' }, changes))
+    if (!(await tx.approvals.update(id, { state: 'pending' }, changes)))
       throw internalError(`approval ${id} changed under a write lock`);
-    ctx.record(id, 'voted', { actor: approver, person: now.person });
-    if (quorum) ctx.record(id, 'executing', { actor: approver, person: now.person });
-    return quorum ? 'execute' : { status: 'ok', approval: ctx.viewById(id)! };
+    await ctx.record(tx, id, 'voted', { actor: approver, person: now.person });
+    if (quorum) await ctx.record(tx, id, 'executing', { actor: approver, person: now.person });
+    return quorum ? 'execute' : { status: 'ok', approval: (await ctx.viewById(tx, id))! };
   });
 }
 
-export function reject(
+export async function reject(
   ctx: EngineContext,
   id: string,
   approver: Actor,
   reason: string,
-): ApprovalActionResult {
+): Promise<ApprovalActionResult> {
   if (reason.trim() === '') return refused('a rejection needs a reason, for the requester and the audit log');
-  return ctx.transaction((): ApprovalActionResult => {
-    const row = currentRow(ctx, id);
+  return ctx.transaction(async (tx): Promise<ApprovalActionResult> => {
+    const row = await currentRow(ctx, tx, id);
     if (row === undefined) return notFound(id);
-    if (row.state !== 'pending') return refusal(ctx, closedReason(id, row.state), row);
+    if (row.state !== 'pending') return refusal(ctx, tx, closedReason(id, row.state), row);
     const policy = ctx.deps.policy.current();
     const requester = requesterOf(row);
     const person = personOf(policy, approver);
@@ -239,7 +254,7 @@ export function reject(
       approver.id === requester.id ||
       requesterPeople(policy, requester, row.requester_person).has(person)
     ) {
-      return refusal(ctx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
+      return refusal(ctx, tx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {
       approver,
@@ -247,46 +262,53 @@ export function reject(
       requesterPerson: row.requester_person,
       approverRole: row.approver_role,
     });
-    if (!check.ok) return refusal(ctx, check.reason, row);
-    return close(ctx, row, 'rejected', approver, person, reason.trim());
+    if (!check.ok) return refusal(ctx, tx, check.reason, row);
+    return close(ctx, tx, row, 'rejected', approver, person, reason.trim());
   });
 }
 
-export function cancel(ctx: EngineContext, id: string, actor: Actor, reason?: string): ApprovalActionResult {
-  return ctx.transaction((): ApprovalActionResult => {
-    const row = currentRow(ctx, id);
+export async function cancel(
+  ctx: EngineContext,
+  id: string,
+  actor: Actor,
+  reason?: string,
+): Promise<ApprovalActionResult> {
+  return ctx.transaction(async (tx): Promise<ApprovalActionResult> => {
+    const row = await currentRow(ctx, tx, id);
     if (row === undefined) return notFound(id);
     const person = personOf(ctx.deps.policy.current(), actor);
     // The requester, under any identity of the same person.
     const requesters = requesterPeople(ctx.deps.policy.current(), requesterOf(row), row.requester_person);
     if (actor.id !== row.requester_id && !requesters.has(person)) {
-      return refusal(ctx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
+      return refusal(ctx, tx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {
       return refusal(
         ctx,
+        tx,
         `approval ${id} ${closedWords(row.state)}; only a pending one can be cancelled`,
         row,
       );
     }
     const why = reason?.trim() ? reason.trim() : 'cancelled by the requester';
-    return close(ctx, row, 'cancelled', actor, person, why);
+    return close(ctx, tx, row, 'cancelled', actor, person, why);
   });
 }
 
 /** pending → rejected | cancelled, with its audit entry and feed event. */
-function close(
+async function close(
   ctx: EngineContext,
+  tx: Tx,
   row: ApprovalRow,
   state: 'rejected' | 'cancelled',
   actor: Actor,
   person: string,
   reason: string,
-): ApprovalActionResult {
+): Promise<ApprovalActionResult> {
   const changes = { state, decided_by: actor.id, decision_reason: reason, updated_at: ctx.nowIso() };
-  if (!ctx.store.update(row.id, { state: 'pending' }, changes))
+  if (!(await tx.approvals.update(row.id, { state: 'pending' }, changes)))
     throw internalError(`approval ${row.id} changed under a write lock`);
-  auditApproval(ctx.deps.audit, {
+  await ctx.audit(tx, {
     actor,
     tool: row.tool,
     input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
@@ -297,6 +319,6 @@ function close(
     outcome: 'failed',
     error: `${state} by ${actor.id}: ${reason}`,
   });
-  ctx.record(row.id, state, { actor, person, detail: reason });
-  return { status: 'ok', approval: ctx.viewById(row.id)! };
+  await ctx.record(tx, row.id, state, { actor, person, detail: reason });
+  return { status: 'ok', approval: (await ctx.viewById(tx, row.id))! };
 }

@@ -2,6 +2,7 @@ export { AuditFilterError, AuditInputError, AuditLogCorruptError } from './error
 export { entryHash, GENESIS_HASH } from './hash.js';
 export type { AppendOptions, AuditLogOptions } from './log.js';
 export { AuditLog } from './log.js';
+export type { AuditRow } from './rows.js';
 export type {
   AuditAnchor,
   AuditContent,
@@ -22,3 +23,4 @@ export {
   MAX_ERROR_LENGTH,
   outcomeSchema,
 } from './schema.js';
+export type { AuditStore } from './store.js';

@@ -1,13 +1,10 @@
-import type { Statement } from 'better-sqlite3';
 import { CanonicalText, canonicalJson, type JsonValue } from '../canonical-json.js';
-import type { Db } from '../db.js';
 import { optional } from '../optional.js';
 import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
+import type { Storage, Stores } from '../store/index.js';
 import { AuditInputError } from './errors.js';
-import { entryHash, GENESIS_HASH } from './hash.js';
-import { migrateAuditLog } from './migrations.js';
-import { DEFAULT_LIST_LIMIT, selectEntries } from './query.js';
-import { entryOf } from './rows.js';
+import { entryHash } from './hash.js';
+import { type AuditRow, entryOf } from './rows.js';
 import type {
   AuditAnchor,
   AuditContent,
@@ -59,83 +56,84 @@ interface Queued {
 
 type Unsealed = Omit<AuditContent, 'seq' | 'ts'>;
 
-const headSql = 'SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1';
+const DEFAULT_LIST_LIMIT = 100;
+/** Rows read at a time by checks over the whole log. */
+const PAGE = 1000;
 
 function truncate(text: string): string {
   return text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH)}…[truncated]`;
 }
 
 /**
- * The append-only, hash-chained audit log. Every method is synchronous; `append` is one
- * `BEGIN IMMEDIATE` transaction (read head, insert next), so appenders in several processes that
- * share the file serialise on SQLite's write lock and keep a single chain.
+ * The append-only, hash-chained audit log over the storage's audit table. `append` is one write
+ * transaction (read the head, insert the next), so appenders in several processes serialise on the
+ * backend's lock and keep a single chain; `appendIn` does the same inside a caller's transaction
+ * (an approval's change and its entry commit together).
  */
 export class AuditLog {
-  readonly #db: Db;
-  /** The connection's own setting, restored after a batch of reads. */
-  readonly #synchronous: 'FULL' | 'NORMAL';
+  readonly #storage: Storage;
   readonly #now: () => Date;
   readonly #secrets: () => readonly string[];
-  readonly #insert: Statement;
-  readonly #head: Statement<[], unknown>;
-  readonly #seal: (unsealed: Unsealed) => AuditEntry;
-  readonly #sealMany: (batch: readonly Unsealed[]) => AuditEntry[];
   /** Entries waiting for the next group commit, by durability. */
   #queues: { durable: Queued[]; relaxed: Queued[] } = { durable: [], relaxed: [] };
   #durableScheduled = false;
   #relaxedTimer: NodeJS.Timeout | undefined;
 
-  constructor(db: Db, options: AuditLogOptions = {}) {
-    migrateAuditLog(db);
-    this.#db = db;
-    this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
+  constructor(storage: Storage, options: AuditLogOptions = {}) {
+    this.#storage = storage;
     this.#now = options.now ?? (() => new Date());
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
-    this.#insert = db.prepare(
-      `INSERT INTO audit_log (seq, ts, actor, front_end, tool, input, decision, event, approval_id,
-         request_ids, outcome, error, duration_ms, evidence, prev_hash, hash)
-       VALUES (@seq, @ts, @actor, @frontEnd, @tool, @input, @decision, @event, @approvalId,
-         @requestIds, @outcome, @error, @durationMs, @evidence, @prevHash, @hash)`,
-    );
-    this.#head = db.prepare(headSql);
-    // Appends after `head`, returning the new head: a batch chains its entries without reading the
-    // head back for each (the insert trigger still checks every link).
-    const put = (unsealed: Unsealed, head: AuditAnchor): AuditEntry => {
-      const content: AuditContent = { seq: head.seq + 1, ts: this.#now().toISOString(), ...unsealed };
-      const input = canonicalJson(content.input);
-      const hash = entryHash(head.hash, { ...content, input: new CanonicalText(input) });
-      this.#insert.run({
-        ...content,
-        input,
-        evidence: content.evidence === undefined ? null : canonicalJson(content.evidence),
-        requestIds: JSON.stringify(content.requestIds),
-        prevHash: head.hash,
-        hash,
-      });
-      return { ...content, prevHash: head.hash, hash };
-    };
-    const seal = db.transaction((unsealed: Unsealed): AuditEntry => put(unsealed, this.#readHead()));
-    this.#seal = (unsealed) => seal.immediate(unsealed);
-    const sealMany = db.transaction((batch: readonly Unsealed[]): AuditEntry[] => {
-      let head = this.#readHead();
-      return batch.map((unsealed) => {
-        const entry = put(unsealed, head);
-        head = { seq: entry.seq, hash: entry.hash };
-        return entry;
-      });
-    });
-    this.#sealMany = (batch) => sealMany.immediate(batch);
   }
 
   /**
    * Validates, redacts (again: secret fields, secret values wherever they occur, card numbers,
-   * bearer tokens) and appends one entry. Throws `AuditInputError` naming the fields at fault.
+   * bearer tokens) and appends one entry, on disk when it resolves. Rejects with
+   * `AuditInputError` naming the fields at fault.
    */
-  append(input: AuditEntryInput, options: AppendOptions = {}): AuditEntry {
+  async append(input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
     const unsealed = this.#prepare(input, options);
-    this.flush();
-    return this.#seal(unsealed);
+    await this.flush();
+    return this.#storage.transaction(async (tx) => (await this.#seal(tx, [unsealed]))[0] as AuditEntry);
+  }
+
+  /** Appends one entry inside the caller's write transaction: both commit, or neither. */
+  async appendIn(tx: Stores, input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
+    return (await this.#seal(tx, [this.#prepare(input, options)]))[0] as AuditEntry;
+  }
+
+  /** Chains a batch after the head (the insert trigger or the backend still checks every link). */
+  async #seal(tx: Stores, batch: readonly Unsealed[]): Promise<AuditEntry[]> {
+    let head = await tx.audit.head();
+    const rows: AuditRow[] = [];
+    const entries = batch.map((unsealed): AuditEntry => {
+      const content: AuditContent = { seq: head.seq + 1, ts: this.#now().toISOString(), ...unsealed };
+      const input = canonicalJson(content.input);
+      const hash = entryHash(head.hash, { ...content, input: new CanonicalText(input) });
+      rows.push({
+        seq: content.seq,
+        ts: content.ts,
+        actor: content.actor,
+        front_end: content.frontEnd,
+        tool: content.tool,
+        input,
+        decision: content.decision,
+        event: content.event,
+        approval_id: content.approvalId,
+        request_ids: JSON.stringify(content.requestIds),
+        outcome: content.outcome,
+        error: content.error,
+        duration_ms: content.durationMs,
+        evidence: content.evidence === undefined ? null : canonicalJson(content.evidence),
+        prev_hash: head.hash,
+        hash,
+      });
+      const entry = { ...content, prevHash: head.hash, hash };
+      head = { seq: entry.seq, hash };
+      return entry;
+    });
+    await tx.audit.insert(rows);
+    return entries;
   }
 
   #prepare(input: AuditEntryInput, options: AppendOptions): Unsealed {
@@ -193,21 +191,22 @@ export class AuditLog {
         // A microtask: callers whose promises settle together enqueue before it runs, so they share it.
         queueMicrotask(() => {
           this.#durableScheduled = false;
-          this.flush();
+          void this.flush();
         });
         return;
       }
       this.#queues.relaxed.push(queued);
-      if (this.#queues.relaxed.length >= RELAXED_MAX) this.flush();
-      else this.#relaxedTimer ??= setTimeout(() => this.flush(), RELAXED_WINDOW_MS);
+      if (this.#queues.relaxed.length >= RELAXED_MAX) void this.flush();
+      else this.#relaxedTimer ??= setTimeout(() => void this.flush(), RELAXED_WINDOW_MS);
     });
   }
 
   /**
    * Commits every entry still waiting (relaxed first: they were recorded earlier). Audit reads of
-   * this log call it, and whoever closes the database must call it first.
+   * this log call it, and whoever closes the database must await it first. Never rejects: an entry
+   * that cannot be written rejects its own `record` promise.
    */
-  flush(): void {
+  async flush(): Promise<void> {
     if (this.#relaxedTimer !== undefined) {
       clearTimeout(this.#relaxedTimer);
       this.#relaxedTimer = undefined;
@@ -215,19 +214,21 @@ export class AuditLog {
     const { durable, relaxed } = this.#queues;
     if (durable.length === 0 && relaxed.length === 0) return;
     this.#queues = { durable: [], relaxed: [] };
-    if (relaxed.length > 0) this.#commit(relaxed, false);
-    if (durable.length > 0) this.#commit(durable, true);
+    if (relaxed.length > 0) await this.#commit(relaxed, false);
+    if (durable.length > 0) await this.#commit(durable, true);
   }
 
-  #commit(batch: Queued[], durable: boolean): void {
+  async #commit(batch: Queued[], durable: boolean): Promise<void> {
     let sealed: AuditEntry[];
     try {
-      if (!durable) this.#db.pragma('synchronous = NORMAL');
-      try {
-        sealed = this.#sealMany(batch.map((q) => q.unsealed));
-      } finally {
-        if (!durable) this.#db.pragma(`synchronous = ${this.#synchronous}`);
-      }
+      sealed = await this.#storage.transaction(
+        (tx) =>
+          this.#seal(
+            tx,
+            batch.map((q) => q.unsealed),
+          ),
+        { durable },
+      );
     } catch (error) {
       for (const queued of batch) queued.reject(error);
       return;
@@ -236,58 +237,83 @@ export class AuditLog {
   }
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */
-  head(): AuditAnchor {
-    this.flush();
-    return this.#readHead();
-  }
-
-  #readHead(): AuditAnchor {
-    const row = this.#head.get() as { seq: number; hash: string } | undefined;
-    return row ?? { seq: 0, hash: GENESIS_HASH };
+  async head(): Promise<AuditAnchor> {
+    await this.flush();
+    return this.#storage.read((stores) => stores.audit.head());
   }
 
   /** The newest `n` entries, oldest first. */
-  tail(n = 20): AuditEntry[] {
-    return this.list({ limit: n, order: 'desc' }).reverse();
+  async tail(n = 20): Promise<AuditEntry[]> {
+    return (await this.list({ limit: n, order: 'desc' })).reverse();
   }
 
   /** Entries matching the filter, in `order` (default oldest first), at most `limit` (default 100). */
-  list(filter: AuditFilter = {}): AuditEntry[] {
-    this.flush();
-    const { sql, params } = selectEntries(filter, DEFAULT_LIST_LIMIT);
-    return this.#db
-      .prepare(sql)
-      .all(...params)
-      .map((row) => entryOf(row));
+  async list(filter: AuditFilter = {}): Promise<AuditEntry[]> {
+    await this.flush();
+    const rows = await this.#storage.read((stores) => stores.audit.select(filter, DEFAULT_LIST_LIMIT));
+    return rows.map((row) => entryOf(row));
+  }
+
+  /** Stored rows in seq order, a page at a time, all read in one transaction (one moment of the log). */
+  async #scan(visit: (rows: readonly unknown[]) => void, filter: AuditFilter = {}): Promise<void> {
+    await this.flush();
+    await this.#storage.read(async (stores) => {
+      let after = filter.afterSeq;
+      let left = filter.limit;
+      for (;;) {
+        const limit = left === undefined ? PAGE : Math.min(left, PAGE);
+        const rows = await stores.audit.select(
+          { ...filter, ...(after === undefined ? {} : { afterSeq: after }), order: 'asc', limit },
+          undefined,
+        );
+        if (rows.length > 0) visit(rows);
+        if (left !== undefined) left -= rows.length;
+        if (rows.length < limit || left === 0) return;
+        after = (rows[rows.length - 1] as { seq: number }).seq;
+      }
+    });
   }
 
   /**
    * Re-computes the whole chain. Pass an anchor (`head()` recorded elsewhere earlier) to also
    * detect a rewritten chain or entries removed from the end, which the chain alone cannot.
    */
-  verify(anchor?: AuditAnchor): AuditVerifyResult {
-    this.flush();
-    return verifyRows(this.#db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate(), anchor);
+  async verify(anchor?: AuditAnchor): Promise<AuditVerifyResult> {
+    const rows: unknown[] = [];
+    await this.#scan((page) => {
+      rows.push(...page);
+    });
+    return verifyRows(rows, anchor);
   }
 
-  /** Every entry, oldest first, read as it is needed (for checks over the whole log). */
-  *entries(): Generator<AuditEntry> {
-    this.flush();
-    for (const row of this.#db.prepare('SELECT * FROM audit_log ORDER BY seq').iterate()) yield entryOf(row);
+  /** Every entry, oldest first (for checks over the whole log). */
+  async entries(): Promise<AuditEntry[]> {
+    const entries: AuditEntry[] = [];
+    await this.#scan((page) => {
+      for (const row of page) entries.push(entryOf(row));
+    });
+    return entries;
   }
 
   /**
    * Writes matching entries (all by default, oldest first) as JSON lines: canonical JSON with
    * `prevHash` and `hash`, so an export can be checked without the database. Returns the count.
    */
-  exportJsonl(write: (line: string) => void, filter: AuditFilter = {}): number {
-    this.flush();
-    const { sql, params } = selectEntries(filter, undefined);
+  async exportJsonl(write: (line: string) => void, filter: AuditFilter = {}): Promise<number> {
     let count = 0;
-    for (const row of this.#db.prepare(sql).iterate(...params)) {
-      write(canonicalJson(entryOf(row)));
-      count += 1;
+    if (filter.order === 'desc') {
+      for (const entry of await this.list({ ...filter, limit: filter.limit ?? Number.MAX_SAFE_INTEGER })) {
+        write(canonicalJson(entry));
+        count += 1;
+      }
+      return count;
     }
+    await this.#scan((page) => {
+      for (const row of page) {
+        write(canonicalJson(entryOf(row)));
+        count += 1;
+      }
+    }, filter);
     return count;
   }
 }

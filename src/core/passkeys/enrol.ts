@@ -5,8 +5,8 @@ import type {
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/index.js';
-import type { Db } from '../db.js';
 import type { Actor } from '../policy/types.js';
+import type { Storage, Stores } from '../store/index.js';
 import type { CredentialStore, PasskeyInfo } from './credentials.js';
 import { infoOf } from './credentials.js';
 import { PasskeyError } from './errors.js';
@@ -63,7 +63,7 @@ export async function registrationOptions(
 }
 
 export interface EnrolDeps {
-  db: Db;
+  storage: Storage;
   credentials: CredentialStore;
   audit: AuditLog;
   rp: RelyingParty;
@@ -81,8 +81,8 @@ export async function finishEnrolment(
   rawResponse: unknown,
 ): Promise<PasskeyInfo> {
   const issuer = JSON.parse(link.actor_json) as Actor;
-  const refuse = (status: 400 | 409, reason: string): never => {
-    deps.audit.append({
+  const refuse = async (status: 400 | 409, reason: string): Promise<never> => {
+    await deps.audit.append({
       actor: issuer.id,
       frontEnd: issuer.frontEnd,
       tool: 'passkey',
@@ -128,7 +128,7 @@ export async function finishEnrolment(
   const { credential } = verified.registrationInfo;
   const publicKey = Buffer.from(credential.publicKey).toString('base64url');
   const at = deps.now.toISOString();
-  const keep = (): void => {
+  const keep = async (tx: Stores): Promise<void> => {
     deps.credentials.insert({
       credential_id: credential.id,
       person: link.person,
@@ -138,7 +138,7 @@ export async function finishEnrolment(
       transports: JSON.stringify(credential.transports ?? []),
       created_at: at,
     });
-    deps.audit.append({
+    await deps.audit.appendIn(tx, {
       actor: issuer.id,
       frontEnd: issuer.frontEnd,
       tool: 'passkey',
@@ -157,15 +157,13 @@ export async function finishEnrolment(
     });
   };
   // The passkey and its audit entry commit together, or neither.
-  const problem = deps.db
-    .transaction((): string | undefined => {
-      if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
-        return `${link.person} already has a passkey named "${name.data}"; choose another name`;
-      if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
-      keep();
-      return undefined;
-    })
-    .immediate();
+  const problem = await deps.storage.transaction(async (tx): Promise<string | undefined> => {
+    if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
+      return `${link.person} already has a passkey named "${name.data}"; choose another name`;
+    if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
+    await keep(tx);
+    return undefined;
+  });
   if (problem !== undefined) return refuse(409, problem);
   return infoOf(deps.credentials.byId(credential.id)!);
 }

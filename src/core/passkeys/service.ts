@@ -6,6 +6,7 @@ import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
 import { personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
+import type { Storage } from '../store/index.js';
 import { challengeOf, newNonce } from './challenge.js';
 import { CredentialStore, infoOf, type PasskeyInfo } from './credentials.js';
 import { finishEnrolment, registrationOptions } from './enrol.js';
@@ -17,7 +18,10 @@ import { migratePasskeys } from './schema.js';
 import { webauthn } from './webauthn.js';
 
 export interface PasskeyServiceOptions {
+  /** The passkey and link tables, still on the SQLite connection the storage uses. */
   db: Db;
+  /** Where the audit chain lives: a passkey's change and its entry commit together. */
+  storage: Storage;
   audit: AuditLog;
   /** `BANKOPS_PUBLIC_URL`: the links' base, the origin and relying party of the passkeys. */
   publicUrl: string | undefined;
@@ -50,7 +54,7 @@ export class PasskeyService {
   readonly credentials: CredentialStore;
   readonly links: LinkStore;
   readonly gate: PasskeyGate;
-  readonly #db: Db;
+  readonly #storage: Storage;
   readonly #audit: AuditLog;
   readonly #publicUrl: string | undefined;
   readonly #now: () => Date;
@@ -58,7 +62,7 @@ export class PasskeyService {
 
   constructor(options: PasskeyServiceOptions) {
     migratePasskeys(options.db);
-    this.#db = options.db;
+    this.#storage = options.storage;
     this.#audit = options.audit;
     this.#publicUrl = options.publicUrl;
     this.#now = options.now ?? (() => new Date());
@@ -91,30 +95,28 @@ export class PasskeyService {
   }
 
   /** Revokes a person's passkey by name, audited; its earlier signatures still verify offline. */
-  revoke(person: string, name: string, by: Actor): PasskeyInfo {
-    return this.#db
-      .transaction((): PasskeyInfo => {
-        const row = this.credentials.activeNamed(person, name);
-        if (row === undefined) {
-          const names = this.credentials.active(person).map((r) => `"${r.name}"`);
-          throw new PasskeyError(
-            404,
-            `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
-          );
-        }
-        this.credentials.revoke(row.credential_id, this.#now().toISOString());
-        this.#audit.append({
-          actor: by.id,
-          frontEnd: by.frontEnd,
-          tool: 'passkey',
-          input: { person, name, credentialId: row.credential_id },
-          event: 'credential',
-          decision: 'revoked',
-          outcome: 'ok',
-        });
-        return infoOf(row);
-      })
-      .immediate();
+  revoke(person: string, name: string, by: Actor): Promise<PasskeyInfo> {
+    return this.#storage.transaction(async (tx): Promise<PasskeyInfo> => {
+      const row = this.credentials.activeNamed(person, name);
+      if (row === undefined) {
+        const names = this.credentials.active(person).map((r) => `"${r.name}"`);
+        throw new PasskeyError(
+          404,
+          `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
+        );
+      }
+      this.credentials.revoke(row.credential_id, this.#now().toISOString());
+      await this.#audit.appendIn(tx, {
+        actor: by.id,
+        frontEnd: by.frontEnd,
+        tool: 'passkey',
+        input: { person, name, credentialId: row.credential_id },
+        event: 'credential',
+        decision: 'revoked',
+        outcome: 'ok',
+      });
+      return infoOf(row);
+    });
   }
 
   // Enrolment.
@@ -139,7 +141,13 @@ export class PasskeyService {
   async enrolFinish(token: string, name: unknown, response: unknown): Promise<PasskeyInfo> {
     const link = this.#claim(token, 'enroll');
     return finishEnrolment(
-      { db: this.#db, credentials: this.credentials, audit: this.#audit, rp: this.rp(), now: this.#now() },
+      {
+        storage: this.#storage,
+        credentials: this.credentials,
+        audit: this.#audit,
+        rp: this.rp(),
+        now: this.#now(),
+      },
       link,
       name,
       response,
@@ -152,8 +160,8 @@ export class PasskeyService {
    * A one-time link (5 minutes) for `actor` to confirm their vote on a step-up approval with a
    * passkey. Refused, with the reason, when they could not vote on it anyway.
    */
-  approvalLink(approvalId: string, actor: Actor): IssuedLink {
-    const view = this.#exec.getApproval(approvalId);
+  async approvalLink(approvalId: string, actor: Actor): Promise<IssuedLink> {
+    const view = await this.#exec.getApproval(approvalId);
     if (view === undefined) throw new PasskeyError(404, `no approval ${approvalId}`);
     const person = this.personOf(actor);
     const why = this.#whyNot(view, actor);
@@ -167,9 +175,9 @@ export class PasskeyService {
     return this.#issue('approve', person, actor, approvalId);
   }
 
-  approvalPage(token: string): ApprovalPageData {
+  async approvalPage(token: string): Promise<ApprovalPageData> {
     const link = this.#usable(token, 'approve');
-    const view = this.#exec.getApproval(link.approval_id ?? '');
+    const view = await this.#exec.getApproval(link.approval_id ?? '');
     if (view === undefined) throw new PasskeyError(404, 'the approval of this link is gone');
     return {
       view,
@@ -185,7 +193,7 @@ export class PasskeyService {
    */
   async approvalOptions(token: string, shownAttempt: number): Promise<unknown> {
     const link = this.#usable(token, 'approve');
-    const target = this.#exec.signTarget(link.approval_id ?? '', link.person);
+    const target = await this.#exec.signTarget(link.approval_id ?? '', link.person);
     if (target === undefined) throw new PasskeyError(409, 'this approval is no longer waiting for a vote');
     if (target.attempt !== shownAttempt)
       throw new PasskeyError(
@@ -215,7 +223,7 @@ export class PasskeyService {
     return this.#exec.approve(link.approval_id ?? '', actor, undefined, { nonce: link.challenge, response });
   }
 
-  rejectFinish(token: string, reason: string): ApprovalActionResult {
+  rejectFinish(token: string, reason: string): Promise<ApprovalActionResult> {
     const link = this.#claim(token, 'approve');
     return this.#exec.reject(link.approval_id ?? '', JSON.parse(link.actor_json) as Actor, reason);
   }

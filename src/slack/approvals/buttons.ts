@@ -64,7 +64,7 @@ export function approveClicked(services: HomeServices & PasskeyServices) {
     const answer = answerClicker(services, args);
     const ref = decisionRef.decode(args.action.value);
     if (ref === undefined) return answer(BROKEN);
-    const now = services.executor.getApproval(ref.approvalId);
+    const now = await services.executor.getApproval(ref.approvalId);
     if (now?.state === 'pending' && now.attempt !== ref.attempt) {
       return answer(
         line(
@@ -72,7 +72,7 @@ export function approveClicked(services: HomeServices & PasskeyServices) {
         ),
       );
     }
-    if (now?.stepUp !== undefined) return answer(stepUpMessage(services, now, args.context.actor));
+    if (now?.stepUp !== undefined) return answer(await stepUpMessage(services, now, args.context.actor));
     const result = await services.executor.approve(ref.approvalId, args.context.actor);
     return answer(outcomeLine(outcomeOf('approve', result), services.executor.policy));
   };
@@ -84,7 +84,7 @@ export function rejectClicked(services: HomeServices) {
     await args.ack();
     const answer = answerClicker(services, args);
     const ref = decisionRef.decode(args.action.value);
-    const view = ref === undefined ? undefined : services.executor.getApproval(ref.approvalId);
+    const view = ref === undefined ? undefined : await services.executor.getApproval(ref.approvalId);
     if (view === undefined) return answer(BROKEN);
     const why = whyNotDecide(services.executor.policy, args.context.actor, view);
     if (why !== undefined) return answer(line(`:no_entry: Not rejected: ${why}.`));
@@ -103,7 +103,7 @@ export function cancelClicked(services: HomeServices) {
     const answer = answerClicker(services, args);
     const ref = decisionRef.decode(args.action.value);
     if (ref === undefined) return answer(BROKEN);
-    const result = services.executor.cancel(
+    const result = await services.executor.cancel(
       ref.approvalId,
       args.context.actor,
       'cancelled by the requester in Slack',

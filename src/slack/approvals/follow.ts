@@ -54,7 +54,7 @@ export class ApprovalFollower {
   /** Posts every waiting approval that has no message yet (before the feed's position, or a first start). */
   async catchUp(): Promise<number> {
     let posted = 0;
-    for (const view of this.#services.executor.listApprovals({ state: 'pending', limit: 1000 })) {
+    for (const view of await this.#services.executor.listApprovals({ state: 'pending', limit: 1000 })) {
       if (this.#poster.messages.get(view.id) !== undefined) continue;
       if ((await this.#poster.ensure(view))?.postedNow) posted += 1;
     }
@@ -62,7 +62,7 @@ export class ApprovalFollower {
   }
 
   async handle(event: ApprovalEvent): Promise<void> {
-    const view = this.#services.executor.getApproval(event.approvalId);
+    const view = await this.#services.executor.getApproval(event.approvalId);
     if (view === undefined) return;
     const posted = await this.#poster.ensure(view);
     const notice = toRequester(event, view) ? await this.#requesterChannel(view) : undefined;

@@ -32,7 +32,7 @@ export function rejectReasonSubmitted(services: HomeServices) {
         'Say why: the requester reads it and the audit log keeps it. Spaces alone are not a reason.',
       );
     }
-    const result = services.executor.reject(target.approvalId, context.actor, reason);
+    const result = await services.executor.reject(target.approvalId, context.actor, reason);
     const outcome = approvalOutcome('reject', result, (id) => id);
     if (result.status !== 'ok') return inline(ack, nameActors(outcome.line));
     await ack();

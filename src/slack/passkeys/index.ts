@@ -65,11 +65,15 @@ export function enrolLinkMessage(services: PasskeyServices, actor: Actor): Slack
 }
 
 /** Approve on a step-up approval: the page where the vote is confirmed with a passkey. */
-export function stepUpMessage(services: PasskeyServices, view: ApprovalView, actor: Actor): SlackMessage {
+export async function stepUpMessage(
+  services: PasskeyServices,
+  view: ApprovalView,
+  actor: Actor,
+): Promise<SlackMessage> {
   const passkeys = services.passkeys;
   if (passkeys === undefined) return line(':no_entry: Passkeys are not available on this server.');
   try {
-    const link = passkeys.approvalLink(view.id, actor);
+    const link = await passkeys.approvalLink(view.id, actor);
     const what = escapeText(whatWillHappen(view)[0] ?? view.tool);
     return {
       text: `Confirm your approval of ${view.id} with a passkey`,

@@ -15,7 +15,7 @@ export const getApproval = defineTool({
   // Reads bankops' own database, not the service.
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
-    const view = approvalsOf(ctx).get(input.approvalId);
+    const view = await approvalsOf(ctx).get(input.approvalId);
     if (view === undefined)
       throw new InputError(
         'approvalId',

@@ -20,7 +20,7 @@ export const listApprovals = defineTool({
   }),
   hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
   async run(input, ctx) {
-    const approvals = approvalsOf(ctx).list({
+    const approvals = await approvalsOf(ctx).list({
       ...optional('state', input.state),
       ...optional('tool', input.tool),
       limit: input.limit ?? 20,

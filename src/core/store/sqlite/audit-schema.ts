@@ -1,6 +1,6 @@
-import type { Db } from '../db.js';
-import { migrate } from '../db.js';
-import { GENESIS_HASH } from './hash.js';
+import { GENESIS_HASH } from '../../audit/hash.js';
+import type { Db } from '../../db.js';
+import { migrate } from '../../db.js';
 
 const APPEND_ONLY = "SELECT RAISE(ABORT, 'audit log is append-only')";
 

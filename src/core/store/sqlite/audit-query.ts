@@ -1,5 +1,5 @@
-import { AuditFilterError } from './errors.js';
-import type { AuditFilter } from './schema.js';
+import { AuditFilterError } from '../../audit/errors.js';
+import type { AuditFilter } from '../../audit/schema.js';
 
 export const DEFAULT_LIST_LIMIT = 100;
 

@@ -1,0 +1,43 @@
+import type { FeedStore } from '../approvals/feed.js';
+import type { ApprovalStore } from '../approvals/store.js';
+import type { AuditStore } from '../audit/store.js';
+import type { ExecutionStore } from '../executions.js';
+
+/**
+ * The durable stores of the core, as one transaction sees them. Every method runs inside the
+ * transaction it was handed in, so a backend can do it in one or a few statements there.
+ */
+export interface Stores {
+  approvals: ApprovalStore;
+  feed: FeedStore;
+  executions: ExecutionStore;
+  audit: AuditStore;
+}
+
+/** A write transaction's stores. */
+export interface Tx extends Stores {
+  /** Runs once the outermost transaction has committed; never if it rolls back. */
+  afterCommit(callback: () => void): void;
+}
+
+export interface TxOptions {
+  /**
+   * `false`: committed without a flush to disk of its own (reads' audit entries, a link's claim);
+   * a later durable commit puts it on disk too. `true` by default.
+   */
+  durable?: boolean;
+}
+
+/**
+ * Where the core keeps what must survive a restart (docs/architecture.md, "The stores"). One
+ * implementation per backend, its SQL in its own modules (`src/core/store/sqlite/`).
+ *
+ * - `transaction` is serialisable for what the core does: in a process, write transactions run one
+ *   after another (an `await` inside one never lets another in); across processes, the backend's
+ *   lock does the same. A `transaction` or `read` called inside a transaction joins it.
+ * - `read` sees committed data only, as of one moment.
+ */
+export interface Storage {
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,117 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Db } from '../../db.js';
+import { internalError } from '../../errors.js';
+import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import { Mutex } from '../mutex.js';
+import { SqliteApprovalStore } from './approvals.js';
+import { migrateApprovals } from './approvals-schema.js';
+import { SqliteAuditStore } from './audit.js';
+import { migrateAuditLog } from './audit-schema.js';
+import { migrateExecutions, SqliteExecutionStore } from './executions.js';
+import { SqliteFeedStore } from './feed.js';
+
+/** A transaction in progress: whether it writes, and what to run after it commits. */
+interface Open {
+  write: boolean;
+  done: boolean;
+  afterCommit: (() => void)[];
+}
+
+/**
+ * The stores on one better-sqlite3 connection. Transactions on it are serialised by an async
+ * mutex: one that awaits keeps the connection to itself, so no other work of this process joins it
+ * by accident. Across processes, `BEGIN IMMEDIATE` takes SQLite's write lock (waiting up to the
+ * connection's busy timeout). A transaction started inside another joins it (AsyncLocalStorage
+ * tells which one the caller is in).
+ */
+export class SqliteStorage implements Storage {
+  readonly #db: Db;
+  readonly #mutex = new Mutex();
+  readonly #current = new AsyncLocalStorage<Open>();
+  readonly #stores: Stores;
+  /** The connection's own `synchronous` setting, restored after a relaxed commit. */
+  readonly #synchronous: 'FULL' | 'NORMAL';
+
+  constructor(db: Db) {
+    migrateApprovals(db);
+    migrateAuditLog(db);
+    migrateExecutions(db);
+    this.#db = db;
+    this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
+    this.#stores = {
+      approvals: new SqliteApprovalStore(db),
+      feed: new SqliteFeedStore(db),
+      executions: new SqliteExecutionStore(db, (work) => this.#afterCommit(work)),
+      audit: new SqliteAuditStore(db),
+    };
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    const outer = this.#joinable();
+    if (outer !== undefined) {
+      if (!outer.write) return Promise.reject(internalError('a write inside a read transaction'));
+      return work(this.#tx(outer));
+    }
+    return this.#run(true, work, options.durable !== false);
+  }
+
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const outer = this.#joinable();
+    if (outer !== undefined) return work(this.#stores);
+    return this.#run(false, work, true);
+  }
+
+  #joinable(): Open | undefined {
+    const open = this.#current.getStore();
+    // Work scheduled from inside a transaction (a timer) may run after it ended: it starts its own.
+    return open === undefined || open.done ? undefined : open;
+  }
+
+  #tx(open: Open): Tx {
+    return { ...this.#stores, afterCommit: (callback) => open.afterCommit.push(callback) };
+  }
+
+  #afterCommit(callback: () => void): void {
+    const open = this.#joinable();
+    if (open === undefined) callback();
+    else open.afterCommit.push(callback);
+  }
+
+  async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
+    const release = await this.#mutex.lock();
+    const open: Open = { write, done: false, afterCommit: [] };
+    let result: T;
+    // A relaxed commit goes to the WAL without an fsync of its own; the next durable commit puts
+    // it on disk too.
+    const relaxed = !durable && this.#synchronous === 'FULL';
+    try {
+      if (relaxed) this.#db.pragma('synchronous = NORMAL');
+      this.#db.exec(write ? 'BEGIN IMMEDIATE' : 'BEGIN');
+      try {
+        result = await this.#current.run(open, () => work(this.#tx(open)));
+        this.#db.exec('COMMIT');
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      open.done = true;
+      if (relaxed) this.#db.pragma(`synchronous = ${this.#synchronous}`);
+      release();
+    }
+    for (const callback of open.afterCommit) callback();
+    return result;
+  }
+}
+
+const storages = new WeakMap<Db, SqliteStorage>();
+
+/** The storage of a connection: one per connection, so every user of it shares its lock. */
+export function sqliteStorage(db: Db): SqliteStorage {
+  let storage = storages.get(db);
+  if (storage === undefined) {
+    storage = new SqliteStorage(db);
+    storages.set(db, storage);
+  }
+  return storage;
+}
