@@ -13,9 +13,11 @@ import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
-import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
+import type { PayeeDirectory } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
+import { sqlitePayees } from '../core/store/sqlite/payees.js';
+import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
@@ -161,8 +163,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const defaults: ToolDefaults = config.defaults;
   const payees = sqlitePayees(db);
-  const webhooks = new ServiceWebhooks(db);
-  if (embedded !== undefined) rememberSandboxPayees(payees);
+  const webhooks = new ServiceWebhooks(sqliteWebhookKeys(db));
+  if (embedded !== undefined) await rememberSandboxPayees(payees);
   const passkeys = new PasskeyService({
     db,
     audit,

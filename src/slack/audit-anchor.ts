@@ -1,4 +1,5 @@
 import type { AuditLog } from '../core/audit/index.js';
+import type { Logger } from '../core/log.js';
 import { context, line, type SlackMessage, sections } from './render/message.js';
 import type { SlackOutbox } from './store/outbox.js';
 
@@ -27,7 +28,7 @@ export function queueDailyAnchor(
   outbox: SlackOutbox,
   channel: string,
   now = new Date(),
-): boolean {
+): Promise<boolean> {
   return outbox.enqueue(
     'chat.postMessage',
     { channel, ...anchorMessage(audit.head(), `Daily anchor of ${utcDay(now)}`) },
@@ -36,29 +37,36 @@ export function queueDailyAnchor(
 }
 
 /** Posts the daily anchor now if today's is not posted yet, then at every UTC midnight. */
-export function startDailyAnchor(audit: AuditLog, outbox: SlackOutbox, channel: string): { stop(): void } {
+export async function startDailyAnchor(
+  audit: AuditLog,
+  outbox: SlackOutbox,
+  channel: string,
+  log: Logger,
+): Promise<{ stop(): void }> {
   let timer: NodeJS.Timeout | undefined;
   const schedule = (): void => {
     const now = new Date();
     const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5);
     timer = setTimeout(() => {
-      queueDailyAnchor(audit, outbox, channel);
+      queueDailyAnchor(audit, outbox, channel).catch((error: unknown) =>
+        log.error('slack: the daily audit anchor could not be queued', { error }),
+      );
       schedule();
     }, next - now.getTime());
     timer.unref();
   };
-  queueDailyAnchor(audit, outbox, channel);
+  await queueDailyAnchor(audit, outbox, channel);
   schedule();
   return { stop: () => clearTimeout(timer) };
 }
 
 /** `/bank audit anchor`: posts the head now, and tells the person what was posted where. */
-export function askedAnchor(
+export async function askedAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string | undefined,
   by: string,
-): SlackMessage {
+): Promise<SlackMessage> {
   const head = audit.head();
   if (channel === undefined) {
     return anchorMessage(
@@ -66,7 +74,7 @@ export function askedAnchor(
       'Not posted: BANKOPS_SLACK_AUDIT_CHANNEL is not set (it also gets one every day)',
     );
   }
-  outbox.enqueue('chat.postMessage', {
+  await outbox.enqueue('chat.postMessage', {
     channel,
     ...anchorMessage(head, `Posted at the request of <@${by}>`),
   });

@@ -85,7 +85,7 @@ async function dispatch(
       return unsubscribe(services, asker, command.event);
     case 'audit-anchor':
       return asker.reply(
-        askedAnchor(services.audit, services.outbox, services.config.auditChannel, asker.userId),
+        await askedAnchor(services.audit, services.outbox, services.config.auditChannel, asker.userId),
       );
     case 'passkey':
       return asker.reply(enrolLinkMessage(services, asker.actor));
