@@ -40,11 +40,12 @@ describe('the payee directory', () => {
 });
 
 describe('the card directory', () => {
-  it('remembers cards seen together, keeps the last four a later answer lacks', async () => {
+  it('remembers cards seen together (the later of two entries wins), keeps the last four a later answer lacks', async () => {
     const [a, b] = twoConnections();
     const [one, two] = [sqliteCards(a), sqliteCards(b)];
     await one.remember([
       { cardId: 'crd_1', cardholderId: 'chd_1', walletId: 'wal_1', lastFour: '4821' },
+      { cardId: 'crd_2', cardholderId: 'chd_0', walletId: 'wal_0' },
       { cardId: 'crd_2', cardholderId: 'chd_1', walletId: 'wal_1' },
     ]);
     await two.remember([{ cardId: 'crd_1', cardholderId: 'chd_1', walletId: 'wal_2' }]);
