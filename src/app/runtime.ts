@@ -13,11 +13,13 @@ import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
-import { type PayeeDirectory, sqlitePayees } from '../core/payees.js';
+import type { PayeeDirectory } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { Storage } from '../core/store/index.js';
+import { sqlitePayees } from '../core/store/sqlite/payees.js';
 import { sqliteStorage } from '../core/store/sqlite/storage.js';
+import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
@@ -166,8 +168,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const defaults: ToolDefaults = config.defaults;
   const payees = sqlitePayees(db);
-  const webhooks = new ServiceWebhooks(db);
-  if (embedded !== undefined) rememberSandboxPayees(payees);
+  const webhooks = new ServiceWebhooks(sqliteWebhookKeys(db));
+  if (embedded !== undefined) await rememberSandboxPayees(payees);
   const passkeys = new PasskeyService({
     db,
     storage,

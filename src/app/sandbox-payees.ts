@@ -6,10 +6,10 @@ import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
  * The sandbox starts with payees bankops did not create; against it, the directory learns them
  * too, so the demo's approvals name their payee like any payee made with create_beneficiary.
  */
-export function rememberSandboxPayees(payees: PayeeDirectory): void {
+export async function rememberSandboxPayees(payees: PayeeDirectory): Promise<void> {
   for (const b of SEED_BENEFICIARIES) {
     const masked = maskAccount(b.accountNumber);
-    payees.remember({
+    await payees.remember({
       id: b.beneficiaryId,
       ...(b.displayName === null ? {} : { name: b.displayName }),
       entityType: b.entityType,

@@ -30,7 +30,7 @@ export interface ServeOptions {
   /** Said after the MCP address in the banner (`17 tools, read-only`). */
   mcpSummary?: string;
   /** Options of the Slack app the environment does not carry (tests). */
-  slack?: Partial<Omit<SlackAppOptions, 'config' | 'runtime' | 'defaults'>>;
+  slack?: Partial<Omit<SlackAppOptions, 'config' | 'runtime' | 'stores' | 'defaults'>>;
 }
 
 export interface RunningServe {
@@ -78,7 +78,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   }
   const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
   // Loaded only when Slack is on: a server without it does not pay for Bolt.
-  const slackModule = settings.slack.enabled ? await import('../slack/app.js') : undefined;
+  const slackModule = settings.slack.enabled
+    ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/sqlite/index.js')) }
+    : undefined;
   let slack: SlackFrontEnd | undefined;
 
   const routes: Record<string, Handler> = {
@@ -136,6 +138,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     slack = slackModule.createSlackApp({
       config: settings.slack.config,
       runtime,
+      stores: slackModule.sqliteSlackStores(runtime.db),
       defaults: runtime.config.defaults,
       ...optional('publicUrl', publicUrl),
       ...options.slack,

@@ -1,4 +1,3 @@
-import { type Db, migrate } from './db.js';
 import { optional } from './optional.js';
 
 /**
@@ -13,59 +12,14 @@ export interface KnownCard {
   lastFour?: string;
 }
 
+/**
+ * The directory's store: `remember` is one multi-row upsert (the last four kept when a later answer
+ * lacks them), `find` one read. A card may come twice in one call (its id in both the input and the
+ * output): the later entry wins. Its SQL lives with each backend (`store/sqlite/cards.ts`).
+ */
 export interface CardDirectory {
-  remember(cards: readonly KnownCard[]): void;
-  find(cardId: string): KnownCard | undefined;
-}
-
-/** The directory in bankops's database; cards the Slack app remembered before are carried over. */
-export function sqliteCards(db: Db): CardDirectory {
-  const hadSlackCards =
-    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'slack_cards'").get() !==
-    undefined;
-  migrate(db, 'cards-1', [
-    `CREATE TABLE cards (
-       card_id TEXT PRIMARY KEY,
-       cardholder_id TEXT NOT NULL,
-       wallet_id TEXT NOT NULL,
-       last_four TEXT,
-       seen_at INTEGER NOT NULL
-     ) STRICT`,
-    ...(hadSlackCards
-      ? [
-          `INSERT OR IGNORE INTO cards (card_id, cardholder_id, wallet_id, last_four, seen_at)
-           SELECT card_id, cardholder_id, wallet_id, last_four, seen_at FROM slack_cards`,
-        ]
-      : []),
-  ]);
-  const upsert = db.prepare(
-    `INSERT INTO cards (card_id, cardholder_id, wallet_id, last_four, seen_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (card_id) DO UPDATE SET cardholder_id = excluded.cardholder_id,
-       wallet_id = excluded.wallet_id, last_four = coalesce(excluded.last_four, last_four),
-       seen_at = excluded.seen_at`,
-  );
-  const select = db.prepare(
-    'SELECT card_id, cardholder_id, wallet_id, last_four FROM cards WHERE card_id = ?',
-  );
-  return {
-    remember: (cards) => {
-      const now = Date.now();
-      for (const card of cards)
-        upsert.run(card.cardId, card.cardholderId, card.walletId, card.lastFour ?? null, now);
-    },
-    find: (cardId) => {
-      const row = select.get(cardId) as
-        | { card_id: string; cardholder_id: string; wallet_id: string; last_four: string | null }
-        | undefined;
-      if (row === undefined) return undefined;
-      return {
-        cardId: row.card_id,
-        cardholderId: row.cardholder_id,
-        walletId: row.wallet_id,
-        ...optional('lastFour', row.last_four ?? undefined),
-      };
-    },
-  };
+  remember(cards: readonly KnownCard[]): Promise<void>;
+  find(cardId: string): Promise<KnownCard | undefined>;
 }
 
 const text = (value: unknown): string | undefined =>

@@ -11,7 +11,7 @@ import type {
   RequestOrigin,
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
-import { type CardDirectory, cardsSeen, sqliteCards } from './cards.js';
+import { type CardDirectory, cardsSeen } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
@@ -34,6 +34,7 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { Storage } from './store/index.js';
+import { sqliteCards } from './store/sqlite/cards.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
 
@@ -313,7 +314,7 @@ export class Executor {
       ...optional('onProgress', req.onProgress),
       ...optional('signal', req.signal),
     });
-    if (outcome.status === 'ok') this.cards.remember(cardsSeen(input, outcome.output));
+    if (outcome.status === 'ok') await this.cards.remember(cardsSeen(input, outcome.output));
     const result: ExecuteResult =
       outcome.status === 'ok'
         ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }

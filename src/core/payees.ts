@@ -1,5 +1,3 @@
-import { type Db, migrate } from './db.js';
-
 /**
  * What bankops knows of a payee it created. The service has no beneficiary read endpoint, so this
  * directory is the only place an approver's "pay Rhein Maschinenbau GmbH (DE, EUR, SWIFT)" can
@@ -17,49 +15,20 @@ export interface Payee {
   accountMasked?: string;
 }
 
+/**
+ * The directory's store: one statement each (a read, a read of the ids, an upsert). Its SQL lives
+ * with each backend (`store/sqlite/payees.ts`).
+ */
 export interface PayeeDirectory {
-  get(id: string): Payee | undefined;
+  get(id: string): Promise<Payee | undefined>;
   /** Every payee id known, for "did you mean". */
-  ids(): string[];
-  remember(payee: Payee): void;
+  ids(): Promise<string[]>;
+  /** Adds the payee, or replaces what was known of it. */
+  remember(payee: Payee): Promise<void>;
 }
 
 /** `123456789` → `••••6789`; nothing for an empty value. */
 export function maskAccount(value: string | null | undefined): string | undefined {
   const compact = value?.replace(/\s+/g, '') ?? '';
   return compact === '' ? undefined : `••••${compact.slice(-4)}`;
-}
-
-const COLUMNS = ['name', 'entityType', 'country', 'currency', 'rail', 'accountMasked'] as const;
-
-/** The directory in bankops's database (never the service's data beyond these fields). */
-export function sqlitePayees(db: Db): PayeeDirectory {
-  migrate(db, 'payees-1', [
-    `CREATE TABLE payees (
-       id TEXT PRIMARY KEY,
-       record_json TEXT NOT NULL,
-       updated_at TEXT NOT NULL
-     ) STRICT`,
-  ]);
-  const read = db.prepare('SELECT record_json FROM payees WHERE id = ?');
-  const all = db.prepare('SELECT id FROM payees ORDER BY id');
-  const write = db.prepare(
-    `INSERT INTO payees (id, record_json, updated_at) VALUES (?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET record_json = excluded.record_json, updated_at = excluded.updated_at`,
-  );
-  return {
-    get: (id) => {
-      const row = read.get(id) as { record_json: string } | undefined;
-      return row === undefined ? undefined : { ...(JSON.parse(row.record_json) as Omit<Payee, 'id'>), id };
-    },
-    ids: () => (all.all() as { id: string }[]).map((row) => row.id),
-    remember: (payee) => {
-      const record: Record<string, string> = {};
-      for (const column of COLUMNS) {
-        const value = payee[column];
-        if (value !== undefined && value !== '') record[column] = value;
-      }
-      write.run(payee.id, JSON.stringify(record), new Date().toISOString());
-    },
-  };
 }

@@ -1,5 +1,4 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Db, migrate } from './db.js';
 
 export interface WebhookTarget {
   eventName: string;
@@ -8,70 +7,63 @@ export interface WebhookTarget {
 }
 
 const digestOf = (key: string): Buffer => createHash('sha256').update(key, 'utf8').digest();
+const hexDigestOf = (key: string): string => digestOf(key).toString('hex');
+
+/**
+ * Where the keys' digests are kept (hex SHA-256), one statement each. Its SQL lives with each
+ * backend (`store/sqlite/webhook-keys.ts`); hashing and the comparison stay here, in one place.
+ */
+export interface WebhookKeyStore {
+  add(digest: string, target: WebhookTarget & { createdBy: string }): Promise<void>;
+  /** Deletes the event's other digests. */
+  keepOnly(eventName: string, digest: string): Promise<void>;
+  remove(digest: string): Promise<void>;
+  forgetEvent(eventName: string): Promise<void>;
+  /** Every digest with its event and channel (a handful: one or two per relayed event). */
+  all(): Promise<(WebhookTarget & { digest: string })[]>;
+}
 
 /**
  * The keys bankops gave the service for its webhook subscriptions, kept only as SHA-256 digests (a
  * stolen database forges no delivery), each with the event and the channel it serves.
  */
 export class WebhookKeys {
-  readonly #db: Db;
+  readonly #store: WebhookKeyStore;
 
-  constructor(db: Db) {
-    this.#db = db;
-    // The same table the Slack front end made before the keys moved here: created only if missing.
-    migrate(db, 'webhook-keys-1', [
-      `CREATE TABLE IF NOT EXISTS service_webhook_keys (
-         key_digest TEXT PRIMARY KEY,
-         event_name TEXT NOT NULL,
-         channel_id TEXT NOT NULL,
-         created_by TEXT NOT NULL,
-         created_at INTEGER NOT NULL
-       ) STRICT`,
-    ]);
+  constructor(store: WebhookKeyStore) {
+    this.#store = store;
   }
 
   /** Records a new key before the service is given it, so its first delivery is never refused. */
-  add(key: string, target: WebhookTarget & { createdBy: string }): void {
-    this.#db
-      .prepare(
-        `INSERT INTO service_webhook_keys (key_digest, event_name, channel_id, created_by, created_at)
-         VALUES (?, ?, ?, ?, ?)`,
-      )
-      .run(digestOf(key).toString('hex'), target.eventName, target.channel, target.createdBy, Date.now());
+  add(key: string, target: WebhookTarget & { createdBy: string }): Promise<void> {
+    return this.#store.add(hexDigestOf(key), target);
   }
 
   /** The service took the new key: the event's older keys stop being accepted. */
-  keepOnly(eventName: string, key: string): void {
-    this.#db
-      .prepare('DELETE FROM service_webhook_keys WHERE event_name = ? AND key_digest != ?')
-      .run(eventName, digestOf(key).toString('hex'));
+  keepOnly(eventName: string, key: string): Promise<void> {
+    return this.#store.keepOnly(eventName, hexDigestOf(key));
   }
 
   /** The service refused the new key (or the subscription was deleted): forget it. */
-  remove(key: string): void {
-    this.#db
-      .prepare('DELETE FROM service_webhook_keys WHERE key_digest = ?')
-      .run(digestOf(key).toString('hex'));
+  remove(key: string): Promise<void> {
+    return this.#store.remove(hexDigestOf(key));
   }
 
-  forgetEvent(eventName: string): void {
-    this.#db.prepare('DELETE FROM service_webhook_keys WHERE event_name = ?').run(eventName);
+  forgetEvent(eventName: string): Promise<void> {
+    return this.#store.forgetEvent(eventName);
   }
 
   /**
    * The subscription a delivery's key belongs to. Every stored digest is compared in constant time
    * (no early exit, no index lookup on the secret), so timing tells nothing about the keys.
    */
-  match(key: string): WebhookTarget | undefined {
+  async match(key: string): Promise<WebhookTarget | undefined> {
     const presented = digestOf(key);
-    const rows = this.#db
-      .prepare('SELECT key_digest, event_name, channel_id FROM service_webhook_keys')
-      .all() as { key_digest: string; event_name: string; channel_id: string }[];
     let found: WebhookTarget | undefined;
-    for (const row of rows) {
-      const stored = Buffer.from(row.key_digest, 'hex');
+    for (const row of await this.#store.all()) {
+      const stored = Buffer.from(row.digest, 'hex');
       if (stored.length === presented.length && timingSafeEqual(stored, presented) && found === undefined) {
-        found = { eventName: row.event_name, channel: row.channel_id };
+        found = { eventName: row.eventName, channel: row.channel };
       }
     }
     return found;
@@ -90,8 +82,8 @@ export class ServiceWebhooks {
   readonly keys: WebhookKeys;
   #base: string | undefined;
 
-  constructor(db: Db) {
-    this.keys = new WebhookKeys(db);
+  constructor(store: WebhookKeyStore) {
+    this.keys = new WebhookKeys(store);
   }
 
   /** The base address the service reaches bankops at (said once, by `bankops serve`). */

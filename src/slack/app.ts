@@ -21,15 +21,13 @@ import { type ActorContext, resolveActor } from './middleware/actor.js';
 import { handleEventsOnce, Inflight } from './middleware/once.js';
 import * as passkeys from './passkeys/index.js';
 import { buildSlackServices, type SlackServices } from './services.js';
-import type { Db } from './store/database.js';
-import { migrateSlack } from './store/migrations.js';
 import { SlackOutbox } from './store/outbox.js';
+import type { SlackStores } from './store/stores.js';
 import { serviceWebhookHandler } from './subscriptions/webhook.js';
 
 export interface SlackAppOptions {
   config: SlackConfig;
   runtime: {
-    db: Db;
     executor: Executor;
     registry: Registry;
     audit: AuditLog;
@@ -38,6 +36,8 @@ export interface SlackAppOptions {
     webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
   };
+  /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
+  stores: SlackStores;
   /** The configured company, program and agent codes (subscriptions are made with them). */
   defaults: ToolDefaults;
   /** `BANKOPS_PUBLIC_URL`: where Slack and the service reach `bankops serve` (a proxy or tunnel). */
@@ -158,9 +158,8 @@ function registerAll(
  * makes no Web API call before its first request (no `auth.test`), so it starts offline.
  */
 export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
-  const { config, runtime } = options;
-  const { db, log } = runtime;
-  migrateSlack(db);
+  const { config, runtime, stores } = options;
+  const { log } = runtime;
   const logger = boltLogger(log, slackSecrets(config));
   const clientOptions = webClientOptions(config, logger, options.webApiRetries ?? 2);
   const receiver = createReceiver(options, logger, clientOptions);
@@ -176,14 +175,14 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   const call = async (method: string, args: Record<string, unknown>): Promise<unknown> =>
     app.client.apiCall(method, { token: config.botToken, ...args });
   const outbox = new SlackOutbox({
-    db,
+    rows: stores.outbox,
     call,
     log,
     ...optional('pollMs', options.outboxPollMs),
   });
   const services = buildSlackServices({
     config,
-    db,
+    stores,
     executor: runtime.executor,
     registry: runtime.registry,
     audit: runtime.audit,
@@ -200,7 +199,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
   const inflight = new Inflight();
   registerAll(app, services, approvals, inflight);
   const webhooks = serviceWebhookHandler({
-    db,
+    deliveries: stores.deliveries,
     audit: runtime.audit,
     keys: runtime.webhooks.keys,
     outbox,
@@ -218,9 +217,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     start: async () => {
       outbox.start();
       if (config.auditChannel !== undefined)
-        anchor = startDailyAnchor(runtime.audit, outbox, config.auditChannel, (error) =>
-          runtime.log.error('the daily audit anchor could not be queued', { error }),
-        );
+        anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
       await approvals.start();
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.

@@ -1,4 +1,5 @@
 import type { AuditLog } from '../core/audit/index.js';
+import type { Logger } from '../core/log.js';
 import { context, line, type SlackMessage, sections } from './render/message.js';
 import type { SlackOutbox } from './store/outbox.js';
 
@@ -36,26 +37,25 @@ export async function queueDailyAnchor(
 }
 
 /** Posts the daily anchor now if today's is not posted yet, then at every UTC midnight. */
-export function startDailyAnchor(
+export async function startDailyAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string,
-  onError: (error: unknown) => void,
-): { stop(): void } {
+  log: Logger,
+): Promise<{ stop(): void }> {
   let timer: NodeJS.Timeout | undefined;
-  const queue = (): void => {
-    queueDailyAnchor(audit, outbox, channel).catch(onError);
-  };
   const schedule = (): void => {
     const now = new Date();
     const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5);
     timer = setTimeout(() => {
-      queue();
+      queueDailyAnchor(audit, outbox, channel).catch((error: unknown) =>
+        log.error('slack: the daily audit anchor could not be queued', { error }),
+      );
       schedule();
     }, next - now.getTime());
     timer.unref();
   };
-  queue();
+  await queueDailyAnchor(audit, outbox, channel);
   schedule();
   return { stop: () => clearTimeout(timer) };
 }
@@ -74,7 +74,7 @@ export async function askedAnchor(
       'Not posted: BANKOPS_SLACK_AUDIT_CHANNEL is not set (it also gets one every day)',
     );
   }
-  outbox.enqueue('chat.postMessage', {
+  await outbox.enqueue('chat.postMessage', {
     channel,
     ...anchorMessage(head, `Posted at the request of <@${by}>`),
   });

@@ -6,12 +6,13 @@ import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
+import type { ApprovalMessages } from './approvals/store.js';
 import type { SlackConfig } from './config.js';
 import { SlackIdentities } from './identity.js';
 import { AnswerStore } from './store/answers.js';
-import type { Db } from './store/database.js';
 import type { SlackCall, SlackOutbox } from './store/outbox.js';
 import { SeenEvents } from './store/seen-events.js';
+import type { SlackStores } from './store/stores.js';
 
 /**
  * What the Slack front end is made of: the core's executor and audit log, and the front end's own
@@ -20,7 +21,6 @@ import { SeenEvents } from './store/seen-events.js';
  */
 export interface SlackServices {
   readonly config: SlackConfig;
-  readonly db: Db;
   readonly executor: Executor;
   readonly registry: Registry;
   readonly audit: AuditLog;
@@ -31,6 +31,8 @@ export interface SlackServices {
   /** Events API ids already handled (Slack's retries). */
   readonly seen: SeenEvents;
   readonly outbox: SlackOutbox;
+  /** Which approval has which message, and the edits queued with them. */
+  readonly approvalMessages: ApprovalMessages;
   /** A Web API call with the bot token (views.open must happen now, not through the outbox). */
   readonly call: SlackCall;
   /** The payees bankops knows (its payee directory): `/bank payout` takes the rail from there. */
@@ -45,7 +47,7 @@ export interface SlackServices {
 
 export interface SlackServicesOptions {
   config: SlackConfig;
-  db: Db;
+  stores: SlackStores;
   executor: Executor;
   registry: Registry;
   audit: AuditLog;
@@ -62,8 +64,8 @@ export interface SlackServicesOptions {
 
 /** The services, whole: Slack's own stores on the database, the identities on the policy in force. */
 export function buildSlackServices(options: SlackServicesOptions): SlackServices {
-  const { groups, ...given } = options;
-  const { db, log, executor, call } = given;
+  const { groups, stores, ...given } = options;
+  const { log, executor, call } = given;
   return {
     ...given,
     identities: new SlackIdentities({
@@ -76,9 +78,10 @@ export function buildSlackServices(options: SlackServicesOptions): SlackServices
       },
       log,
     }),
-    answers: new AnswerStore(db),
+    answers: new AnswerStore(stores.answers),
     cards: executor.cards,
-    seen: new SeenEvents(db),
+    seen: new SeenEvents(stores.seenEvents),
+    approvalMessages: stores.approvalMessages,
   };
 }
 

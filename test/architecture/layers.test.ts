@@ -54,7 +54,7 @@ const CORE_PUBLIC = new Set([
   'version.ts',
   'webhooks.ts',
 ]);
-const STORE_MODULES = /^slack\/(store\/database\.ts)$/;
+const STORE_MODULES = /^slack\/store\/sqlite\/database\.ts$/;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

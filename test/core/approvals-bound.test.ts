@@ -25,13 +25,13 @@ const sweepEur = defineTool({
   preview: async (_, ctx) => previewOf(await quoteAll(ctx)),
   run: async (_, ctx) => {
     const q = await ctx.once('quote', () => quoteAll(ctx));
-    checkApprovedBound(
+    await checkApprovedBound(
       ctx,
       {
         debit: { amount: q.sourceAmount, currency: 'EUR' },
         receive: { amount: q.targetAmount, currency: 'USD' },
       },
-      () => previewOf(q),
+      async () => previewOf(q),
     );
     const created = await ctx.client.conversions.create(
       { companyCode: ctx.defaults.companyCode, quoteId: q.quoteId },

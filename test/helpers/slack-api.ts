@@ -128,10 +128,13 @@ export class SlackApiStandIn {
   }
 
   /** Polls until `found` returns something (default 5 s); fails the test with what was recorded. */
-  async waitFor<T>(found: () => T | undefined | false, timeoutMs = 5_000): Promise<T> {
+  async waitFor<T>(
+    found: () => T | undefined | false | Promise<T | undefined | false>,
+    timeoutMs = 5_000,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const value = found();
+      const value = await found();
       if (value !== undefined && value !== false) return value;
       if (Date.now() > deadline) {
         const last = <T>(list: T[]): T[] => list.slice(-10);

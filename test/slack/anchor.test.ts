@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp } from '../../src/slack/app.js';
+import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import { runCli } from '../helpers/cli.js';
 import { AUDIT_CHANNEL, BOT_TOKEN, type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
 import { textOf } from '../helpers/slack-requests.js';
@@ -36,6 +37,7 @@ describe('the audit anchor', () => {
         auditChannel: AUDIT_CHANNEL,
       },
       runtime: t.runtime,
+      stores: sqliteSlackStores(t.runtime.db),
       defaults: t.runtime.config.defaults,
       outboxPollMs: 50,
     });

@@ -114,7 +114,7 @@ describe('approvals asked for by an assistant', () => {
     expect(textOf(post.args)).toContain('*Asked by*\nthe local assistant (MCP)');
     expect(await click(APPROVERS[6] ?? '', id, 'Approve')).toContain('Executed');
     await waitShown(t.api, id, 'Sent: payout');
-    await t.api.waitFor(() => t.serve.slack?.services.outbox.pending() === 0);
+    await t.api.waitFor(async () => (await t.serve.slack?.services.outbox.pending()) === 0);
     const direct = t.api
       .callsOf('chat.postMessage')
       .filter((c) => String(c.args.channel).startsWith('D') && JSON.stringify(c.args).includes(id));
@@ -235,7 +235,9 @@ describe('a first start and a second replica', () => {
       const where = whereIs(t.api, id);
       // Both replicas follow the feed; wait until both are quiet before counting.
       await t.api.waitFor(
-        () => t.serve.slack?.services.outbox.pending() === 0 && second.slack?.services.outbox.pending() === 0,
+        async () =>
+          (await t.serve.slack?.services.outbox.pending()) === 0 &&
+          (await second.slack?.services.outbox.pending()) === 0,
       );
       expect(approvalPosts(t.api, id)).toHaveLength(1);
       const edits = t.api.callsOf('chat.update').filter((c) => c.args.ts === where?.ts);
@@ -253,7 +255,7 @@ describe('a first start and a second replica', () => {
 describe('Slack failing', () => {
   it('a 5xx on the first post and a 429 with Retry-After on an update are retried later, in order', async () => {
     // Quiet first: the failures below must meet the calls they are meant for.
-    await t.api.waitFor(() => t.serve.slack?.services.outbox.pending() === 0);
+    await t.api.waitFor(async () => (await t.serve.slack?.services.outbox.pending()) === 0);
     t.api.failNext('chat.postMessage', { status: 503 });
     const a = await requestInProcess();
     const b = await requestInProcess();

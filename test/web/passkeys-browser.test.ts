@@ -56,7 +56,7 @@ beforeAll(async () => {
   });
   t.api.setGroups({ [APPROVERS_GROUP]: APPROVERS });
   // The payees the sandbox starts with, so the page names them as it does for payees bankops made.
-  rememberSandboxPayees(t.runtime.payees);
+  await rememberSandboxPayees(t.runtime.payees);
   browser = await launchChromium();
   page = (await pageWithPasskey(browser)).page;
 }, 60_000);

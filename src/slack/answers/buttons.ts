@@ -28,7 +28,7 @@ export function share(services: Pick<SlackServices, 'answers' | 'call'>) {
   return async ({ body, action, ack }: ButtonArgs): Promise<void> => {
     await ack();
     const reply = replyTo(body.response_url);
-    const answer = services.answers.get(shareRef.decode(action.value)?.answerId ?? '');
+    const answer = await services.answers.get(shareRef.decode(action.value)?.answerId ?? '');
     const channel = body.channel?.id;
     if (answer === undefined || channel === undefined) return reply(GONE);
     if (answer.userId !== body.user.id || !answer.shareable) {
@@ -62,7 +62,7 @@ export function morePage(services: Pick<SlackServices, 'answers'>) {
     await ack();
     const reply = replyTo(body.response_url);
     const ref = pageRef.decode(action.value);
-    const answer = services.answers.get(ref?.answerId ?? '');
+    const answer = await services.answers.get(ref?.answerId ?? '');
     const page = ref === undefined ? undefined : answer?.pages[ref.page];
     if (answer === undefined || ref === undefined || page === undefined) return reply(GONE);
     if (answer.userId !== body.user.id) return reply(line(':no_entry: This answer is someone else’s.'));

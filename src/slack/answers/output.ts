@@ -38,13 +38,13 @@ export function withButtons(page: SlackMessage, buttons: Button[]): SlackMessage
  * (the pages are kept so the channel gets exactly what the person saw) and "More" when there is
  * another page, of this answer or of the service's list. A result with a secret is never kept.
  */
-export function outputAnswer(
+export async function outputAnswer(
   services: Pick<SlackServices, 'answers'>,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
   output: Record<string, unknown>,
-): SlackMessage {
+): Promise<SlackMessage> {
   const { pages, nextInput } = outputPages(tool, input, output);
   const [first, ...rest] = pages;
   if (first === undefined) throw internalError('a rendered output has at least one page');
@@ -52,7 +52,7 @@ export function outputAnswer(
   const shareable = tool.hints.readOnly && !secret;
   const buttons: Button[] = [];
   if (!secret && (shareable || rest.length > 0)) {
-    const id = services.answers.save({ userId: asker.userId, tool: tool.name, pages, shareable });
+    const id = await services.answers.save({ userId: asker.userId, tool: tool.name, pages, shareable });
     if (rest.length > 0) {
       buttons.push(
         button(

@@ -48,13 +48,13 @@ function workingNote(reply: Reply, tool: string, afterMs: number): { stop(): Pro
 }
 
 /** The answer to a result: the output for `ok`, the approval for `pending_approval`, else one line. */
-export function answerFor(
+export async function answerFor(
   services: AnswerServices,
   asker: Asker,
   tool: AnyTool,
   input: Record<string, unknown>,
   result: ExecuteResult,
-): SlackMessage {
+): Promise<SlackMessage> {
   switch (result.status) {
     case 'ok':
       return outputAnswer(services, asker, tool, input, result.output);
@@ -95,7 +95,7 @@ export async function runAndAnswer(
   const replace = await note.stop();
   let answer: SlackMessage;
   try {
-    answer = answerFor(services, asker, tool, input, result);
+    answer = await answerFor(services, asker, tool, input, result);
   } catch (error) {
     // The call has run (its outcome is in the audit log); only showing it failed. Say so rather
     // than leave the person with a "working…" note for ever.

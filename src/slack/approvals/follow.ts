@@ -2,6 +2,7 @@ import type { FeedFollower } from '../../core/approvals/follow.js';
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
 import { internalError } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
+import type { OutboxCall } from '../store/outbox-rows.js';
 import { slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
@@ -55,7 +56,7 @@ export class ApprovalFollower {
   async catchUp(): Promise<number> {
     let posted = 0;
     for (const view of await this.#services.executor.listApprovals({ state: 'pending', limit: 1000 })) {
-      if (this.#poster.messages.get(view.id) !== undefined) continue;
+      if ((await this.#poster.messages.get(view.id)) !== undefined) continue;
       if ((await this.#poster.ensure(view))?.postedNow) posted += 1;
     }
     return posted;
@@ -66,37 +67,42 @@ export class ApprovalFollower {
     if (view === undefined) return;
     const posted = await this.#poster.ensure(view);
     const notice = toRequester(event, view) ? await this.#requesterChannel(view) : undefined;
-    const { outbox, db } = this.#services;
+    const { outbox } = this.#services;
     const policy = this.#services.executor.policy;
     const key = (what: string) => `approval:${event.seq}:${what}`;
-    db.transaction(() => {
-      if (posted !== undefined) {
-        const { channel, ts } = posted.message;
+    let edit: { rendered: string; call: OutboxCall } | undefined;
+    const calls: OutboxCall[] = [];
+    if (posted !== undefined) {
+      const { channel, ts } = posted.message;
+      if (!posted.postedNow) {
         const content = this.#poster.render(view);
-        if (!posted.postedNow && this.#poster.messages.changed(view.id, digest(content))) {
-          outbox.add('chat.update', { channel, ts, ...content }, key('update'));
-        }
-        if (inThread(event)) {
-          outbox.add(
-            'chat.postMessage',
-            { channel, thread_ts: ts, ...threadReply(event, view, policy), unfurl_links: false },
-            key('thread'),
-          );
-        }
+        edit = {
+          rendered: digest(content),
+          call: { method: 'chat.update', args: { channel, ts, ...content }, dedupeKey: key('update') },
+        };
       }
-      if (notice !== undefined) {
-        outbox.add(
-          'chat.postMessage',
-          {
-            channel: notice.channel,
-            ...optional('thread_ts', notice.thread),
-            ...requesterNotice(event, view, policy, posted?.message.channel),
-            unfurl_links: false,
-          },
-          key('requester'),
-        );
+      if (inThread(event)) {
+        calls.push({
+          method: 'chat.postMessage',
+          args: { channel, thread_ts: ts, ...threadReply(event, view, policy), unfurl_links: false },
+          dedupeKey: key('thread'),
+        });
       }
-    }).immediate();
+    }
+    if (notice !== undefined) {
+      calls.push({
+        method: 'chat.postMessage',
+        args: {
+          channel: notice.channel,
+          ...optional('thread_ts', notice.thread),
+          ...requesterNotice(event, view, policy, posted?.message.channel),
+          unfurl_links: false,
+        },
+        dedupeKey: key('requester'),
+      });
+    }
+    // The edit's digest and every call commit together: a repeated event finds both and queues nothing.
+    await this.#services.approvalMessages.queueChanges(view.id, edit, calls);
     outbox.wake();
   }
 

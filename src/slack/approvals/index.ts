@@ -7,18 +7,17 @@ import { registerHome } from './home-tab.js';
 import { APPROVAL_ACTIONS, APPROVAL_VIEWS } from './ids.js';
 import { ApprovalPoster } from './post.js';
 import { rejectReasonSubmitted } from './reject-reason.js';
-import { migrateSlackApprovals } from './store.js';
 
 /** How long to wait before posting the waiting approvals again when Slack was not reachable at start. */
 const CATCH_UP_RETRY_MS = 30_000;
 
 /**
- * What approvals in Slack use: the executor and its feed, the database, the outbox and Web API calls,
+ * What approvals in Slack use: the executor and its feed, the approval messages, the outbox and Web API calls,
  * and the passkeys (Approve on a step-up approval answers with the approval page's link).
  */
 export type ApprovalServices = Pick<
   SlackServices,
-  'config' | 'db' | 'executor' | 'registry' | 'log' | 'outbox' | 'call' | 'passkeys'
+  'config' | 'approvalMessages' | 'executor' | 'registry' | 'log' | 'outbox' | 'call' | 'passkeys'
 >;
 
 export interface SlackApprovals {
@@ -38,7 +37,6 @@ export interface SlackApprovals {
  * the requester's answer `requested.ts`.
  */
 export function createSlackApprovals(services: ApprovalServices): SlackApprovals {
-  migrateSlackApprovals(services.db);
   const poster = new ApprovalPoster(services);
   const follower = new ApprovalFollower(services, poster);
   let retry: NodeJS.Timeout | undefined;

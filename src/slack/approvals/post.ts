@@ -6,7 +6,7 @@ import { rateLimitedFor, slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
 import { approvalMessage } from './message.js';
 import { approvalChannel } from './requested.js';
-import { type ApprovalMessage, ApprovalMessages } from './store.js';
+import type { ApprovalMessage, ApprovalMessages } from './store.js';
 
 /**
  * Posts an approval's message once and knows where it is. The first post happens here, not through
@@ -24,7 +24,7 @@ export class ApprovalPoster {
 
   constructor(services: ApprovalServices) {
     this.#services = services;
-    this.messages = new ApprovalMessages(services.db);
+    this.messages = services.approvalMessages;
   }
 
   /** The rendered message of an approval as it stands now. */
@@ -43,7 +43,7 @@ export class ApprovalPoster {
   async ensure(view: ApprovalView): Promise<{ message: ApprovalMessage; postedNow: boolean } | undefined> {
     const channel = approvalChannel(view, this.#services.config);
     if (channel === undefined) return undefined;
-    const claim = this.messages.claim(view.id, channel);
+    const claim = await this.messages.claim(view.id, channel);
     if (claim === 'busy') throw internalError(`another process is posting the message of ${view.id}`);
     if (claim !== 'claimed') return { message: claim, postedNow: false };
     const content = this.render(view);
@@ -57,7 +57,7 @@ export class ApprovalPoster {
       })) as { ts?: unknown };
       ts = typeof answer.ts === 'string' ? answer.ts : undefined;
     } catch (error) {
-      this.messages.release(view.id);
+      await this.messages.release(view.id);
       if (isPermanentRefusal(error)) {
         this.#services.log.error(
           'slack: the approval could not be posted; it is tried again at its next change',
@@ -73,10 +73,10 @@ export class ApprovalPoster {
       throw error;
     }
     if (ts === undefined) {
-      this.messages.release(view.id);
+      await this.messages.release(view.id);
       throw internalError(`Slack answered chat.postMessage for ${view.id} without a ts`);
     }
-    this.messages.posted(view.id, ts, digest(content));
+    await this.messages.posted(view.id, ts, digest(content));
     return { message: { approvalId: view.id, channel, ts }, postedNow: true };
   }
 

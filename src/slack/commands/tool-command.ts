@@ -28,21 +28,21 @@ const hasField = (tool: AnyTool, name: string): boolean => Object.hasOwn(tool.in
  * and wallet; a payee the payee directory knows gets its corridor's rail (the purpose of a payment
  * is the person's to say).
  */
-function resolveKnown(
+async function resolveKnown(
   services: SlackServices,
   tool: AnyTool,
   input: Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const resolved = { ...input };
   if (typeof input.cardId === 'string' && hasField(tool, 'cardholderId') && hasField(tool, 'walletId')) {
-    const card = services.cards.find(input.cardId);
+    const card = await services.cards.find(input.cardId);
     if (card !== undefined) {
       resolved.cardholderId ??= card.cardholderId;
       resolved.walletId ??= card.walletId;
     }
   }
   if (tool.name === 'create_payout' && typeof input.beneficiaryId === 'string') {
-    const payee = services.payees?.get(input.beneficiaryId);
+    const payee = await services.payees?.get(input.beneficiaryId);
     // The directory keeps the corridor's rail as `LOCAL/ACH` or `SWIFT`; a payout names the rail.
     const rail = payee?.rail?.split('/').at(-1);
     if (rail !== undefined) resolved.destinationRail ??= rail;
@@ -67,14 +67,14 @@ function whyForm(tool: AnyTool, input: Record<string, unknown>, missing: readonl
  * What the typed words already show to be wrong, said before any form: a field's value (an unknown
  * currency, an amount below zero), or a payee bankops does not know, with the one meant.
  */
-function typedProblem(
+async function typedProblem(
   services: Pick<SlackServices, 'payees'>,
   tool: AnyTool,
   input: Record<string, unknown>,
-): ExecuteResult | undefined {
+): Promise<ExecuteResult | undefined> {
   const errors = typedFieldErrors(tool, input);
   const payee = input.beneficiaryId;
-  const known = services.payees?.ids() ?? [];
+  const known = (await services.payees?.ids()) ?? [];
   // The service cannot be asked about a payee (no read endpoint): bankops's directory is what is
   // known. With none in it, there is nothing to compare with, and the form asks for the rest.
   if (
@@ -109,7 +109,7 @@ export async function toolCommand(
     await asker.reply(secretInputMessage(tool));
     return;
   }
-  const input = resolveKnown(services, tool, typed);
+  const input = await resolveKnown(services, tool, typed);
   const missing = missingRequired(toolFields(tool), input).map((f) => f.path);
   // A misspelt field goes to the executor, which names the field meant; a form would hide it.
   const misspelt = unknownFields(input, Object.keys(tool.input.shape)).length > 0;
@@ -118,7 +118,7 @@ export async function toolCommand(
     return;
   }
   // What was typed is judged first: a form would only hide a mistake until it was submitted.
-  const problem = typedProblem(services, tool, input);
+  const problem = await typedProblem(services, tool, input);
   if (problem !== undefined && problem.status === 'invalid') {
     await asker.reply(outcomeMessage(problem, tool.hints.readOnly));
     return;

@@ -143,5 +143,5 @@ export async function submitForm(
     const coded = asCodedError(error);
     result = { status: 'failed', tool: tool.name, error: { kind: coded.code, message: coded.message } };
   }
-  await asker.reply(answerFor(services, asker, tool, input, result));
+  await asker.reply(await answerFor(services, asker, tool, input, result));
 }

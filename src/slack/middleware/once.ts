@@ -9,7 +9,7 @@ import type { SeenEvents } from '../store/seen-events.js';
  */
 export function handleEventsOnce(seen: SeenEvents, log: Logger): Middleware<AnyMiddlewareArgs> {
   return async ({ body, context, next }) => {
-    if ('event_id' in body && typeof body.event_id === 'string' && !seen.firstTime(body.event_id)) {
+    if ('event_id' in body && typeof body.event_id === 'string' && !(await seen.firstTime(body.event_id))) {
       log.info('slack: a retried event was already handled; acknowledged only', {
         eventId: body.event_id,
         retryNum: context.retryNum,

@@ -61,6 +61,16 @@ function pairsOf(data: unknown, card: CardWords): { label: string; value: string
   return pairs;
 }
 
+/** The card ids the event's data names (in fields a card's words would stand beside). */
+export function cardIdsOf(data: unknown): string[] {
+  const ids: string[] = [];
+  pairsOf(data, (cardId) => {
+    ids.push(cardId);
+    return undefined;
+  });
+  return ids;
+}
+
 /**
  * A delivery as channel messages: what happened and when, then the event's data as fields. A secret
  * the service might send (a PIN, a link, a card number) never reaches the channel. Long data goes

@@ -1,19 +1,13 @@
-import type { Db } from './database.js';
+import type { OutboxCall } from './outbox-rows.js';
 
 /**
  * Service deliveries already received, by event id and name: a repeat (the service retries after a
- * timeout) is answered 200 and posts nothing new.
+ * timeout) is answered 200 and posts nothing new. SQL in `sqlite/deliveries.ts`.
  */
-export class ServiceDeliveries {
-  readonly #insert;
-
-  constructor(db: Db) {
-    this.#insert = db.prepare(
-      'INSERT OR IGNORE INTO service_deliveries (event_id, event_name, received_at) VALUES (?, ?, ?)',
-    );
-  }
-
-  firstTime(eventId: string, eventName: string): boolean {
-    return this.#insert.run(eventId, eventName, Date.now()).changes === 1;
-  }
+export interface ServiceDeliveries {
+  /**
+   * Records a delivery and queues its messages in one transaction (this table and the outbox): true
+   * the first time, false for a repeat, which queues nothing. An insert-if-absent decides.
+   */
+  accept(delivery: { eventId: string; eventName: string }, calls: readonly OutboxCall[]): Promise<boolean>;
 }

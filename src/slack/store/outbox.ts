@@ -1,26 +1,18 @@
 import type { Logger } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import { describeSlackError, rateLimitedFor, slackRefusal } from '../web-api-errors.js';
-import type { Db } from './database.js';
+import type { OutboxRows } from './outbox-rows.js';
 
 /** One Web API call (`chat.postMessage`, `chat.update`, …) with its arguments; resolves with Slack's answer. */
 export type SlackCall = (method: string, args: Record<string, unknown>) => Promise<unknown>;
 
 export interface OutboxOptions {
-  db: Db;
+  rows: OutboxRows;
   call: SlackCall;
   log: Logger;
   /** How often the outbox looks for work other processes queued (default 1 s). */
   pollMs?: number;
   now?: () => number;
-}
-
-interface Row {
-  id: number;
-  method: string;
-  args_json: string;
-  attempts: number;
-  next_at: number;
-  lease_until: number;
 }
 
 /** Slack refusals that a retry cannot fix: the message is dropped with an error in the log. */
@@ -68,7 +60,7 @@ const describe = describeSlackError;
  * (`channel_not_found`, `not_in_channel`, …) is logged and skipped.
  */
 export class SlackOutbox {
-  readonly #db: Db;
+  readonly #rows: OutboxRows;
   readonly #options: OutboxOptions;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
@@ -77,34 +69,19 @@ export class SlackOutbox {
   readonly #idle: (() => void)[] = [];
 
   constructor(options: OutboxOptions) {
-    this.#db = options.db;
+    this.#rows = options.rows;
     this.#options = options;
   }
 
   /**
    * Queues a call; with a `dedupeKey`, a second call with the same key is not queued (one daily
-   * anchor across replicas, one post per event). Returns whether it was queued.
+   * anchor across replicas, one post per event). Resolves with whether it was queued.
    */
-  enqueue(method: string, args: Record<string, unknown>, dedupeKey?: string): boolean {
-    const queued = this.add(method, args, dedupeKey);
+  async enqueue(method: string, args: Record<string, unknown>, dedupeKey?: string): Promise<boolean> {
+    const queued =
+      (await this.#rows.add([{ method, args, ...optional('dedupeKey', dedupeKey) }], this.#now())) === 1;
     if (queued) this.wake();
     return queued;
-  }
-
-  /**
-   * Queues without sending yet: for use inside a caller's transaction (a delivery recorded and its
-   * message queued together); call `wake()` after it commits.
-   */
-  add(method: string, args: Record<string, unknown>, dedupeKey?: string): boolean {
-    const now = this.#now();
-    return (
-      this.#db
-        .prepare(
-          `INSERT OR IGNORE INTO slack_outbox (dedupe_key, method, args_json, created_at, next_at)
-           VALUES (?, ?, ?, ?, ?)`,
-        )
-        .run(dedupeKey ?? null, method, JSON.stringify(args), now, now).changes === 1
-    );
   }
 
   start(): void {
@@ -121,15 +98,22 @@ export class SlackOutbox {
       this.#again = true;
       return;
     }
-    this.#running = this.#drain().finally(() => {
-      this.#running = undefined;
-      if (this.#again && !this.#closed) {
-        this.#again = false;
-        this.wake();
-      } else {
-        for (const resolve of this.#idle.splice(0)) resolve();
-      }
-    });
+    this.#running = this.#drain()
+      .catch((error: unknown) => {
+        // The database, not Slack: the poll tries again.
+        this.#options.log.error('slack: the outbox could not be read; trying again at the next poll', {
+          error,
+        });
+      })
+      .finally(() => {
+        this.#running = undefined;
+        if (this.#again && !this.#closed) {
+          this.#again = false;
+          this.wake();
+        } else {
+          for (const resolve of this.#idle.splice(0)) resolve();
+        }
+      });
   }
 
   /** Resolves once nothing is being sent (tests and shutdown). */
@@ -139,10 +123,8 @@ export class SlackOutbox {
   }
 
   /** Messages not yet sent. */
-  pending(): number {
-    return (
-      this.#db.prepare('SELECT count(*) AS n FROM slack_outbox WHERE done_at IS NULL').get() as { n: number }
-    ).n;
+  pending(): Promise<number> {
+    return this.#rows.pending();
   }
 
   async close(): Promise<void> {
@@ -152,22 +134,13 @@ export class SlackOutbox {
   }
 
   async #drain(): Promise<void> {
-    const head = this.#db.prepare(
-      'SELECT id, method, args_json, attempts, next_at, lease_until FROM slack_outbox WHERE done_at IS NULL ORDER BY id LIMIT 1',
-    );
-    const claim = this.#db.prepare(
-      'UPDATE slack_outbox SET lease_until = ? WHERE id = ? AND done_at IS NULL AND lease_until <= ?',
-    );
     while (!this.#closed) {
-      const row = head.get() as Row | undefined;
       const now = this.#now();
-      if (row === undefined || row.next_at > now || row.lease_until > now) return;
-      if (claim.run(now + LEASE_MS, row.id, now).changes !== 1) return;
+      const row = await this.#rows.claimHead(now, now + LEASE_MS);
+      if (row === undefined) return;
       try {
-        await this.#options.call(row.method, JSON.parse(row.args_json) as Record<string, unknown>);
-        this.#db
-          .prepare('UPDATE slack_outbox SET done_at = ?, error = NULL WHERE id = ?')
-          .run(this.#now(), row.id);
+        await this.#options.call(row.method, row.args);
+        await this.#rows.sent(row.id, this.#now());
       } catch (error) {
         const attempts = row.attempts + 1;
         const delay = retryDelay(error, attempts);
@@ -176,9 +149,7 @@ export class SlackOutbox {
             method: row.method,
             error: describe(error),
           });
-          this.#db
-            .prepare('UPDATE slack_outbox SET done_at = ?, attempts = ?, error = ? WHERE id = ?')
-            .run(this.#now(), attempts, describe(error), row.id);
+          await this.#rows.dropped(row.id, this.#now(), attempts, describe(error));
           continue;
         }
         this.#options.log.warn('slack: posting failed; will retry in order', {
@@ -187,11 +158,7 @@ export class SlackOutbox {
           retryInMs: delay,
           error: describe(error),
         });
-        this.#db
-          .prepare(
-            'UPDATE slack_outbox SET attempts = ?, next_at = ?, lease_until = 0, error = ? WHERE id = ?',
-          )
-          .run(attempts, this.#now() + delay, describe(error), row.id);
+        await this.#rows.retryAt(row.id, attempts, this.#now() + delay, describe(error));
         return;
       }
     }

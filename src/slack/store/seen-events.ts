@@ -1,7 +1,12 @@
-import type { Db } from './database.js';
-
 /** Slack retries an event for about an hour at most; ids older than a day are forgotten. */
 const KEEP_MS = 24 * 3600_000;
+
+/** Where handled event ids are kept (SQL in `sqlite/seen-events.ts`). */
+export interface SeenEventRows {
+  /** Insert-if-absent: true when this caller recorded the id first (a unique key decides). */
+  record(eventId: string, at: number): Promise<boolean>;
+  deleteBefore(time: number): Promise<void>;
+}
 
 /**
  * Events API deliveries already handled, by event id. Slack re-sends an event it thinks was not
@@ -9,24 +14,22 @@ const KEEP_MS = 24 * 3600_000;
  * acknowledged and never processed a second time, in this process or another sharing the database.
  */
 export class SeenEvents {
-  readonly #insert;
-  readonly #prune;
+  readonly #rows: SeenEventRows;
   readonly #now: () => number;
   #lastPrune = 0;
 
-  constructor(db: Db, now: () => number = Date.now) {
-    this.#insert = db.prepare('INSERT OR IGNORE INTO slack_seen_events (event_id, seen_at) VALUES (?, ?)');
-    this.#prune = db.prepare('DELETE FROM slack_seen_events WHERE seen_at < ?');
+  constructor(rows: SeenEventRows, now: () => number = Date.now) {
+    this.#rows = rows;
     this.#now = now;
   }
 
   /** True the first time an id is offered, false for every repeat. */
-  firstTime(eventId: string): boolean {
+  async firstTime(eventId: string): Promise<boolean> {
     const now = this.#now();
     if (now - this.#lastPrune > 3600_000) {
       this.#lastPrune = now;
-      this.#prune.run(now - KEEP_MS);
+      await this.#rows.deleteBefore(now - KEEP_MS);
     }
-    return this.#insert.run(eventId, now).changes === 1;
+    return this.#rows.record(eventId, now);
   }
 }

@@ -27,7 +27,9 @@ async function relay(
     actor: asker.actor,
     origin: slackOrigin(asker),
   });
-  await asker.reply(result.status === 'ok' ? line(done) : answerFor(services, asker, tool, input, result));
+  await asker.reply(
+    result.status === 'ok' ? line(done) : await answerFor(services, asker, tool, input, result),
+  );
 }
 
 /** `/bank subscribe <event> [#channel]`: `create_event_relay` to that channel, this one by default. */

@@ -5,9 +5,8 @@ import type { CardDirectory } from '../../core/cards.js';
 import { header, readRawBody, sendJson } from '../../core/http-server.js';
 import type { Logger } from '../../core/log.js';
 import type { WebhookKeys } from '../../core/webhooks.js';
-import { serviceEventMessages } from '../render/service-event.js';
-import type { Db } from '../store/database.js';
-import { ServiceDeliveries } from '../store/deliveries.js';
+import { type CardWords, cardIdsOf, serviceEventMessages } from '../render/service-event.js';
+import type { ServiceDeliveries } from '../store/deliveries.js';
 import type { SlackOutbox } from '../store/outbox.js';
 
 const DeliverySchema = z.looseObject({
@@ -19,19 +18,21 @@ const DeliverySchema = z.looseObject({
 });
 
 /** `••••4821` for a card bankops has seen; nothing for one it has not. */
-const cardWords =
-  (cards: Pick<CardDirectory, 'find'> | undefined) =>
-  (cardId: string): string | undefined => {
-    const four = cards?.find(cardId)?.lastFour;
-    return four === undefined ? undefined : `••••${four}`;
-  };
+async function cardWords(cards: Pick<CardDirectory, 'find'> | undefined, data: unknown): Promise<CardWords> {
+  const known = new Map<string, string>();
+  for (const cardId of new Set(cardIdsOf(data))) {
+    const four = (await cards?.find(cardId))?.lastFour;
+    if (four !== undefined) known.set(cardId, `••••${four}`);
+  }
+  return (cardId) => known.get(cardId);
+}
 
 /** Who appears in the audit log for a delivery: the service, through its webhook. */
 const ACTOR = 'service:webhook';
 const AUDIT_TOOL = 'service_event';
 
 export interface ServiceWebhookOptions {
-  db: Db;
+  deliveries: ServiceDeliveries;
   audit: AuditLog;
   keys: WebhookKeys;
   outbox: SlackOutbox;
@@ -49,8 +50,7 @@ export interface ServiceWebhookOptions {
  * subscribing channel in one transaction; a repeat is answered 200 and posts nothing.
  */
 export function serviceWebhookHandler(options: ServiceWebhookOptions) {
-  const { db, audit, keys, outbox, log } = options;
-  const deliveries = new ServiceDeliveries(db);
+  const { deliveries, audit, keys, outbox, log } = options;
 
   const refuse = (
     res: ServerResponse,
@@ -71,8 +71,28 @@ export function serviceWebhookHandler(options: ServiceWebhookOptions) {
     sendJson(res, 401, { error: 'unknown key' });
   };
 
-  const accept = db.transaction((delivery: z.infer<typeof DeliverySchema>, channel: string): boolean => {
-    const first = deliveries.firstTime(delivery.event_id, delivery.event_name);
+  /**
+   * The delivery recorded and its messages queued in one transaction; its audit entry follows the
+   * commit (the audit log is its own store), saying whether it was a repeat.
+   */
+  const accept = async (delivery: z.infer<typeof DeliverySchema>, channel: string): Promise<boolean> => {
+    const messages = serviceEventMessages(
+      {
+        event_id: delivery.event_id,
+        event_name: delivery.event_name,
+        event_description: delivery.event_description ?? undefined,
+        occurred_at: delivery.occurred_at ?? undefined,
+        data: delivery.data,
+      },
+      await cardWords(options.cards, delivery.data),
+    );
+    const first = await deliveries.accept(
+      { eventId: delivery.event_id, eventName: delivery.event_name },
+      messages.map((message) => ({
+        method: 'chat.postMessage',
+        args: { channel, ...message, unfurl_links: false },
+      })),
+    );
     audit.append({
       actor: ACTOR,
       frontEnd: 'system',
@@ -82,21 +102,8 @@ export function serviceWebhookHandler(options: ServiceWebhookOptions) {
       event: 'requested',
       outcome: 'ok',
     });
-    if (!first) return false;
-    const messages = serviceEventMessages(
-      {
-        event_id: delivery.event_id,
-        event_name: delivery.event_name,
-        event_description: delivery.event_description ?? undefined,
-        occurred_at: delivery.occurred_at ?? undefined,
-        data: delivery.data,
-      },
-      cardWords(options.cards),
-    );
-    for (const message of messages)
-      outbox.add('chat.postMessage', { channel, ...message, unfurl_links: false });
-    return true;
-  });
+    return first;
+  };
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== 'POST') {
@@ -122,7 +129,7 @@ export function serviceWebhookHandler(options: ServiceWebhookOptions) {
       refuse(res, 'no x-api-key', ids);
       return;
     }
-    const target = keys.match(key);
+    const target = await keys.match(key);
     if (target === undefined) {
       refuse(res, 'the key is not one bankops made for a subscription', ids);
       return;
@@ -135,7 +142,7 @@ export function serviceWebhookHandler(options: ServiceWebhookOptions) {
       refuse(res, `the key was made for ${target.eventName}, not ${parsed.event_name}`, ids);
       return;
     }
-    const posted = accept(parsed, target.channel);
+    const posted = await accept(parsed, target.channel);
     outbox.wake();
     log.info('webhook: delivery received', { ...ids, repeat: !posted });
     sendJson(res, 200, { ok: true, ...(posted ? {} : { repeat: true }) });

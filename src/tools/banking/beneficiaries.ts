@@ -106,7 +106,7 @@ export const createBeneficiary = defineTool({
     );
     // The service has no read endpoint for beneficiaries: approvers of a payout learn who the
     // payee is from what bankops kept when it created it.
-    ctx.payees?.remember(payeeOf(created.beneficiary_id, input));
+    await ctx.payees?.remember(payeeOf(created.beneficiary_id, input));
     return created;
   },
 });

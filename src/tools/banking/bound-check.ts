@@ -9,11 +9,11 @@ import { type Money, OutsideApprovedBoundError, type Preview, type ToolContext }
  * approval opens, and shows them), so the comparisons here are exact, in minor units. The reason
  * names the bound that failed, with both figures.
  */
-export function checkApprovedBound(
+export async function checkApprovedBound(
   ctx: Pick<ToolContext, 'approved'>,
   fresh: { debit: Money; receive: Money },
-  preview: () => Preview,
-): void {
+  preview: () => Promise<Preview>,
+): Promise<void> {
   const approved = ctx.approved;
   if (approved?.bound === undefined) return;
   const reasons: string[] = [];
@@ -27,5 +27,5 @@ export function checkApprovedBound(
       `the fresh quote delivers ${formatAmount(fresh.receive)}, less than the approved minimum of ${formatAmount(approved.receive)}`,
     );
   }
-  if (reasons.length > 0) throw new OutsideApprovedBoundError(preview(), reasons.join('; and '));
+  if (reasons.length > 0) throw new OutsideApprovedBoundError(await preview(), reasons.join('; and '));
 }

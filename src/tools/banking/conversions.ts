@@ -30,7 +30,7 @@ export interface ConversionInput extends ConversionQuoteInput {
 const debitOf = (q: FxQuote) => ({ amount: q.sourceAmount, currency: q.sourceAssetCode });
 const receiveOf = (q: FxQuote) => ({ amount: q.targetAmount, currency: q.targetAssetCode });
 
-function previewOf(_input: ConversionInput, q: FxQuote, _ctx: unknown, balance?: BalanceFacts) {
+async function previewOf(_input: ConversionInput, q: FxQuote, _ctx: unknown, balance?: BalanceFacts) {
   const facts: PreviewFacts = {
     kind: 'conversion',
     sell: debitOf(q),

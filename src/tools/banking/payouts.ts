@@ -42,15 +42,15 @@ const feesOf = (q: PayoutQuote) => ({
 });
 
 /** The payee as bankops knows it: by name when bankops created it, else only its id. */
-function payeeOf(id: string, ctx: ToolContext) {
-  const known = ctx.payees?.get(id);
+async function payeeOf(id: string, ctx: ToolContext) {
+  const known = await ctx.payees?.get(id);
   if (known === undefined) return { id, known: false };
   const { id: _id, entityType: _type, ...rest } = known;
   return { id, known: true, ...rest };
 }
 
-function previewOf(input: PayoutInput, q: PayoutQuote, ctx: ToolContext, balance?: BalanceFacts) {
-  const payee = payeeOf(input.beneficiaryId, ctx);
+async function previewOf(input: PayoutInput, q: PayoutQuote, ctx: ToolContext, balance?: BalanceFacts) {
+  const payee = await payeeOf(input.beneficiaryId, ctx);
   const facts: PreviewFacts = {
     kind: 'payout',
     payee,

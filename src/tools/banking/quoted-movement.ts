@@ -33,7 +33,7 @@ export interface QuotedMovement<QI, Q, CI extends QI, C extends { status: string
   /** What the quote delivers: an approved fixed debit must not deliver less. */
   receive(quote: Q): Money;
   /** What the approvers read. */
-  preview(input: CI, quote: Q, ctx: ToolContext, balance?: BalanceFacts): Preview;
+  preview(input: CI, quote: Q, ctx: ToolContext, balance?: BalanceFacts): Promise<Preview>;
   /** Sends the movement on the quote (the execution's request id goes with it). */
   create(input: CI, quote: Q, ctx: ToolContext): Promise<C & { id: string }>;
   /** Its current status at the service. */
@@ -140,7 +140,7 @@ export function movementHooks<
       const quote = movement.quoteSchema.parse(
         await beforeSending('the fresh quote', () => ctx.once('quote', () => movement.quote(input, ctx))),
       );
-      checkApprovedBound(ctx, { debit: movement.debit(quote), receive: movement.receive(quote) }, () =>
+      await checkApprovedBound(ctx, { debit: movement.debit(quote), receive: movement.receive(quote) }, () =>
         movement.preview(input, quote, ctx),
       );
       return output(await movement.create(input, quote, ctx), quote);

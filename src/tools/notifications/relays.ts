@@ -57,7 +57,7 @@ export const createEventRelay = defineTool({
     const { keys, target } = webhooksOf(ctx);
     const key = randomBytes(32).toString('base64url');
     // Recorded before the service has it, so its first delivery is never refused.
-    keys.add(key, { eventName: input.event_name, channel: input.channel, createdBy: ctx.actorName });
+    await keys.add(key, { eventName: input.event_name, channel: input.channel, createdBy: ctx.actorName });
     const scope = scopeOf({}, ctx.defaults);
     const delivery = { subscription_type: 'w' as const, webhook_url: target, x_api_key: key };
     try {
@@ -78,10 +78,10 @@ export const createEventRelay = defineTool({
           { ...writeOptions(ctx), requestId: `${ctx.requestId}.update` },
         );
       }
-      keys.keepOnly(input.event_name, key);
+      await keys.keepOnly(input.event_name, key);
       return { event_name: input.event_name, channel: input.channel, subscription, result };
     } catch (error) {
-      keys.remove(key);
+      await keys.remove(key);
       throw error;
     }
   },

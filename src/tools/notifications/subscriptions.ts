@@ -197,7 +197,7 @@ export const deleteSubscription = defineTool({
       writeOptions(ctx),
     );
     // An event relayed to Slack (create_event_relay): its keys serve nothing now.
-    ctx.webhooks?.keys.forgetEvent(input.event_name);
+    await ctx.webhooks?.keys.forgetEvent(input.event_name);
     return result;
   },
 });

@@ -45,6 +45,21 @@ const SLACK_001 = [
   'CREATE INDEX IF NOT EXISTS slack_outbox_pending ON slack_outbox (done_at, next_at, id)',
 ];
 
+/** Which approval has which message (channel and `ts`), and what it shows. */
+const APPROVALS_001 = [
+  `CREATE TABLE IF NOT EXISTS slack_approval_messages (
+     approval_id TEXT PRIMARY KEY,
+     channel TEXT NOT NULL,
+     -- NULL while one process is posting it (until claimed_until); then the message's ts.
+     ts TEXT,
+     claimed_until INTEGER NOT NULL,
+     posted_at INTEGER,
+     -- SHA-256 of the last content sent, so an event that changes nothing shown sends no update.
+     rendered TEXT
+   ) STRICT`,
+];
+
 export function migrateSlack(db: Db): void {
   migrate(db, 'slack/001-front-end', SLACK_001);
+  migrate(db, 'slack/002-approval-messages', APPROVALS_001);
 }

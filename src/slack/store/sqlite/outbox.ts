@@ -1,0 +1,67 @@
+import type { OutboxCall, OutboxRows } from '../outbox-rows.js';
+import type { Db } from './database.js';
+
+interface Row {
+  id: number;
+  method: string;
+  args_json: string;
+  attempts: number;
+}
+
+/**
+ * Queues calls on `db` without a transaction of its own: the caller's transaction (the outbox alone,
+ * a delivery and its messages, an approval's rendered digest and its edits) commits them.
+ */
+export function outboxInserter(db: Db): (calls: readonly OutboxCall[], now: number) => number {
+  const insert = db.prepare(
+    `INSERT OR IGNORE INTO slack_outbox (dedupe_key, method, args_json, created_at, next_at)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  return (calls, now) => {
+    let queued = 0;
+    for (const call of calls) {
+      queued += insert.run(call.dedupeKey ?? null, call.method, JSON.stringify(call.args), now, now).changes;
+    }
+    return queued;
+  };
+}
+
+export function sqliteOutbox(db: Db): OutboxRows {
+  const add = db.transaction(outboxInserter(db));
+  // One statement: the head is chosen and leased atomically, so two replicas never both win it.
+  const claim = db.prepare(
+    `UPDATE slack_outbox SET lease_until = ?
+     WHERE id = (SELECT id FROM slack_outbox WHERE done_at IS NULL ORDER BY id LIMIT 1)
+       AND next_at <= ? AND lease_until <= ?
+     RETURNING id, method, args_json, attempts`,
+  );
+  const sent = db.prepare('UPDATE slack_outbox SET done_at = ?, error = NULL WHERE id = ?');
+  const dropped = db.prepare('UPDATE slack_outbox SET done_at = ?, attempts = ?, error = ? WHERE id = ?');
+  const retry = db.prepare(
+    'UPDATE slack_outbox SET attempts = ?, next_at = ?, lease_until = 0, error = ? WHERE id = ?',
+  );
+  const pending = db.prepare('SELECT count(*) AS n FROM slack_outbox WHERE done_at IS NULL');
+  return {
+    add: async (calls, now) => add.immediate(calls, now),
+    claimHead: async (now, leaseUntil) => {
+      const row = claim.get(leaseUntil, now, now) as Row | undefined;
+      if (row === undefined) return undefined;
+      return {
+        id: row.id,
+        method: row.method,
+        args: JSON.parse(row.args_json) as Record<string, unknown>,
+        attempts: row.attempts,
+      };
+    },
+    sent: async (id, now) => {
+      sent.run(now, id);
+    },
+    dropped: async (id, now, attempts, error) => {
+      dropped.run(now, attempts, error, id);
+    },
+    retryAt: async (id, attempts, nextAt, error) => {
+      retry.run(attempts, nextAt, error, id);
+    },
+    pending: async () => (pending.get() as { n: number }).n,
+  };
+}
