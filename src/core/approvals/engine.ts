@@ -1,7 +1,13 @@
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
-import { executeApproval, recoverApprovals, releaseApproval } from './execute.js';
+import {
+  executeApproval,
+  type RecoveryTimer,
+  recoverApprovals,
+  releaseApproval,
+  startRecoveryTimer,
+} from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
 import { type FeedFollower, type FeedReader, type FollowOptions, followFeed } from './follow.js';
 import { openApproval } from './open.js';
@@ -32,6 +38,7 @@ export class ApprovalEngine implements ApprovalService {
   readonly #ctx: EngineContext;
   #expiry: ExpiryTimer | undefined;
   #settlements: SettlementFollower | undefined;
+  #recovery: RecoveryTimer | undefined;
 
   constructor(options: ApprovalEngineOptions) {
     this.#ctx = new EngineContext(options);
@@ -147,12 +154,14 @@ export class ApprovalEngine implements ApprovalService {
 
   /**
    * The work of a long-running process: approvals expire at their deadline without anyone reading
-   * them, and sent money is followed to its final status. Short commands do neither (they expire
-   * lazily, and settle what is due when they read).
+   * them, sent money is followed to its final status, and approvals whose holder's lease ran out
+   * are taken over. Short commands do none of it (they expire lazily, settle what is due when they
+   * read, and recover at start).
    */
   startBackground(onError: (error: unknown) => void): void {
     this.#expiry ??= startExpiryTimer(this.#ctx, onError);
     this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
+    this.#recovery ??= startRecoveryTimer(this.#ctx, onError);
   }
 
   async stopBackground(): Promise<void> {
@@ -160,5 +169,7 @@ export class ApprovalEngine implements ApprovalService {
     this.#expiry = undefined;
     await this.#settlements?.stop();
     this.#settlements = undefined;
+    await this.#recovery?.stop();
+    this.#recovery = undefined;
   }
 }
