@@ -81,7 +81,7 @@ async function open(runtime: Runtime, n: number): Promise<string[]> {
 }
 
 try {
-  const enrol = tokenOf(signed.passkeys.enrolLink('cli:bench-approver', operator).url);
+  const enrol = tokenOf((await signed.passkeys.enrolLink('cli:bench-approver', operator)).url);
   const creation = (await signed.passkeys.enrolOptions(enrol)) as { challenge: string };
   await signed.passkeys.enrolFinish(enrol, 'bench', key.register(creation));
 

@@ -171,7 +171,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const webhooks = new ServiceWebhooks(sqliteWebhookKeys(db));
   if (embedded !== undefined) await rememberSandboxPayees(payees);
   const passkeys = new PasskeyService({
-    db,
     storage,
     audit,
     publicUrl: config.publicUrl,

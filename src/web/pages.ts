@@ -64,7 +64,7 @@ export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
     token: string,
     step: string,
   ): Promise<void> => {
-    if (step === '') return page(req, res, () => enrolPage(passkeys.enrolPage(token)));
+    if (step === '') return page(req, res, async () => enrolPage(await passkeys.enrolPage(token)));
     const body = await readJson(req, passkeys.rp().origin);
     if (step === 'options') return sendData(res, 200, await passkeys.enrolOptions(token));
     if (step === 'finish') {

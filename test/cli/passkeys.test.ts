@@ -94,7 +94,7 @@ describe('bankops people and approvals approve under step-up', () => {
     expect(wrong.stderr).toContain('cli:approver has no passkey named "phone"; theirs: "laptop"');
     const ok = await runCliHere(['people', 'revoke-passkey', 'cli:approver', 'laptop'], env);
     expect(ok.code).toBe(0);
-    expect(c.runtime.passkeys.list('cli:approver')).toEqual([]);
+    expect(await c.runtime.passkeys.list('cli:approver')).toEqual([]);
     expect((await c.audit.list({ tool: 'passkey' })).at(-1)).toMatchObject({
       decision: 'revoked',
       actor: 'cli:admin',

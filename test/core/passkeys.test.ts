@@ -26,7 +26,7 @@ const alice = new SoftPasskey(ORIGIN);
 const bob = new SoftPasskey(ORIGIN);
 
 async function enrol(key: SoftPasskey, person: string, name: string): Promise<void> {
-  const link = c.runtime.passkeys.enrolLink(person, cliActor('admin'));
+  const link = await c.runtime.passkeys.enrolLink(person, cliActor('admin'));
   const options = (await c.runtime.passkeys.enrolOptions(tokenOf(link.url))) as { challenge: string };
   await c.runtime.passkeys.enrolFinish(tokenOf(link.url), name, key.register(options));
 }
@@ -96,7 +96,7 @@ describe('policy', () => {
 
 describe('enrolment', () => {
   it('lists passkeys by name and audits the enrolment with the public key', async () => {
-    expect(c.runtime.passkeys.list('cli:approver')).toEqual([
+    expect(await c.runtime.passkeys.list('cli:approver')).toEqual([
       expect.objectContaining({ name: 'laptop', credentialId: alice.id }),
     ]);
     const entry = (await c.audit.list({ tool: 'passkey' })).find((e) => e.decision === 'enrolled');
@@ -109,7 +109,7 @@ describe('enrolment', () => {
   });
 
   it('uses a link once, and refuses a link that expired or was never issued', async () => {
-    const link = c.runtime.passkeys.enrolLink('cli:approver', cliActor('admin'));
+    const link = await c.runtime.passkeys.enrolLink('cli:approver', cliActor('admin'));
     const token = tokenOf(link.url);
     const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
     const key = new SoftPasskey(ORIGIN);
@@ -117,9 +117,9 @@ describe('enrolment', () => {
     await expect(c.runtime.passkeys.enrolFinish(token, 'again', key.register(options))).rejects.toThrow(
       'already used',
     );
-    expect(() => c.runtime.passkeys.enrolPage('A'.repeat(43))).toThrow('not valid');
+    await expect(c.runtime.passkeys.enrolPage('A'.repeat(43))).rejects.toThrow('not valid');
     await c.runtime.passkeys.revoke('cli:approver', 'spare', cliActor('admin'));
-    expect(c.runtime.passkeys.list('cli:approver').map((p) => p.name)).toEqual(['laptop']);
+    expect((await c.runtime.passkeys.list('cli:approver')).map((p) => p.name)).toEqual(['laptop']);
   });
 });
 
@@ -146,7 +146,7 @@ describe('a step-up vote', () => {
       credentialId: alice.id,
       signed: { approvalId: approval.id, attempt: 1, person: 'cli:approver', tool: 'create_payout' },
     });
-    expect(c.runtime.passkeys.list('cli:approver')[0]?.lastUsedAt).toBeDefined();
+    expect((await c.runtime.passkeys.list('cli:approver'))[0]?.lastUsedAt).toBeDefined();
   });
 
   it('refuses a replayed assertion, on the same link and on a new one', async () => {
@@ -183,7 +183,9 @@ describe('a step-up vote', () => {
 
   it('gives the requester no link', async () => {
     const approval = await payout(1008);
-    await expect(c.runtime.passkeys.approvalLink(approval.id, c.operator)).rejects.toThrow('you asked for');
+    await expect(c.runtime.passkeys.approvalLink(approval.id, c.operator)).rejects.toThrow(
+      'you asked for',
+    );
   });
 
   it('refuses and audits a signature counter that goes backwards', async () => {

@@ -133,7 +133,7 @@ describe('passkeys in a real browser', () => {
     await page.click('#enroll button');
     await page.waitForSelector('#status.ok');
     expect(await page.textContent('#status')).toContain('Passkey "work laptop" registered');
-    expect(t.runtime.passkeys.list(`slack:${APPROVER}`).map((p) => p.name)).toEqual(['work laptop']);
+    expect((await t.runtime.passkeys.list(`slack:${APPROVER}`)).map((p) => p.name)).toEqual(['work laptop']);
     expect((await t.runtime.audit.list({ tool: 'passkey' })).at(-1)).toMatchObject({
       event: 'credential',
       decision: 'enrolled',
@@ -236,7 +236,7 @@ describe('passkeys in a real browser', () => {
     // A second approver with a passkey of their own, enrolled through the same pages.
     const second = slackActor(SECOND, [APPROVERS_GROUP]);
     const soft = new SoftPasskey(base);
-    const enrol = t.runtime.passkeys.enrolLink(`slack:${SECOND}`, second).url;
+    const enrol = (await t.runtime.passkeys.enrolLink(`slack:${SECOND}`, second)).url;
     const options = (await (await post(`${enrol}/options`, {})).json()) as { challenge: string };
     expect((await post(`${enrol}/finish`, { name: 'soft', response: soft.register(options) })).status).toBe(
       200,

@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   base = serve.url;
   // The approver's passkey, so approval links can be made for them.
-  const token = c.runtime.passkeys.enrolLink('cli:approver', c.operator).url.split('/').at(-1) ?? '';
+  const token = (await c.runtime.passkeys.enrolLink('cli:approver', c.operator)).url.split('/').at(-1) ?? '';
   const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
   await c.runtime.passkeys.enrolFinish(token, 'laptop', new SoftPasskey(origin).register(options));
 });
@@ -48,7 +48,7 @@ const approvalLink = async (): Promise<string> => {
 
 describe('the passkey pages over HTTP', () => {
   it('answers with a strict CSP, no caching and no Referer, and serves its own script', async () => {
-    const enrol = c.runtime.passkeys.enrolLink('cli:approver', c.operator).url;
+    const enrol = (await c.runtime.passkeys.enrolLink('cli:approver', c.operator)).url;
     const page = await fetch(`${base}${new URL(enrol).pathname}`);
     expect(page.status).toBe(200);
     const csp = page.headers.get('content-security-policy') ?? '';

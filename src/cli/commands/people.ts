@@ -52,14 +52,14 @@ export async function peopleCommand(args: string[]): Promise<number> {
     try {
       switch (sub) {
         case 'enroll': {
-          const link = passkeys.enrolLink(person, actorFor(runtime, values.as));
+          const link = await passkeys.enrolLink(person, actorFor(runtime, values.as));
           if (mode.text)
             out(`Give this link to ${person} only; it works once, until ${link.expiresAt}:\n${link.url}\n`);
           else printJson({ person, url: link.url, expiresAt: link.expiresAt });
           return EXIT.ok;
         }
         case 'passkeys': {
-          const list = passkeys.list(person);
+          const list = await passkeys.list(person);
           if (!mode.text) printJson(list);
           else if (list.length === 0)
             out(`${person} has no passkey; bankops people enroll ${person} makes a link.\n`);

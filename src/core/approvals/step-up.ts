@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
+import type { Stores } from '../store/index.js';
 import type { ApprovalRow } from './store.js';
 
 /**
@@ -67,7 +68,8 @@ export type StepUpCheck<T> = { ok: true; value: T } | { ok: false; reason: strin
  */
 export interface StepUpGate {
   verify(target: SignTarget, proof: StepUpProof): Promise<StepUpCheck<VoteEvidence>>;
-  commit(evidence: VoteEvidence): StepUpCheck<undefined>;
+  /** Inside the vote's transaction: the passkey's counter moves forward with the vote, or neither. */
+  commit(tx: Stores, evidence: VoteEvidence): Promise<StepUpCheck<undefined>>;
 }
 
 /** What a vote by `person` on this row would sign (the input as the audit log holds it). */

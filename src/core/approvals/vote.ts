@@ -198,7 +198,7 @@ export async function vote(
         );
       }
       // The signature counter moves forward with the vote, in this transaction, or the vote is refused.
-      const counted = ctx.deps.stepUp?.commit(evidence);
+      const counted = await ctx.deps.stepUp?.commit(tx, evidence);
       if (counted?.ok !== true)
         return refusal(ctx, tx, `not recorded: ${counted?.reason ?? 'no passkey check'}`, row);
     }

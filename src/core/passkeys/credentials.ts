@@ -1,5 +1,3 @@
-import type { Db } from '../db.js';
-
 export interface PasskeyRow {
   credential_id: string;
   person: string;
@@ -27,50 +25,17 @@ export const infoOf = (row: PasskeyRow): PasskeyInfo => ({
   ...(row.last_used_at === null ? {} : { lastUsedAt: row.last_used_at }),
 });
 
-/** The SQL of registered passkeys; decisions are made by the callers, inside their transactions. */
-export class CredentialStore {
-  constructor(private readonly db: Db) {}
-
-  byId(credentialId: string): PasskeyRow | undefined {
-    return this.db.prepare('SELECT * FROM passkeys WHERE credential_id = ?').get(credentialId) as
-      | PasskeyRow
-      | undefined;
-  }
-
+/**
+ * Registered passkeys (src/core/store/sqlite/passkeys.ts for SQLite); decisions are made by the
+ * callers, inside their transactions.
+ */
+export interface CredentialStore {
+  byId(credentialId: string): Promise<PasskeyRow | undefined>;
   /** A person's passkeys that are not revoked, oldest first. */
-  active(person: string): PasskeyRow[] {
-    return this.db
-      .prepare('SELECT * FROM passkeys WHERE person = ? AND revoked_at IS NULL ORDER BY created_at, rowid')
-      .all(person) as PasskeyRow[];
-  }
-
-  activeNamed(person: string, name: string): PasskeyRow | undefined {
-    return this.db
-      .prepare('SELECT * FROM passkeys WHERE person = ? AND name = ? AND revoked_at IS NULL')
-      .get(person, name) as PasskeyRow | undefined;
-  }
-
-  insert(row: Omit<PasskeyRow, 'last_used_at' | 'revoked_at'>): void {
-    this.db
-      .prepare(
-        `INSERT INTO passkeys (credential_id, person, name, public_key, counter, transports, created_at)
-         VALUES (@credential_id, @person, @name, @public_key, @counter, @transports, @created_at)`,
-      )
-      .run(row);
-  }
-
+  active(person: string): Promise<PasskeyRow[]>;
+  activeNamed(person: string, name: string): Promise<PasskeyRow | undefined>;
+  insert(row: Omit<PasskeyRow, 'last_used_at' | 'revoked_at'>): Promise<void>;
   /** Moves the counter forward and notes the use; false when it was not strictly ahead (or both 0). */
-  used(credentialId: string, counter: number, at: string): boolean {
-    const result = this.db
-      .prepare(
-        `UPDATE passkeys SET counter = @counter, last_used_at = @at
-         WHERE credential_id = @id AND revoked_at IS NULL AND (@counter > counter OR (@counter = 0 AND counter = 0))`,
-      )
-      .run({ id: credentialId, counter, at });
-    return result.changes === 1;
-  }
-
-  revoke(credentialId: string, at: string): void {
-    this.db.prepare('UPDATE passkeys SET revoked_at = ? WHERE credential_id = ?').run(at, credentialId);
-  }
+  used(credentialId: string, counter: number, at: string): Promise<boolean>;
+  revoke(credentialId: string, at: string): Promise<void>;
 }

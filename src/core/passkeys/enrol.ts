@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AuditLog } from '../audit/index.js';
 import type { Actor } from '../policy/types.js';
 import type { Storage, Stores } from '../store/index.js';
-import type { CredentialStore, PasskeyInfo } from './credentials.js';
+import type { PasskeyInfo } from './credentials.js';
 import { infoOf } from './credentials.js';
 import { PasskeyError } from './errors.js';
 import type { LinkRow } from './links.js';
@@ -64,7 +64,6 @@ export async function registrationOptions(
 
 export interface EnrolDeps {
   storage: Storage;
-  credentials: CredentialStore;
   audit: AuditLog;
   rp: RelyingParty;
   now: Date;
@@ -129,7 +128,7 @@ export async function finishEnrolment(
   const publicKey = Buffer.from(credential.publicKey).toString('base64url');
   const at = deps.now.toISOString();
   const keep = async (tx: Stores): Promise<void> => {
-    deps.credentials.insert({
+    await tx.credentials.insert({
       credential_id: credential.id,
       person: link.person,
       name: name.data,
@@ -158,12 +157,12 @@ export async function finishEnrolment(
   };
   // The passkey and its audit entry commit together, or neither.
   const problem = await deps.storage.transaction(async (tx): Promise<string | undefined> => {
-    if (deps.credentials.activeNamed(link.person, name.data) !== undefined)
+    if ((await tx.credentials.activeNamed(link.person, name.data)) !== undefined)
       return `${link.person} already has a passkey named "${name.data}"; choose another name`;
-    if (deps.credentials.byId(credential.id) !== undefined) return 'this passkey is already registered';
+    if ((await tx.credentials.byId(credential.id)) !== undefined) return 'this passkey is already registered';
     await keep(tx);
     return undefined;
   });
   if (problem !== undefined) return refuse(409, problem);
-  return infoOf(deps.credentials.byId(credential.id)!);
+  return infoOf((await deps.storage.read((s) => s.credentials.byId(credential.id)))!);
 }

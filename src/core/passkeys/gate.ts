@@ -1,7 +1,7 @@
 import type { SignTarget, StepUpCheck, StepUpGate, StepUpProof, VoteEvidence } from '../approvals/step-up.js';
 import { optional } from '../optional.js';
+import type { Storage, Stores } from '../store/index.js';
 import { AuthenticationResponseSchema, checkAssertion } from './assertion.js';
-import type { CredentialStore } from './credentials.js';
 import type { RelyingParty } from './relying-party.js';
 
 /**
@@ -11,7 +11,7 @@ import type { RelyingParty } from './relying-party.js';
  */
 export class PasskeyGate implements StepUpGate {
   constructor(
-    private readonly credentials: CredentialStore,
+    private readonly storage: Storage,
     private readonly rp: () => RelyingParty,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -20,7 +20,7 @@ export class PasskeyGate implements StepUpGate {
     const parsed = AuthenticationResponseSchema.safeParse(proof.response);
     if (!parsed.success) return { ok: false, reason: 'the passkey answer is not a WebAuthn assertion' };
     const response = parsed.data;
-    const credential = this.credentials.byId(response.id);
+    const credential = await this.storage.read((s) => s.credentials.byId(response.id));
     if (credential === undefined || credential.revoked_at !== null)
       return { ok: false, reason: 'this passkey is not registered with bankops (or was revoked)' };
     if (credential.person !== target.person)
@@ -56,11 +56,11 @@ export class PasskeyGate implements StepUpGate {
     };
   }
 
-  commit(evidence: VoteEvidence): StepUpCheck<undefined> {
-    const credential = this.credentials.byId(evidence.credentialId);
+  async commit(tx: Stores, evidence: VoteEvidence): Promise<StepUpCheck<undefined>> {
+    const credential = await tx.credentials.byId(evidence.credentialId);
     if (credential === undefined || credential.revoked_at !== null)
       return { ok: false, reason: `passkey ${evidence.credentialId} was revoked meanwhile` };
-    if (!this.credentials.used(evidence.credentialId, evidence.counter, this.now().toISOString())) {
+    if (!(await tx.credentials.used(evidence.credentialId, evidence.counter, this.now().toISOString()))) {
       return {
         ok: false,
         reason: `the signature counter of passkey "${credential.name}" of ${credential.person} went backwards or stood still (${evidence.counter} after ${credential.counter}): a replayed or cloned authenticator; the passkey stays registered, check it`,

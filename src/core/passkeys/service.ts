@@ -1,26 +1,22 @@
 import { whyNotDecide } from '../approvals/deciders.js';
 import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Db } from '../db.js';
 import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
 import { personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import type { Storage } from '../store/index.js';
 import { challengeOf, newNonce } from './challenge.js';
-import { CredentialStore, infoOf, type PasskeyInfo } from './credentials.js';
+import { infoOf, type PasskeyInfo } from './credentials.js';
 import { finishEnrolment, registrationOptions } from './enrol.js';
 import { PasskeyError } from './errors.js';
 import { PasskeyGate } from './gate.js';
-import { LINK_TTL_MS, type LinkPurpose, type LinkRow, LinkStore } from './links.js';
+import { digestOf, LINK_TTL_MS, type LinkPurpose, type LinkRow, looksLikeToken, newToken } from './links.js';
 import { type RelyingParty, relyingPartyOf } from './relying-party.js';
-import { migratePasskeys } from './schema.js';
 import { webauthn } from './webauthn.js';
 
 export interface PasskeyServiceOptions {
-  /** The passkey and link tables, still on the SQLite connection the storage uses. */
-  db: Db;
-  /** Where the audit chain lives: a passkey's change and its entry commit together. */
+  /** Where passkeys, links and the audit chain live: a passkey's change and its entry commit together. */
   storage: Storage;
   audit: AuditLog;
   /** `BANKOPS_PUBLIC_URL`: the links' base, the origin and relying party of the passkeys. */
@@ -51,8 +47,6 @@ export const APPROVE_PATH = '/approve/';
  * signature check itself is `gate` (given to the approvals engine), so a vote is judged in one place.
  */
 export class PasskeyService {
-  readonly credentials: CredentialStore;
-  readonly links: LinkStore;
   readonly gate: PasskeyGate;
   readonly #storage: Storage;
   readonly #audit: AuditLog;
@@ -61,14 +55,11 @@ export class PasskeyService {
   #executor: Executor | undefined;
 
   constructor(options: PasskeyServiceOptions) {
-    migratePasskeys(options.db);
     this.#storage = options.storage;
     this.#audit = options.audit;
     this.#publicUrl = options.publicUrl;
     this.#now = options.now ?? (() => new Date());
-    this.credentials = new CredentialStore(options.db);
-    this.links = new LinkStore(options.db);
-    this.gate = new PasskeyGate(this.credentials, () => this.rp(), this.#now);
+    this.gate = new PasskeyGate(options.storage, () => this.rp(), this.#now);
   }
 
   /** The executor votes go through (it is built after the gate it needs). */
@@ -90,22 +81,22 @@ export class PasskeyService {
     return personOf(this.#exec.policy, actor);
   }
 
-  list(person: string): PasskeyInfo[] {
-    return this.credentials.active(person).map(infoOf);
+  async list(person: string): Promise<PasskeyInfo[]> {
+    return (await this.#storage.read((s) => s.credentials.active(person))).map(infoOf);
   }
 
   /** Revokes a person's passkey by name, audited; its earlier signatures still verify offline. */
   revoke(person: string, name: string, by: Actor): Promise<PasskeyInfo> {
     return this.#storage.transaction(async (tx): Promise<PasskeyInfo> => {
-      const row = this.credentials.activeNamed(person, name);
+      const row = await tx.credentials.activeNamed(person, name);
       if (row === undefined) {
-        const names = this.credentials.active(person).map((r) => `"${r.name}"`);
+        const names = (await tx.credentials.active(person)).map((r) => `"${r.name}"`);
         throw new PasskeyError(
           404,
           `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
         );
       }
-      this.credentials.revoke(row.credential_id, this.#now().toISOString());
+      await tx.credentials.revoke(row.credential_id, this.#now().toISOString());
       await this.#audit.appendIn(tx, {
         actor: by.id,
         frontEnd: by.frontEnd,
@@ -122,28 +113,28 @@ export class PasskeyService {
   // Enrolment.
 
   /** A one-time link (15 minutes) for `person` to register a passkey; `issuer` asked for it. */
-  enrolLink(person: string, issuer: Actor): IssuedLink {
+  enrolLink(person: string, issuer: Actor): Promise<IssuedLink> {
     return this.#issue('enroll', person, issuer, null);
   }
 
-  enrolPage(token: string): { person: string; expiresAt: string; passkeys: PasskeyInfo[] } {
-    const link = this.#usable(token, 'enroll');
-    return { person: link.person, expiresAt: link.expires_at, passkeys: this.list(link.person) };
+  async enrolPage(token: string): Promise<{ person: string; expiresAt: string; passkeys: PasskeyInfo[] }> {
+    const link = await this.#usable(token, 'enroll');
+    return { person: link.person, expiresAt: link.expires_at, passkeys: await this.list(link.person) };
   }
 
   async enrolOptions(token: string): Promise<unknown> {
-    const link = this.#usable(token, 'enroll');
-    const options = await registrationOptions(this.rp(), link.person, this.credentials.active(link.person));
-    this.links.setChallenge(link.digest, options.challenge);
+    const link = await this.#usable(token, 'enroll');
+    const active = await this.#storage.read((s) => s.credentials.active(link.person));
+    const options = await registrationOptions(this.rp(), link.person, active);
+    await this.#storage.transaction((tx) => tx.links.setChallenge(link.digest, options.challenge));
     return options;
   }
 
   async enrolFinish(token: string, name: unknown, response: unknown): Promise<PasskeyInfo> {
-    const link = this.#claim(token, 'enroll');
+    const link = await this.#claim(token, 'enroll');
     return finishEnrolment(
       {
         storage: this.#storage,
-        credentials: this.credentials,
         audit: this.#audit,
         rp: this.rp(),
         now: this.#now(),
@@ -166,7 +157,7 @@ export class PasskeyService {
     const person = this.personOf(actor);
     const why = this.#whyNot(view, actor);
     if (why !== undefined) throw new PasskeyError(409, why);
-    if (this.credentials.active(person).length === 0) {
+    if ((await this.#storage.read((s) => s.credentials.active(person))).length === 0) {
       throw new PasskeyError(
         409,
         `${approvalId} needs your vote confirmed with a passkey, and ${person} has none yet: register one first (\`/bank passkey\` in Slack, or \`bankops people enroll ${person}\`)`,
@@ -176,7 +167,7 @@ export class PasskeyService {
   }
 
   async approvalPage(token: string): Promise<ApprovalPageData> {
-    const link = this.#usable(token, 'approve');
+    const link = await this.#usable(token, 'approve');
     const view = await this.#exec.getApproval(link.approval_id ?? '');
     if (view === undefined) throw new PasskeyError(404, 'the approval of this link is gone');
     return {
@@ -192,7 +183,7 @@ export class PasskeyService {
    * a fresh nonce. `shownAttempt` is the quote the page showed: a newer one must be read first.
    */
   async approvalOptions(token: string, shownAttempt: number): Promise<unknown> {
-    const link = this.#usable(token, 'approve');
+    const link = await this.#usable(token, 'approve');
     const target = await this.#exec.signTarget(link.approval_id ?? '', link.person);
     if (target === undefined) throw new PasskeyError(409, 'this approval is no longer waiting for a vote');
     if (target.attempt !== shownAttempt)
@@ -201,12 +192,13 @@ export class PasskeyService {
         'a new quote came in since this page was opened: reload it and read it again',
       );
     const nonce = newNonce();
-    this.links.setChallenge(link.digest, nonce);
+    await this.#storage.transaction((tx) => tx.links.setChallenge(link.digest, nonce));
+    const active = await this.#storage.read((s) => s.credentials.active(link.person));
     const { generateAuthenticationOptions } = await webauthn();
     return generateAuthenticationOptions({
       rpID: this.rp().rpId,
       challenge: challengeOf({ ...target, nonce }),
-      allowCredentials: this.credentials.active(link.person).map((row) => ({
+      allowCredentials: active.map((row) => ({
         id: row.credential_id,
         transports: JSON.parse(row.transports) as never,
       })),
@@ -217,14 +209,14 @@ export class PasskeyService {
 
   /** The signed vote: the link is spent, then the executor counts the vote as a click would be. */
   async approvalFinish(token: string, response: unknown): Promise<ApprovalActionResult> {
-    const link = this.#claim(token, 'approve');
+    const link = await this.#claim(token, 'approve');
     if (link.challenge === null) throw new PasskeyError(409, 'this page never asked the passkey; reload it');
     const actor = JSON.parse(link.actor_json) as Actor;
     return this.#exec.approve(link.approval_id ?? '', actor, undefined, { nonce: link.challenge, response });
   }
 
-  rejectFinish(token: string, reason: string): Promise<ApprovalActionResult> {
-    const link = this.#claim(token, 'approve');
+  async rejectFinish(token: string, reason: string): Promise<ApprovalActionResult> {
+    const link = await this.#claim(token, 'approve');
     return this.#exec.reject(link.approval_id ?? '', JSON.parse(link.actor_json) as Actor, reason);
   }
 
@@ -235,25 +227,36 @@ export class PasskeyService {
     return view.stepUp === undefined ? `${view.id} needs no passkey: approve it as usual` : undefined;
   }
 
-  #issue(purpose: LinkPurpose, person: string, actor: Actor, approvalId: string | null): IssuedLink {
+  async #issue(
+    purpose: LinkPurpose,
+    person: string,
+    actor: Actor,
+    approvalId: string | null,
+  ): Promise<IssuedLink> {
     const rp = this.rp();
     const now = this.#now();
     const expiresAt = new Date(now.getTime() + LINK_TTL_MS[purpose]).toISOString();
-    this.links.prune(new Date(now.getTime() - 24 * 3600_000).toISOString());
-    const token = this.links.issue({
-      purpose,
-      person,
-      actor_json: JSON.stringify(actor),
-      approval_id: approvalId,
-      created_at: now.toISOString(),
-      expires_at: expiresAt,
+    const token = newToken();
+    await this.#storage.transaction(async (tx) => {
+      await tx.links.prune(new Date(now.getTime() - 24 * 3600_000).toISOString());
+      await tx.links.insert({
+        digest: digestOf(token),
+        purpose,
+        person,
+        actor_json: JSON.stringify(actor),
+        approval_id: approvalId,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
     });
     return { url: `${rp.baseUrl}${purpose === 'enroll' ? ENROL_PATH : APPROVE_PATH}${token}`, expiresAt };
   }
 
   /** The link, if it can still be used; otherwise why not. */
-  #usable(token: string, purpose: LinkPurpose): LinkRow {
-    const link = this.links.find(token, purpose);
+  async #usable(token: string, purpose: LinkPurpose): Promise<LinkRow> {
+    const link = looksLikeToken(token)
+      ? await this.#storage.read((s) => s.links.find(digestOf(token), purpose))
+      : undefined;
     if (link === undefined) throw new PasskeyError(404, 'this link is not valid; ask for a new one');
     if (link.used_at !== null) throw new PasskeyError(410, 'this link was already used; ask for a new one');
     if (link.expires_at <= this.#now().toISOString())
@@ -262,10 +265,16 @@ export class PasskeyService {
   }
 
   /** Spends the link (once, whoever comes first). */
-  #claim(token: string, purpose: LinkPurpose): LinkRow {
-    const link = this.#usable(token, purpose);
-    if (!this.links.claim(link.digest, this.#now().toISOString()))
-      throw new PasskeyError(410, 'this link was already used; ask for a new one');
+  async #claim(token: string, purpose: LinkPurpose): Promise<LinkRow> {
+    const link = await this.#usable(token, purpose);
+    // Committed without an fsync of its own: the vote or passkey it leads to is committed with one
+    // right after, which puts this claim on disk too; a power cut before that loses a claim that led
+    // to nothing.
+    const at = this.#now().toISOString();
+    const claimed = await this.#storage.transaction((tx) => tx.links.claim(link.digest, at), {
+      durable: false,
+    });
+    if (!claimed) throw new PasskeyError(410, 'this link was already used; ask for a new one');
     return link;
   }
 }

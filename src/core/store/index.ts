@@ -2,6 +2,8 @@ import type { FeedStore } from '../approvals/feed.js';
 import type { ApprovalStore } from '../approvals/store.js';
 import type { AuditStore } from '../audit/store.js';
 import type { ExecutionStore } from '../executions.js';
+import type { CredentialStore } from '../passkeys/credentials.js';
+import type { LinkStore } from '../passkeys/links.js';
 
 /**
  * The durable stores of the core, as one transaction sees them. Every method runs inside the
@@ -12,6 +14,10 @@ export interface Stores {
   feed: FeedStore;
   executions: ExecutionStore;
   audit: AuditStore;
+  /** People's registered passkeys. */
+  credentials: CredentialStore;
+  /** One-time links to the passkey pages. */
+  links: LinkStore;
 }
 
 /** A write transaction's stores. */

@@ -88,7 +88,7 @@ async function dispatch(
         await askedAnchor(services.audit, services.outbox, services.config.auditChannel, asker.userId),
       );
     case 'passkey':
-      return asker.reply(enrolLinkMessage(services, asker.actor));
+      return asker.reply(await enrolLinkMessage(services, asker.actor));
     case 'tool': {
       const tool = services.registry.get(command.tool);
       if (tool === undefined) return asker.reply(usageMessage(`unknown tool ${command.tool}`));

@@ -41,13 +41,13 @@ function refusal(error: unknown): SlackMessage {
 export type PasskeyServices = Pick<SlackServices, 'passkeys'>;
 
 /** `/bank passkey`: a link (15 minutes, once) for the person behind this Slack user. */
-export function enrolLinkMessage(services: PasskeyServices, actor: Actor): SlackMessage {
+export async function enrolLinkMessage(services: PasskeyServices, actor: Actor): Promise<SlackMessage> {
   const passkeys = services.passkeys;
   if (passkeys === undefined) return line(':no_entry: Passkeys are not available on this server.');
   try {
     const person = passkeys.personOf(actor);
-    const link = passkeys.enrolLink(person, actor);
-    const count = passkeys.list(person).length;
+    const link = await passkeys.enrolLink(person, actor);
+    const count = (await passkeys.list(person)).length;
     const text = `:key: Register a passkey for *${escapeText(person)}*: approvals of the largest payouts count only once confirmed with one.`;
     return {
       text: 'Register a passkey (link valid 15 minutes, once)',

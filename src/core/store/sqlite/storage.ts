@@ -9,6 +9,8 @@ import { SqliteAuditStore } from './audit.js';
 import { migrateAuditLog } from './audit-schema.js';
 import { migrateExecutions, SqliteExecutionStore } from './executions.js';
 import { SqliteFeedStore } from './feed.js';
+import { SqliteCredentialStore, SqliteLinkStore } from './passkeys.js';
+import { migratePasskeys } from './passkeys-schema.js';
 
 /** A transaction in progress: whether it writes, and what to run after it commits. */
 interface Open {
@@ -36,6 +38,7 @@ export class SqliteStorage implements Storage {
     migrateApprovals(db);
     migrateAuditLog(db);
     migrateExecutions(db);
+    migratePasskeys(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -43,6 +46,8 @@ export class SqliteStorage implements Storage {
       feed: new SqliteFeedStore(db),
       executions: new SqliteExecutionStore(db, (work) => this.#afterCommit(work)),
       audit: new SqliteAuditStore(db),
+      credentials: new SqliteCredentialStore(db),
+      links: new SqliteLinkStore(db),
     };
   }
 
