@@ -183,9 +183,7 @@ describe('a step-up vote', () => {
 
   it('gives the requester no link', async () => {
     const approval = await payout(1008);
-    await expect(c.runtime.passkeys.approvalLink(approval.id, c.operator)).rejects.toThrow(
-      'you asked for',
-    );
+    await expect(c.runtime.passkeys.approvalLink(approval.id, c.operator)).rejects.toThrow('you asked for');
   });
 
   it('refuses and audits a signature counter that goes backwards', async () => {
