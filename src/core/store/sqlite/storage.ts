@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { resolve } from 'node:path';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
 import type { Storage, Stores, Tx, TxOptions } from '../index.js';
@@ -28,7 +29,7 @@ interface Open {
  */
 export class SqliteStorage implements Storage {
   readonly #db: Db;
-  readonly #mutex = new Mutex();
+  readonly #mutex: Mutex;
   readonly #current = new AsyncLocalStorage<Open>();
   readonly #stores: Stores;
   /** The connection's own `synchronous` setting, restored after a relaxed commit. */
@@ -40,6 +41,7 @@ export class SqliteStorage implements Storage {
     migrateExecutions(db);
     migratePasskeys(db);
     this.#db = db;
+    this.#mutex = mutexOf(db);
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
       approvals: new SqliteApprovalStore(db),
@@ -107,6 +109,23 @@ export class SqliteStorage implements Storage {
     for (const callback of open.afterCommit) callback();
     return result;
   }
+}
+
+/**
+ * One lock per database file in this process: two connections to one file in one process (tests,
+ * tools) would otherwise deadlock, the second's `BEGIN IMMEDIATE` blocking the thread that the
+ * first needs to finish its transaction.
+ */
+const fileLocks = new Map<string, Mutex>();
+function mutexOf(db: Db): Mutex {
+  if (db.memory) return new Mutex();
+  const file = resolve(db.name);
+  let mutex = fileLocks.get(file);
+  if (mutex === undefined) {
+    mutex = new Mutex();
+    fileLocks.set(file, mutex);
+  }
+  return mutex;
 }
 
 const storages = new WeakMap<Db, SqliteStorage>();

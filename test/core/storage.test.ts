@@ -1,0 +1,203 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import { AuditLog } from '../../src/core/audit/index.js';
+import { type Db, openDatabase } from '../../src/core/db.js';
+import type { Storage } from '../../src/core/store/index.js';
+import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { sampleEntry } from '../helpers/audit.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bankops-storage-'));
+const opened: Db[] = [];
+afterAll(() => {
+  for (const db of opened) db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A backend: the storage of two replicas on one new database (two connections). */
+interface Backend {
+  name: string;
+  twoReplicas(): Promise<[Storage, Storage]>;
+}
+
+let files = 0;
+const BACKENDS: Backend[] = [
+  {
+    name: 'SQLite',
+    twoReplicas: async () => {
+      const file = join(dir, `storage-${++files}.db`);
+      const pair = [openDatabase(file), openDatabase(file)] as const;
+      opened.push(...pair);
+      return [new SqliteStorage(pair[0]), new SqliteStorage(pair[1])];
+    },
+  },
+];
+
+const T0 = '2026-01-01T00:00:00.000Z';
+const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+
+function row(id: string, changes: Partial<ApprovalRow> = {}): ApprovalRow {
+  return {
+    id,
+    tool: 'create_payout',
+    input_json: '{}',
+    fingerprint: `fp-${id}`,
+    idempotency_key: null,
+    requester_id: 'cli:operator',
+    requester_json: '{"id":"cli:operator","frontEnd":"cli"}',
+    requester_person: 'cli:operator',
+    origin_json: '{"frontEnd":"cli","displayName":"cli:operator"}',
+    route_json: null,
+    state: 'pending',
+    required_approvers: 1,
+    approver_role: 'approver',
+    policy_rule: 'payouts',
+    policy_reason: 'payouts need an approver',
+    preview_json: null,
+    bound_json: null,
+    checkpoints_json: '{}',
+    result_json: null,
+    error_json: null,
+    request_id: `${id}-1`,
+    attempt: 1,
+    sends: 0,
+    owner: null,
+    lease_until: null,
+    created_at: T0,
+    updated_at: T0,
+    expires_at: at(3600),
+    decided_by: null,
+    decision_reason: null,
+    settlement_json: null,
+    settle_next_at: null,
+    settle_polls: 0,
+    step_up: null,
+    ...changes,
+  };
+}
+
+/** The core's stores and their transactions, through their interfaces, on every backend. */
+describe.each(BACKENDS)('$name', (backend) => {
+  it('lets no other write of the process into a transaction that awaits, and commits it whole', async () => {
+    const [storage] = await backend.twoReplicas();
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const first = storage.transaction(async (tx) => {
+      await tx.approvals.insert(row('apr_a'));
+      order.push('first inserted');
+      entered();
+      await gate;
+      await tx.approvals.update('apr_a', { state: 'pending' }, { state: 'cancelled' });
+      order.push('first done');
+    });
+    const second = storage.transaction(async (tx) => {
+      order.push('second started');
+      return (await tx.approvals.byId('apr_a'))?.state;
+    });
+    const reader = storage.read(async (stores) => (await stores.approvals.byId('apr_a'))?.state);
+    // The first is waiting on its gate; the others wait for it, whatever they await themselves.
+    await inside;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(order).toEqual(['first inserted']);
+    open();
+    await first;
+    expect(await second).toBe('cancelled');
+    expect(await reader).toBe('cancelled');
+    expect(order).toEqual(['first inserted', 'first done', 'second started']);
+  });
+
+  it('joins a transaction called inside another, and rolls both back together', async () => {
+    const [storage] = await backend.twoReplicas();
+    const told: string[] = [];
+    await expect(
+      storage.transaction(async (tx) => {
+        await tx.approvals.insert(row('apr_b'));
+        tx.afterCommit(() => told.push('outer'));
+        await storage.transaction(async (inner) => {
+          await inner.feed.append({
+            approvalId: 'apr_b',
+            kind: 'opened',
+            at: T0,
+            state: 'pending',
+            attempt: 1,
+          });
+          inner.afterCommit(() => told.push('inner'));
+        });
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    expect(await storage.read(async (s) => s.approvals.byId('apr_b'))).toBeUndefined();
+    expect(await storage.read(async (s) => s.feed.head())).toBe(0);
+    expect(told).toEqual([]);
+    await storage.transaction(async (tx) => {
+      await tx.approvals.insert(row('apr_b'));
+      tx.afterCommit(() => told.push('committed'));
+      expect(told).toEqual([]);
+    });
+    expect(told).toEqual(['committed']);
+  });
+
+  it('gives an executing approval to one replica, and to another only once its lease has run out', async () => {
+    const [a, b] = await backend.twoReplicas();
+    await a.transaction(async (tx) => tx.approvals.insert(row('apr_c', { state: 'approved' })));
+    const claim = (storage: Storage, owner: string, now: number) =>
+      storage.transaction((tx) => tx.approvals.claimExecution('apr_c', owner, at(now + 30), at(now)));
+    const [one, two] = await Promise.all([claim(a, 'host-a:1', 0), claim(b, 'host-b:2', 0)]);
+    expect([one, two].filter(Boolean)).toHaveLength(1);
+    const holder = one ? 'host-a:1' : 'host-b:2';
+    const other = one ? b : a;
+    // The holder renews; nobody else can.
+    expect(await other.transaction((tx) => tx.approvals.renewLease('apr_c', 'host-x:9', at(100)))).toBe(
+      false,
+    );
+    expect(await a.transaction((tx) => tx.approvals.renewLease('apr_c', holder, at(40)))).toBe(true);
+    expect(await claim(other, 'host-z:3', 35)).toBe(false);
+    expect(await claim(other, 'host-z:3', 40)).toBe(true);
+    expect(await a.read((s) => s.approvals.byId('apr_c'))).toMatchObject({
+      state: 'executing',
+      owner: 'host-z:3',
+      lease_until: at(70),
+    });
+  });
+
+  it('hands feed events out in order and keeps each consumer where it got to, never moving it back', async () => {
+    const [a, b] = await backend.twoReplicas();
+    await a.transaction(async (tx) => tx.approvals.insert(row('apr_d')));
+    for (const [i, storage] of [a, b, a].entries()) {
+      await storage.transaction((tx) =>
+        tx.feed.append({ approvalId: 'apr_d', kind: 'voted', at: at(i), state: 'pending', attempt: 1 }),
+      );
+    }
+    const events = await b.read((s) => s.feed.after(0, 10));
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await b.read((s) => s.feed.after(1, 1))).map((e) => e.seq)).toEqual([2]);
+    expect(await a.read((s) => s.feed.cursor('slack'))).toBeUndefined();
+    await a.transaction((tx) => tx.feed.advance('slack', 2, T0));
+    await b.transaction((tx) => tx.feed.advance('slack', 1, T0));
+    expect(await b.read((s) => s.feed.cursor('slack'))).toBe(2);
+    expect(await b.read((s) => s.feed.head())).toBe(3);
+  });
+
+  it('keeps one audit chain for appenders on two replicas, relaxed and durable alike', async () => {
+    const [a, b] = await backend.twoReplicas();
+    const [one, two] = [new AuditLog(a), new AuditLog(b)];
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => one.append(sampleEntry(i))),
+      ...Array.from({ length: 20 }, (_, i) => two.record(sampleEntry(i), { durable: i % 2 === 0 })),
+    ]);
+    await two.flush();
+    expect(await one.verify()).toMatchObject({ ok: true, entries: 40, headSeq: 40 });
+    expect((await two.list({ limit: 100 })).map((e) => e.seq)).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+  });
+});
