@@ -1,5 +1,6 @@
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
+import type { Clock } from '../core/clock.js';
 import {
   type ClientConfig,
   createServiceClient,
@@ -62,8 +63,8 @@ export interface RuntimeOptions {
    * sandbox it starts, so other processes use that one (src/app/shared-sandbox.ts).
    */
   background?: boolean;
-  /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
-  now?: () => Date;
+  /** The approvals' and passkeys' clock (expiry, leases, follow-ups); real time by default. Tests move it. */
+  clock?: Clock;
   /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
   owner?: string;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
@@ -163,11 +164,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const payees = sqlitePayees(db);
   const webhooks = new ServiceWebhooks(db);
   if (embedded !== undefined) rememberSandboxPayees(payees);
+  const { clock } = options;
   const passkeys = new PasskeyService({
     db,
     audit,
     publicUrl: config.publicUrl,
-    ...optional('now', options.now),
+    ...optional('now', clock && (() => clock.now())),
   });
   const approvals = new ApprovalEngine({
     stepUp: passkeys.gate,
@@ -182,7 +184,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     webhooks,
     log,
-    ...optional('now', options.now),
+    ...optional('clock', clock),
     ...optional('owner', options.owner),
     ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
     ...optional('settlePassMs', options.settlePassMs),
