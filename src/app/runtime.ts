@@ -1,12 +1,12 @@
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
-import type { Clock } from '../core/clock.js';
 import {
   type ClientConfig,
   createServiceClient,
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
+import type { Clock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { internalError } from '../core/errors.js';

@@ -13,8 +13,8 @@ import {
   startChild,
   until,
 } from '../helpers/approvals.js';
-import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 import { manualClock } from '../helpers/clock.js';
+import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 
 const PAYOUTS = '/svc/banking/api/v1/payouts';
 

@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cliActor, mcpActor } from '../../src/core/actors.js';
 import type { ApprovalListener } from '../../src/core/approvals/index.js';
 import { available, creates, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
-import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 import { manualClock } from '../helpers/clock.js';
+import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 
 let core: TestCore | undefined;
 async function start(options: TestCoreOptions = {}): Promise<TestCore> {

@@ -6,8 +6,8 @@ import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/app/
 import { cliActor } from '../../src/core/actors.js';
 import type { ApprovalEngine } from '../../src/core/approvals/index.js';
 import type { AuditLog } from '../../src/core/audit/index.js';
-import type { Clock } from '../../src/core/clock.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { Db } from '../../src/core/db.js';
 import type { Executor } from '../../src/core/executor.js';
 import { optional } from '../../src/core/optional.js';

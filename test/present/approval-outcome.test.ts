@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approvalOutcome, stateWords } from '../../src/present/approval-outcome.js';
 import { fault, PAYOUT, pending } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';
-import { manualClock } from '../helpers/clock.js';
 
 /** Each outcome of approve, reject and cancel, from the real engine, worded once for every front end. */
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../helpers/clock.js';
 import { raw } from '../helpers/sandbox.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import {
@@ -15,7 +16,6 @@ import {
   whereIs,
 } from '../helpers/slack-approvals.js';
 import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
-import { manualClock } from '../helpers/clock.js';
 
 /**
  * What time does to an approval in Slack: a quote that moved goes back to the approvers with the new

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { raw } from '../helpers/sandbox.js';
 import { manualClock } from '../helpers/clock.js';
+import { raw } from '../helpers/sandbox.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import {
   APPROVALS_CHANNEL,
