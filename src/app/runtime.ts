@@ -199,7 +199,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     payees,
     webhooks,
-    fingerprintKey: fingerprintKey(config.databasePath),
+    fingerprintKey: fingerprintKey(config.databasePath, config.fingerprintKeyFile),
     log,
   });
   passkeys.attach(executor);
