@@ -13,6 +13,7 @@ import {
   startChild,
   until,
 } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 
 const PAYOUTS = '/svc/banking/api/v1/payouts';
@@ -88,8 +89,8 @@ describe('an approval whose process dies while executing', () => {
   });
 
   it('is taken over from another host only once its lease has run out', async () => {
-    let now = new Date();
-    const c = await start({ now: () => now });
+    const clock = manualClock();
+    const c = await start({ clock });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     await slowDown(c, PAYOUTS, 1000);
     // A process on another host: its pid means nothing here, only its lease (15 minutes) counts.
@@ -101,9 +102,9 @@ describe('an approval whose process dies while executing', () => {
     expect(row(c, id)).toMatchObject({ state: 'executing', owner: 'other-host:4242' });
 
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(now.getTime() + 14 * 60_000);
+    clock.advance(14 * 60_000);
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(now.getTime() + 2 * 60_000);
+    clock.advance(2 * 60_000);
     expect(await c.executor.recover()).toBe(1);
     expect(c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(2);

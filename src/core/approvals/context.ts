@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { Db } from '../db.js';
 import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -38,7 +39,8 @@ export interface ApprovalEngineOptions {
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */
   tolerancePercent: number;
-  now?: () => Date;
+  /** The time approvals read and their timers run on (expiry, settlement follow-up, re-sends). */
+  clock?: Clock;
   /** Who this process is, for executing approvals; `${hostname}:${pid}` by default. */
   owner?: string;
   /** How long an executing approval is held before a process on another host may take it over. */
@@ -72,8 +74,8 @@ export class EngineContext {
   readonly leaseMs: number;
   readonly resendDelays: readonly number[];
   readonly maxSends: number;
+  readonly clock: Clock;
   readonly #listeners = new Set<ApprovalListener>();
-  readonly #now: () => Date;
   /** Events appended by the transaction in progress, told to listeners once it has committed. */
   #pending: ApprovalEvent[] = [];
   #depth = 0;
@@ -87,7 +89,7 @@ export class EngineContext {
     this.deps = deps;
     this.store = new ApprovalStore(deps.db);
     this.feed = new ApprovalFeed(deps.db);
-    this.#now = deps.now ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.owner = deps.owner ?? defaultOwner();
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.resendDelays = deps.resendDelaysMs ?? DEFAULT_RESEND_DELAYS_MS;
@@ -95,11 +97,11 @@ export class EngineContext {
   }
 
   now(): Date {
-    return this.#now();
+    return this.clock.now();
   }
 
   nowIso(): string {
-    return this.#now().toISOString();
+    return this.clock.now().toISOString();
   }
 
   /**

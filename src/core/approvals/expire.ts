@@ -66,14 +66,14 @@ const MAX_WAIT_MS = 1000;
  * seen), re-armed by every change this process makes.
  */
 export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) => void): ExpiryTimer {
-  let timer: NodeJS.Timeout | undefined;
+  let cancel = (): void => {};
   let stopped = false;
   const arm = (): void => {
     if (stopped) return;
-    clearTimeout(timer);
+    cancel();
     const next = ctx.store.nextExpiry();
     const wait = next === undefined ? MAX_WAIT_MS : Date.parse(next) - ctx.now().getTime();
-    timer = setTimeout(tick, Math.min(Math.max(wait, 0), MAX_WAIT_MS)).unref();
+    cancel = ctx.clock.after(Math.min(Math.max(wait, 0), MAX_WAIT_MS), tick);
   };
   const tick = (): void => {
     try {
@@ -81,7 +81,7 @@ export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) =
     } catch (error) {
       // A database locked past its busy timeout: said, and tried again a second later, not at once.
       onError(error);
-      timer = setTimeout(tick, MAX_WAIT_MS).unref();
+      cancel = ctx.clock.after(MAX_WAIT_MS, tick);
       return;
     }
     arm();
@@ -94,7 +94,7 @@ export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) =
     stop() {
       stopped = true;
       unsubscribe();
-      clearTimeout(timer);
+      cancel();
     },
   };
 }
