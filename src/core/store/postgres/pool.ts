@@ -81,3 +81,6 @@ export async function ping(store: PgStore): Promise<boolean> {
     return false;
   }
 }
+
+/** What runs a statement: a pool (each statement on any connection) or one connection. */
+export type Queryable = Pick<pg.ClientBase, 'query'>;
