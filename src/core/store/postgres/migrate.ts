@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { CodedError, ErrorCode } from '../../errors.js';
 import { sqlState } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';

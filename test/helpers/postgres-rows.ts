@@ -1,0 +1,25 @@
+import type { Queryable } from '../../src/core/store/postgres/pool.js';
+import type { NewFeedEvent } from '../../src/core/store/postgres/feed.js';
+
+/** A minimal approval row (feed events and leases refer to one). */
+export async function insertApproval(q: Queryable, id: string, state = 'pending'): Promise<void> {
+  await q.query(
+    `INSERT INTO approvals (id, tool, input_json, fingerprint, requester_id, requester_json, requester_person,
+       origin_json, state, required_approvers, approver_role, policy_rule, policy_reason, request_id,
+       created_at, updated_at, expires_at)
+     VALUES ($1, 'create_payout', '{}', $1, 'cli:ops', '{}', 'ops', '{}', $2, 1, 'approver', 'payouts',
+       'payouts need one approver', $1, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
+    [id, state],
+  );
+}
+
+/** A feed event of that approval. */
+export const feedEvent = (approvalId: string, detail?: string): NewFeedEvent => ({
+  approvalId,
+  kind: 'voted',
+  at: '2026-01-01T00:00:01Z',
+  state: 'pending',
+  attempt: 1,
+  actor: 'slack:U0ALICE',
+  ...(detail === undefined ? {} : { detail }),
+});
