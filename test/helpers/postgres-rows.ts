@@ -1,5 +1,5 @@
-import type { Queryable } from '../../src/core/store/postgres/pool.js';
 import type { NewFeedEvent } from '../../src/core/store/postgres/feed.js';
+import type { Queryable } from '../../src/core/store/postgres/pool.js';
 
 /** A minimal approval row (feed events and leases refer to one). */
 export async function insertApproval(q: Queryable, id: string, state = 'pending'): Promise<void> {
@@ -23,3 +23,15 @@ export const feedEvent = (approvalId: string, detail?: string): NewFeedEvent => 
   actor: 'slack:U0ALICE',
   ...(detail === undefined ? {} : { detail }),
 });
+
+/**
+ * Reads again until `done`: the feed's horizon is the whole server's oldest running transaction, so
+ * a transaction of another test file (another database) may hold it back for a moment.
+ */
+export async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
