@@ -123,8 +123,12 @@ describe.skipIf(!available)('consumer groups and wake-ups on PostgreSQL', () => 
       listener = new FeedListener({
         url: db.url(),
         pollMs: 600_000,
-        onWake: () => wakes.splice(0).forEach((wake) => wake()),
-        onListening: () => connections.splice(0).forEach((up) => up()),
+        onWake: () => {
+          for (const wake of wakes.splice(0)) wake();
+        },
+        onListening: () => {
+          for (const up of connections.splice(0)) up();
+        },
       });
       await listener.start();
     });
