@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { AuditEntry } from '../../audit/schema.js';
 import { type AuditDraft, appendAuditEntries } from './audit.js';
 import type { PgStore } from './pool.js';
@@ -20,22 +22,30 @@ interface Queued {
 }
 
 /**
- * Group commit of audit entries on PostgreSQL: entries recorded while a commit is in flight go
- * together in the next one, so a replica makes one round trip and one WAL flush for many entries
- * and holds the chain's lock once for all of them. A durable entry's promise resolves once its
- * commit is flushed to disk. A batch of relaxed entries only (reads) commits with
- * `synchronous_commit = off`: a server crash within a fraction of a second may lose it, never a
- * durable one, and it starts after at most the relaxed window. A failed commit rejects each entry
- * of its batch (transient failures are first retried, as every transaction is).
+ * Group commit of audit entries on PostgreSQL. Entries recorded while a commit is in flight go
+ * together in the next one: one round trip and one hold of the chain's lock for many entries.
+ *
+ * Each batch commits with `synchronous_commit = off`, so the chain's lock (held until COMMIT) is
+ * not held while the disk flushes, and replicas do not queue behind each other's flushes. A batch
+ * holding a durable entry then waits for a flush barrier: a tiny transaction committed
+ * synchronously after the batch committed, which flushes the write-ahead log up to and past the
+ * batch. Only then do its durable entries resolve. A barrier serves every batch committed before
+ * it started. The log on disk is always a prefix of the chain (the WAL is flushed in order), so a
+ * server crash loses at most entries nobody was told were durable. Relaxed entries (reads) start a
+ * commit within the relaxed window and resolve without a barrier. A failed commit or barrier
+ * rejects its entries (transient failures are first retried, as every transaction is).
  */
 export class PgAuditWriter {
   readonly #store: PgStore;
   readonly #now: () => Date;
   readonly #window: number;
   readonly #maxBatch: number;
+  readonly #name = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   #queue: Queued[] = [];
   #timer: NodeJS.Timeout | undefined;
   #draining: Promise<void> | undefined;
+  #awaitingFlush: { resolve: () => void; reject: (error: unknown) => void }[] = [];
+  #flushing: Promise<void> | undefined;
 
   constructor(store: PgStore, options: AuditWriterOptions = {}) {
     this.#store = store;
@@ -54,9 +64,10 @@ export class PgAuditWriter {
 
   /** Commits everything recorded so far; resolves once it is committed (or has failed). */
   async flush(): Promise<void> {
-    while (this.#queue.length > 0 || this.#draining !== undefined) {
+    while (this.#queue.length > 0 || this.#draining !== undefined || this.#flushing !== undefined) {
       this.#drain();
       await this.#draining;
+      await this.#flushing;
     }
   }
 
@@ -75,19 +86,52 @@ export class PgAuditWriter {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.#queue.length > 0) {
       const batch = this.#queue.splice(0, this.#maxBatch);
-      const durable = batch.some((queued) => queued.durable);
+      let sealed: AuditEntry[];
       try {
-        const sealed = await withTransaction(this.#store, async (client) => {
-          if (!durable) await client.query('SET LOCAL synchronous_commit = off');
+        sealed = await withTransaction(this.#store, async (client) => {
+          await client.query('SET LOCAL synchronous_commit = off');
           return appendAuditEntries(
             client,
             batch.map((queued) => queued.draft),
             this.#now,
           );
         });
-        for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
       } catch (error) {
         for (const queued of batch) queued.reject(error);
+        continue;
+      }
+      const settle = () => {
+        for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
+      };
+      if (!batch.some((queued) => queued.durable)) settle();
+      else
+        this.#afterFlush().then(settle, (error: unknown) => {
+          for (const queued of batch) queued.reject(error);
+        });
+    }
+  }
+
+  /** Resolves once the WAL is on disk past everything committed before this call. */
+  #afterFlush(): Promise<void> {
+    const flushed = new Promise<void>((resolve, reject) => this.#awaitingFlush.push({ resolve, reject }));
+    this.#flushing ??= this.#barriers().finally(() => {
+      this.#flushing = undefined;
+    });
+    return flushed;
+  }
+
+  async #barriers(): Promise<void> {
+    while (this.#awaitingFlush.length > 0) {
+      const waiting = this.#awaitingFlush.splice(0);
+      try {
+        await this.#store.pool.query(
+          `INSERT INTO audit_flushes (writer, flushes) VALUES ($1, 1)
+           ON CONFLICT (writer) DO UPDATE SET flushes = audit_flushes.flushes + 1, at = now()`,
+          [this.#name],
+        );
+        for (const waiter of waiting) waiter.resolve();
+      } catch (error) {
+        for (const waiter of waiting) waiter.reject(error);
       }
     }
   }

@@ -32,10 +32,12 @@ export async function appendAuditEntries(
   if (drafts.length === 0) return [];
   await lockForTransaction(client, LockKey.Audit);
   let head = await auditHead(client);
+  const inputs: string[] = [];
   const entries = drafts.map((draft): AuditEntry => {
     const content: AuditContent = { seq: head.seq + 1, ts: now().toISOString(), ...draft };
-    const input = new CanonicalText(canonicalJson(content.input));
-    const hash = entryHash(head.hash, { ...content, input });
+    const input = canonicalJson(content.input);
+    inputs.push(input);
+    const hash = entryHash(head.hash, { ...content, input: new CanonicalText(input) });
     const entry = { ...content, prevHash: head.hash, hash };
     head = { seq: entry.seq, hash };
     return entry;
@@ -52,7 +54,7 @@ export async function appendAuditEntries(
       column((e) => e.actor),
       column((e) => e.frontEnd),
       column((e) => e.tool),
-      column((e) => canonicalJson(e.input)),
+      inputs,
       column((e) => e.decision),
       column((e) => e.event),
       column((e) => e.approvalId),

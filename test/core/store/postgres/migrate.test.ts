@@ -9,6 +9,7 @@ const TABLES = [
   'approval_events',
   'approval_votes',
   'approvals',
+  'audit_flushes',
   'audit_log',
   'cards',
   'executions',

@@ -50,6 +50,14 @@ export const AUDIT_V1: readonly string[] = [
      END IF;
      RETURN NULL;
    END $$`,
+  // One row per audit writer: a durable batch commits without waiting for the disk (so the chain's
+  // lock is not held through a flush), then updates its row with a synchronous commit, which flushes
+  // the log up to and past the batch (see ../audit-writer.ts).
+  `CREATE TABLE audit_flushes (
+     writer text PRIMARY KEY,
+     flushes bigint NOT NULL DEFAULT 0,
+     at timestamptz NOT NULL DEFAULT now()
+   )`,
   `CREATE TRIGGER audit_log_append_at_head AFTER INSERT ON audit_log
      REFERENCING NEW TABLE AS audit_added
      FOR EACH STATEMENT EXECUTE FUNCTION audit_log_check_links()`,
