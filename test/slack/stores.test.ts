@@ -5,9 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
 import { CLAIM_MS } from '../../src/slack/approvals/store.js';
 import { AnswerStore } from '../../src/slack/store/answers.js';
+import { postgresSlackStores } from '../../src/slack/store/postgres/index.js';
 import { SeenEvents } from '../../src/slack/store/seen-events.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import type { SlackStores } from '../../src/slack/store/stores.js';
+import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { pgReplicas } from '../helpers/postgres-replicas.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-slack-stores-'));
 const opened: { close(): void }[] = [];
@@ -23,6 +26,13 @@ interface Backend {
 }
 
 let files = 0;
+const postgres = (await postgresAvailable())
+  ? pgReplicas(
+      useTestDatabase(),
+      `TRUNCATE slack_seen_events, slack_pages, service_deliveries, slack_outbox, slack_approval_messages
+       RESTART IDENTITY`,
+    )
+  : undefined;
 const BACKENDS: Backend[] = [
   {
     name: 'SQLite',
@@ -33,6 +43,17 @@ const BACKENDS: Backend[] = [
       return [sqliteSlackStores(a), sqliteSlackStores(b)];
     },
   },
+  ...(postgres === undefined
+    ? []
+    : [
+        {
+          name: 'PostgreSQL',
+          twoReplicas: async (): Promise<[SlackStores, SlackStores]> => {
+            const [a, b] = await postgres();
+            return [postgresSlackStores(a), postgresSlackStores(b)];
+          },
+        },
+      ]),
 ];
 
 const post = (text: string, dedupeKey?: string) => ({
