@@ -108,6 +108,17 @@ describe.each(BACKENDS)('$name', (backend) => {
     });
     expect(await two.find('crd_2')).toEqual({ cardId: 'crd_2', cardholderId: 'chd_1', walletId: 'wal_1' });
     expect(await two.find('crd_3')).toBeUndefined();
+    // Twice in one call, the later without its last four: the earlier's are kept, as across calls.
+    await two.remember([
+      { cardId: 'crd_3', cardholderId: 'chd_1', walletId: 'wal_1', lastFour: '1111' },
+      { cardId: 'crd_3', cardholderId: 'chd_2', walletId: 'wal_2' },
+    ]);
+    expect(await one.find('crd_3')).toEqual({
+      cardId: 'crd_3',
+      cardholderId: 'chd_2',
+      walletId: 'wal_2',
+      lastFour: '1111',
+    });
   });
 
   it('webhook keys match a key to its event and channel, keep only the newest, and forget an event', async () => {
