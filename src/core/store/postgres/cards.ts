@@ -25,7 +25,7 @@ export function distinctCards(cards: readonly KnownCard[]): KnownCard[] {
   return [...byId.values()].sort((a, b) => (a.cardId < b.cardId ? -1 : a.cardId > b.cardId ? 1 : 0));
 }
 
-/** The card directory in PostgreSQL: `remember` is one statement however many cards; the table is made by `migrate`. */
+/** The card directory in PostgreSQL: `remember` is one statement however many cards (table by `migrate`). */
 export function postgresCards(store: PgStore): CardDirectory {
   return {
     remember: async (cards) => {

@@ -36,7 +36,8 @@ export function postgresApprovalMessages(store: PgStore): ApprovalMessages {
       const won = await statement(
         store,
         `INSERT INTO slack_approval_messages (approval_id, channel, claimed_until)
-         VALUES ($1, $2, coalesce(to_timestamp($3::bigint / 1000.0), now()) + $4::bigint * interval '1 millisecond')
+         VALUES ($1, $2,
+           coalesce(to_timestamp($3::bigint / 1000.0), now()) + $4::bigint * interval '1 millisecond')
          ON CONFLICT (approval_id) DO UPDATE
            SET channel = excluded.channel, claimed_until = excluded.claimed_until
            WHERE slack_approval_messages.ts IS NULL
@@ -57,7 +58,8 @@ export function postgresApprovalMessages(store: PgStore): ApprovalMessages {
     release: async (approvalId) => {
       await statement(
         store,
-        `UPDATE slack_approval_messages SET claimed_until = '-infinity' WHERE approval_id = $1 AND ts IS NULL`,
+        `UPDATE slack_approval_messages SET claimed_until = '-infinity'
+         WHERE approval_id = $1 AND ts IS NULL`,
         [approvalId],
       );
     },

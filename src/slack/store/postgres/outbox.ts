@@ -51,7 +51,8 @@ export function postgresOutbox(store: PgStore): OutboxRows {
       const claimed = await statement<Row>(
         store,
         `UPDATE slack_outbox SET lease_until = to_timestamp($1::bigint / 1000.0)
-         WHERE id = (SELECT id FROM slack_outbox WHERE ordering_key = '' AND done_at IS NULL ORDER BY id LIMIT 1)
+         WHERE id = (SELECT id FROM slack_outbox
+                     WHERE ordering_key = '' AND done_at IS NULL ORDER BY id LIMIT 1)
            AND done_at IS NULL AND next_at <= $2::bigint AND lease_until <= to_timestamp($2::bigint / 1000.0)
          RETURNING id, method, args_json, attempts`,
         [leaseUntil, now],
