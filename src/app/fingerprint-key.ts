@@ -1,24 +1,60 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
-import { notConfigured } from '../core/errors.js';
+import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { messageOf, notConfigured } from '../core/errors.js';
+
+/** 32 bytes, as `openssl rand -hex 32` writes them. */
+const KEY_BYTES = 32;
+const MAKE_ONE = `make one with \`umask 077; openssl rand -hex ${KEY_BYTES} > FILE\``;
+
+/**
+ * The key an operator made (`BANKOPS_FINGERPRINT_KEY_FILE`), shared by every process on the
+ * database and never stored in it: at least 32 bytes written as hex, in a file others cannot read.
+ * Its content never appears in an error.
+ */
+export function readFingerprintKeyFile(file: string): Buffer {
+  const named = `BANKOPS_FINGERPRINT_KEY_FILE ${file}`;
+  let mode: number;
+  try {
+    mode = statSync(file).mode;
+  } catch (error) {
+    const missing = error instanceof Error && 'code' in error && error.code === 'ENOENT';
+    throw notConfigured(
+      missing ? `${named} does not exist; ${MAKE_ONE}` : `${named} cannot be read: ${messageOf(error)}`,
+      error,
+    );
+  }
+  if ((mode & 0o007) !== 0) {
+    throw notConfigured(
+      `${named} is open to every user of this machine (mode ${(mode & 0o777).toString(8)}); chmod 600 it`,
+    );
+  }
+  const text = readFileSync(file, 'utf8').trim();
+  const key = /^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, 'hex') : undefined;
+  if (key === undefined || key.length < KEY_BYTES) {
+    throw notConfigured(`${named} must hold at least ${KEY_BYTES * 2} hex characters; ${MAKE_ONE}`);
+  }
+  return key;
+}
 
 /** `bankops.db` → `bankops.key`, beside it. */
 export const fingerprintKeyPath = (databasePath: string): string =>
   databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.key` : `${databasePath}.key`;
 
 /**
- * The install's key for fingerprints of inputs that hold a secret: 32 random bytes in a file beside
- * the database (mode 0600), never in it, so a copy of `bankops.db` alone gives no secret away. Made
- * at the first start; every process on the database reads the same one (linked into place, so
- * two processes starting at once agree). An in-memory database gets a key of its own process.
+ * The install's key for fingerprints of inputs that hold a secret: the operator's key file when
+ * one is configured (replicas share it); else 32 random bytes in a file beside the database (mode
+ * 0600), never in it, so a copy of `bankops.db` alone gives no secret away. Made at the first
+ * start; every process on the database reads the same one (linked into place, so two processes
+ * starting at once agree). An in-memory database gets a key of its own process.
  */
-export function fingerprintKey(databasePath: string): Buffer {
-  if (databasePath === ':memory:') return randomBytes(32);
+export function fingerprintKey(databasePath: string, keyFile?: string): Buffer {
+  if (keyFile !== undefined) return readFingerprintKeyFile(keyFile);
+  if (databasePath === ':memory:') return randomBytes(KEY_BYTES);
   const file = fingerprintKeyPath(databasePath);
   // Written whole under another name, then linked into place: another process never reads a file
   // half written, and the first link wins.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(draft, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  writeFileSync(draft, randomBytes(KEY_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
   try {
     linkSync(draft, file);
   } catch (error) {
@@ -27,7 +63,7 @@ export function fingerprintKey(databasePath: string): Buffer {
     unlinkSync(draft);
   }
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  if (key.length !== 32)
+  if (key.length !== KEY_BYTES)
     throw notConfigured(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
   return key;
 }

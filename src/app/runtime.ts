@@ -6,6 +6,7 @@ import {
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
+import type { Clock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { type Db, openDatabase } from '../core/db.js';
 import { internalError } from '../core/errors.js';
@@ -68,8 +69,8 @@ export interface RuntimeOptions {
    * sandbox it starts, so other processes use that one (src/app/shared-sandbox.ts).
    */
   background?: boolean;
-  /** The approvals' clock (expiry, leases); real time by default. Tests move it. */
-  now?: () => Date;
+  /** The approvals' and passkeys' clock (expiry, leases, follow-ups); real time by default. Tests move it. */
+  clock?: Clock;
   /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
   owner?: string;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
@@ -170,11 +171,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const payees = sqlitePayees(db);
   const webhooks = new ServiceWebhooks(sqliteWebhookKeys(db));
   if (embedded !== undefined) await rememberSandboxPayees(payees);
+  const { clock } = options;
   const passkeys = new PasskeyService({
     storage,
     audit,
     publicUrl: config.publicUrl,
-    ...optional('now', options.now),
+    ...optional('now', clock && (() => clock.now())),
   });
   const approvals = new ApprovalEngine({
     stepUp: passkeys.gate,
@@ -189,7 +191,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     webhooks,
     log,
-    ...optional('now', options.now),
+    ...optional('clock', clock),
     ...optional('owner', options.owner),
     ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
     ...optional('settlePassMs', options.settlePassMs),
@@ -205,7 +207,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     payees,
     webhooks,
-    fingerprintKey: fingerprintKey(config.databasePath),
+    fingerprintKey: fingerprintKey(config.databasePath, config.fingerprintKeyFile),
     log,
   });
   passkeys.attach(executor);

@@ -136,6 +136,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '~/.local/share/bankops/bankops.db',
   },
   {
+    name: 'BANKOPS_FINGERPRINT_KEY_FILE',
+    group: 'database',
+    what: 'key for fingerprints of secret inputs (64+ hex, not world-readable), shared by replicas',
+    otherwise: 'bankops.key beside the database, made at first start',
+  },
+  {
     name: 'BANKOPS_POLICY',
     group: 'database',
     what: 'policy file: roles, approval rules, MCP keys',

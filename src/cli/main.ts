@@ -15,6 +15,7 @@ Usage:
   bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to an assistant
   bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, Slack, events
+  bankops db backup <file> [--force]                       a consistent copy of the database
   bankops config check                                     the configuration in force, and gaps
   bankops completion bash|zsh|fish                         a shell completion script
   bankops help [<command> | <tool>]                        help for a command or a tool
@@ -75,6 +76,10 @@ const COMMANDS: Record<
   mcp: async () => {
     const m = await import('./commands/mcp.js');
     return { run: m.mcpCommand, help: m.MCP_HELP };
+  },
+  db: async () => {
+    const m = await import('./commands/db.js');
+    return { run: m.dbCommand, help: m.DB_HELP };
   },
   config: async () => {
     const m = await import('./commands/config.js');

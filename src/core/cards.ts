@@ -15,7 +15,8 @@ export interface KnownCard {
 /**
  * The directory's store: `remember` is one multi-row upsert (the last four kept when a later answer
  * lacks them), `find` one read. A card may come twice in one call (its id in both the input and the
- * output): the later entry wins. Its SQL lives with each backend (`store/sqlite/cards.ts`).
+ * output): the later entry wins. Its SQL lives with each backend (`store/sqlite/cards.ts`,
+ * `store/postgres/cards.ts`).
  */
 export interface CardDirectory {
   remember(cards: readonly KnownCard[]): Promise<void>;

@@ -28,6 +28,7 @@ const EnvSchema = z.object({
   BANKOPS_SUBAGENT_CODE: text.optional(),
   BANKOPS_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
   BANKOPS_DB: text.optional(),
+  BANKOPS_FINGERPRINT_KEY_FILE: text.optional(),
   BANKOPS_POLICY: text.optional(),
   BANKOPS_ACTOR: z
     .string()
@@ -73,6 +74,11 @@ export interface Config {
   userEmail: string;
   /** SQLite file for the audit log, approvals and the embedded sandbox's state. */
   databasePath: string;
+  /**
+   * `BANKOPS_FINGERPRINT_KEY_FILE`: the key for fingerprints of secret inputs, made by the operator
+   * and shared by every process on the database; unset, `bankops.key` beside the database file.
+   */
+  fingerprintKeyFile?: string;
   policyPath: string | undefined;
   /**
    * BANKOPS_BASE_URL is on this machine and names no credentials: they default to the sandbox's, and
@@ -187,6 +193,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     },
     userEmail: e.BANKOPS_USER_EMAIL ?? d.userEmail,
     databasePath: e.BANKOPS_DB ?? join(defaultDataDir(env), 'bankops.db'),
+    ...optional('fingerprintKeyFile', e.BANKOPS_FINGERPRINT_KEY_FILE),
     policyPath: e.BANKOPS_POLICY,
     ...(sandboxCredentials ? { sandboxCredentials: true } : {}),
     cliActor: e.BANKOPS_ACTOR ?? osUser(),

@@ -17,7 +17,7 @@ export interface Payee {
 
 /**
  * The directory's store: one statement each (a read, a read of the ids, an upsert). Its SQL lives
- * with each backend (`store/sqlite/payees.ts`).
+ * with each backend (`store/sqlite/payees.ts`, `store/postgres/payees.ts`).
  */
 export interface PayeeDirectory {
   get(id: string): Promise<Payee | undefined>;

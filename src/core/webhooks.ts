@@ -11,7 +11,8 @@ const hexDigestOf = (key: string): string => digestOf(key).toString('hex');
 
 /**
  * Where the keys' digests are kept (hex SHA-256), one statement each. Its SQL lives with each
- * backend (`store/sqlite/webhook-keys.ts`); hashing and the comparison stay here, in one place.
+ * backend (`store/sqlite/webhook-keys.ts`, `store/postgres/webhook-keys.ts`); hashing and the
+ * comparison stay here, in one place.
  */
 export interface WebhookKeyStore {
   add(digest: string, target: WebhookTarget & { createdBy: string }): Promise<void>;

@@ -19,6 +19,8 @@ export interface SandboxOptions {
   persistence?: SandboxPersistence;
   credentials?: SandboxCredentials;
   clock?: SandboxClock;
+  /** Waits between the attempts of a webhook delivery; 200 ms then 1 s (3 attempts) by default. */
+  webhookBackoffMs?: readonly number[];
   /** Said about itself on `GET /_sandbox/info` (which state file it serves, say), next to `sandbox: "bankops"`. */
   info?: Readonly<Record<string, string>>;
   /** Called once per handled request (for `bankops sandbox --verbose`). */

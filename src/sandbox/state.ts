@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { z } from 'zod';
 import { SANDBOX_AREAS } from './areas/index.js';
+import { WEBHOOK_BACKOFF_MS } from './areas/notifications/webhook.js';
 import type { SandboxClock } from './clock.js';
 import type { SandboxCredentials } from './credentials.js';
 import { EventBus } from './events.js';
@@ -60,6 +61,7 @@ export class SandboxState {
       events: new EventBus(),
       tokens: this.tokens,
       newId: (prefix) => `${prefix}_${randomBytes(8).toString('hex')}`,
+      webhookBackoffMs: options.webhookBackoffMs ?? WEBHOOK_BACKOFF_MS,
     };
     this.#areas = SANDBOX_AREAS.map((install) => install(ctx));
     this.routes = this.#areas.flatMap((area) => area.routes.map(compileRoute));

@@ -69,6 +69,8 @@ export interface SandboxContext {
   readonly tokens: TokenIssuer;
   /** A new opaque id with a readable prefix (`po_…`, `card_…`). */
   newId(prefix: string): string;
+  /** Real-time waits between the attempts of a webhook delivery (one attempt more than waits). */
+  readonly webhookBackoffMs: readonly number[];
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   startChild,
   until,
 } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 
 const PAYOUTS = '/svc/banking/api/v1/payouts';
@@ -35,8 +36,8 @@ const row = (c: TestCore, id: string) =>
 
 describe('an approval whose process dies while executing', () => {
   it('is finished on restart with the same request id, and the service pays once', async () => {
-    let now = new Date();
-    const c = await start({ now: () => now });
+    const clock = manualClock();
+    const c = await start({ clock });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     // The payout request reaches the sandbox, which answers only after 2 s: the kill lands in between.
     await slowDown(c, PAYOUTS, 2000);
@@ -58,7 +59,7 @@ describe('an approval whose process dies while executing', () => {
 
     // Nobody renews the dead holder's lease (30 s): once it has run out, recovery takes over.
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(Date.now() + 31_000);
+    clock.set(new Date(Date.now() + 31_000));
     expect(await c.executor.recover()).toBe(1);
     const done = await c.approvals.get(id);
     expect(done).toMatchObject({ state: 'succeeded', requestId: `${id}-1`, result: { quote: { quoteId } } });
@@ -77,8 +78,8 @@ describe('an approval whose process dies while executing', () => {
   });
 
   it('takes a fresh quote when the process died before anything was sent', async () => {
-    let now = new Date();
-    const c = await start({ now: () => now });
+    const clock = manualClock();
+    const c = await start({ clock });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     // The execution's quote is the slow request: the kill lands before any payout was sent.
     await slowDown(c, `${PAYOUTS}/quote`, 2000);
@@ -88,7 +89,7 @@ describe('an approval whose process dies while executing', () => {
     await child.kill();
     expect(row(c, id)).toMatchObject({ state: 'executing', checkpoints_json: '{}' });
 
-    now = new Date(Date.now() + 31_000);
+    clock.set(new Date(Date.now() + 31_000));
     expect(await c.executor.recover()).toBe(1);
     expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(1);
@@ -96,8 +97,8 @@ describe('an approval whose process dies while executing', () => {
   });
 
   it('is taken over from another host only once its lease has run out', async () => {
-    let now = new Date();
-    const c = await start({ now: () => now });
+    const clock = manualClock();
+    const c = await start({ clock });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     await slowDown(c, PAYOUTS, 1000);
     // A process on another host: only its lease (30 s, renewed while it lived) counts.
@@ -110,9 +111,9 @@ describe('an approval whose process dies while executing', () => {
 
     expect(await c.executor.recover()).toBe(0);
     // It renewed its lease every 10 s while it lived: held for at least 20 s after its death.
-    now = new Date(Date.now() + 5_000);
+    clock.set(new Date(Date.now() + 5_000));
     expect(await c.executor.recover()).toBe(0);
-    now = new Date(Date.now() + 31_000);
+    clock.set(new Date(Date.now() + 31_000));
     expect(await c.executor.recover()).toBe(1);
     expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(2);

@@ -4,15 +4,17 @@ import { settlementLine, statusLine } from '../../src/present/approval-words.js'
 import { approvalDocument } from '../../src/present/output/index.js';
 import { approvalMessage } from '../../src/slack/approvals/message.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 
 // One sandbox for the file; each core has its own database, clock and background work.
 let manual: TestCore;
 let background: TestCore;
-let nowMs = Date.now();
+const clock = manualClock();
+const backgroundClock = manualClock();
 beforeAll(async () => {
-  manual = await createTestCore({ now: () => new Date(nowMs) });
-  background = await createTestCore({ sandbox: manual.sandbox, background: true, ttlSeconds: 1 });
+  manual = await createTestCore({ clock });
+  background = await createTestCore({ sandbox: manual.sandbox, background: true, clock: backgroundClock });
 });
 afterAll(async () => {
   await background.close();
@@ -51,7 +53,7 @@ describe('money followed to the end', () => {
     // Not asked before it is due; then asked, and the service says FAILED.
     expect(await manual.executor.settleDue()).toBe(0);
     await advanceSandbox(121);
-    nowMs += 3_000;
+    clock.advance(3_000);
     expect(await manual.executor.settleDue()).toBe(1);
     const view = await manual.executor.getApproval(id);
     expect(view).toMatchObject({ state: 'succeeded', settlement: { status: 'FAILED', outcome: 'failed' } });
@@ -73,7 +75,7 @@ describe('money followed to the end', () => {
       error: expect.stringContaining('FAILED'),
     });
     // Final: nothing more to ask.
-    nowMs += 60_000;
+    clock.advance(60_000);
     expect(await manual.executor.settleDue()).toBe(0);
   });
 
@@ -81,7 +83,7 @@ describe('money followed to the end', () => {
     const { id } = pending(await manual.call('create_payout', { ...PAYOUT, amount: 250 }));
     await manual.executor.approve(id, manual.approver);
     await advanceSandbox(121);
-    nowMs += 3_000;
+    clock.advance(3_000);
     await manual.executor.settleDue();
     const view = await manual.executor.getApproval(id);
     if (view === undefined) throw new Error('no approval');
@@ -108,6 +110,8 @@ describe('money followed to the end', () => {
     const { id } = pending(await background.call('create_payout', { ...PAYOUT, amount: 321 }));
     await background.executor.approve(id, background.approver);
     await advanceSandbox(121);
+    // Its first look is due 2 s after sending.
+    backgroundClock.advance(2_100);
     await until(
       async () => (await background.executor.getApproval(id))?.settlement?.outcome === 'completed',
       'the settlement to be followed without anyone asking',
@@ -119,15 +123,15 @@ describe('money followed to the end', () => {
 
 describe('expiry on time', () => {
   it('expires an approval at its deadline with nobody reading it, and says so on the feed', async () => {
-    const { id } = pending(await background.call('create_payout', { ...PAYOUT, amount: 654 }));
+    const { id, expiresAt } = pending(await background.call('create_payout', { ...PAYOUT, amount: 654 }));
     const feed = background.runtime.approvals.feed;
+    const expiry = async () =>
+      (await feed.after(0, 1000)).find((e) => e.approvalId === id && e.kind === 'expired');
     // Only the feed is read here: reading the approval would expire it lazily.
-    await until(
-      async () => (await feed.after(0, 1000)).some((e) => e.approvalId === id && e.kind === 'expired'),
-      'the expiry event',
-      5_000,
-    );
-    const event = (await feed.after(0, 1000)).find((e) => e.approvalId === id && e.kind === 'expired');
-    expect(event).toMatchObject({ state: 'expired', actor: 'system:approvals' });
+    backgroundClock.set(new Date(Date.parse(expiresAt) - 1));
+    expect(await expiry()).toBeUndefined();
+    backgroundClock.set(expiresAt);
+    await until(async () => (await expiry()) !== undefined, 'the expiry event', 5_000);
+    expect(await expiry()).toMatchObject({ state: 'expired', actor: 'system:approvals' });
   });
 });

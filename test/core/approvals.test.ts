@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cliActor, mcpActor } from '../../src/core/actors.js';
 import type { ApprovalListener } from '../../src/core/approvals/index.js';
 import { available, creates, PAYOUT, PAYOUT_DEBIT, pending } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';
 
 let core: TestCore | undefined;
@@ -212,13 +213,13 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
   });
 
   it('expires a pending approval after its TTL, and then refuses votes', async () => {
-    let now = new Date('2030-01-01T00:00:00Z');
-    const c = await start({ now: () => now, ttlSeconds: 600 });
+    const clock = manualClock('2030-01-01T00:00:00Z');
+    const c = await start({ clock, ttlSeconds: 600 });
     const { id, expiresAt } = pending(await c.call('create_payout', PAYOUT));
     expect(expiresAt).toBe('2030-01-01T00:10:00.000Z');
-    now = new Date('2030-01-01T00:09:59Z');
+    clock.set('2030-01-01T00:09:59Z');
     expect((await c.executor.listApprovals({ state: 'pending' })).map((a) => a.id)).toEqual([id]);
-    now = new Date('2030-01-01T00:10:00Z');
+    clock.set('2030-01-01T00:10:00Z');
     expect(await c.executor.listApprovals({ state: 'pending' })).toEqual([]);
     expect(await c.executor.getApproval(id)).toMatchObject({
       state: 'expired',
@@ -233,10 +234,10 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
   });
 
   it('expires on the vote itself when nobody listed in between', async () => {
-    let now = new Date('2030-01-01T00:00:00Z');
-    const c = await start({ now: () => now, ttlSeconds: 60 });
+    const clock = manualClock('2030-01-01T00:00:00Z');
+    const c = await start({ clock, ttlSeconds: 60 });
     const { id } = pending(await c.call('create_payout', PAYOUT));
-    now = new Date('2030-01-01T00:01:01Z');
+    clock.set('2030-01-01T00:01:01Z');
     expect(await c.executor.approve(id, c.approver)).toMatchObject({
       status: 'refused',
       approval: { state: 'expired' },
@@ -245,11 +246,9 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
   });
 
   it('lists by state, requester and tool, newest first, within a limit', async () => {
-    let now = new Date('2030-01-01T00:00:00Z');
-    const tick = () => {
-      now = new Date(now.getTime() + 1000);
-    };
-    const c = await start({ now: () => now });
+    const clock = manualClock('2030-01-01T00:00:00Z');
+    const tick = () => clock.advance(1000);
+    const c = await start({ clock });
     const a = pending(await c.call('create_payout', PAYOUT));
     tick();
     const b = pending(await c.call('create_payout', PAYOUT, c.approver));

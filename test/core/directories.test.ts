@@ -5,10 +5,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CardDirectory } from '../../src/core/cards.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
 import type { PayeeDirectory } from '../../src/core/payees.js';
+import { postgresCards } from '../../src/core/store/postgres/cards.js';
+import { postgresPayees } from '../../src/core/store/postgres/payees.js';
+import type { PgStore } from '../../src/core/store/postgres/pool.js';
+import { postgresWebhookKeys } from '../../src/core/store/postgres/webhook-keys.js';
 import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
 import { sqlitePayees } from '../../src/core/store/sqlite/payees.js';
 import { sqliteWebhookKeys } from '../../src/core/store/sqlite/webhook-keys.js';
 import { type WebhookKeyStore, WebhookKeys } from '../../src/core/webhooks.js';
+import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { pgReplicas } from '../helpers/postgres-replicas.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-directories-'));
 const opened: Db[] = [];
@@ -41,6 +47,14 @@ const sqliteFile = (): [Db, Db] => {
   opened.push(...pair);
   return pair;
 };
+const postgresDirectories = (store: PgStore): Directories => ({
+  payees: postgresPayees(store),
+  cards: postgresCards(store),
+  webhookKeys: postgresWebhookKeys(store),
+});
+const postgres = (await postgresAvailable())
+  ? pgReplicas(useTestDatabase(), 'TRUNCATE payees, cards, service_webhook_keys')
+  : undefined;
 const BACKENDS: Backend[] = [
   {
     name: 'SQLite',
@@ -49,6 +63,17 @@ const BACKENDS: Backend[] = [
       return [sqliteDirectories(a), sqliteDirectories(b)];
     },
   },
+  ...(postgres === undefined
+    ? []
+    : [
+        {
+          name: 'PostgreSQL',
+          twoReplicas: async (): Promise<[Directories, Directories]> => {
+            const [a, b] = await postgres();
+            return [postgresDirectories(a), postgresDirectories(b)];
+          },
+        },
+      ]),
 ];
 
 /** The payee and card directories and the webhook keys, through their interfaces, on every backend. */
@@ -83,6 +108,17 @@ describe.each(BACKENDS)('$name', (backend) => {
     });
     expect(await two.find('crd_2')).toEqual({ cardId: 'crd_2', cardholderId: 'chd_1', walletId: 'wal_1' });
     expect(await two.find('crd_3')).toBeUndefined();
+    // Twice in one call, the later without its last four: the earlier's are kept, as across calls.
+    await two.remember([
+      { cardId: 'crd_3', cardholderId: 'chd_1', walletId: 'wal_1', lastFour: '1111' },
+      { cardId: 'crd_3', cardholderId: 'chd_2', walletId: 'wal_2' },
+    ]);
+    expect(await one.find('crd_3')).toEqual({
+      cardId: 'crd_3',
+      cardholderId: 'chd_2',
+      walletId: 'wal_2',
+      lastFour: '1111',
+    });
   });
 
   it('webhook keys match a key to its event and channel, keep only the newest, and forget an event', async () => {

@@ -6,6 +6,7 @@ import { canonicalJson } from '../../src/core/canonical-json.js';
 import { ServiceError } from '../../src/core/client/index.js';
 import { defineTool } from '../../src/core/tool.js';
 import { pending } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { clientFor } from '../helpers/sandbox.js';
 
@@ -37,8 +38,9 @@ rules:
 `;
 
 let core: TestCore;
+const clock = manualClock();
 beforeAll(async () => {
-  core = await createTestCore({ policyYaml: POLICY, extraTools: [looseCardDetails] });
+  core = await createTestCore({ policyYaml: POLICY, extraTools: [looseCardDetails], clock });
 });
 afterAll(() => core.close());
 
@@ -84,7 +86,8 @@ describe('no poison', () => {
 
   it('ends an approval whose request cannot be sent as failed (nothing sent), not unknown or stuck', async () => {
     const approval = pending(await core.call('loose_card_details', { ...card, cardId: 'card\u200b' }));
-    const started = Date.now();
+    // The approvals' clock stands still: a pause before a re-send would never end, so an answer at
+    // all says nothing was sent again.
     const decided = await core.executor.approve(approval.id, core.approver);
     expect(decided).toMatchObject({
       status: 'ok',
@@ -94,7 +97,7 @@ describe('no poison', () => {
       },
     });
     // No re-sends of something that never left, and nothing left for recovery to retry.
-    expect(Date.now() - started).toBeLessThan(400);
+    expect(clock.waiting).toBe(0);
     expect(await core.executor.recover()).toBe(0);
   });
 });

@@ -7,6 +7,7 @@ import { cliActor } from '../../src/core/actors.js';
 import type { ApprovalEngine } from '../../src/core/approvals/index.js';
 import type { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
+import type { Clock } from '../../src/core/clock.js';
 import type { Db } from '../../src/core/db.js';
 import type { Executor } from '../../src/core/executor.js';
 import { optional } from '../../src/core/optional.js';
@@ -44,8 +45,8 @@ export interface TestCore {
 export interface TestCoreOptions {
   /** Policy YAML; the shipped `policy/default.yaml` when absent. */
   policyYaml?: string;
-  /** The approvals' clock (expiry, leases); real time when absent. */
-  now?: () => Date;
+  /** The approvals' clock (expiry, leases, their timers): `manualClock()` moves it; real time when absent. */
+  clock?: Clock;
   /** Approval TTL; one hour when absent. */
   ttlSeconds?: number;
   /** Quote tolerance of the approvals; 0.5 % (the configuration default) when absent. */
@@ -96,7 +97,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
   return {
     recover: false,
     client: { maxRetries: options.maxRetries ?? 0 },
-    ...(options.now === undefined ? {} : { now: options.now }),
+    ...optional('clock', options.clock),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { approvalOutcome, stateWords } from '../../src/present/approval-outcome.js';
 import { fault, PAYOUT, pending } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';
 
@@ -81,15 +82,15 @@ describe('approval outcomes', () => {
 
   it('executed, then FAILED after approval at the service: both are said, class failed', async () => {
     // Its own core, with a clock to move: bankops looks at sent money a little after sending it.
-    let now = Date.now();
-    const own = await createTestCore({ now: () => new Date(now) });
+    const clock = manualClock();
+    const own = await createTestCore({ clock });
     try {
       const failing = { ...payout(), beneficiaryId: 'ben_us_fail_0001', destinationRail: 'FEDWIRE' };
       const id = pending(await own.call('create_payout', failing)).id;
       await own.executor.approve(id, own.approver);
       // The sandbox fails payouts to this payee 120 s after they were made.
       own.sandbox.clock.advance(121);
-      now += 125_000;
+      clock.advance(125_000);
       await own.approvals.settleDue();
       const view = await own.executor.getApproval(id);
       if (view === undefined) throw new Error('no approval');

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX_DEFAULTS, startSandbox } from '../../src/sandbox/index.js';
 import {
   deliveries,
   emitEvent,
@@ -6,7 +7,7 @@ import {
   subscribeWebhook,
   subscriptionKey,
 } from '../helpers/notifications.js';
-import { type RunningSandbox, raw, startTestSandbox } from '../helpers/sandbox.js';
+import { type RunningSandbox, raw } from '../helpers/sandbox.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const KEY = 'receiver-secret-key-7a1c';
@@ -14,7 +15,8 @@ const KEY = 'receiver-secret-key-7a1c';
 let sandbox: RunningSandbox;
 const receivers: WebhookReceiver[] = [];
 beforeAll(async () => {
-  sandbox = await startTestSandbox();
+  // Short waits between attempts: the retries are what is shown, not their production pacing.
+  sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS }, webhookBackoffMs: [20, 20] });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp } from '../../src/slack/app.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCliHere } from '../helpers/cli.js';
 import { AUDIT_CHANNEL, BOT_TOKEN, type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
 import { textOf } from '../helpers/slack-requests.js';
 
@@ -42,8 +42,12 @@ describe('the audit anchor', () => {
       outboxPollMs: 50,
     });
     await replica.start();
-    await new Promise((resolve) => setTimeout(resolve, 300));
     await replica.stop();
+    // Not posted, nor waiting to be: one daily anchor was ever queued, whichever process sends it.
+    const queued = t.runtime.db
+      .prepare("SELECT count(*) AS n FROM slack_outbox WHERE dedupe_key LIKE 'audit-anchor:%'")
+      .get();
+    expect(queued).toEqual({ n: 1 });
     expect(anchorsPosted()).toHaveLength(1);
   });
 
@@ -63,7 +67,7 @@ describe('the audit anchor', () => {
 
     const dbPath = join(t.dir, 'bankops.db');
     const env = { BANKOPS_DB: dbPath };
-    const intact = await runCli(['audit', 'verify', '--anchor', anchor ?? ''], env);
+    const intact = await runCliHere(['audit', 'verify', '--anchor', anchor ?? ''], env);
     expect(intact.code).toBe(0);
 
     // Someone with the file removes the newest entries: the chain that is left still verifies.
@@ -71,9 +75,9 @@ describe('the audit anchor', () => {
     db.exec('DROP TRIGGER audit_log_no_delete');
     db.prepare('DELETE FROM audit_log WHERE seq >= ?').run(head.seq - 1);
     db.close();
-    const chainOnly = await runCli(['audit', 'verify'], env);
+    const chainOnly = await runCliHere(['audit', 'verify'], env);
     expect(chainOnly.code).toBe(0);
-    const checked = await runCli(['audit', 'verify', '--anchor', anchor ?? ''], env);
+    const checked = await runCliHere(['audit', 'verify', '--anchor', anchor ?? ''], env);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toContain('entries were removed from the end');
   });

@@ -5,9 +5,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
 import { CLAIM_MS } from '../../src/slack/approvals/store.js';
 import { AnswerStore } from '../../src/slack/store/answers.js';
+import { postgresSlackStores } from '../../src/slack/store/postgres/index.js';
 import { SeenEvents } from '../../src/slack/store/seen-events.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import type { SlackStores } from '../../src/slack/store/stores.js';
+import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { pgReplicas } from '../helpers/postgres-replicas.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-slack-stores-'));
 const opened: { close(): void }[] = [];
@@ -23,6 +26,13 @@ interface Backend {
 }
 
 let files = 0;
+const postgres = (await postgresAvailable())
+  ? pgReplicas(
+      useTestDatabase(),
+      `TRUNCATE slack_seen_events, slack_pages, service_deliveries, slack_outbox, slack_approval_messages
+       RESTART IDENTITY`,
+    )
+  : undefined;
 const BACKENDS: Backend[] = [
   {
     name: 'SQLite',
@@ -33,6 +43,17 @@ const BACKENDS: Backend[] = [
       return [sqliteSlackStores(a), sqliteSlackStores(b)];
     },
   },
+  ...(postgres === undefined
+    ? []
+    : [
+        {
+          name: 'PostgreSQL',
+          twoReplicas: async (): Promise<[SlackStores, SlackStores]> => {
+            const [a, b] = await postgres();
+            return [postgresSlackStores(a), postgresSlackStores(b)];
+          },
+        },
+      ]),
 ];
 
 const post = (text: string, dedupeKey?: string) => ({
@@ -77,9 +98,30 @@ describe.each(BACKENDS)('$name', (backend) => {
       expect(await two.outbox.claimHead(5_002, 35_002)).toMatchObject({ args: { text: 'c' } });
       expect(await one.outbox.pending()).toBe(1);
     });
+
+    it('gives the head to one of many claims made at once, and queues a key once when both replicas race', async () => {
+      const [one, two] = await twoReplicas();
+      const queued = await Promise.all([one, two, one, two].map((r) => r.outbox.add([post('x', 'k')], 0)));
+      expect(queued.reduce((a, b) => a + b, 0)).toBe(1);
+      await one.outbox.add([post('y')], 0);
+      const claims = await Promise.all(
+        [one, two, one, two, one, two].map((r) => r.outbox.claimHead(0, 30_000)),
+      );
+      const won = claims.filter((row) => row !== undefined);
+      expect(won.map((row) => row.args.text)).toEqual(['x']);
+    });
   });
 
   describe('approval messages', () => {
+    it('lets one of many claims made at once post the message', async () => {
+      const [one, two] = await twoReplicas();
+      const claims = await Promise.all(
+        [one, two, one, two].map((r) => r.approvalMessages.claim('apr_3', 'C1', 1_000)),
+      );
+      expect(claims.filter((c) => c === 'claimed')).toHaveLength(1);
+      expect(claims.filter((c) => c === 'busy')).toHaveLength(3);
+    });
+
     it('lets one replica post a message, the other wait, and anyone retry once a claim is released or lapsed', async () => {
       const [one, two] = await twoReplicas();
       expect(await one.approvalMessages.claim('apr_1', 'C1', 1_000)).toBe('claimed');
@@ -139,6 +181,16 @@ describe.each(BACKENDS)('$name', (backend) => {
       );
       expect(await one.outbox.pending()).toBe(3);
     });
+
+    it('accepts a delivery once when replicas receive it at the same moment', async () => {
+      const [one, two] = await twoReplicas();
+      const delivery = { eventId: 'evt_2', eventName: 'kyc_complete' };
+      const accepted = await Promise.all(
+        [one, two, one, two].map((r) => r.deliveries.accept(delivery, [post('1/2'), post('2/2')])),
+      );
+      expect(accepted.filter(Boolean)).toHaveLength(1);
+      expect(await two.outbox.pending()).toBe(2);
+    });
   });
 
   describe('seen events and answers', () => {
@@ -148,6 +200,8 @@ describe.each(BACKENDS)('$name', (backend) => {
       expect(await a.firstTime('Ev1')).toBe(true);
       expect(await b.firstTime('Ev1')).toBe(false);
       expect(await b.firstTime('Ev2')).toBe(true);
+      const raced = await Promise.all([one, two, one, two].map((r) => r.seenEvents.record('Ev3', 1)));
+      expect(raced.filter(Boolean)).toHaveLength(1);
     });
 
     it('keeps an answer for half an hour, for any replica', async () => {

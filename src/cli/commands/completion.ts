@@ -20,6 +20,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   audit: ['tail', 'verify', 'export'],
   sandbox: ['status', 'reset', 'clock', 'faults', 'rates'],
   config: ['check'],
+  db: ['backup'],
   completion: ['bash', 'zsh', 'fish'],
 };
 const COMMANDS = [
@@ -31,6 +32,7 @@ const COMMANDS = [
   'mcp',
   'serve',
   'config',
+  'db',
   'completion',
   'help',
 ];
@@ -52,6 +54,7 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   ],
   sandbox: ['--port', '--verbose', '--json'],
   config: ['--json'],
+  db: ['--force'],
 };
 
 /** Each tool's fields as `key=` words, nested ones dotted (`bank.accountNumber=`). */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
+import { type Clock, systemClock } from '../clock.js';
 import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { optional } from '../optional.js';
@@ -39,7 +40,8 @@ export interface ApprovalEngineOptions {
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */
   tolerancePercent: number;
-  now?: () => Date;
+  /** The time approvals read and their timers run on (expiry, settlement follow-up, re-sends). */
+  clock?: Clock;
   /** Who this process is, for executing approvals; `${hostname}:${pid}` by default. */
   owner?: string;
   /**
@@ -77,7 +79,7 @@ export class EngineContext {
   /** The feed as front ends read it (each call its own read or transaction). */
   readonly feed: FeedReader;
   readonly #listeners = new Set<ApprovalListener>();
-  readonly #now: () => Date;
+  readonly clock: Clock;
 
   constructor(deps: ApprovalEngineOptions) {
     if (!(deps.ttlSeconds > 0)) throw new RangeError('ApprovalEngine: ttlSeconds must be positive');
@@ -85,7 +87,7 @@ export class EngineContext {
       throw new RangeError('ApprovalEngine: tolerancePercent must be between 0 and 100');
     }
     this.deps = deps;
-    this.#now = deps.now ?? (() => new Date());
+    this.clock = deps.clock ?? systemClock;
     this.owner = deps.owner ?? defaultOwner();
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.resendDelays = deps.resendDelaysMs ?? DEFAULT_RESEND_DELAYS_MS;
@@ -101,11 +103,11 @@ export class EngineContext {
   }
 
   now(): Date {
-    return this.#now();
+    return this.clock.now();
   }
 
   nowIso(): string {
-    return this.#now().toISOString();
+    return this.clock.now().toISOString();
   }
 
   /**

@@ -10,8 +10,6 @@ import { firstLookDelayMs, recordSettled } from './settle.js';
 import type { ApprovalRow } from './store.js';
 import { requesterOf } from './view.js';
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Runs an approval this process holds (`executing`, our owner) and records the outcome. An outcome
  * that is unknown (timeout, 5xx…) is sent again with the same request id after each pause of
@@ -35,7 +33,7 @@ export async function executeApproval(
         onProgress?.(
           `no clear answer from the service (${outcome.error.message}); sending ${row.request_id} again in ${delay / 1000} s`,
         );
-        await sleep(delay);
+        await ctx.clock.sleep(delay);
         continue;
       }
       await record(ctx, { ...row, sends: row.sends + 1 }, outcome);

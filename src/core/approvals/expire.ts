@@ -69,14 +69,14 @@ const MAX_WAIT_MS = 1000;
  * seen), re-armed by every change this process makes.
  */
 export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) => void): ExpiryTimer {
-  let timer: NodeJS.Timeout | undefined;
+  let cancel = (): void => {};
   let stopped = false;
   /** The latest arming wins: an earlier one that reads the next deadline later sets nothing. */
   let generation = 0;
   let running: Promise<void> | undefined;
   const later = (wait: number): void => {
-    clearTimeout(timer);
-    timer = setTimeout(tick, Math.min(Math.max(wait, 0), MAX_WAIT_MS)).unref();
+    cancel();
+    cancel = ctx.clock.after(Math.min(Math.max(wait, 0), MAX_WAIT_MS), tick);
   };
   const arm = async (): Promise<void> => {
     if (stopped) return;
@@ -109,13 +109,13 @@ export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) =
     async stop() {
       stopped = true;
       unsubscribe();
-      clearTimeout(timer);
+      cancel();
       while (running !== undefined) {
         const current = running;
         await current;
         if (running === current) break;
       }
-      clearTimeout(timer);
+      cancel();
     },
   };
 }

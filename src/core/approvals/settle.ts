@@ -130,7 +130,8 @@ export interface SettlementFollower {
 
 /**
  * Follows sent money to its final status in a long-running process: a pass every second (due rows
- * only, one indexed query), resumed after a restart from what the database says is due.
+ * only, one indexed query), resumed after a restart from what the database says is due. The next
+ * pass is timed from the end of the last, so a slow service never has two passes running.
  */
 export function startSettlementFollower(
   ctx: EngineContext,
@@ -138,17 +139,21 @@ export function startSettlementFollower(
   passMs = SECOND,
 ): SettlementFollower {
   let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running !== undefined) return;
+  let stopped = false;
+  let cancel = (): void => {};
+  const pass = (): void => {
     running = settleDue(ctx)
       .then(() => undefined, onError)
       .finally(() => {
         running = undefined;
+        if (!stopped) cancel = ctx.clock.after(passMs, pass);
       });
-  }, passMs).unref();
+  };
+  cancel = ctx.clock.after(passMs, pass);
   return {
     async stop() {
-      clearInterval(timer);
+      stopped = true;
+      cancel();
       await running;
     },
   };

@@ -3,7 +3,7 @@ import type { OutboxCall } from '../store/outbox-rows.js';
 /**
  * Which approval has which message in Slack (channel and `ts`), in bankops's database: a restart
  * or a second replica finds it and updates that message instead of posting another. The SQL is in
- * `../store/sqlite/approval-messages.ts`.
+ * `../store/sqlite/approval-messages.ts` and `../store/postgres/approval-messages.ts`.
  */
 export interface ApprovalMessage {
   approvalId: string;

@@ -15,7 +15,7 @@ export interface StoredAnswer {
   shareable: boolean;
 }
 
-/** Where answers are kept, one statement each (SQL in `sqlite/answers.ts`). */
+/** Where answers are kept, one statement each (SQL in `sqlite/answers.ts` and `postgres/answers.ts`). */
 export interface AnswerRows {
   insert(answer: StoredAnswer, createdAt: number): Promise<void>;
   get(id: string): Promise<(StoredAnswer & { createdAt: number }) | undefined>;

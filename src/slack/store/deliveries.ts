@@ -2,7 +2,8 @@ import type { OutboxCall } from './outbox-rows.js';
 
 /**
  * Service deliveries already received, by event id and name: a repeat (the service retries after a
- * timeout) is answered 200 and posts nothing new. SQL in `sqlite/deliveries.ts`.
+ * timeout) is answered 200 and posts nothing new. SQL in `sqlite/deliveries.ts` and
+ * `postgres/deliveries.ts`.
  */
 export interface ServiceDeliveries {
   /**

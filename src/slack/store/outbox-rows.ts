@@ -15,8 +15,9 @@ export interface OutboxRow {
 }
 
 /**
- * The outbox's table (SQL in `sqlite/outbox.ts`). Messages are sent strictly in queue order, so
- * only the head may be sent; claiming it is a compare-and-set that one caller wins.
+ * The outbox's table (SQL in `sqlite/outbox.ts` and `postgres/outbox.ts`). Messages are sent
+ * strictly in queue order, so only the head may be sent; claiming it is a compare-and-set that one
+ * caller wins.
  */
 export interface OutboxRows {
   /** Queues the calls in one transaction, in order, each with a key already queued skipped; how many were queued. */

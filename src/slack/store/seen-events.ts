@@ -1,7 +1,7 @@
 /** Slack retries an event for about an hour at most; ids older than a day are forgotten. */
 const KEEP_MS = 24 * 3600_000;
 
-/** Where handled event ids are kept (SQL in `sqlite/seen-events.ts`). */
+/** Where handled event ids are kept (SQL in `sqlite/seen-events.ts` and `postgres/seen-events.ts`). */
 export interface SeenEventRows {
   /** Insert-if-absent: true when this caller recorded the id first (a unique key decides). */
   record(eventId: string, at: number): Promise<boolean>;

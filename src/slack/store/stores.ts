@@ -6,7 +6,8 @@ import type { SeenEventRows } from './seen-events.js';
 
 /**
  * What the Slack front end keeps in bankops's database, each behind its interface: the front end
- * sees these, never SQL. `sqlite/index.ts` makes them on the SQLite file.
+ * sees these, never SQL. `sqlite/index.ts` makes them on the SQLite file, `postgres/index.ts` on
+ * PostgreSQL.
  */
 export interface SlackStores {
   answers: AnswerRows;

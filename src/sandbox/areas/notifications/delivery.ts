@@ -112,7 +112,14 @@ export class Dispatcher {
         occurred_at: occurredAt,
         data,
       });
-      void postWebhook(entry, { url: sub.webhook_url, apiKey: sub.api_key, eventId, payload }).catch(() => {
+      const request = {
+        url: sub.webhook_url,
+        apiKey: sub.api_key,
+        eventId,
+        payload,
+        backoffMs: this.ctx.webhookBackoffMs,
+      };
+      void postWebhook(entry, request).catch(() => {
         entry.status = 'failed';
       });
     }

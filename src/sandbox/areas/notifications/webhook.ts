@@ -1,12 +1,14 @@
 import type { WebhookDelivery } from './state.js';
 
-/** Per-attempt timeout and the waits between attempts (3 attempts in all). */
+/** Per-attempt timeout, and the default waits between attempts (3 attempts in all). */
 export const DELIVERY_TIMEOUT_MS = 5000;
-export const RETRY_BACKOFF_MS: readonly number[] = [200, 1000];
+export const WEBHOOK_BACKOFF_MS: readonly number[] = [200, 1000];
 
 export interface WebhookRequest {
   url: string;
   apiKey: string;
+  /** The waits between attempts: one attempt more than waits. */
+  backoffMs: readonly number[];
   eventId: string;
   payload: string;
 }
@@ -36,7 +38,7 @@ function describeFailure(error: unknown, apiKey: string): string {
  * progress in `entry` (which lives in the area's delivery log).
  */
 export async function postWebhook(entry: WebhookDelivery, request: WebhookRequest): Promise<void> {
-  const maxAttempts = RETRY_BACKOFF_MS.length + 1;
+  const maxAttempts = request.backoffMs.length + 1;
   for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
     entry.attempts = attempt;
     try {
@@ -64,7 +66,7 @@ export async function postWebhook(entry: WebhookDelivery, request: WebhookReques
     } catch (error) {
       entry.last_error = describeFailure(error, request.apiKey);
     }
-    const backoff = RETRY_BACKOFF_MS[attempt - 1];
+    const backoff = request.backoffMs[attempt - 1];
     if (backoff !== undefined) await wait(backoff);
   }
   entry.status = 'failed';

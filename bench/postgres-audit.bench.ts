@@ -1,0 +1,84 @@
+// The audit chain on PostgreSQL: 32 concurrent writers spread over 2 processes (two replicas), each
+// process group-committing its entries into the one chain; durable (each writer waits for its
+// entry on disk) and reads (relaxed commits, writers do not wait). Entries/s from "go" until both
+// processes have every entry committed; the chain must verify afterwards. Goal: ≥ 10,000/s.
+// Run: npx tsx bench/postgres-audit.bench.ts [entries per mode]; the server is
+// BANKOPS_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). No server: skipped.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { verifyAuditLog } from '../src/core/store/postgres/audit-verify.js';
+import { migrate } from '../src/core/store/postgres/migrate.js';
+import { createPgPool } from '../src/core/store/postgres/pool.js';
+
+const server = process.env.BANKOPS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const count = Number(process.argv[2] ?? 20_000);
+const PROCESSES = 2;
+const WRITERS = 32;
+const worker = fileURLToPath(new URL('./postgres-audit-worker.ts', import.meta.url));
+
+async function admin(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+function databaseUrl(name: string): string {
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function run(mode: 'durable' | 'reads'): Promise<number> {
+  const name = `bankops_bench_${process.pid}_${mode}`;
+  await admin(`CREATE DATABASE ${name}`);
+  const url = databaseUrl(name);
+  const store = createPgPool(url, { max: 2 });
+  try {
+    await migrate(store);
+    const children: ChildProcess[] = Array.from({ length: PROCESSES }, () =>
+      spawn(
+        process.execPath,
+        ['--import', 'tsx', worker, url, String(count / PROCESSES), String(WRITERS / PROCESSES), mode],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      ),
+    );
+    await Promise.all(children.map((child) => once(child, 'message')));
+    const started = performance.now();
+    const done = children.map((child) => once(child, 'message'));
+    for (const child of children) child.send('go');
+    await Promise.all(done);
+    const ms = performance.now() - started;
+    await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+    const verified = await verifyAuditLog(store.pool);
+    const perSecond = Math.round((count / ms) * 1000);
+    console.log(
+      `postgres audit, ${mode} (${WRITERS} writers over ${PROCESSES} processes): ${count} entries in ` +
+        `${ms.toFixed(0)} ms = ${perSecond} entries/s; chain ok=${verified.ok}, entries=${verified.entries}`,
+    );
+    if (!verified.ok || verified.entries !== count) throw new Error(`${mode}: the chain does not verify`);
+    return perSecond;
+  } finally {
+    await store.pool.end();
+    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+}
+
+const unreachable = await admin('SELECT 1').then(
+  () => undefined,
+  (error: unknown) => (error instanceof Error ? error.message : String(error)),
+);
+if (unreachable !== undefined) {
+  console.log(`postgres audit: skipped, no PostgreSQL at ${server} (${unreachable})`);
+} else {
+  const durable = await run('durable');
+  const reads = await run('reads');
+  console.log(
+    `postgres audit: ${durable} entries/s durable, ${reads} entries/s reads (goal: ≥ 10,000 entries/s with ${WRITERS} writers over ${PROCESSES} processes)`,
+  );
+}

@@ -1,0 +1,73 @@
+import type pg from 'pg';
+import { type FeedEvent, type FeedPosition, feedHead, readFeed } from './feed.js';
+import type { PgStore, Queryable } from './pool.js';
+import { type TransactionOptions, withTransaction } from './transaction.js';
+
+/**
+ * Creates a consumer group's cursor if it has none: at the beginning of the feed, or at what is
+ * readable now (a new follower that should not replay history). An existing cursor is kept.
+ */
+export async function ensureGroup(q: Queryable, group: string, from: 'beginning' | 'now'): Promise<void> {
+  const start = from === 'now' ? await feedHead(q) : { xid: '0', seq: 0 };
+  await q.query(
+    'INSERT INTO feed_cursors (consumer, xid, seq) VALUES ($1, $2::xid8, $3) ON CONFLICT (consumer) DO NOTHING',
+    [group, start.xid, start.seq],
+  );
+}
+
+/** Where a group stands, or undefined when it has no cursor. */
+export async function groupPosition(q: Queryable, group: string): Promise<FeedPosition | undefined> {
+  const rows = await q.query<FeedPosition>(
+    'SELECT xid::text AS xid, seq FROM feed_cursors WHERE consumer = $1',
+    [group],
+  );
+  return rows.rows[0];
+}
+
+/** Handles one event inside the transaction that moves the group's cursor past it. */
+export type GroupHandler = (client: pg.PoolClient, event: FeedEvent) => Promise<void>;
+
+export interface ConsumeResult {
+  /** False when another replica is handling the group right now (nothing was done here). */
+  held: boolean;
+  handled: number;
+}
+
+/**
+ * One turn of a consumer group: in one transaction, lock the group's cursor row (`FOR UPDATE SKIP
+ * LOCKED`: if another replica holds it, return at once), read the events after it, hand each to
+ * `handle`, move the cursor past them, commit. What the handler writes in `client` commits with the
+ * cursor or not at all, so each event's effects happen once per group, whichever replica and
+ * however many there are. A replica that dies mid-turn loses its connection; the server rolls its
+ * transaction back and frees the row, and the next replica to try takes the same events. A handler
+ * that throws rolls the turn back: the event is offered again on the next turn.
+ */
+export async function consumeGroup(
+  store: PgStore,
+  group: string,
+  handle: GroupHandler,
+  options: { limit?: number; transaction?: TransactionOptions } = {},
+): Promise<ConsumeResult> {
+  return withTransaction(
+    store,
+    async (client) => {
+      const locked = await client.query<FeedPosition>(
+        'SELECT xid::text AS xid, seq FROM feed_cursors WHERE consumer = $1 FOR UPDATE SKIP LOCKED',
+        [group],
+      );
+      const cursor = locked.rows[0];
+      if (cursor === undefined) return { held: false, handled: 0 };
+      const events = await readFeed(client, cursor, options.limit ?? 100);
+      for (const event of events) await handle(client, event);
+      const last = events.at(-1);
+      if (last !== undefined) {
+        await client.query(
+          'UPDATE feed_cursors SET xid = $2::xid8, seq = $3, updated_at = now() WHERE consumer = $1',
+          [group, last.position.xid, last.position.seq],
+        );
+      }
+      return { held: true, handled: events.length };
+    },
+    options.transaction,
+  );
+}

@@ -1,0 +1,34 @@
+import type pg from 'pg';
+import { usageError } from '../../errors.js';
+
+/** A role name usable as an SQL identifier as it is (PostgreSQL folds unquoted names to lower case). */
+const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function roleIdentifier(role: string): string {
+  if (!ROLE_NAME.test(role)) {
+    throw usageError(`'${role}' is not a usable role name (lower-case letters, digits and _, at most 63)`);
+  }
+  return `"${role}"`;
+}
+
+/**
+ * What the runtime role (the one `bankops serve` logs in as) may do, after the owner role created
+ * the tables: read and write every table, except the audit log, which it may only read and append
+ * to, and the schema version, which it may only read. Applied by `migrate` after every run (new
+ * tables get their grants too); docs/deploy.md quotes it.
+ */
+export function runtimeGrantsSql(runtimeRole: string): string {
+  const role = roleIdentifier(runtimeRole);
+  return [
+    `GRANT USAGE ON SCHEMA public TO ${role};`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role};`,
+    `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role};`,
+    `REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${role};`,
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON schema_version FROM ${role};`,
+  ].join('\n');
+}
+
+/** Applies `runtimeGrantsSql` in the caller's transaction (as the tables' owner). */
+export async function grantRuntimeRole(client: pg.ClientBase, runtimeRole: string): Promise<void> {
+  await client.query(runtimeGrantsSql(runtimeRole));
+}

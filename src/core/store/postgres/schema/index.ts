@@ -1,0 +1,19 @@
+import { APPROVALS_V1 } from './approvals.js';
+import { AUDIT_V1 } from './audit.js';
+import { DIRECTORIES_V1 } from './directories.js';
+import { SLACK_V1 } from './slack.js';
+
+export interface Migration {
+  /** 1, 2, 3…: applied in order, each once, recorded in `schema_version`. */
+  version: number;
+  name: string;
+  statements: readonly string[];
+}
+
+/** Every version of the PostgreSQL schema. Append only: a released version never changes. */
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'tables', statements: [...APPROVALS_V1, ...AUDIT_V1, ...SLACK_V1, ...DIRECTORIES_V1] },
+];
+
+/** The newest version this code knows. */
+export const LATEST_VERSION = MIGRATIONS.reduce((latest, m) => Math.max(latest, m.version), 0);

@@ -1,0 +1,66 @@
+import type pg from 'pg';
+import { databaseUnreachable, isTransient, isUnreachable, sqlState } from './errors.js';
+import type { PgStore } from './pool.js';
+
+export interface TransactionOptions {
+  /** Default `read committed`; `serializable` for a read-decide-write that takes no row lock. */
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
+  /** Attempts in all, transient failures included (default 4). */
+  attempts?: number;
+  /** Called before each retry (a log line, a metric). */
+  onRetry?: (error: unknown, attempt: number) => void;
+}
+
+/** Whether `work` left the connection usable (a lost connection must not return to the pool). */
+async function rollback(client: pg.PoolClient): Promise<boolean> {
+  try {
+    await client.query('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const backoff = (attempt: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
+
+/**
+ * Runs `work` in one transaction on one pooled connection: BEGIN, `work(client)`, COMMIT; any throw
+ * rolls it all back. A transient failure (serialization, deadlock, a cut connection, the server
+ * restarting) runs `work` again from the start, a bounded number of times with jittered backoff, so
+ * `work` must do nothing outside the database that it cannot repeat. A connection lost during
+ * COMMIT itself (no answer from the server) is not retried: it may have committed, and running again could apply the
+ * change twice; the error goes to the caller, who re-reads. An unreachable server gives the one-line
+ * error naming the database.
+ */
+export async function withTransaction<T>(
+  store: PgStore,
+  work: (client: pg.PoolClient) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
+  const attempts = Math.max(1, options.attempts ?? 4);
+  for (let attempt = 1; ; attempt += 1) {
+    let client: pg.PoolClient | undefined;
+    let committing = false;
+    try {
+      client = await store.pool.connect();
+      await client.query(`BEGIN ISOLATION LEVEL ${(options.isolation ?? 'read committed').toUpperCase()}`);
+      const result = await work(client);
+      committing = true;
+      await client.query('COMMIT');
+      client.release();
+      return result;
+    } catch (error) {
+      // The server answered the COMMIT with an error (a serialization failure): nothing committed.
+      const ambiguous = committing && sqlState(error) === undefined;
+      const usable = client !== undefined && !ambiguous && (await rollback(client));
+      client?.release(usable ? undefined : true);
+      const retry = !ambiguous && isTransient(error) && attempt < attempts;
+      if (!retry) {
+        throw client === undefined || isUnreachable(error) ? databaseUnreachable(store.where, error) : error;
+      }
+      options.onRetry?.(error, attempt);
+      await backoff(attempt);
+    }
+  }
+}

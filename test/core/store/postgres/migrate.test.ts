@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { GENESIS_HASH } from '../../../../src/core/audit/hash.js';
+import { migrate, schemaVersion } from '../../../../src/core/store/postgres/migrate.js';
+import { runtimeGrantsSql } from '../../../../src/core/store/postgres/roles.js';
+import { LATEST_VERSION } from '../../../../src/core/store/postgres/schema/index.js';
+import { asServerAdmin, postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
+
+const TABLES = [
+  'approval_events',
+  'approval_votes',
+  'approvals',
+  'audit_flushes',
+  'audit_log',
+  'cards',
+  'executions',
+  'feed_cursors',
+  'passkey_links',
+  'passkeys',
+  'payees',
+  'schema_version',
+  'service_deliveries',
+  'service_webhook_keys',
+  'slack_approval_messages',
+  'slack_outbox',
+  'slack_pages',
+  'slack_seen_events',
+];
+
+const auditRow = (seq: number, prevHash: string, hash: string): unknown[] => [
+  seq,
+  '2026-01-01T00:00:00.000Z',
+  'cli:ops',
+  'cli',
+  'list_accounts',
+  '{}',
+  'allow',
+  'executed',
+  '[]',
+  prevHash,
+  hash,
+];
+const INSERT_AUDIT = `INSERT INTO audit_log (seq, ts, actor, front_end, tool, input, decision, event, request_ids,
+  prev_hash, hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`;
+
+const available = await postgresAvailable();
+
+describe.skipIf(!available)('PostgreSQL migrations', () => {
+  const db = useTestDatabase();
+
+  it('applies each version once when two replicas migrate at the same moment', async () => {
+    const [a, b] = [db.store({ applicationName: 'replica-a' }), db.store({ applicationName: 'replica-b' })];
+    expect(await schemaVersion(a)).toBe(0);
+    const results = await Promise.all([migrate(a), migrate(b)]);
+    expect(results.map((r) => r.applied).sort()).toEqual([[], [LATEST_VERSION]]);
+    expect(results.every((r) => r.to === LATEST_VERSION)).toBe(true);
+    const versions = await a.pool.query('SELECT version FROM schema_version');
+    expect(versions.rows).toEqual([{ version: LATEST_VERSION }]);
+    const tables = await a.pool.query<{ t: string }>(
+      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
+    );
+    expect(tables.rows.map((r) => r.t)).toEqual(TABLES);
+  });
+
+  it('finds nothing to do on a database already at its version', async () => {
+    expect(await migrate(db.store())).toEqual({ from: LATEST_VERSION, to: LATEST_VERSION, applied: [] });
+  });
+
+  it('appends to the audit chain only at its head, and refuses changes even from the owner', async () => {
+    const store = db.store();
+    await store.pool.query(INSERT_AUDIT, auditRow(1, GENESIS_HASH, 'a'.repeat(64)));
+    await expect(
+      store.pool.query(INSERT_AUDIT, auditRow(2, 'f'.repeat(64), 'b'.repeat(64))),
+    ).rejects.toMatchObject({
+      code: '23514',
+    });
+    await expect(
+      store.pool.query(INSERT_AUDIT, auditRow(3, 'a'.repeat(64), 'b'.repeat(64))),
+    ).rejects.toMatchObject({
+      code: '23514',
+    });
+    await store.pool.query(INSERT_AUDIT, auditRow(2, 'a'.repeat(64), 'b'.repeat(64)));
+    await expect(
+      store.pool.query(INSERT_AUDIT, auditRow(2, 'a'.repeat(64), 'c'.repeat(64))),
+    ).rejects.toMatchObject({
+      code: '23505',
+    });
+    await expect(store.pool.query("UPDATE audit_log SET actor = 'x'")).rejects.toThrow(/append-only/);
+    await expect(store.pool.query('DELETE FROM audit_log WHERE seq = 2')).rejects.toThrow(/append-only/);
+    await expect(store.pool.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
+    expect((await store.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('refuses a database whose schema is newer than the code, changing nothing', async () => {
+    const store = db.store();
+    await store.pool.query("INSERT INTO schema_version (version, name) VALUES ($1, 'from the future')", [
+      LATEST_VERSION + 1,
+    ]);
+    await expect(migrate(store)).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringMatching(
+        new RegExp(
+          `schema version ${LATEST_VERSION + 1}, newer than this bankops knows \\(${LATEST_VERSION}\\)`,
+        ),
+      ),
+    });
+    expect(await schemaVersion(store)).toBe(LATEST_VERSION + 1);
+  });
+});
+
+describe.skipIf(!available)('PostgreSQL roles', () => {
+  const db = useTestDatabase();
+
+  it('gives the runtime role every table but only INSERT and SELECT on the audit log', async () => {
+    const owner = await db.createRole('owner');
+    const runtime = await db.createRole('app');
+    await asServerAdmin((admin) => admin.query(`ALTER DATABASE "${db.name}" OWNER TO "${owner}"`));
+    const result = await migrate(db.store({ role: owner }), { runtimeRole: runtime });
+    expect(result.applied).toEqual([LATEST_VERSION]);
+
+    const app = db.store({ role: runtime });
+    expect((await app.pool.query('SELECT current_user AS u')).rows).toEqual([{ u: runtime }]);
+    await app.pool.query(INSERT_AUDIT, auditRow(1, GENESIS_HASH, 'a'.repeat(64)));
+    expect((await app.pool.query('SELECT seq FROM audit_log')).rows).toEqual([{ seq: 1 }]);
+    for (const change of [
+      "UPDATE audit_log SET actor = 'x'",
+      'DELETE FROM audit_log',
+      'TRUNCATE audit_log',
+    ]) {
+      await expect(app.pool.query(change), change).rejects.toMatchObject({ code: '42501' });
+    }
+    await expect(app.pool.query('ALTER TABLE audit_log DISABLE TRIGGER USER')).rejects.toMatchObject({
+      code: '42501',
+    });
+    await expect(
+      app.pool.query("INSERT INTO schema_version (version, name) VALUES (99, 'x')"),
+    ).rejects.toMatchObject({
+      code: '42501',
+    });
+    // Everything else: full DML.
+    await app.pool.query("INSERT INTO payees (id, record_json, updated_at) VALUES ('p1', '{}', 'now')");
+    await app.pool.query('UPDATE payees SET record_json = \'{"name":"x"}\' WHERE id = \'p1\'');
+    await app.pool.query(
+      "INSERT INTO slack_outbox (method, args_json, created_at, next_at) VALUES ('m', '{}', 0, 0)",
+    );
+    await app.pool.query('DELETE FROM slack_outbox');
+    await app.pool.query("DELETE FROM payees WHERE id = 'p1'");
+    // Up to date, the runtime role's start-up migration finds nothing to do; behind, it is told who must.
+    expect((await migrate(app)).applied).toEqual([]);
+    const next = { version: LATEST_VERSION + 1, name: 'next', statements: ['CREATE TABLE later (id int)'] };
+    await expect(migrate(app, { migrations: [next] })).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('run `bankops db migrate` as the role that owns the tables'),
+    });
+  });
+
+  it('names roles only as plain identifiers', () => {
+    expect(runtimeGrantsSql('bankops_app')).toContain(
+      'REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM "bankops_app";',
+    );
+    expect(() => runtimeGrantsSql('app"; DROP TABLE audit_log; --')).toThrow(/not a usable role name/);
+  });
+});
