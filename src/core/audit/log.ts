@@ -14,7 +14,7 @@ import type {
   AuditVerifyResult,
 } from './schema.js';
 import { auditEntryInputSchema, MAX_ERROR_LENGTH } from './schema.js';
-import { verifyRows } from './verify.js';
+import { ChainCheck } from './verify.js';
 
 export interface AuditLogOptions {
   /** The clock for `ts` (tests inject one). */
@@ -279,11 +279,11 @@ export class AuditLog {
    * detect a rewritten chain or entries removed from the end, which the chain alone cannot.
    */
   async verify(anchor?: AuditAnchor): Promise<AuditVerifyResult> {
-    const rows: unknown[] = [];
+    const check = new ChainCheck(anchor);
     await this.#scan((page) => {
-      rows.push(...page);
+      for (const row of page) check.add(row);
     });
-    return verifyRows(rows, anchor);
+    return check.result();
   }
 
   /** Every entry, oldest first (for checks over the whole log). */

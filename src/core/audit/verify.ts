@@ -49,39 +49,57 @@ function checkRow(raw: unknown, expectedSeq: number, prevHash: string): AuditRow
 }
 
 /**
- * Walks the rows in seq order and reports the first break: a gap in seq (a deleted entry), a
- * prev_hash that is not the previous entry's hash (a broken link), a hash that does not match the
- * content (a changed entry), or a difference from an anchor recorded outside the database.
+ * Walks the rows in seq order, as they come (a page at a time), and reports the first break: a gap
+ * in seq (a deleted entry), a prev_hash that is not the previous entry's hash (a broken link), a
+ * hash that does not match the content (a changed entry), or a difference from an anchor recorded
+ * outside the database.
  */
-export function verifyRows(rows: Iterable<unknown>, anchor?: AuditAnchor): AuditVerifyResult {
-  let entries = 0;
-  let expectedSeq = 1;
-  let head = GENESIS_HASH;
-  let broken: Break | undefined;
-  for (const raw of rows) {
-    entries += 1;
-    if (broken !== undefined) continue;
-    const row = checkRow(raw, expectedSeq, head);
+export class ChainCheck {
+  #entries = 0;
+  #expectedSeq = 1;
+  #head = GENESIS_HASH;
+  #broken: Break | undefined;
+
+  constructor(private readonly anchor?: AuditAnchor) {}
+
+  add(raw: unknown): void {
+    this.#entries += 1;
+    if (this.#broken !== undefined) return;
+    const row = checkRow(raw, this.#expectedSeq, this.#head);
     if ('reason' in row) {
-      broken = row;
-      continue;
+      this.#broken = row;
+      return;
     }
-    if (anchor !== undefined && row.seq === anchor.seq && row.hash !== anchor.hash) {
-      broken = {
+    if (this.anchor !== undefined && row.seq === this.anchor.seq && row.hash !== this.anchor.hash) {
+      this.#broken = {
         seq: row.seq,
         reason: `entry ${row.seq}: hash differs from the recorded anchor (the log was rewritten at or before this entry)`,
       };
-      continue;
+      return;
     }
-    head = row.hash;
-    expectedSeq = row.seq + 1;
+    this.#head = row.hash;
+    this.#expectedSeq = row.seq + 1;
   }
-  if (broken === undefined && anchor !== undefined && anchor.seq >= expectedSeq) {
-    broken = {
-      seq: expectedSeq,
-      reason: `the log ends at entry ${expectedSeq - 1} but entry ${anchor.seq} was recorded: entries were removed from the end`,
-    };
+
+  result(): AuditVerifyResult {
+    let broken = this.#broken;
+    const expectedSeq = this.#expectedSeq;
+    if (broken === undefined && this.anchor !== undefined && this.anchor.seq >= expectedSeq) {
+      broken = {
+        seq: expectedSeq,
+        reason: `the log ends at entry ${expectedSeq - 1} but entry ${this.anchor.seq} was recorded: entries were removed from the end`,
+      };
+    }
+    const entries = this.#entries;
+    if (broken !== undefined)
+      return { ok: false, entries, firstBrokenSeq: broken.seq, reason: broken.reason };
+    return { ok: true, entries, head: this.#head, headSeq: expectedSeq - 1 };
   }
-  if (broken !== undefined) return { ok: false, entries, firstBrokenSeq: broken.seq, reason: broken.reason };
-  return { ok: true, entries, head, headSeq: expectedSeq - 1 };
+}
+
+/** Checks every row of an iterable (see `ChainCheck`). */
+export function verifyRows(rows: Iterable<unknown>, anchor?: AuditAnchor): AuditVerifyResult {
+  const check = new ChainCheck(anchor);
+  for (const raw of rows) check.add(raw);
+  return check.result();
 }
