@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH } from '../../../../src/core/audit/hash.js';
 import { migrate, schemaVersion } from '../../../../src/core/store/postgres/migrate.js';
@@ -153,7 +154,9 @@ describe.skipIf(!available)('PostgreSQL roles', () => {
     });
   });
 
-  it('names roles only as plain identifiers', () => {
+  it('names roles only as plain identifiers, and the deploy guide quotes the grants', () => {
+    const guide = readFileSync(new URL('../../../../docs/deploy.md', import.meta.url), 'utf8');
+    expect(guide).toContain(runtimeGrantsSql('bankops_app'));
     expect(runtimeGrantsSql('bankops_app')).toContain(
       'REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM "bankops_app";',
     );
