@@ -66,6 +66,7 @@ describe.skipIf(!available)('PostgreSQL connections and transactions', () => {
       "SELECT current_setting('application_name') AS application_name, current_setting('statement_timeout') AS statement_timeout",
     );
     expect(seen.rows[0]).toEqual({ application_name: 'bankops-test', statement_timeout: '200ms' });
+    expect(await ping(store)).toBe(true);
     await store.pool.query('CREATE TABLE IF NOT EXISTS held (id int PRIMARY KEY)');
     await store.pool.query('INSERT INTO held VALUES (1) ON CONFLICT DO NOTHING');
     const holder = await db.store().pool.connect();
