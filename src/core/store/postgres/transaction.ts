@@ -55,7 +55,9 @@ export async function withTransaction<T>(
       const ambiguous = committing && sqlState(error) === undefined;
       const usable = client !== undefined && !ambiguous && (await rollback(client));
       client?.release(usable ? undefined : true);
-      const retry = !ambiguous && isTransient(error) && attempt < attempts;
+      // Not connecting at all is reported at once (the caller, or its next request, tries again):
+      // retrying a host that drops packets would take attempts × the connection timeout.
+      const retry = client !== undefined && !ambiguous && isTransient(error) && attempt < attempts;
       if (!retry) {
         throw client === undefined || isUnreachable(error) ? databaseUnreachable(store.where, error) : error;
       }

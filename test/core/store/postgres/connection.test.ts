@@ -39,7 +39,11 @@ describe('database URLs', () => {
     const port = await closedPort();
     const store = createPgPool(`postgres://ops:s3cret@127.0.0.1:${port}/bank`);
     try {
-      const failure = await withTransaction(store, async () => 1).catch((error: unknown) => error);
+      const retries: unknown[] = [];
+      const failure = await withTransaction(store, async () => 1, {
+        onRetry: (error) => retries.push(error),
+      }).catch((error: unknown) => error);
+      expect(retries).toEqual([]);
       expect(failure).toBeInstanceOf(CodedError);
       const coded = failure as CodedError;
       expect(coded.code).toBe('internal');
