@@ -117,7 +117,8 @@ describe.skipIf(!available)('PostgreSQL connections and transactions', () => {
         await c.query('UPDATE pair SET n = n + 1 WHERE id = $1', [theirs]);
       });
     await Promise.all([crossing(1, 2, first.open, second.opened), crossing(2, 1, second.open, first.opened)]);
-    expect(attempts).toBe(3);
+    // One of the two is chosen to fail, and runs again (again, if it wins the race for the first row).
+    expect(attempts).toBeGreaterThanOrEqual(3);
     expect((await store.pool.query('SELECT n FROM pair ORDER BY id')).rows).toEqual([{ n: 2 }, { n: 2 }]);
   });
 
