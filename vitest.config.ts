@@ -29,6 +29,7 @@ const E2E = [
   'test/core/approvals-feed.test.ts',
   'test/core/audit-concurrency.test.ts',
   'test/core/audit-group-commit.test.ts',
+  'test/core/store/postgres/audit-processes.test.ts',
 ];
 
 export default defineConfig({
