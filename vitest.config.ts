@@ -20,7 +20,8 @@ function ramDisk(): Record<string, string> {
  * End-to-end tests: through the built binary, child processes on one database, the front ends'
  * HTTP listener (`bankops serve`, MCP over HTTP, Slack's Request URL with its tunnel, the passkey
  * pages) and the browser (test/web: the passkey pages on serve's listener and in Chromium).
- * Everything else is `unit`: in one process, against the sandbox on loopback.
+ * Everything else is `unit`: in one process, against the sandbox on loopback (test/core/store/postgres
+ * too: several pools of one process against the PostgreSQL server, a database per file).
  */
 const E2E = [
   'test/cli/against-service.test.ts',
@@ -44,6 +45,7 @@ const E2E = [
   'test/core/approvals-feed.test.ts',
   'test/core/audit-concurrency.test.ts',
   'test/core/audit-group-commit.test.ts',
+  'test/core/store/postgres/audit-processes.test.ts',
 ];
 
 export default defineConfig({

@@ -50,6 +50,6 @@ await Promise.all(
   }),
 );
 await Promise.all(committed);
-send({ ms: performance.now() - started });
+send({ ms: performance.now() - started, ...writer.stats });
 await store.pool.end();
 process.disconnect?.();

@@ -52,14 +52,18 @@ async function run(mode: 'durable' | 'reads'): Promise<number> {
     const started = performance.now();
     const done = children.map((child) => once(child, 'message'));
     for (const child of children) child.send('go');
-    await Promise.all(done);
+    const reports = (await Promise.all(done)).map(
+      ([report]) => report as { batches: number; entries: number },
+    );
     const ms = performance.now() - started;
+    const batches = reports.reduce((sum, r) => sum + r.batches, 0);
     await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
     const verified = await verifyAuditLog(store.pool);
     const perSecond = Math.round((count / ms) * 1000);
     console.log(
       `postgres audit, ${mode} (${WRITERS} writers over ${PROCESSES} processes): ${count} entries in ` +
-        `${ms.toFixed(0)} ms = ${perSecond} entries/s; chain ok=${verified.ok}, entries=${verified.entries}`,
+        `${ms.toFixed(0)} ms = ${perSecond} entries/s in ${batches} commits (${(count / batches).toFixed(1)} a commit); ` +
+        `chain ok=${verified.ok}, entries=${verified.entries}`,
     );
     if (!verified.ok || verified.entries !== count) throw new Error(`${mode}: the chain does not verify`);
     return perSecond;

@@ -46,6 +46,8 @@ export class PgAuditWriter {
   #draining: Promise<void> | undefined;
   #awaitingFlush: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   #flushing: Promise<void> | undefined;
+  /** Commits and barriers so far, and the entries they carried (for benches and metrics). */
+  readonly stats = { batches: 0, entries: 0, barriers: 0 };
 
   constructor(store: PgStore, options: AuditWriterOptions = {}) {
     this.#store = store;
@@ -88,18 +90,16 @@ export class PgAuditWriter {
       const batch = this.#queue.splice(0, this.#maxBatch);
       let sealed: AuditEntry[];
       try {
-        sealed = await withTransaction(this.#store, async (client) => {
-          await client.query('SET LOCAL synchronous_commit = off');
-          return appendAuditEntries(
-            client,
-            batch.map((queued) => queued.draft),
-            this.#now,
-          );
-        });
+        const drafts = batch.map((queued) => queued.draft);
+        sealed = await withTransaction(this.#store, (client) =>
+          appendAuditEntries(client, drafts, { now: this.#now, synchronousCommit: false }),
+        );
       } catch (error) {
         for (const queued of batch) queued.reject(error);
         continue;
       }
+      this.stats.batches += 1;
+      this.stats.entries += batch.length;
       const settle = () => {
         for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
       };
@@ -123,6 +123,7 @@ export class PgAuditWriter {
   async #barriers(): Promise<void> {
     while (this.#awaitingFlush.length > 0) {
       const waiting = this.#awaitingFlush.splice(0);
+      this.stats.barriers += 1;
       try {
         await this.#store.pool.query(
           `INSERT INTO audit_flushes (writer, flushes) VALUES ($1, 1)

@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { entryHash, GENESIS_HASH } from '../../audit/hash.js';
 import type { AuditAnchor, AuditContent, AuditEntry } from '../../audit/schema.js';
 import { CanonicalText, canonicalJson } from '../../canonical-json.js';
-import { LockKey, lockForTransaction } from './locks.js';
 import type { Queryable } from './pool.js';
 
 /** An entry validated and redacted by the audit log, before it gets its place in the chain. */
@@ -20,18 +19,24 @@ export async function auditHead(q: Queryable): Promise<AuditAnchor> {
 /**
  * Appends entries at the head of the one chain, in the caller's transaction, and returns them
  * sealed. Appenders in every replica serialise on a transaction-level advisory lock taken before
- * the head is read, so each reads the head the previous one committed: one chain, one order. The
+ * the head is read (`audit_lock_head()`, schema/audit.ts), so each reads the head the previous one
+ * committed: one chain, one order. `synchronousCommit: false` lets the transaction commit without
+ * waiting for the disk (see audit-writer.ts). The
  * hashes are those of the SQLite log (../../audit/hash.ts), so one verification reads both. All
  * entries go in one INSERT; the table's trigger checks every link again.
  */
 export async function appendAuditEntries(
   client: pg.ClientBase,
   drafts: readonly AuditDraft[],
-  now: () => Date = () => new Date(),
+  options: { now?: () => Date; synchronousCommit?: boolean } = {},
 ): Promise<AuditEntry[]> {
   if (drafts.length === 0) return [];
-  await lockForTransaction(client, LockKey.Audit);
-  let head = await auditHead(client);
+  const now = options.now ?? (() => new Date());
+  const locked = await client.query<AuditAnchor>(
+    "SELECT set_config('synchronous_commit', $1, true), seq, hash FROM audit_lock_head()",
+    [options.synchronousCommit === false ? 'off' : 'on'],
+  );
+  let head = locked.rows[0] as AuditAnchor;
   const inputs: string[] = [];
   const entries = drafts.map((draft): AuditEntry => {
     const content: AuditContent = { seq: head.seq + 1, ts: now().toISOString(), ...draft };

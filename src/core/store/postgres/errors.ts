@@ -1,9 +1,12 @@
+import pg from 'pg';
 import { CodedError, ErrorCode, messageOf } from '../../errors.js';
 
-/** The SQLSTATE of a PostgreSQL error (`40001`), or undefined for anything else. */
+/**
+ * The SQLSTATE of an error the server sent (`40001`), or undefined for anything else: a socket
+ * error's code (`EPIPE`) has five capitals too, and means the server may never have answered.
+ */
 export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  return error instanceof pg.DatabaseError ? error.code : undefined;
 }
 
 /** Node's system error code (`ECONNREFUSED`), or undefined. */

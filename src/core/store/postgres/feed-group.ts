@@ -40,7 +40,9 @@ export interface ConsumeResult {
  * cursor or not at all, so each event's effects happen once per group, whichever replica and
  * however many there are. A replica that dies mid-turn loses its connection; the server rolls its
  * transaction back and frees the row, and the next replica to try takes the same events. A handler
- * that throws rolls the turn back: the event is offered again on the next turn.
+ * that throws rolls the turn back: the event is offered again on the next turn. A handler writes to
+ * the database only (queue a Slack message in the outbox, record a step): a turn is a transaction
+ * holding a transaction id, and while it runs no feed reader on the server passes it (../feed.ts).
  */
 export async function consumeGroup(
   store: PgStore,

@@ -26,12 +26,12 @@ const backoff = (attempt: number): Promise<void> =>
 
 /**
  * Runs `work` in one transaction on one pooled connection: BEGIN, `work(client)`, COMMIT; any throw
- * rolls it all back. A transient failure (serialization, deadlock, a cut connection, the server
- * restarting) runs `work` again from the start, a bounded number of times with jittered backoff, so
- * `work` must do nothing outside the database that it cannot repeat. A connection lost during
- * COMMIT itself (no answer from the server) is not retried: it may have committed, and running again could apply the
- * change twice; the error goes to the caller, who re-reads. An unreachable server gives the one-line
- * error naming the database.
+ * rolls it all back. A transient failure mid-transaction (serialization, deadlock, a cut
+ * connection, the server restarting) runs `work` again from the start, a bounded number of times
+ * with jittered backoff, so `work` must do nothing outside the database that it cannot repeat. A
+ * COMMIT that gets no answer from the server is not retried: it may have committed, and running
+ * again could apply the change twice; the error goes to the caller, who re-reads. A server that
+ * cannot be reached gives the one-line error naming the database.
  */
 export async function withTransaction<T>(
   store: PgStore,
@@ -55,7 +55,9 @@ export async function withTransaction<T>(
       const ambiguous = committing && sqlState(error) === undefined;
       const usable = client !== undefined && !ambiguous && (await rollback(client));
       client?.release(usable ? undefined : true);
-      const retry = !ambiguous && isTransient(error) && attempt < attempts;
+      // Not connecting at all is reported at once (the caller, or its next request, tries again):
+      // retrying a host that drops packets would take attempts × the connection timeout.
+      const retry = client !== undefined && !ambiguous && isTransient(error) && attempt < attempts;
       if (!retry) {
         throw client === undefined || isUnreachable(error) ? databaseUnreachable(store.where, error) : error;
       }

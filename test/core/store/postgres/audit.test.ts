@@ -83,6 +83,22 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
     });
   });
 
+  it('rejects the entries of a batch that fails, and commits the next batch', async () => {
+    const writer = new PgAuditWriter(store);
+    const before = await auditHead(store.pool);
+    const broken = writer.record(
+      { ...draftOf(sampleEntry(1)), input: { amount: Number.NaN } },
+      { durable: true },
+    );
+    const sharing = writer.record(draftOf(sampleEntry(2)), { durable: true });
+    await expect(broken).rejects.toThrow(/not a JSON number/);
+    await expect(sharing).rejects.toThrow(/not a JSON number/);
+    expect(await auditHead(store.pool)).toEqual(before);
+    expect(await writer.record(draftOf(sampleEntry(3)), { durable: true })).toMatchObject({
+      seq: before.seq + 1,
+    });
+  });
+
   it('still detects an owner who turns the triggers off to edit an entry', async () => {
     const anchor = await auditHead(store.pool);
     await store.pool.query('ALTER TABLE audit_log DISABLE TRIGGER USER');

@@ -39,7 +39,11 @@ describe('database URLs', () => {
     const port = await closedPort();
     const store = createPgPool(`postgres://ops:s3cret@127.0.0.1:${port}/bank`);
     try {
-      const failure = await withTransaction(store, async () => 1).catch((error: unknown) => error);
+      const retries: unknown[] = [];
+      const failure = await withTransaction(store, async () => 1, {
+        onRetry: (error) => retries.push(error),
+      }).catch((error: unknown) => error);
+      expect(retries).toEqual([]);
       expect(failure).toBeInstanceOf(CodedError);
       const coded = failure as CodedError;
       expect(coded.code).toBe('internal');
@@ -66,6 +70,7 @@ describe.skipIf(!available)('PostgreSQL connections and transactions', () => {
       "SELECT current_setting('application_name') AS application_name, current_setting('statement_timeout') AS statement_timeout",
     );
     expect(seen.rows[0]).toEqual({ application_name: 'bankops-test', statement_timeout: '200ms' });
+    expect(await ping(store)).toBe(true);
     await store.pool.query('CREATE TABLE IF NOT EXISTS held (id int PRIMARY KEY)');
     await store.pool.query('INSERT INTO held VALUES (1) ON CONFLICT DO NOTHING');
     const holder = await db.store().pool.connect();
@@ -112,7 +117,8 @@ describe.skipIf(!available)('PostgreSQL connections and transactions', () => {
         await c.query('UPDATE pair SET n = n + 1 WHERE id = $1', [theirs]);
       });
     await Promise.all([crossing(1, 2, first.open, second.opened), crossing(2, 1, second.open, first.opened)]);
-    expect(attempts).toBe(3);
+    // One of the two is chosen to fail, and runs again (again, if it wins the race for the first row).
+    expect(attempts).toBeGreaterThanOrEqual(3);
     expect((await store.pool.query('SELECT n FROM pair ORDER BY id')).rows).toEqual([{ n: 2 }, { n: 2 }]);
   });
 

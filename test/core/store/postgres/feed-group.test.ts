@@ -141,6 +141,27 @@ describe.skipIf(!available)('consumer groups and wake-ups on PostgreSQL', () => 
       expect(wakes).toEqual([]);
     });
 
+    it('wakes readers by its poll when no notification comes', async () => {
+      let polls = 0;
+      let enough: () => void = () => undefined;
+      const polled = new Promise<void>((resolve) => {
+        enough = resolve;
+      });
+      const quiet = new FeedListener({
+        url: db.url(),
+        channel: 'bankops_nobody_notifies',
+        pollMs: 5,
+        onWake: () => {
+          polls += 1;
+          if (polls === 3) enough();
+        },
+      });
+      await quiet.start();
+      await polled;
+      await quiet.close();
+      expect(polls).toBeGreaterThanOrEqual(3);
+    });
+
     it('listens again after its connection is ended, and wakes readers in case it missed something', async () => {
       const reconnected = next(connections);
       const pid = await listener.backendPid();

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GENESIS_HASH } from '../../../../src/core/audit/hash.js';
+import { PgAuditWriter } from '../../../../src/core/store/postgres/audit-writer.js';
 import { migrate, schemaVersion } from '../../../../src/core/store/postgres/migrate.js';
 import { runtimeGrantsSql } from '../../../../src/core/store/postgres/roles.js';
 import { LATEST_VERSION } from '../../../../src/core/store/postgres/schema/index.js';
@@ -136,6 +138,24 @@ describe.skipIf(!available)('PostgreSQL roles', () => {
     ).rejects.toMatchObject({
       code: '42501',
     });
+    // The audit writer's path (lock and head, batch insert, flush barrier) needs nothing more.
+    const entry = await new PgAuditWriter(app).record(
+      {
+        actor: 'cli:ops',
+        frontEnd: 'cli',
+        tool: 'list_accounts',
+        input: {},
+        decision: 'allow',
+        event: 'executed',
+        approvalId: null,
+        requestIds: [],
+        outcome: 'ok',
+        error: null,
+        durationMs: 1,
+      },
+      { durable: true },
+    );
+    expect(entry).toMatchObject({ seq: 2, prevHash: 'a'.repeat(64) });
     // Everything else: full DML.
     await app.pool.query("INSERT INTO payees (id, record_json, updated_at) VALUES ('p1', '{}', 'now')");
     await app.pool.query('UPDATE payees SET record_json = \'{"name":"x"}\' WHERE id = \'p1\'');
@@ -153,7 +173,9 @@ describe.skipIf(!available)('PostgreSQL roles', () => {
     });
   });
 
-  it('names roles only as plain identifiers', () => {
+  it('names roles only as plain identifiers, and the deploy guide quotes the grants', () => {
+    const guide = readFileSync(new URL('../../../../docs/deploy.md', import.meta.url), 'utf8');
+    expect(guide).toContain(runtimeGrantsSql('bankops_app'));
     expect(runtimeGrantsSql('bankops_app')).toContain(
       'REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM "bankops_app";',
     );

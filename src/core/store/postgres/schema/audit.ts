@@ -1,4 +1,5 @@
 import { GENESIS_HASH } from '../../../audit/hash.js';
+import { LockKey } from '../locks.js';
 
 /**
  * The audit log, column for column as in SQLite (src/core/audit/migrations.ts), so the same
@@ -49,6 +50,18 @@ export const AUDIT_V1: readonly string[] = [
          USING ERRCODE = 'check_violation';
      END IF;
      RETURN NULL;
+   END $$`,
+  // Waits for the chain's lock, then reads the head: one round trip. A volatile function's statements
+  // each take a new snapshot, so the head is read after the lock is held (what the previous holder
+  // committed), which one statement doing both could not guarantee.
+  `CREATE FUNCTION audit_lock_head(OUT seq bigint, OUT hash text) LANGUAGE plpgsql VOLATILE AS $$
+   BEGIN
+     PERFORM pg_advisory_xact_lock(${LockKey.Audit});
+     SELECT a.seq, a.hash INTO seq, hash FROM audit_log a ORDER BY a.seq DESC LIMIT 1;
+     IF NOT FOUND THEN
+       seq := 0;
+       hash := '${GENESIS_HASH}';
+     END IF;
    END $$`,
   // One row per audit writer: a durable batch commits without waiting for the disk (so the chain's
   // lock is not held through a flush), then updates its row with a synchronous commit, which flushes
