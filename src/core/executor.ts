@@ -17,8 +17,8 @@ import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
 import { notConfigured } from './errors.js';
-import { keyedRequestId, requestFingerprint } from './fingerprint.js';
-import { keyUse } from './idempotency.js';
+import { requestFingerprint } from './fingerprint.js';
+import { forgetUnkeyed, keepResult, keyUse, reserveKey } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
 import { optional } from './optional.js';
@@ -30,6 +30,7 @@ import type { PolicyStore } from './policy/store.js';
 import { policyView } from './policy/tool-view.js';
 import type { Actor, Decision } from './policy/types.js';
 import { redact } from './redact.js';
+import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
@@ -105,19 +106,9 @@ export class Executor {
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
   }
 
-  /**
-   * Earlier versions hashed inputs holding a secret without a key: such a digest of a known input
-   * gives its PIN away. They are forgotten (the composition root calls this once at start); a retry
-   * with their key is sent again under the same request id, which the service answers with its
-   * first answer.
-   */
-  async forgetUnkeyedFingerprints(): Promise<void> {
-    const secretTools = this.deps.registry
-      .list()
-      .filter((tool) => (tool.secretFields ?? []).some((f) => f in tool.input.shape));
-    await this.deps.storage.transaction((tx) =>
-      tx.executions.forgetUnkeyed(secretTools.map((tool) => tool.name)),
-    );
+  /** Forgets keys whose fingerprint an earlier version made without a key (`forgetUnkeyed`). */
+  forgetUnkeyedFingerprints(): Promise<void> {
+    return forgetUnkeyed(this.deps.storage, this.deps.registry);
   }
 
   get registry(): Registry {
@@ -275,12 +266,11 @@ export class Executor {
     const key = req.idempotencyKey;
     let requestId: string = randomUUID();
     if (key !== undefined) {
-      const keyed = keyedRequestId(actor, tool.name, key);
-      // Read and bound in one transaction: two processes with the same key agree on its input.
-      const previous = await this.deps.storage.transaction(async (tx) => {
-        const found = await tx.executions.get(actor.id, tool.name, key);
-        if (found === undefined) await tx.executions.reserve(actor.id, tool.name, key, fingerprint, keyed);
-        return found;
+      const { previous, requestId: keyed } = await reserveKey(this.deps.storage, {
+        actor,
+        tool,
+        fingerprint,
+        key,
       });
       if (previous !== undefined && previous.fingerprint !== fingerprint) {
         const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
@@ -324,38 +314,14 @@ export class Executor {
             error: outcome.error,
           });
     // Only a success is remembered: a failed call may be retried with the same key (and request id).
-    // It is stored redacted: a replay does not hand out a secret (a card-details link) a second time.
-    if (key !== undefined && result.status === 'ok') {
-      const kept = JSON.stringify({
-        ...result,
-        output: redact(result.output, tool.secretFields ?? []) as Record<string, unknown>,
-      });
-      await this.deps.storage.transaction((tx) => tx.executions.finish(actor.id, tool.name, key, kept));
-    }
+    if (key !== undefined && result.status === 'ok')
+      await keepResult(this.deps.storage, { actor, tool, key }, result);
     return result;
   }
 
-  private async auditRefusal(
-    tool: string,
-    actor: Actor,
-    input: unknown,
-    decision: 'deny' | 'invalid',
-    reason: string,
-    definition?: AnyTool,
-  ): Promise<void> {
-    await this.deps.audit.append(
-      {
-        actor: actor.id,
-        frontEnd: actor.frontEnd,
-        tool,
-        input,
-        decision,
-        event: 'requested',
-        outcome: 'failed',
-        error: reason,
-      },
-      { secrets: definition === undefined ? [] : secretsOf(definition, input) },
-    );
+  /** A request refused before anything ran (unknown tool, invalid input, denied), on record. */
+  private auditRefusal(...refusal: Parameters<typeof refusedEntry>): Promise<void> {
+    return appendRefusal(this.deps.audit, ...refusal);
   }
 
   // Approvals, for every front end.

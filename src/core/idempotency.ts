@@ -1,7 +1,11 @@
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { ExecutionRow } from './executions.js';
+import { keyedRequestId } from './fingerprint.js';
 import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
+import { redact } from './redact.js';
+import type { Registry } from './registry.js';
+import type { ExecuteResult } from './results.js';
 import type { Storage } from './store/index.js';
 import type { AnyTool } from './tool.js';
 
@@ -43,4 +47,52 @@ export async function keyUse(
     ...(waits === undefined ? {} : { approvalId: waits.id }),
     ...optional('ran', ran),
   };
+}
+
+/**
+ * Earlier versions hashed inputs holding a secret without a key: such a digest of a known input
+ * gives its PIN away. They are forgotten (the composition root does it once at start); a retry
+ * with their key is sent again under the same request id, which the service answers with its first
+ * answer.
+ */
+export async function forgetUnkeyed(storage: Storage, registry: Registry): Promise<void> {
+  const secretTools = registry
+    .list()
+    .filter((tool) => (tool.secretFields ?? []).some((f) => f in tool.input.shape));
+  await storage.transaction((tx) => tx.executions.forgetUnkeyed(secretTools.map((tool) => tool.name)));
+}
+
+/**
+ * Binds a key of a direct run to this input and its request id, unless it already stands for one:
+ * read and bound in one transaction, so two processes with the same key agree on its input.
+ */
+export async function reserveKey(
+  storage: Storage,
+  call: { actor: Actor; tool: AnyTool; fingerprint: string; key: string },
+): Promise<{ previous: ExecutionRow | undefined; requestId: string }> {
+  const { actor, tool, fingerprint, key } = call;
+  const requestId = keyedRequestId(actor, tool.name, key);
+  const previous = await storage.transaction(async (tx) => {
+    const found = await tx.executions.get(actor.id, tool.name, key);
+    if (found === undefined) await tx.executions.reserve(actor.id, tool.name, key, fingerprint, requestId);
+    return found;
+  });
+  return { previous, requestId };
+}
+
+/**
+ * Keeps the first success of a keyed run for its retries, redacted: a replay does not hand out a
+ * secret (a card-details link) a second time.
+ */
+export async function keepResult(
+  storage: Storage,
+  call: { actor: Actor; tool: AnyTool; key: string },
+  result: Extract<ExecuteResult, { status: 'ok' }>,
+): Promise<void> {
+  const { actor, tool, key } = call;
+  const kept = JSON.stringify({
+    ...result,
+    output: redact(result.output, tool.secretFields ?? []) as Record<string, unknown>,
+  });
+  await storage.transaction((tx) => tx.executions.finish(actor.id, tool.name, key, kept));
 }
