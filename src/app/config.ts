@@ -18,11 +18,21 @@ export interface ServeSettings {
   slack: SlackSettings;
   /** `BANKOPS_PUBLIC_URL` without a trailing slash: the proxy or tunnel in front of `serve`. */
   publicUrl?: string;
+  /** `BANKOPS_METRICS_KEY`: `/metrics` for clients beyond loopback, with this bearer key. */
+  metricsKey?: string;
 }
+
+/** A metrics key shorter than this is refused: it would be guessed. */
+const METRICS_KEY_MIN = 16;
 
 export function loadServeSettings(env: Record<string, string | undefined> = process.env): ServeSettings {
   const slack = parseSlackSettings(env);
   // Read once, by the core's configuration (the passkey pages need it too).
   const { publicUrl } = loadConfig(env);
-  return { slack, ...optional('publicUrl', publicUrl) };
+  const metricsKey = env.BANKOPS_METRICS_KEY?.trim() || undefined;
+  if (metricsKey !== undefined && (metricsKey.length < METRICS_KEY_MIN || /\s/.test(metricsKey)))
+    throw new ConfigError([
+      `BANKOPS_METRICS_KEY must be at least ${METRICS_KEY_MIN} characters without spaces (e.g. \`openssl rand -hex 24\`)`,
+    ]);
+  return { slack, ...optional('publicUrl', publicUrl), ...optional('metricsKey', metricsKey) };
 }

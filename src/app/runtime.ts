@@ -12,6 +12,7 @@ import { type Db, openDatabase } from '../core/db.js';
 import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import type { ToolCallObserver } from '../core/observe.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
@@ -86,8 +87,16 @@ export interface RuntimeOptions {
   secrets?: readonly string[];
   /** Told of every attempt at the service (the CLI shows slow calls and re-sends on stderr). */
   onServiceCall?: (event: ResponseEvent) => void;
+  /** Told of every call through the executor and every audit write and check (the metrics of `serve`). */
+  observe?: RuntimeObserver;
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
+}
+
+export interface RuntimeObserver {
+  toolCall: ToolCallObserver;
+  auditWritten(count: number): void;
+  auditVerified(at: Date): void;
 }
 
 export { sandboxDatabasePath } from './shared-sandbox.js';
@@ -135,7 +144,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const log = options.log ?? silentLogger;
   const db = openDatabase(config.databasePath);
   const storage = sqliteStorage(db);
-  const audit = new AuditLog(storage, { secrets: [config.service.apiKey, ...(options.secrets ?? [])] });
+  const { observe } = options;
+  const audit = new AuditLog(storage, {
+    secrets: [config.service.apiKey, ...(options.secrets ?? [])],
+    ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
+    ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
+  });
   const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
@@ -209,6 +223,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     webhooks,
     fingerprintKey: fingerprintKey(config.databasePath, config.fingerprintKeyFile),
     log,
+    ...optional('observer', observe?.toolCall),
   });
   passkeys.attach(executor);
   await executor.forgetUnkeyedFingerprints();

@@ -11,11 +11,13 @@ import { SLACK_OFF_HINT } from '../slack/config.js';
 import { loggablePath } from '../web/http.js';
 import { passkeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
+import { ServeMetrics } from './metrics/metrics.js';
+import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
 import type { Runtime } from './runtime.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 export const WEBHOOKS_PATH = '/webhooks/service';
-export const HEALTH_PATH = '/healthz';
+export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
 
 export interface ServeOptions {
   runtime: Runtime;
@@ -29,6 +31,8 @@ export interface ServeOptions {
   settings: ServeSettings;
   /** Said after the MCP address in the banner (`17 tools, read-only`). */
   mcpSummary?: string;
+  /** The process's metrics, also handed to `createRuntime` so calls are counted (a fresh set otherwise). */
+  metrics?: ServeMetrics;
   /** Options of the Slack app the environment does not carry (tests). */
   slack?: Partial<Omit<SlackAppOptions, 'config' | 'runtime' | 'stores' | 'defaults'>>;
 }
@@ -82,15 +86,19 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/sqlite/index.js')) }
     : undefined;
   let slack: SlackFrontEnd | undefined;
+  let ready = false;
+  const metrics = options.metrics ?? new ServeMetrics();
 
   const routes: Record<string, Handler> = {
     [MCP_PATH]: mcp.handle,
-    [HEALTH_PATH]: async (_req, res) =>
-      sendJson(res, 200, {
-        status: 'ok',
-        mcp: MCP_PATH,
-        slack: slack === undefined ? 'off' : slack.config.mode,
-      }),
+    ...operationsRoutes({
+      metrics,
+      storage: runtime.storage,
+      ...optional('metricsKey', settings.metricsKey),
+      running: () => ({ mcp: MCP_PATH, slack: slack === undefined ? 'off' : slack.config.mode }),
+      outbox: () => slack?.outbox,
+      ready: () => ready,
+    }),
     [SLACK_EVENTS_PATH]: async (req, res) => {
       if (slack?.events !== undefined) return slack.events(req, res);
       req.resume();
@@ -141,10 +149,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       stores: slackModule.sqliteSlackStores(runtime.db),
       defaults: runtime.config.defaults,
       ...optional('publicUrl', publicUrl),
+      onWebApiCall: metrics.slackCall,
       ...options.slack,
     });
   }
   await slack?.start();
+  // Ready once the approvals' feed has been read to its head (migrations ran in `createRuntime`).
+  void (slack?.approvals.drain() ?? Promise.resolve()).then(() => {
+    ready = true;
+  });
 
   const banner = [
     `listening on ${url}`,
@@ -155,7 +168,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     publicUrl === undefined
       ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
       : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
-    `health on ${url}${HEALTH_PATH}`,
+    `health on ${url}${HEALTH_PATH} and ${READY_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
     runtime.config.publicUrl === undefined
       ? 'passkey pages: set BANKOPS_PUBLIC_URL (https) for approvals confirmed with a passkey'
       : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/… and /approve/…`,

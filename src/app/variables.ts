@@ -130,6 +130,13 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '127.0.0.1',
   },
   {
+    name: 'BANKOPS_METRICS_KEY',
+    group: 'mcp',
+    what: 'bearer key for /metrics of bankops serve (16+ characters)',
+    otherwise: '/metrics answers loopback clients only',
+    secret: true,
+  },
+  {
     name: 'BANKOPS_DB',
     group: 'database',
     what: 'SQLite file: audit log, approvals; sandbox state and key beside it',

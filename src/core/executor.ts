@@ -21,6 +21,7 @@ import { requestFingerprint } from './fingerprint.js';
 import { forgetUnkeyed, keepResult, keyUse, reserveKey } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
+import { observed, type ToolCallObserver } from './observe.js';
 import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import { isKnownActor } from './policy/actors.js';
@@ -88,6 +89,7 @@ export interface ExecutorDeps {
    */
   fingerprintKey?: Buffer;
   log?: Logger;
+  observer?: ToolCallObserver;
 }
 
 /**
@@ -125,7 +127,13 @@ export class Executor {
     return isKnownActor(this.policy, actor);
   }
 
-  async execute(req: ExecuteRequest): Promise<ExecuteResult> {
+  /** Runs or refuses one call; the observer (metrics) hears how each ended. */
+  execute(req: ExecuteRequest): Promise<ExecuteResult> {
+    const tool = this.deps.registry.get(req.tool)?.name ?? 'unknown';
+    return observed(this.deps.observer, { tool, frontEnd: req.actor.frontEnd }, () => this.decide(req));
+  }
+
+  private async decide(req: ExecuteRequest): Promise<ExecuteResult> {
     const { actor } = req;
     const tool = this.deps.registry.get(req.tool);
     if (tool === undefined) {
@@ -205,7 +213,7 @@ export class Executor {
       // The answer may have taken minutes: the call is judged again (policy, idempotency key) as if
       // sent now, so a "yes" never runs a write the policy has since denied or put behind approval.
       const { confirm: _asked, ...confirmed } = req;
-      return this.execute(confirmed);
+      return this.decide(confirmed);
     }
 
     // An identical request (same actor, tool, input and idempotency key) while the first is still

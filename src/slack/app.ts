@@ -57,6 +57,8 @@ export interface SlackAppOptions {
   webApiRetries?: number;
   /** How often the outbox looks for work queued by other processes (default 1 s). */
   outboxPollMs?: number;
+  /** Told of every Web API call and whether Slack accepted it (metrics); must not throw. */
+  onWebApiCall?: (method: string, ok: boolean) => void;
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -70,6 +72,8 @@ export interface SlackFrontEnd {
   events?: Handler;
   /** `/webhooks/service` on the shared listener. */
   webhooks: Handler;
+  /** Messages queued for Slack and not sent yet. */
+  outbox: { pending(): Promise<number> };
   start(): Promise<void>;
   stop(): Promise<void>;
   /** Lines for `bankops serve`'s start-up message. */
@@ -172,8 +176,17 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     logger,
     convoStore: false,
   });
-  const call = async (method: string, args: Record<string, unknown>): Promise<unknown> =>
-    app.client.apiCall(method, { token: config.botToken, ...args });
+  // Every Web API call of the front end goes through here (listeners and the outbox alike).
+  const call = async (method: string, args: Record<string, unknown>): Promise<unknown> => {
+    try {
+      const answer = await app.client.apiCall(method, { token: config.botToken, ...args });
+      options.onWebApiCall?.(method, true);
+      return answer;
+    } catch (error) {
+      options.onWebApiCall?.(method, false);
+      throw error;
+    }
+  };
   const outbox = new SlackOutbox({
     rows: stores.outbox,
     call,
@@ -214,6 +227,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     approvals,
     ...(receiver instanceof SharedReceiver ? { events: receiver.handle } : {}),
     webhooks,
+    outbox,
     start: async () => {
       outbox.start();
       if (config.auditChannel !== undefined)

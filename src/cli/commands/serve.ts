@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, loadServeSettings } from '../../app/config.js';
 import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
+import { ServeMetrics } from '../../app/metrics/metrics.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
@@ -26,7 +27,10 @@ Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:$
   /slack/events      the Slack app's Request URL (slash commands, interactivity, events), each
                      request checked against the signing secret (docs/slack.md)
   /webhooks/service  the service's event deliveries, posted to the Slack channels that subscribed
-  /healthz           what runs
+  /healthz           what runs, the database's and Slack's state (503 when the database fails)
+  /readyz            200 once the approvals' feed has been caught up
+  /metrics           Prometheus metrics (docs/operations.md): loopback clients only, or any client
+                     with "Authorization: Bearer <BANKOPS_METRICS_KEY>"
 The policy file is watched and reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends
 every session and stops.
 
@@ -155,10 +159,13 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const envLevel = process.env.BANKOPS_LOG_LEVEL as LogLevel | undefined;
   const log = createLogger(envLevel !== undefined && LOG_LEVELS.includes(envLevel) ? envLevel : 'info');
   const settings = loadServeSettings();
+  const metrics = new ServeMetrics();
   const runtime = await createRuntime(loadConfig(), {
     watchPolicy: true,
     background: true,
     log,
+    observe: metrics.observe,
+    onServiceCall: metrics.serviceCall,
     ...(settings.slack.enabled ? { secrets: slackSecrets(settings.slack.config) } : {}),
   });
   let running: RunningServe | undefined;
@@ -192,6 +199,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       port: options.port,
       allowRemote: options.allowRemote,
       settings,
+      metrics,
       mcpSummary: `${toolCount(runtime, options)} tools${options.readOnly ? ', read-only' : ''}`,
       mcp: {
         allowedOrigins: options.allowedOrigins,

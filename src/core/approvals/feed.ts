@@ -19,4 +19,6 @@ export interface FeedStore {
   cursor(consumer: string): Promise<number | undefined>;
   /** Records that a consumer has handled everything up to `seq` (never moves back). */
   advance(consumer: string, seq: number, at: string): Promise<void>;
+  /** Every consumer's position, by name. */
+  cursors(): Promise<{ consumer: string; seq: number }[]>;
 }

@@ -93,6 +93,14 @@ export interface ApprovalStore {
   settlementsDue(now: string, limit: number): Promise<ApprovalRow[]>;
   /** Newest first, at most `limit` (default 50, at most 500). */
   list(filter: ApprovalFilter): Promise<ApprovalRow[]>;
+  /** How many approvals are in each state (states with none left out), and the oldest pending one's time. */
+  census(): Promise<ApprovalCensus>;
+}
+
+export interface ApprovalCensus {
+  byState: { state: ApprovalState; count: number }[];
+  /** `created_at` of the oldest pending approval. */
+  oldestPendingAt?: string;
 }
 
 export interface NewVote {

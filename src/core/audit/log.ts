@@ -1,7 +1,7 @@
 import { CanonicalText, canonicalJson, type JsonValue } from '../canonical-json.js';
 import { optional } from '../optional.js';
 import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
-import type { Storage, Stores } from '../store/index.js';
+import type { Storage, Stores, Tx } from '../store/index.js';
 import { AuditInputError } from './errors.js';
 import { entryHash } from './hash.js';
 import { type AuditRow, entryOf } from './rows.js';
@@ -24,6 +24,10 @@ export interface AuditLogOptions {
    * service API key, MCP keys, Slack tokens. A function is read on every append (keys rotate).
    */
   secrets?: readonly string[] | (() => readonly string[]);
+  /** Told how many entries each commit wrote (metrics); must not throw. */
+  onWritten?: (count: number) => void;
+  /** Told when a check of the whole chain finished (metrics); must not throw. */
+  onVerified?: (at: Date) => void;
 }
 
 export interface AppendOptions {
@@ -64,6 +68,12 @@ function truncate(text: string): string {
   return text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH)}…[truncated]`;
 }
 
+/** Runs `then` once the transaction of `stores` commits (at once when it is not a write transaction's). */
+function afterCommit(stores: Stores, then: () => void): void {
+  if ('afterCommit' in stores && typeof stores.afterCommit === 'function') (stores as Tx).afterCommit(then);
+  else then();
+}
+
 /**
  * The append-only, hash-chained audit log over the storage's audit table. `append` is one write
  * transaction (read the head, insert the next), so appenders in several processes serialise on the
@@ -74,6 +84,8 @@ export class AuditLog {
   readonly #storage: Storage;
   readonly #now: () => Date;
   readonly #secrets: () => readonly string[];
+  readonly #onWritten: ((count: number) => void) | undefined;
+  readonly #onVerified: ((at: Date) => void) | undefined;
   /** Entries waiting for the next group commit, by durability. */
   #queues: { durable: Queued[]; relaxed: Queued[] } = { durable: [], relaxed: [] };
   #durableScheduled = false;
@@ -82,6 +94,8 @@ export class AuditLog {
   constructor(storage: Storage, options: AuditLogOptions = {}) {
     this.#storage = storage;
     this.#now = options.now ?? (() => new Date());
+    this.#onWritten = options.onWritten;
+    this.#onVerified = options.onVerified;
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
   }
@@ -133,6 +147,9 @@ export class AuditLog {
       return entry;
     });
     await tx.audit.insert(rows);
+    const told = this.#onWritten;
+    // Counted once committed; a caller's transaction that rolls back wrote nothing.
+    if (told !== undefined) afterCommit(tx, () => told(rows.length));
     return entries;
   }
 
@@ -283,6 +300,7 @@ export class AuditLog {
     await this.#scan((page) => {
       for (const row of page) check.add(row);
     });
+    this.#onVerified?.(this.#now());
     return check.result();
   }
 

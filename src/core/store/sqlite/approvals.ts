@@ -1,4 +1,5 @@
 import {
+  type ApprovalCensus,
   type ApprovalRow,
   type ApprovalStore,
   type Expected,
@@ -6,7 +7,7 @@ import {
   type NewVote,
   type VoteRow,
 } from '../../approvals/store.js';
-import type { ApprovalFilter } from '../../approvals/types.js';
+import type { ApprovalFilter, ApprovalState } from '../../approvals/types.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
 
@@ -189,5 +190,16 @@ export class SqliteApprovalStore implements ApprovalStore {
     return this.db
       .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
       .all(...params, listLimit(filter)) as ApprovalRow[];
+  }
+
+  async census(): Promise<ApprovalCensus> {
+    // Both read the (state, created_at) index only: cheap at any size, for every scrape.
+    const byState = this.db
+      .prepare('SELECT state, count(*) AS count FROM approvals GROUP BY state ORDER BY state')
+      .all() as { state: ApprovalState; count: number }[];
+    const oldest = this.db
+      .prepare("SELECT min(created_at) AS at FROM approvals WHERE state = 'pending'")
+      .get() as { at: string | null };
+    return { byState, ...(oldest.at === null ? {} : { oldestPendingAt: oldest.at }) };
   }
 }

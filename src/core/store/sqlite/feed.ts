@@ -37,6 +37,7 @@ export class SqliteFeedStore implements FeedStore {
   readonly #head;
   readonly #cursor;
   readonly #advance;
+  readonly #cursors;
 
   constructor(db: Db) {
     this.#insert = db.prepare(
@@ -46,6 +47,7 @@ export class SqliteFeedStore implements FeedStore {
     this.#after = db.prepare('SELECT * FROM approval_events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.#head = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM approval_events');
     this.#cursor = db.prepare('SELECT seq FROM feed_cursors WHERE consumer = ?');
+    this.#cursors = db.prepare('SELECT consumer, seq FROM feed_cursors ORDER BY consumer');
     this.#advance = db.prepare(
       `INSERT INTO feed_cursors (consumer, seq, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (consumer) DO UPDATE SET seq = max(seq, excluded.seq), updated_at = excluded.updated_at`,
@@ -76,5 +78,9 @@ export class SqliteFeedStore implements FeedStore {
 
   async advance(consumer: string, seq: number, at: string): Promise<void> {
     this.#advance.run(consumer, seq, at);
+  }
+
+  async cursors(): Promise<{ consumer: string; seq: number }[]> {
+    return this.#cursors.all() as { consumer: string; seq: number }[];
   }
 }

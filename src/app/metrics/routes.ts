@@ -1,0 +1,101 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../../core/http-server.js';
+import { optional } from '../../core/optional.js';
+import type { Storage } from '../../core/store/index.js';
+import { bearerKey, CHALLENGE } from '../../mcp/http/auth.js';
+import { isLoopbackHost } from '../../mcp/http/host.js';
+import type { ServeMetrics } from './metrics.js';
+
+export const METRICS_PATH = '/metrics';
+export const HEALTH_PATH = '/healthz';
+export const READY_PATH = '/readyz';
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export interface OperationsOptions {
+  metrics: ServeMetrics;
+  storage: Storage;
+  /** `BANKOPS_METRICS_KEY`: when set, `/metrics` wants it as a bearer key from any client. */
+  metricsKey?: string;
+  /** What runs, read at each request (Slack starts after the listener). */
+  running: () => { mcp: string; slack: 'off' | 'http' | 'socket' };
+  /** Slack's outbox, when Slack runs. */
+  outbox: () => { pending(): Promise<number> } | undefined;
+  /** Migrations done and the first catch-up of the approval feed behind us. */
+  ready: () => boolean;
+}
+
+const digest = (key: string): Buffer => createHash('sha256').update(key).digest();
+
+/** A client on this machine (`127.0.0.0/8`, `::1`, and IPv4 loopback mapped into IPv6). */
+function fromLoopback(req: IncomingMessage): boolean {
+  const address = (req.socket.remoteAddress ?? '').replace(/^::ffff:/i, '');
+  return address !== '' && isLoopbackHost(address);
+}
+
+/** The bearer check of `/mcp` (RFC 6750 challenges), against the one metrics key, in constant time. */
+function allowed(req: IncomingMessage, res: ServerResponse, key: string | undefined): boolean {
+  if (key === undefined) {
+    if (fromLoopback(req)) return true;
+    sendJson(res, 403, { error: 'metrics answer loopback clients only; set BANKOPS_METRICS_KEY for others' });
+    return false;
+  }
+  const given = bearerKey(req);
+  if (given !== undefined && timingSafeEqual(digest(given), digest(key))) return true;
+  res.setHeader('WWW-Authenticate', given === undefined ? CHALLENGE.missing : CHALLENGE.invalid);
+  sendJson(res, 401, { error: 'a bearer key is required: Authorization: Bearer <BANKOPS_METRICS_KEY>' });
+  return false;
+}
+
+/** The database answers a cheap query (the feed's head: one indexed read). */
+async function databaseUp(storage: Storage): Promise<boolean> {
+  try {
+    await storage.read((stores) => stores.feed.head());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `/metrics`, `/healthz` and `/readyz` of `bankops serve` (docs/operations.md). */
+export function operationsRoutes(options: OperationsOptions): Record<string, Handler> {
+  const { metrics, storage } = options;
+  return {
+    [METRICS_PATH]: async (req, res) => {
+      req.resume();
+      if (!allowed(req, res, options.metricsKey)) return;
+      const outbox = options.outbox();
+      const scrape = await metrics.scrape({
+        storage,
+        ...optional('outboxBacklog', outbox && (() => outbox.pending())),
+      });
+      res.writeHead(200, { 'Content-Type': scrape.contentType, 'Cache-Control': 'no-store' });
+      res.end(scrape.body);
+    },
+    [HEALTH_PATH]: async (req, res) => {
+      req.resume();
+      const running = options.running();
+      const up = await databaseUp(storage);
+      const last = metrics.slackLast;
+      sendJson(res, up ? 200 : 503, {
+        status: up ? 'ok' : 'unhealthy',
+        ...running,
+        metrics: METRICS_PATH,
+        database: up ? 'ok' : 'unreachable',
+        slackWebApi:
+          running.slack === 'off'
+            ? 'off'
+            : {
+                token: 'configured',
+                ...(last === undefined ? {} : { last: last.ok ? 'ok' : 'error', lastAt: last.at }),
+              },
+      });
+    },
+    [READY_PATH]: async (req, res) => {
+      req.resume();
+      const ready = options.ready();
+      sendJson(res, ready ? 200 : 503, { ready });
+    },
+  };
+}

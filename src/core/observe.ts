@@ -1,0 +1,58 @@
+import { ConfirmationDeferred } from './confirmation.js';
+import type { ExecuteResult } from './results.js';
+
+/** How a call ended, in the few words an operator counts by. */
+export type ToolOutcome = 'ok' | 'refused' | 'invalid' | 'pending' | 'failed';
+
+export const TOOL_OUTCOMES: readonly ToolOutcome[] = ['ok', 'refused', 'invalid', 'pending', 'failed'];
+
+/** One call through the executor, as a counter sees it: no input, no ids. */
+export interface ToolCall {
+  /** A tool of the registry, or `unknown` for a name it does not hold. */
+  tool: string;
+  frontEnd: string;
+  outcome: ToolOutcome;
+  seconds: number;
+}
+
+/** Told of every call the executor finished (metrics); must not throw. */
+export type ToolCallObserver = (call: ToolCall) => void;
+
+export function outcomeOf(result: ExecuteResult): ToolOutcome {
+  switch (result.status) {
+    case 'ok':
+      return 'ok';
+    case 'denied':
+    case 'declined':
+      return 'refused';
+    case 'invalid':
+      return 'invalid';
+    case 'pending_approval':
+      return 'pending';
+    case 'failed':
+      return 'failed';
+  }
+}
+
+/**
+ * Runs one call and tells the observer how it ended. A call put off until the person answers
+ * (`ConfirmationDeferred`) has not ended: it is counted when it comes back with the answer.
+ */
+export async function observed(
+  observer: ToolCallObserver | undefined,
+  call: Pick<ToolCall, 'tool' | 'frontEnd'>,
+  run: () => Promise<ExecuteResult>,
+): Promise<ExecuteResult> {
+  if (observer === undefined) return run();
+  const started = performance.now();
+  const tell = (outcome: ToolOutcome): void =>
+    observer({ ...call, outcome, seconds: (performance.now() - started) / 1000 });
+  try {
+    const result = await run();
+    tell(outcomeOf(result));
+    return result;
+  } catch (error) {
+    if (!(error instanceof ConfirmationDeferred)) tell('failed');
+    throw error;
+  }
+}
