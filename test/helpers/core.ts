@@ -65,6 +65,8 @@ export interface TestCoreOptions {
   sandbox?: RunningSandbox;
   /** `BANKOPS_PUBLIC_URL`: the passkey pages' origin. */
   publicUrl?: string;
+  /** Who hears of calls, audit writes and service attempts (the metrics of `serve`). */
+  observe?: Pick<RuntimeOptions, 'observe' | 'onServiceCall'>;
 }
 
 /** The configuration of a runtime against a running sandbox, with a database file and policy of its own. */
@@ -103,6 +105,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
     // In the background, sent money is asked about every 50 ms instead of every second.
     ...(options.background ? { background: true, settlePassMs: 50 } : {}),
+    ...options.observe,
   };
 }
 
