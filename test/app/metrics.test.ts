@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServeMetrics } from '../../src/app/metrics/metrics.js';
 import { type RunningServe, startServe } from '../../src/app/serve.js';
@@ -115,6 +117,11 @@ describe('/metrics on serve', () => {
       Date.now() / 1000 - 60,
     );
     expect(after.value('bankops_database_up')).toBe(1);
+    // Every metric docs/operations.md lists is in the scrape.
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| `([a-z0-9_]+)` \| (counter|gauge|histogram) \|/gm)];
+    expect(listed.length).toBeGreaterThan(40);
+    for (const [, name, type] of listed) expect(after.types.get(name ?? ''), name).toBe(type);
     expect(after.value('process_cpu_user_seconds_total')).toBeGreaterThan(0);
     // No id, amount or typed text anywhere in the labels.
     const text = after.samples.map((s) => JSON.stringify(s.labels)).join('\n');

@@ -63,9 +63,12 @@ export class ServeMetrics {
     return { contentType: this.#m.registry.contentType, body: await this.#m.registry.metrics() };
   }
 
-  /** Every metric's name (docs/operations.md lists exactly these). */
-  names(): string[] {
-    return this.#m.registry.getMetricsAsArray().map((metric) => metric.name);
+  /** Every metric's name and type (docs/operations.md lists exactly these). */
+  async registryJson(): Promise<{ name: string; type: string }[]> {
+    return (await this.#m.registry.getMetricsAsJSON()).map(({ name, type }) => ({
+      name,
+      type: String(type),
+    }));
   }
 
   async #readDatabase(sources: ScrapeSources): Promise<void> {
