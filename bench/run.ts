@@ -6,3 +6,4 @@ await import('./mcp.bench.js');
 await import('./slack.bench.js');
 await import('./slack-approvals.bench.js');
 await import('./passkeys.bench.js');
+await import('./metrics.bench.js');
