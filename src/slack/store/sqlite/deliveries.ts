@@ -1,3 +1,4 @@
+import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { ServiceDeliveries } from '../deliveries.js';
 import type { Db } from './database.js';
 import { outboxInserter } from './outbox.js';
@@ -16,6 +17,7 @@ export function sqliteDeliveries(db: Db): ServiceDeliveries {
     },
   );
   return {
-    accept: async (delivery, calls) => accept.immediate(delivery.eventId, delivery.eventName, calls),
+    accept: (delivery, calls) =>
+      underFileLock(db, () => accept.immediate(delivery.eventId, delivery.eventName, calls)),
   };
 }

@@ -1,3 +1,4 @@
+import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { SeenEventRows } from '../seen-events.js';
 import type { Db } from './database.js';
 
@@ -5,9 +6,9 @@ export function sqliteSeenEvents(db: Db): SeenEventRows {
   const insert = db.prepare('INSERT OR IGNORE INTO slack_seen_events (event_id, seen_at) VALUES (?, ?)');
   const prune = db.prepare('DELETE FROM slack_seen_events WHERE seen_at < ?');
   return {
-    record: async (eventId, at) => insert.run(eventId, at).changes === 1,
+    record: (eventId, at) => underFileLock(db, () => insert.run(eventId, at).changes === 1),
     deleteBefore: async (time) => {
-      prune.run(time);
+      await underFileLock(db, () => prune.run(time));
     },
   };
 }
