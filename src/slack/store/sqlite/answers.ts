@@ -1,7 +1,6 @@
-import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { SlackMessage } from '../../render/message.js';
 import type { AnswerRows } from '../answers.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 
 interface Row {
   id: string;

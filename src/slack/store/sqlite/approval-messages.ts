@@ -1,7 +1,6 @@
-import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import { type ApprovalMessage, type ApprovalMessages, CLAIM_MS } from '../../approvals/store.js';
 import type { OutboxCall } from '../outbox-rows.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 import { outboxInserter } from './outbox.js';
 
 interface Row {

@@ -1,6 +1,5 @@
-import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { ServiceDeliveries } from '../deliveries.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 import { outboxInserter } from './outbox.js';
 
 export function sqliteDeliveries(db: Db): ServiceDeliveries {

@@ -1,6 +1,5 @@
-import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { OutboxCall, OutboxRows } from '../outbox-rows.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 
 interface Row {
   id: number;

@@ -1,6 +1,5 @@
-import { underFileLock } from '../../../core/store/sqlite/file-lock.js';
 import type { SeenEventRows } from '../seen-events.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 
 export function sqliteSeenEvents(db: Db): SeenEventRows {
   const insert = db.prepare('INSERT OR IGNORE INTO slack_seen_events (event_id, seen_at) VALUES (?, ?)');
