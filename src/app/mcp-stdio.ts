@@ -8,6 +8,7 @@ import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import type { Registry } from '../core/registry.js';
+import { describeDatabase } from '../core/store/postgres/url.js';
 import { prebuiltListings, type ToolCatalog } from '../mcp/listing.js';
 import { createMcpServer, offeredTools } from '../mcp/server.js';
 import { parseStdioArgs, STDIO_HELP, type StdioOptions } from '../mcp/stdio-args.js';
@@ -26,7 +27,11 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
         .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true, background: true }))
         .then(
           (runtime) => {
-            log.info('bankops runtime ready', { mode: config.mode, database: config.databasePath });
+            log.info('bankops runtime ready', {
+              mode: config.mode,
+              database:
+                config.databaseUrl === undefined ? config.databasePath : describeDatabase(config.databaseUrl),
+            });
             return runtime;
           },
           (error: unknown) => {

@@ -8,7 +8,6 @@ import {
 } from '../core/client/index.js';
 import type { Clock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
-import { type Db, openDatabase } from '../core/db.js';
 import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
@@ -19,22 +18,20 @@ import type { PayeeDirectory } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import type { Storage } from '../core/store/index.js';
-import { sqlitePayees } from '../core/store/sqlite/payees.js';
-import { sqliteStorage } from '../core/store/sqlite/storage.js';
-import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
-import { fingerprintKey } from './fingerprint-key.js';
+import { type Backend, openStores } from './database.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
 import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
   config: Config;
-  db: Db;
-  /** The core's durable stores (approvals, feed, executions, audit chain) on `db`. */
+  /** The database everything durable is in (SQLite, or PostgreSQL with `BANKOPS_DATABASE_URL`). */
+  backend: Backend;
+  /** The core's durable stores (approvals, feed, executions, audit chain) on it. */
   storage: Storage;
   audit: AuditLog;
   policy: PolicyStore;
@@ -142,8 +139,8 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
  */
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
-  const db = openDatabase(config.databasePath);
-  const storage = sqliteStorage(db);
+  const database = await openStores(config, log);
+  const { storage } = database;
   const { observe } = options;
   const audit = new AuditLog(storage, {
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
@@ -182,8 +179,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
-  const payees = sqlitePayees(db);
-  const webhooks = new ServiceWebhooks(sqliteWebhookKeys(db));
+  const { payees } = database;
+  const webhooks = new ServiceWebhooks(database.webhookKeys);
   if (embedded !== undefined) await rememberSandboxPayees(payees);
   const { clock } = options;
   const passkeys = new PasskeyService({
@@ -211,7 +208,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('settlePassMs', options.settlePassMs),
   });
   const executor = new Executor({
-    db,
+    cards: database.cards,
     storage,
     registry,
     policy,
@@ -221,7 +218,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     payees,
     webhooks,
-    fingerprintKey: fingerprintKey(config.databasePath, config.fingerprintKeyFile),
+    fingerprintKey: database.fingerprintKey,
     log,
     ...optional('observer', observe?.toolCall),
   });
@@ -238,7 +235,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
 
   return {
     config,
-    db,
+    backend: database.backend,
     storage,
     audit,
     policy,
@@ -258,7 +255,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await client.close();
       await embedded?.close();
       await audit.flush();
-      db.close();
+      await database.close();
     },
   };
 }

@@ -83,7 +83,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
   // Loaded only when Slack is on: a server without it does not pay for Bolt.
   const slackModule = settings.slack.enabled
-    ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/sqlite/index.js')) }
+    ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/backend.js')) }
     : undefined;
   let slack: SlackFrontEnd | undefined;
   let ready = false;
@@ -146,7 +146,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     slack = slackModule.createSlackApp({
       config: settings.slack.config,
       runtime,
-      stores: slackModule.sqliteSlackStores(runtime.db),
+      stores: slackModule.slackStoresOn(runtime.backend),
       defaults: runtime.config.defaults,
       ...optional('publicUrl', publicUrl),
       onWebApiCall: metrics.slackCall,

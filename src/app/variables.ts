@@ -4,6 +4,8 @@
  * `bankops config check` shows each one's value in force, secrets masked.
  */
 
+import { describeDatabase } from '../core/store/postgres/url.js';
+
 export type VariableGroup = 'service' | 'slack' | 'mcp' | 'database' | 'cli';
 
 export interface Variable {
@@ -15,6 +17,8 @@ export interface Variable {
   otherwise: string;
   /** A credential: never shown, only whether it is set. */
   secret?: true;
+  /** How its value is shown when part of it is secret (a URL's password). */
+  show?: (value: string) => string;
 }
 
 export const GROUP_TITLES: Readonly<Record<VariableGroup, string>> = {
@@ -24,6 +28,15 @@ export const GROUP_TITLES: Readonly<Record<VariableGroup, string>> = {
   database: 'Database, policy and approvals',
   cli: 'CLI and logs',
 };
+
+/** `postgres at host:port/db`: never the user's password nor the query string. */
+function shownDatabase(url: string): string {
+  try {
+    return `PostgreSQL at ${describeDatabase(url)}`;
+  } catch {
+    return 'not a postgres:// URL';
+  }
+}
 
 export const VARIABLES: readonly Variable[] = [
   {
@@ -143,10 +156,17 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '~/.local/share/bankops/bankops.db',
   },
   {
+    name: 'BANKOPS_DATABASE_URL',
+    group: 'database',
+    what: 'postgres://… PostgreSQL database for everything durable, shared by replicas',
+    otherwise: 'the SQLite file BANKOPS_DB',
+    show: shownDatabase,
+  },
+  {
     name: 'BANKOPS_FINGERPRINT_KEY_FILE',
     group: 'database',
     what: 'key for fingerprints of secret inputs (64+ hex, not world-readable), shared by replicas',
-    otherwise: 'bankops.key beside the database, made at first start',
+    otherwise: 'bankops.key beside the database, made at first start (required with PostgreSQL)',
   },
   {
     name: 'BANKOPS_POLICY',

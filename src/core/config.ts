@@ -28,6 +28,9 @@ const EnvSchema = z.object({
   BANKOPS_SUBAGENT_CODE: text.optional(),
   BANKOPS_TIMEOUT_MS: positiveInt.max(300_000).default(30_000),
   BANKOPS_DB: text.optional(),
+  BANKOPS_DATABASE_URL: text
+    .refine((value) => /^postgres(?:ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
+    .optional(),
   BANKOPS_FINGERPRINT_KEY_FILE: text.optional(),
   BANKOPS_POLICY: text.optional(),
   BANKOPS_ACTOR: z
@@ -74,6 +77,11 @@ export interface Config {
   userEmail: string;
   /** SQLite file for the audit log, approvals and the embedded sandbox's state. */
   databasePath: string;
+  /**
+   * `BANKOPS_DATABASE_URL`: a PostgreSQL database holding everything durable instead of the SQLite
+   * file (several replicas on several hosts). The URL may carry a password: never shown.
+   */
+  databaseUrl?: string;
   /**
    * `BANKOPS_FINGERPRINT_KEY_FILE`: the key for fingerprints of secret inputs, made by the operator
    * and shared by every process on the database; unset, `bankops.key` beside the database file.
@@ -193,6 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     },
     userEmail: e.BANKOPS_USER_EMAIL ?? d.userEmail,
     databasePath: e.BANKOPS_DB ?? join(defaultDataDir(env), 'bankops.db'),
+    ...optional('databaseUrl', e.BANKOPS_DATABASE_URL),
     ...optional('fingerprintKeyFile', e.BANKOPS_FINGERPRINT_KEY_FILE),
     policyPath: e.BANKOPS_POLICY,
     ...(sandboxCredentials ? { sandboxCredentials: true } : {}),

@@ -16,7 +16,7 @@ import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import type { Db } from './db.js';
-import { notConfigured } from './errors.js';
+import { internalError, notConfigured } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
 import { forgetUnkeyed, keepResult, keyUse, reserveKey } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
@@ -69,8 +69,8 @@ export interface ExecuteRequest {
 export type { WriteToConfirm } from './confirmation.js';
 
 export interface ExecutorDeps {
-  /** The peripheral tables (cards seen) still kept on the SQLite connection. */
-  db: Db;
+  /** The SQLite connection whose cards table is used when no `cards` are given. */
+  db?: Db;
   /** Idempotency keys of direct runs. */
   storage: Storage;
   registry: Registry;
@@ -92,6 +92,11 @@ export interface ExecutorDeps {
   observer?: ToolCallObserver;
 }
 
+function sqliteCardsOf(db: Db | undefined): CardDirectory {
+  if (db === undefined) throw internalError('the executor needs its cards or a SQLite connection');
+  return sqliteCards(db);
+}
+
 /**
  * The one way any front end calls the service: validate, authorize, apply the approval policy,
  * audit, then run the tool or open an approval (DESIGN "Data flow").
@@ -104,7 +109,7 @@ export class Executor {
   private readonly fingerprintKey: Buffer;
 
   constructor(private readonly deps: ExecutorDeps) {
-    this.cards = deps.cards ?? sqliteCards(deps.db);
+    this.cards = deps.cards ?? sqliteCardsOf(deps.db);
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
   }
 

@@ -7,7 +7,7 @@ import { createRuntime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { runCliHere } from '../helpers/cli.js';
-import { runtimeOptions, testConfig } from '../helpers/core.js';
+import { runtimeOptions, sqliteOf, testConfig } from '../helpers/core.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 /** BANKOPS_FINGERPRINT_KEY_FILE: one key for every replica, kept outside the database and beside it. */
@@ -43,7 +43,7 @@ async function fingerprintOn(dbName: string, file: string): Promise<string> {
       idempotencyKey: 'reset-1',
     });
     expect(result.status).toBe('ok');
-    const row = runtime.db
+    const row = sqliteOf(runtime)
       .prepare("SELECT fingerprint FROM executions WHERE idempotency_key = 'reset-1'")
       .get() as { fingerprint: string };
     return row.fingerprint;

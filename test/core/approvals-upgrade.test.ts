@@ -8,7 +8,7 @@ import { cliActor } from '../../src/core/actors.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { migrate, openDatabase } from '../../src/core/db.js';
 import { V1_APPROVALS, V1_EXECUTIONS } from '../fixtures/v1-schema.js';
-import { runtimeOptions, testConfig } from '../helpers/core.js';
+import { runtimeOptions, sqliteOf, testConfig } from '../helpers/core.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const PIN = '482913';
@@ -88,7 +88,7 @@ describe('a database of the first version', () => {
   });
 
   it('forgets the plain digest of an input that held a PIN, and its bytes', () => {
-    const rows = runtime.db.prepare("SELECT * FROM executions WHERE tool = 'reset_pin_a'").all();
+    const rows = sqliteOf(runtime).prepare("SELECT * FROM executions WHERE tool = 'reset_pin_a'").all();
     expect(rows).toEqual([]);
     const digest = plainDigest('cli:operator', 'reset_pin_a', { cardId: 'card_v1', pin: PIN });
     for (const file of [dbPath, `${dbPath}-wal`]) {

@@ -6,14 +6,26 @@ import type { ApprovalRow } from '../../src/core/approvals/store.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
+import { migrate } from '../../src/core/store/postgres/migrate.js';
+import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
+import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from '../helpers/audit.js';
+import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
+
+const pgAvailable = await postgresAvailable();
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-storage-'));
 const opened: Db[] = [];
-afterAll(() => {
+const pools: PgStore[] = [];
+const databases: string[] = [];
+afterAll(async () => {
   for (const db of opened) db.close();
   rmSync(dir, { recursive: true, force: true });
+  await Promise.all(pools.map((store) => store.pool.end()));
+  await asServerAdmin(async (client) => {
+    for (const name of databases) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  });
 });
 
 /** A backend: the storage of two replicas on one new database (two connections). */
@@ -23,6 +35,20 @@ interface Backend {
 }
 
 let files = 0;
+
+/** PostgreSQL: a new database, migrated, and two pools on it (two replicas). */
+const postgres: Backend = {
+  name: 'PostgreSQL',
+  twoReplicas: async () => {
+    const name = `bankops_storage_${process.pid}_${++files}`;
+    await asServerAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
+    databases.push(name);
+    const pair = [createPgPool(urlFor(name), { max: 4 }), createPgPool(urlFor(name), { max: 4 })] as const;
+    pools.push(...pair);
+    await migrate(pair[0]);
+    return [new PostgresStorage(pair[0]), new PostgresStorage(pair[1])];
+  },
+};
 const BACKENDS: Backend[] = [
   {
     name: 'SQLite',
@@ -33,6 +59,7 @@ const BACKENDS: Backend[] = [
       return [new SqliteStorage(pair[0]), new SqliteStorage(pair[1])];
     },
   },
+  ...(pgAvailable ? [postgres] : []),
 ];
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -185,6 +212,31 @@ describe.each(BACKENDS)('$name', (backend) => {
     await b.transaction((tx) => tx.feed.advance('slack', 1, T0));
     expect(await b.read((s) => s.feed.cursor('slack'))).toBe(2);
     expect(await b.read((s) => s.feed.head())).toBe(3);
+  });
+
+  it('counts approvals by state with the oldest pending, and lists every consumer where it stands', async () => {
+    const [a, b] = await backend.twoReplicas();
+    await a.transaction(async (tx) => {
+      await tx.approvals.insert(row('apr_e1', { created_at: at(5) }));
+      await tx.approvals.insert(row('apr_e2', { created_at: at(2) }));
+      await tx.approvals.insert(row('apr_e3', { state: 'rejected', created_at: at(1) }));
+    });
+    expect(await b.read((s) => s.approvals.census())).toEqual({
+      byState: [
+        { state: 'pending', count: 2 },
+        { state: 'rejected', count: 1 },
+      ],
+      oldestPendingAt: at(2),
+    });
+    await a.transaction(async (tx) => {
+      await tx.feed.append({ approvalId: 'apr_e1', kind: 'voted', at: at(6), state: 'pending', attempt: 1 });
+      await tx.feed.advance('slack', 1, T0);
+      await tx.feed.advance('audit-anchor', 1, T0);
+    });
+    expect(await b.read((s) => s.feed.cursors())).toEqual([
+      { consumer: 'audit-anchor', seq: 1 },
+      { consumer: 'slack', seq: 1 },
+    ]);
   });
 
   it('keeps one audit chain for appenders on two replicas, relaxed and durable alike', async () => {

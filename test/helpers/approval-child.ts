@@ -6,6 +6,7 @@
 import { createInterface } from 'node:readline';
 import { createRuntime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
+import { optional } from '../../src/core/optional.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { runtimeOptions, testConfig } from './core.js';
 
@@ -16,7 +17,14 @@ if (dbFile === undefined || sandboxUrl === undefined) {
 
 // The same composition root as every entry point; the sandbox is the parent's, reached by URL.
 const sandbox = { url: sandboxUrl, credentials: SANDBOX_DEFAULTS };
-const config = testConfig(sandbox, { dbPath: dbFile, ...(policyFile ? { policyPath: policyFile } : {}) });
+const files = { dbPath: dbFile, ...(policyFile ? { policyPath: policyFile } : {}) };
+// APPROVAL_CHILD_DATABASE_URL (with APPROVAL_CHILD_KEY_FILE): a replica on PostgreSQL instead of the file.
+const databaseUrl = process.env.APPROVAL_CHILD_DATABASE_URL;
+const config = {
+  ...testConfig(sandbox, files),
+  ...optional('databaseUrl', databaseUrl),
+  ...optional('fingerprintKeyFile', process.env.APPROVAL_CHILD_KEY_FILE),
+};
 // APPROVAL_CHILD_OWNER plays a process on another host (only its lease tells when it is gone).
 const owner = process.env.APPROVAL_CHILD_OWNER;
 const runtime = await createRuntime(config, runtimeOptions(owner ? { owner } : {}));

@@ -63,10 +63,10 @@ export interface Child {
   kill(): Promise<void>;
 }
 
-/** A second bankops process on the same database file and sandbox (see approval-child.ts). */
+/** A second bankops process on the same database (file, or PostgreSQL by `env`) and sandbox (see approval-child.ts). */
 export async function startChild(
-  core: TestCore,
-  options: { policyFile?: string; owner?: string } = {},
+  core: Pick<TestCore, 'dbPath' | 'sandbox'>,
+  options: { policyFile?: string; owner?: string; env?: Record<string, string> } = {},
 ): Promise<Child> {
   const args = [
     '--import',
@@ -76,7 +76,11 @@ export async function startChild(
     core.sandbox.url,
     ...(options.policyFile ? [options.policyFile] : []),
   ];
-  const env = { ...process.env, ...(options.owner ? { APPROVAL_CHILD_OWNER: options.owner } : {}) };
+  const env = {
+    ...process.env,
+    ...(options.owner ? { APPROVAL_CHILD_OWNER: options.owner } : {}),
+    ...options.env,
+  };
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -117,7 +121,7 @@ export async function startChild(
 
 /** Injects a fault on the next `times` POSTs to `path` (docs/sandbox.md, `/_sandbox/faults`). */
 export async function fault(
-  core: TestCore,
+  core: Pick<TestCore, 'sandbox'>,
   path: string,
   effect: { latencyMs?: number; status?: number },
   times = 1,
@@ -131,5 +135,9 @@ export async function fault(
 }
 
 /** Makes the next `times` POSTs to `path` slow at the sandbox. */
-export const slowDown = (core: TestCore, path: string, latencyMs: number, times = 1): Promise<void> =>
-  fault(core, path, { latencyMs }, times);
+export const slowDown = (
+  core: Pick<TestCore, 'sandbox'>,
+  path: string,
+  latencyMs: number,
+  times = 1,
+): Promise<void> => fault(core, path, { latencyMs }, times);

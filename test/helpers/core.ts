@@ -128,7 +128,8 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
     options,
   );
   const runtime = await createRuntime(config, runtimeOptions(options));
-  const { client, db, audit, policy, registry, approvals, executor } = runtime;
+  const { client, audit, policy, registry, approvals, executor } = runtime;
+  const db = sqliteOf(runtime);
   const operator = cliActor('operator');
   const approver = cliActor('approver');
   const approver2 = cliActor('approver2');
@@ -160,4 +161,10 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The SQLite connection of a runtime on SQLite (tests that read its tables). */
+export function sqliteOf(runtime: Pick<Runtime, 'backend'>): Db {
+  if (runtime.backend.kind !== 'sqlite') throw new Error('the runtime is not on SQLite');
+  return runtime.backend.db;
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp } from '../../src/slack/app.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import { runCliHere } from '../helpers/cli.js';
+import { sqliteOf } from '../helpers/core.js';
 import { AUDIT_CHANNEL, BOT_TOKEN, type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
 import { textOf } from '../helpers/slack-requests.js';
 
@@ -37,14 +38,14 @@ describe('the audit anchor', () => {
         auditChannel: AUDIT_CHANNEL,
       },
       runtime: t.runtime,
-      stores: sqliteSlackStores(t.runtime.db),
+      stores: sqliteSlackStores(sqliteOf(t.runtime)),
       defaults: t.runtime.config.defaults,
       outboxPollMs: 50,
     });
     await replica.start();
     await replica.stop();
     // Not posted, nor waiting to be: one daily anchor was ever queued, whichever process sends it.
-    const queued = t.runtime.db
+    const queued = sqliteOf(t.runtime)
       .prepare("SELECT count(*) AS n FROM slack_outbox WHERE dedupe_key LIKE 'audit-anchor:%'")
       .get();
     expect(queued).toEqual({ n: 1 });

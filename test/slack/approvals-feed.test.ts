@@ -5,7 +5,7 @@ import { startServe } from '../../src/app/serve.js';
 import { cliActor, mcpStdioActor, slackActor } from '../../src/core/actors.js';
 import type { Actor } from '../../src/core/policy/types.js';
 import { runCli } from '../helpers/cli.js';
-import { runtimeOptions, testConfig } from '../helpers/core.js';
+import { runtimeOptions, sqliteOf, testConfig } from '../helpers/core.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import {
   APPROVALS_CHANNEL,
@@ -205,7 +205,7 @@ describe('a first start and a second replica', () => {
       );
       waiting = await requestInProcess(other);
       // As on a database Slack never followed: no position in the feed, so it starts at the end.
-      other.db.prepare("DELETE FROM feed_cursors WHERE consumer = 'slack-approvals'").run();
+      sqliteOf(other).prepare("DELETE FROM feed_cursors WHERE consumer = 'slack-approvals'").run();
       await other.close();
     });
     await t.api.waitFor(() => approvalPost(t.api, waiting));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
 import { toolExample } from '../../src/present/examples.js';
+import { sqliteOf } from '../helpers/core.js';
 import { type SlackTest, startSlackTest, TREASURY_GROUP, USERS } from '../helpers/slack-app.js';
 import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 
@@ -356,7 +357,7 @@ describe('answers', () => {
     const url = /https?:\/\/\S+/.exec(text)?.[0];
     expect(url).toBeDefined();
     expect(buttonsOf(body)).toEqual([]);
-    const stored = t.runtime.db.prepare('SELECT pages_json FROM slack_pages').all() as {
+    const stored = sqliteOf(t.runtime).prepare('SELECT pages_json FROM slack_pages').all() as {
       pages_json: string;
     }[];
     expect(stored.some((row) => url !== undefined && row.pages_json.includes(url))).toBe(false);

@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
+import { openStorage } from '../../app/database.js';
 import { type AuditEntry, AuditLog } from '../../core/audit/index.js';
-import { openDatabase } from '../../core/db.js';
 import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
-import { sqliteStorage } from '../../core/store/sqlite/storage.js';
 import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
 import { cliConfig } from '../config.js';
@@ -95,9 +94,9 @@ export async function auditCommand(args: string[]): Promise<number> {
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   // The audit log needs no service: open the database alone.
-  const db = openDatabase(cliConfig().databasePath);
+  const opened = await openStorage(cliConfig());
   try {
-    const audit = new AuditLog(sqliteStorage(db));
+    const audit = new AuditLog(opened.storage);
     switch (sub) {
       case 'tail': {
         const n = values.n === undefined ? 20 : Number(values.n);
@@ -142,6 +141,6 @@ export async function auditCommand(args: string[]): Promise<number> {
         throw new UsageError(`unknown audit command '${sub}'`, AUDIT_HELP);
     }
   } finally {
-    db.close();
+    await opened.close();
   }
 }

@@ -4,6 +4,7 @@ import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
+import { describeDatabase } from '../../core/store/postgres/url.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
 import { cliConfig } from '../config.js';
@@ -36,9 +37,22 @@ const setting = (env: Env, name: string): string | undefined => {
 function variableFields(env: Env, group: VariableGroup): Field[] {
   return VARIABLES.filter((v) => v.group === group).map((v) => {
     const value = setting(env, v.name);
-    const text = value === undefined ? `unset: ${v.otherwise}` : v.secret === true ? masked(value) : value;
+    const text =
+      value === undefined
+        ? `unset: ${v.otherwise}`
+        : v.secret === true
+          ? masked(value)
+          : (v.show?.(value) ?? value);
     return { key: v.name, label: v.name, value: { text, kind: value === undefined ? 'empty' : 'text' } };
   });
+}
+
+/** Where the audit log and approvals live, and the fingerprint key. */
+function storedIn(config: Config): string {
+  if (config.databaseUrl === undefined)
+    return `audit log in ${config.databasePath}, its key in ${config.fingerprintKeyFile ?? fingerprintKeyPath(config.databasePath)}`;
+  const key = config.fingerprintKeyFile ?? 'BANKOPS_FINGERPRINT_KEY_FILE unset (required with PostgreSQL)';
+  return `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}, the key in ${key}`;
 }
 
 /** What each front end can do with this configuration, and what it still needs. */
@@ -59,7 +73,7 @@ function frontEnds(config: Config | undefined, env: Env, problems: string[]): Fr
     {
       name: 'CLI',
       ready: true,
-      words: `ready against ${service}, acting as ${config.cliActor}; audit log in ${config.databasePath}, its key in ${fingerprintKeyPath(config.databasePath)}`,
+      words: `ready against ${service}, acting as ${config.cliActor}; ${storedIn(config)}`,
     },
     { name: 'MCP (stdio)', ready: true, words: "ready: bankops mcp acts as the policy's stdio actor" },
     keys === undefined
@@ -135,7 +149,7 @@ export function configCommand(args: string[]): number {
           name: v.name,
           group: v.group,
           set: value !== undefined,
-          ...(value === undefined || v.secret === true ? {} : { value }),
+          ...(value === undefined || v.secret === true ? {} : { value: v.show?.(value) ?? value }),
         };
       }),
       frontEnds: ends,

@@ -7,6 +7,7 @@ import { type RunningServe, startServe } from '../../app/serve.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
+import { describeDatabase } from '../../core/store/postgres/url.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
@@ -228,13 +229,19 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       : [
           `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
         ];
+  const { databaseUrl, fingerprintKeyFile } = runtime.config;
   const files =
-    db === ':memory:'
-      ? []
-      : [
-          `audit log and approvals in ${db}`,
-          `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
-        ];
+    databaseUrl !== undefined
+      ? [
+          `audit log and approvals in PostgreSQL at ${describeDatabase(databaseUrl)}`,
+          `${fingerprintKeyFile}: the key that fingerprints secret inputs, shared by every replica`,
+        ]
+      : db === ':memory:'
+        ? []
+        : [
+            `audit log and approvals in ${db}`,
+            `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
+          ];
   const next = [
     'next, in another terminal: npx bankops call get_balances (then bankops help for the rest; bankops config check says what each front end still needs)',
   ];

@@ -9,6 +9,8 @@ export const LockKey = {
   Migrate: 0x62616e6b01,
   /** Appending to the audit chain: one appender at a time, across replicas. */
   Audit: 0x62616e6b02,
+  /** A write transaction of the core's storage: one at a time, across replicas (../storage.ts). */
+  Storage: 0x62616e6b03,
 } as const;
 export type LockKey = (typeof LockKey)[keyof typeof LockKey];
 

@@ -4,7 +4,7 @@ import type { AuditRow } from '../../audit/rows.js';
 import type { AuditAnchor, AuditFilter } from '../../audit/schema.js';
 import type { AuditStore } from '../../audit/store.js';
 import type { Db } from '../../db.js';
-import { selectEntries } from './audit-query.js';
+import { selectEntries } from '../audit-query.js';
 
 /** The audit chain in SQLite: the storage's write lock holds the head; triggers keep it append-only. */
 export class SqliteAuditStore implements AuditStore {

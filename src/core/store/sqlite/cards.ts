@@ -1,6 +1,7 @@
 import type { CardDirectory } from '../../cards.js';
 import { type Db, migrate } from '../../db.js';
 import { optional } from '../../optional.js';
+import { underFileLock } from './file-lock.js';
 
 interface CardRow {
   card_id: string;
@@ -46,7 +47,10 @@ export function sqliteCards(db: Db): CardDirectory {
   return {
     remember: async (cards) => {
       const now = Date.now();
-      rememberAll(cards.map((c) => [c.cardId, c.cardholderId, c.walletId, c.lastFour ?? null, now]));
+      const rows = cards.map(
+        (c): KnownCardArgs => [c.cardId, c.cardholderId, c.walletId, c.lastFour ?? null, now],
+      );
+      await underFileLock(db, () => rememberAll(rows));
     },
     find: async (cardId) => {
       const row = select.get(cardId) as CardRow | undefined;

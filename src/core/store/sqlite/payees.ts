@@ -1,5 +1,6 @@
 import { type Db, migrate } from '../../db.js';
 import type { Payee, PayeeDirectory } from '../../payees.js';
+import { underFileLock } from './file-lock.js';
 
 const COLUMNS = ['name', 'entityType', 'country', 'currency', 'rail', 'accountMasked'] as const;
 
@@ -30,7 +31,7 @@ export function sqlitePayees(db: Db): PayeeDirectory {
         const value = payee[column];
         if (value !== undefined && value !== '') record[column] = value;
       }
-      write.run(payee.id, JSON.stringify(record), new Date().toISOString());
+      await underFileLock(db, () => write.run(payee.id, JSON.stringify(record), new Date().toISOString()));
     },
   };
 }

@@ -1,15 +1,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { resolve } from 'node:path';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
 import type { Storage, Stores, Tx, TxOptions } from '../index.js';
-import { Mutex } from '../mutex.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
 import { migrateAuditLog } from './audit-schema.js';
 import { migrateExecutions, SqliteExecutionStore } from './executions.js';
 import { SqliteFeedStore } from './feed.js';
+import { underFileLock } from './file-lock.js';
 import { SqliteCredentialStore, SqliteLinkStore } from './passkeys.js';
 import { migratePasskeys } from './passkeys-schema.js';
 
@@ -21,15 +20,14 @@ interface Open {
 }
 
 /**
- * The stores on one better-sqlite3 connection. Transactions on it are serialised by an async
- * mutex: one that awaits keeps the connection to itself, so no other work of this process joins it
+ * The stores on one better-sqlite3 connection. Transactions on it are serialised by the file's
+ * async lock (./file-lock.ts), shared with the other stores writing to the file: one that awaits keeps the connection to itself, so no other work of this process joins it
  * by accident. Across processes, `BEGIN IMMEDIATE` takes SQLite's write lock (waiting up to the
  * connection's busy timeout). A transaction started inside another joins it (AsyncLocalStorage
  * tells which one the caller is in).
  */
 export class SqliteStorage implements Storage {
   readonly #db: Db;
-  readonly #mutex: Mutex;
   readonly #current = new AsyncLocalStorage<Open>();
   readonly #stores: Stores;
   /** The connection's own `synchronous` setting, restored after a relaxed commit. */
@@ -41,7 +39,6 @@ export class SqliteStorage implements Storage {
     migrateExecutions(db);
     migratePasskeys(db);
     this.#db = db;
-    this.#mutex = mutexOf(db);
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
       approvals: new SqliteApprovalStore(db),
@@ -85,18 +82,23 @@ export class SqliteStorage implements Storage {
   }
 
   async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
-    const release = await this.#mutex.lock();
     const open: Open = { write, done: false, afterCommit: [] };
-    let result: T;
+    const result = await underFileLock(this.#db, () => this.#inTransaction(open, work, durable));
+    for (const callback of open.afterCommit) callback();
+    return result;
+  }
+
+  async #inTransaction<T>(open: Open, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
     // A relaxed commit goes to the WAL without an fsync of its own; the next durable commit puts
     // it on disk too.
     const relaxed = !durable && this.#synchronous === 'FULL';
     try {
       if (relaxed) this.#db.pragma('synchronous = NORMAL');
-      this.#db.exec(write ? 'BEGIN IMMEDIATE' : 'BEGIN');
+      this.#db.exec(open.write ? 'BEGIN IMMEDIATE' : 'BEGIN');
       try {
-        result = await this.#current.run(open, () => work(this.#tx(open)));
+        const result = await this.#current.run(open, () => work(this.#tx(open)));
         this.#db.exec('COMMIT');
+        return result;
       } catch (error) {
         if (this.#db.inTransaction) this.#db.exec('ROLLBACK');
         throw error;
@@ -104,28 +106,8 @@ export class SqliteStorage implements Storage {
     } finally {
       open.done = true;
       if (relaxed) this.#db.pragma(`synchronous = ${this.#synchronous}`);
-      release();
     }
-    for (const callback of open.afterCommit) callback();
-    return result;
   }
-}
-
-/**
- * One lock per database file in this process: two connections to one file in one process (tests,
- * tools) would otherwise deadlock, the second's `BEGIN IMMEDIATE` blocking the thread that the
- * first needs to finish its transaction.
- */
-const fileLocks = new Map<string, Mutex>();
-function mutexOf(db: Db): Mutex {
-  if (db.memory) return new Mutex();
-  const file = resolve(db.name);
-  let mutex = fileLocks.get(file);
-  if (mutex === undefined) {
-    mutex = new Mutex();
-    fileLocks.set(file, mutex);
-  }
-  return mutex;
 }
 
 const storages = new WeakMap<Db, SqliteStorage>();

@@ -1,5 +1,6 @@
 import { type Db, migrate } from '../../db.js';
 import type { WebhookKeyStore } from '../../webhooks.js';
+import { underFileLock } from './file-lock.js';
 
 /** The webhook keys' digests in the SQLite database. */
 export function sqliteWebhookKeys(db: Db): WebhookKeyStore {
@@ -25,16 +26,18 @@ export function sqliteWebhookKeys(db: Db): WebhookKeyStore {
   const all = db.prepare('SELECT key_digest, event_name, channel_id FROM service_webhook_keys');
   return {
     add: async (digest, target) => {
-      insert.run(digest, target.eventName, target.channel, target.createdBy, Date.now());
+      await underFileLock(db, () =>
+        insert.run(digest, target.eventName, target.channel, target.createdBy, Date.now()),
+      );
     },
     keepOnly: async (eventName, digest) => {
-      deleteOthers.run(eventName, digest);
+      await underFileLock(db, () => deleteOthers.run(eventName, digest));
     },
     remove: async (digest) => {
-      deleteOne.run(digest);
+      await underFileLock(db, () => deleteOne.run(digest));
     },
     forgetEvent: async (eventName) => {
-      deleteEvent.run(eventName);
+      await underFileLock(db, () => deleteEvent.run(eventName));
     },
     all: async () =>
       (all.all() as { key_digest: string; event_name: string; channel_id: string }[]).map((row) => ({

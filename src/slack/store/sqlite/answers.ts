@@ -1,6 +1,6 @@
 import type { SlackMessage } from '../../render/message.js';
 import type { AnswerRows } from '../answers.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 
 interface Row {
   id: string;
@@ -21,13 +21,15 @@ export function sqliteAnswers(db: Db): AnswerRows {
   const prune = db.prepare('DELETE FROM slack_pages WHERE created_at < ?');
   return {
     insert: async (answer, createdAt) => {
-      insert.run(
-        answer.id,
-        answer.userId,
-        answer.tool,
-        JSON.stringify(answer.pages),
-        answer.shareable ? 1 : 0,
-        createdAt,
+      await underFileLock(db, () =>
+        insert.run(
+          answer.id,
+          answer.userId,
+          answer.tool,
+          JSON.stringify(answer.pages),
+          answer.shareable ? 1 : 0,
+          createdAt,
+        ),
       );
     },
     get: async (id) => {
@@ -43,7 +45,7 @@ export function sqliteAnswers(db: Db): AnswerRows {
       };
     },
     deleteBefore: async (time) => {
-      prune.run(time);
+      await underFileLock(db, () => prune.run(time));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type ApprovalMessage, type ApprovalMessages, CLAIM_MS } from '../../approvals/store.js';
 import type { OutboxCall } from '../outbox-rows.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 import { outboxInserter } from './outbox.js';
 
 interface Row {
@@ -56,13 +56,15 @@ export function sqliteApprovalMessages(db: Db): ApprovalMessages {
 
   return {
     get: async (approvalId) => get(approvalId),
-    claim: async (approvalId, channel, now = Date.now()) => claimOrFind.immediate(approvalId, channel, now),
+    claim: (approvalId, channel, now = Date.now()) =>
+      underFileLock(db, () => claimOrFind.immediate(approvalId, channel, now)),
     posted: async (approvalId, ts, rendered, now = Date.now()) => {
-      posted.run(ts, now, rendered, approvalId);
+      await underFileLock(db, () => posted.run(ts, now, rendered, approvalId));
     },
     release: async (approvalId) => {
-      release.run(approvalId);
+      await underFileLock(db, () => release.run(approvalId));
     },
-    queueChanges: async (approvalId, edit, calls) => queueChanges.immediate(approvalId, edit, calls),
+    queueChanges: (approvalId, edit, calls) =>
+      underFileLock(db, () => queueChanges.immediate(approvalId, edit, calls)),
   };
 }

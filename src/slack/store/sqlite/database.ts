@@ -4,3 +4,4 @@
  * folder. The rest of the front end sees the interfaces of `../stores.ts`.
  */
 export { type Db, migrate } from '../../../core/db.js';
+export { underFileLock } from '../../../core/store/sqlite/file-lock.js';

@@ -1,5 +1,5 @@
 import type { ServiceDeliveries } from '../deliveries.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 import { outboxInserter } from './outbox.js';
 
 export function sqliteDeliveries(db: Db): ServiceDeliveries {
@@ -16,6 +16,7 @@ export function sqliteDeliveries(db: Db): ServiceDeliveries {
     },
   );
   return {
-    accept: async (delivery, calls) => accept.immediate(delivery.eventId, delivery.eventName, calls),
+    accept: (delivery, calls) =>
+      underFileLock(db, () => accept.immediate(delivery.eventId, delivery.eventName, calls)),
   };
 }

@@ -1,5 +1,5 @@
 import type { OutboxCall, OutboxRows } from '../outbox-rows.js';
-import type { Db } from './database.js';
+import { type Db, underFileLock } from './database.js';
 
 interface Row {
   id: number;
@@ -42,9 +42,9 @@ export function sqliteOutbox(db: Db): OutboxRows {
   );
   const pending = db.prepare('SELECT count(*) AS n FROM slack_outbox WHERE done_at IS NULL');
   return {
-    add: async (calls, now) => add.immediate(calls, now),
+    add: (calls, now) => underFileLock(db, () => add.immediate(calls, now)),
     claimHead: async (now, leaseUntil) => {
-      const row = claim.get(leaseUntil, now, now) as Row | undefined;
+      const row = await underFileLock(db, () => claim.get(leaseUntil, now, now) as Row | undefined);
       if (row === undefined) return undefined;
       return {
         id: row.id,
@@ -54,13 +54,13 @@ export function sqliteOutbox(db: Db): OutboxRows {
       };
     },
     sent: async (id, now) => {
-      sent.run(now, id);
+      await underFileLock(db, () => sent.run(now, id));
     },
     dropped: async (id, now, attempts, error) => {
-      dropped.run(now, attempts, error, id);
+      await underFileLock(db, () => dropped.run(now, attempts, error, id));
     },
     retryAt: async (id, attempts, nextAt, error) => {
-      retry.run(attempts, nextAt, error, id);
+      await underFileLock(db, () => retry.run(attempts, nextAt, error, id));
     },
     pending: async () => (pending.get() as { n: number }).n,
   };

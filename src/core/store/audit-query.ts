@@ -1,5 +1,5 @@
-import { AuditFilterError } from '../../audit/errors.js';
-import type { AuditFilter } from '../../audit/schema.js';
+import { AuditFilterError } from '../audit/errors.js';
+import type { AuditFilter } from '../audit/schema.js';
 
 export const DEFAULT_LIST_LIMIT = 100;
 
@@ -14,7 +14,7 @@ function instant(name: string, value: string | Date): string {
   return date.toISOString();
 }
 
-/** The SELECT for a filter; `ts` is ISO 8601 UTC with milliseconds, so text order is time order. */
+/** The SELECT for a filter, with `?` marks (each backend numbers them as it needs); `ts` is ISO 8601 UTC with milliseconds, so text order is time order. */
 export function selectEntries(filter: AuditFilter, defaultLimit: number | undefined): AuditQuery {
   const where: string[] = [];
   const params: (string | number)[] = [];

@@ -1,0 +1,97 @@
+import type { CardDirectory } from '../core/cards.js';
+import type { Config } from '../core/config.js';
+import { openDatabase } from '../core/db.js';
+import { notConfigured } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
+import type { PayeeDirectory } from '../core/payees.js';
+import type { Backend } from '../core/store/backend.js';
+import type { Storage } from '../core/store/index.js';
+import { postgresCards } from '../core/store/postgres/cards.js';
+import { migrate } from '../core/store/postgres/migrate.js';
+import { postgresPayees } from '../core/store/postgres/payees.js';
+import { createPgPool } from '../core/store/postgres/pool.js';
+import { postgresStorage } from '../core/store/postgres/storage.js';
+import { postgresWebhookKeys } from '../core/store/postgres/webhook-keys.js';
+import { sqliteCards } from '../core/store/sqlite/cards.js';
+import { sqlitePayees } from '../core/store/sqlite/payees.js';
+import { sqliteStorage } from '../core/store/sqlite/storage.js';
+import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
+import type { WebhookKeyStore } from '../core/webhooks.js';
+import { fingerprintKey } from './fingerprint-key.js';
+
+export type { Backend };
+
+/** Every store of the core on the chosen backend, and the fingerprint key kept outside it. */
+export interface Database extends StorageOnly {
+  payees: PayeeDirectory;
+  cards: CardDirectory;
+  webhookKeys: WebhookKeyStore;
+  fingerprintKey: Buffer;
+}
+
+/** The core's storage alone, on the chosen backend (commands that need no service, no key). */
+export interface StorageOnly {
+  backend: Backend;
+  /** The SQLite file, or `host:port/db` (never a password): for messages. */
+  where: string;
+  storage: Storage;
+  close(): Promise<void>;
+}
+
+/**
+ * `BANKOPS_DATABASE_URL` set: PostgreSQL, migrated first (under the schema's advisory lock, so
+ * replicas starting together apply each version once). Unset: the SQLite file, as it always was.
+ * An unreachable server gives the one-line error naming it.
+ */
+export async function openStorage(config: Config, log?: Logger): Promise<StorageOnly> {
+  if (config.databaseUrl === undefined) {
+    const db = openDatabase(config.databasePath);
+    return {
+      backend: { kind: 'sqlite', db },
+      where: config.databasePath,
+      storage: sqliteStorage(db),
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  const store = createPgPool(config.databaseUrl, optional('log', log));
+  try {
+    await migrate(store);
+  } catch (error) {
+    await store.pool.end();
+    throw error;
+  }
+  return {
+    backend: { kind: 'postgres', store },
+    where: store.where,
+    storage: postgresStorage(store),
+    close: () => store.pool.end(),
+  };
+}
+
+/**
+ * Every store of the core on the chosen backend (`openStorage`). With PostgreSQL the fingerprint
+ * key comes from `BANKOPS_FINGERPRINT_KEY_FILE`, required: replicas share it and it is never in the
+ * database. With SQLite it stays beside the file as before.
+ */
+export async function openStores(config: Config, log: Logger): Promise<Database> {
+  if (config.databaseUrl !== undefined && config.fingerprintKeyFile === undefined) {
+    throw notConfigured(
+      'BANKOPS_FINGERPRINT_KEY_FILE is required with BANKOPS_DATABASE_URL: every replica reads the same key and it is never stored in the database; make one with `umask 077; openssl rand -hex 32 > FILE`',
+    );
+  }
+  // The operator's file when named (always, with PostgreSQL); else the one beside the SQLite file.
+  const key = fingerprintKey(config.databasePath, config.fingerprintKeyFile);
+  const opened = await openStorage(config, log);
+  const { backend } = opened;
+  return {
+    ...opened,
+    payees: backend.kind === 'sqlite' ? sqlitePayees(backend.db) : postgresPayees(backend.store),
+    cards: backend.kind === 'sqlite' ? sqliteCards(backend.db) : postgresCards(backend.store),
+    webhookKeys:
+      backend.kind === 'sqlite' ? sqliteWebhookKeys(backend.db) : postgresWebhookKeys(backend.store),
+    fingerprintKey: key,
+  };
+}

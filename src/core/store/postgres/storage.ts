@@ -1,0 +1,121 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type pg from 'pg';
+import { internalError } from '../../errors.js';
+import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import { Mutex } from '../mutex.js';
+import { PgApprovalStore } from './core/approvals.js';
+import { PgAuditStore } from './core/audit.js';
+import { PgExecutionStore } from './core/executions.js';
+import { PgFeedStore } from './core/feed.js';
+import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
+import { LockKey, lockForTransaction } from './locks.js';
+import type { PgStore } from './pool.js';
+import { withTransaction } from './transaction.js';
+
+/** A transaction in progress: its stores, whether it writes, and what to run after it commits. */
+interface Open {
+  stores: Stores;
+  write: boolean;
+  done: boolean;
+  afterCommit: (() => void)[];
+}
+
+function storesOn(client: pg.ClientBase, write: boolean): Stores {
+  return {
+    approvals: new PgApprovalStore(client),
+    feed: new PgFeedStore(client),
+    executions: new PgExecutionStore(client),
+    audit: new PgAuditStore(client, write),
+    credentials: new PgCredentialStore(client),
+    links: new PgLinkStore(client),
+  };
+}
+
+/**
+ * The core's stores in PostgreSQL (the schema comes from `migrate`, ./migrate.ts), with SQLite's
+ * semantics: write transactions are serialised, by a transaction-level advisory lock taken first
+ * (`LockKey.Storage`), which plays the part of SQLite's `BEGIN IMMEDIATE` across replicas. The
+ * engine reads, decides and writes inside one transaction and relies on nobody writing in between;
+ * under the lock that holds at READ COMMITTED without a serialization failure to replay, and the
+ * feed's sequence numbers are given in commit order (./core/feed.ts). A `read` is one REPEATABLE
+ * READ snapshot and takes no lock in the database. In the process, transactions run one after
+ * another (an async mutex, as on SQLite), so one that awaits lets no other work in; one called
+ * inside another joins it (AsyncLocalStorage). A transient failure (a deadlock with another
+ * component's transaction, a cut connection) runs the work again from the start, a bounded number
+ * of times: the core's transactions only touch their stores, and callbacks wait for the commit.
+ */
+export class PostgresStorage implements Storage {
+  readonly #store: PgStore;
+  readonly #mutex = new Mutex();
+  readonly #current = new AsyncLocalStorage<Open>();
+
+  constructor(store: PgStore) {
+    this.#store = store;
+  }
+
+  transaction<T>(work: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
+    const outer = this.#joinable();
+    if (outer !== undefined) {
+      if (!outer.write) return Promise.reject(internalError('a write inside a read transaction'));
+      return work(txOf(outer));
+    }
+    return this.#run(true, work, options.durable !== false);
+  }
+
+  read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
+    const outer = this.#joinable();
+    if (outer !== undefined) return work(outer.stores);
+    return this.#run(false, work, true);
+  }
+
+  #joinable(): Open | undefined {
+    const open = this.#current.getStore();
+    // Work scheduled from inside a transaction (a timer) may run after it ended: it starts its own.
+    return open === undefined || open.done ? undefined : open;
+  }
+
+  async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
+    const release = await this.#mutex.lock();
+    let committed: Open | undefined;
+    let result: T;
+    try {
+      result = await withTransaction(
+        this.#store,
+        async (client) => {
+          if (write) await lockForTransaction(client, LockKey.Storage);
+          // A relaxed commit returns before the WAL reaches the disk; a later durable one flushes it.
+          if (!durable) await client.query("SELECT set_config('synchronous_commit', 'off', true)");
+          const open: Open = { stores: storesOn(client, write), write, done: false, afterCommit: [] };
+          committed = open;
+          try {
+            return await this.#current.run(open, () => work(txOf(open)));
+          } finally {
+            open.done = true;
+          }
+        },
+        { isolation: write ? 'read committed' : 'repeatable read' },
+      );
+    } finally {
+      release();
+    }
+    for (const callback of committed?.afterCommit ?? []) callback();
+    return result;
+  }
+}
+
+const txOf = (open: Open): Tx => ({
+  ...open.stores,
+  afterCommit: (callback) => open.afterCommit.push(callback),
+});
+
+const storages = new WeakMap<PgStore, PostgresStorage>();
+
+/** The storage of a pool: one per pool, so every user of it shares its in-process lock. */
+export function postgresStorage(store: PgStore): PostgresStorage {
+  let storage = storages.get(store);
+  if (storage === undefined) {
+    storage = new PostgresStorage(store);
+    storages.set(store, storage);
+  }
+  return storage;
+}

@@ -1,0 +1,78 @@
+import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome, runCliHere } from '../helpers/cli.js';
+
+/** `BANKOPS_DATABASE_URL` at the CLI: the database it names, never its password. */
+
+let home: ReturnType<typeof cliHome>;
+let url: string;
+let where: string;
+let keyFile: string;
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  home = cliHome();
+  const port = await closedPort();
+  url = `postgres://ops:s3cret@127.0.0.1:${port}/bank`;
+  where = `127.0.0.1:${port}/bank`;
+  keyFile = join(home.dir, 'fingerprint.key');
+  writeFileSync(keyFile, 'ab'.repeat(32), { mode: 0o600 });
+});
+afterAll(() => home.cleanup());
+
+describe('the CLI on PostgreSQL', () => {
+  it('says in one line which database it cannot reach, and exits 1', async () => {
+    const env = { ...home.env, BANKOPS_DATABASE_URL: url, BANKOPS_FINGERPRINT_KEY_FILE: keyFile };
+    for (const args of [
+      ['audit', 'verify'],
+      ['call', 'list_payees'],
+    ]) {
+      const run = await runCliHere(args, env);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `bankops: bankops cannot reach its database at ${where} (connection refused)\n`,
+      );
+      expect(run.stdout).toBe('');
+    }
+  });
+
+  it('refuses to start without the shared fingerprint key file, saying how to make one', async () => {
+    const run = await runCliHere(['call', 'list_payees'], { ...home.env, BANKOPS_DATABASE_URL: url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('BANKOPS_FINGERPRINT_KEY_FILE is required with BANKOPS_DATABASE_URL');
+    expect(run.stderr).toContain('openssl rand -hex 32');
+  });
+
+  it('shows the database in config check, without the password', async () => {
+    const run = await runCliHere(['config', 'check', '--json'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: url,
+      BANKOPS_FINGERPRINT_KEY_FILE: keyFile,
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('s3cret');
+    expect(run.stdout).toContain(`PostgreSQL at ${where}`);
+    expect(run.stdout).toContain(`audit log and approvals in PostgreSQL at ${where}, the key in ${keyFile}`);
+  });
+
+  it('refuses a database URL that is not PostgreSQL', async () => {
+    const run = await runCliHere(['config', 'check'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: 'mysql://x@h/db',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr + run.stdout).toContain(
+      'BANKOPS_DATABASE_URL: must start with postgres:// or postgresql://',
+    );
+  });
+});
