@@ -84,6 +84,7 @@ async function copyTable(
   const total = (db.prepare(`SELECT count(*) AS n FROM ${table.name}`).get() as { n: number }).n;
   const sql = insertSql(table);
   let copied = 0;
+  if (total === 0) progress({ table: table.name, copied, total });
   for (const rows of pages(db, table)) {
     const inserted = await client.query(sql, columnsOf(rows, table.columns.length));
     copied += inserted.rowCount ?? 0;
