@@ -136,6 +136,13 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '~/.local/share/bankops/bankops.db',
   },
   {
+    name: 'BANKOPS_DATABASE_URL',
+    group: 'database',
+    what: 'PostgreSQL (postgres://…) shared by replicas, instead of the SQLite file',
+    otherwise: 'the SQLite file (BANKOPS_DB)',
+    secret: true,
+  },
+  {
     name: 'BANKOPS_FINGERPRINT_KEY_FILE',
     group: 'database',
     what: 'key for fingerprints of secret inputs (64+ hex, not world-readable), shared by replicas',
