@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COPIED_TABLES, type CopiedTable } from '../../src/app/db-copy/tables.js';
+import { AuditLog } from '../../src/core/audit/index.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
 import { auditHead, auditRowsAfter } from '../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../src/core/store/postgres/audit-verify.js';
@@ -14,10 +15,12 @@ import { withTransaction } from '../../src/core/store/postgres/transaction.js';
 import { postgresWebhookKeys } from '../../src/core/store/postgres/webhook-keys.js';
 import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
 import { sqlitePayees } from '../../src/core/store/sqlite/payees.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sqliteWebhookKeys } from '../../src/core/store/sqlite/webhook-keys.js';
 import { postgresSlackStores } from '../../src/slack/store/postgres/index.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
+import { sampleEntry, tempDir } from '../helpers/audit.js';
 import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
@@ -221,6 +224,39 @@ describe.skipIf(!available)('bankops db copy', () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toBe(
       `bankops: the database at 127.0.0.1:5432/${database.name} is not empty (approvals has rows): db copy fills an empty one\n`,
+    );
+  });
+});
+
+describe.skipIf(!available)('bankops db copy of a deployment that never ran Slack', () => {
+  const database = useTestDatabase();
+  const tmp = tempDir('bankops-copy-');
+  afterAll(() => tmp.cleanup());
+
+  it('copies the core alone, the stores never used as empty, into a database with no tables', async () => {
+    const file = join(tmp.dir, 'core.db');
+    const db = openDatabase(file);
+    const audit = new AuditLog(sqliteStorage(db));
+    for (let i = 0; i < 3; i += 1) await audit.append(sampleEntry(i));
+    db.close();
+    const run = await runCliHere(['db', 'copy', '--to', database.url()], { BANKOPS_DB: file });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`copy: migrated 127.0.0.1:5432/${database.name} to schema version`);
+    expect(run.stderr).toContain('copy: slack_outbox 0 of 0 rows\n');
+    expect(run.stdout).toMatch(/^ {2}audit_log +3$/m);
+    expect(run.stdout).toMatch(/^ {2}slack_outbox +0$/m);
+    expect(await verifyAuditLog(database.store().pool)).toMatchObject({ ok: true, entries: 3 });
+  });
+
+  it('refuses a file with an older table, saying to migrate it first', async () => {
+    const file = join(tmp.dir, 'old.db');
+    const db = openDatabase(file);
+    db.exec('CREATE TABLE payees (id TEXT PRIMARY KEY, record_json TEXT NOT NULL)');
+    db.close();
+    const run = await runCliHere(['db', 'copy', '--to', database.url()], { BANKOPS_DB: file });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `bankops: ${file}: payees has no updated_at: run \`bankops db migrate\` on it first (BANKOPS_DATABASE_URL unset)\n`,
     );
   });
 });

@@ -120,8 +120,9 @@ export async function copySqliteToPostgres(
   target: PgStore,
   progress: (p: CopyProgress) => void = () => undefined,
 ): Promise<CopyResult> {
-  const tables = COPIED_TABLES.filter((table) => hasTable(db, table.name));
-  for (const table of tables) checkColumns(db, table, file);
+  // A store never used (Slack never configured) may have no table in the file: nothing to copy.
+  const present = new Set(COPIED_TABLES.filter((table) => hasTable(db, table.name)).map((t) => t.name));
+  for (const table of COPIED_TABLES) if (present.has(table.name)) checkColumns(db, table, file);
   db.exec('BEGIN');
   try {
     const anchor = sqliteHead(db);
@@ -133,8 +134,11 @@ export async function copySqliteToPostgres(
         await client.query(`LOCK TABLE ${names.join(', ')} IN EXCLUSIVE MODE`);
         await requireEmpty(client, target.where);
         const rows: CopyResult['rows'] = [];
-        for (const table of tables)
-          rows.push({ table: table.name, rows: await copyTable(db, client, table, progress) });
+        for (const table of COPIED_TABLES) {
+          const copied = present.has(table.name) ? await copyTable(db, client, table, progress) : 0;
+          if (!present.has(table.name)) progress({ table: table.name, copied, total: 0 });
+          rows.push({ table: table.name, rows: copied });
+        }
         const verified = await verifyAuditLog(client, anchor);
         if (!verified.ok) {
           throw copyFailed(
