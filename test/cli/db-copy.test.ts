@@ -260,3 +260,27 @@ describe.skipIf(!available)('bankops db copy of a deployment that never ran Slac
     );
   });
 });
+
+describe.skipIf(!available)('two copies started at once', () => {
+  const database = useTestDatabase();
+  const tmp = tempDir('bankops-copy-twice-');
+  afterAll(() => tmp.cleanup());
+
+  it('one copies; the other waits for its lock, then finds rows and is refused', async () => {
+    const file = join(tmp.dir, 'bankops.db');
+    const db = openDatabase(file);
+    const audit = new AuditLog(sqliteStorage(db));
+    for (let i = 0; i < 20; i += 1) await audit.append(sampleEntry(i));
+    db.close();
+    await runCliHere(['db', 'migrate', '--url', database.url()], { BANKOPS_DB: file });
+    const runs = await Promise.all([
+      runCliHere(['db', 'copy', '--to', database.url()], { BANKOPS_DB: file }),
+      runCliHere(['db', 'copy', '--to', database.url()], { BANKOPS_DB: file }),
+    ]);
+    expect(runs.map((run) => run.code).sort()).toEqual([0, 1]);
+    const refused = runs.find((run) => run.code === 1);
+    expect(refused?.stderr).toMatch(/is not empty \(audit_log has rows\): db copy fills an empty one\n$/);
+    const rows = await database.store().pool.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_log');
+    expect(rows.rows[0]?.n).toBe(20);
+  });
+});
