@@ -16,7 +16,7 @@ export function appliedMigrations(db: Db): string[] {
 }
 
 /** Makes every table bankops keeps in the SQLite file (each store's migrations, once). */
-function applyAll(db: Db): void {
+export function makeSqliteTables(db: Db): void {
   sqliteStorage(db);
   sqlitePayees(db);
   sqliteCards(db);
@@ -28,7 +28,7 @@ function applyAll(db: Db): void {
 export function knownMigrations(): Set<string> {
   const db = openDatabase(':memory:');
   try {
-    applyAll(db);
+    makeSqliteTables(db);
     return new Set(appliedMigrations(db));
   } finally {
     db.close();
@@ -54,6 +54,6 @@ export function refuseNewer(db: Db, file: string): void {
 export function migrateSqlite(db: Db, file: string): string[] {
   refuseNewer(db, file);
   const before = new Set(appliedMigrations(db));
-  applyAll(db);
+  makeSqliteTables(db);
   return appliedMigrations(db).filter((name) => !before.has(name));
 }
