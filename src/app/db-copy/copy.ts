@@ -100,7 +100,7 @@ async function copyTable(
   return copied;
 }
 
-/** The SQLite chain's head (seq 0 when empty): the copy must end at the same entry. */
+/** The SQLite chain's head (none when empty): the copy must end at the same entry. */
 function sqliteHead(db: Db): AuditAnchor | undefined {
   if (!hasTable(db, 'audit_log')) return undefined;
   return db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1').get() as
@@ -135,8 +135,9 @@ export async function copySqliteToPostgres(
         await requireEmpty(client, target.where);
         const rows: CopyResult['rows'] = [];
         for (const table of COPIED_TABLES) {
-          const copied = present.has(table.name) ? await copyTable(db, client, table, progress) : 0;
-          if (!present.has(table.name)) progress({ table: table.name, copied, total: 0 });
+          let copied = 0;
+          if (present.has(table.name)) copied = await copyTable(db, client, table, progress);
+          else progress({ table: table.name, copied, total: 0 });
           rows.push({ table: table.name, rows: copied });
         }
         const verified = await verifyAuditLog(client, anchor);
