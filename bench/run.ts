@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark in turn. Not part of the tests.
 await import('./audit.bench.js');
 await import('./postgres-audit.bench.js');
+await import('./db-copy.bench.js');
 await import('./core.bench.js');
 await import('./mcp.bench.js');
 await import('./slack.bench.js');

@@ -15,6 +15,8 @@ Usage:
   bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
   bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to an assistant
   bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, Slack, events
+  bankops db migrate [--url <postgres://…>]                bring the database to this schema
+  bankops db copy --to <postgres://…>                      move the SQLite data to PostgreSQL
   bankops db backup <file> [--force]                       a consistent copy of the database
   bankops config check                                     the configuration in force, and gaps
   bankops completion bash|zsh|fish                         a shell completion script

@@ -20,7 +20,7 @@ const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   audit: ['tail', 'verify', 'export'],
   sandbox: ['status', 'reset', 'clock', 'faults', 'rates'],
   config: ['check'],
-  db: ['backup'],
+  db: ['migrate', 'copy', 'backup'],
   completion: ['bash', 'zsh', 'fish'],
 };
 const COMMANDS = [
@@ -54,7 +54,7 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   ],
   sandbox: ['--port', '--verbose', '--json'],
   config: ['--json'],
-  db: ['--force'],
+  db: ['--url', '--grant', '--print-grants', '--to', '--force'],
 };
 
 /** Each tool's fields as `key=` words, nested ones dotted (`bank.accountNumber=`). */

@@ -7,9 +7,28 @@ import { openDatabase } from '../../core/db.js';
 import { notConfigured } from '../../core/errors.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, err, out, UsageError } from '../io.js';
+import { dbCopy } from './db-copy.js';
+import { dbMigrate } from './db-migrate.js';
 
 export const DB_HELP = `Usage:
+  bankops db migrate [--url postgres://…] [--grant <role>]
+  bankops db migrate --print-grants <role>
+  bankops db copy --to postgres://…
   bankops db backup <file> [--force]
+
+migrate brings the database to the schema this bankops knows and prints what it applied, or "up
+to date": PostgreSQL when BANKOPS_DATABASE_URL (or --url) names one, else the SQLite file
+(BANKOPS_DB). Run it as the role that owns the tables; --grant <role> then gives the runtime role
+its grants (the audit log: read and append only). A database migrated by a newer bankops is
+refused before anything changes. --print-grants <role> prints those grants as SQL and connects to
+nothing.
+
+copy moves the SQLite deployment (BANKOPS_DB) into an empty PostgreSQL database (migrating it
+first if it has no tables), in one transaction: approvals, votes, the change feed and its cursors,
+idempotency keys, the audit chain (verified on PostgreSQL before the copy commits), passkeys,
+payees, cards, webhook keys and Slack's stores. A database holding any row is refused. Stop
+bankops serve first: what it writes after the copy started is not copied. Progress goes to
+stderr, the rows per table to stdout.
 
 backup writes a consistent copy of the SQLite database (BANKOPS_DB) to <file> with SQLite's online
 backup, while bankops serve and other commands go on using it: the copy is the database as it was
@@ -21,7 +40,8 @@ The fingerprint key is not in the database: keep BANKOPS_FINGERPRINT_KEY_FILE, o
 beside the database, with the copy (without it, earlier requests are no longer recognised as
 repeats; nothing else is lost).
 
-Exit status: 0 copied, 1 the copy failed, 2 usage, no database, or <file> exists.
+Exit status: 0 done, 1 failed or refused (a newer schema, a target that is not empty), 2 usage,
+no database, or <file> exists.
 `;
 
 /** Pages copied per step: between steps bankops's other connections write as usual. */
@@ -31,16 +51,28 @@ const ALL_PAGES = 0x7fffffff;
 
 export async function dbCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: { force: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || values.help) {
+  if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || rest.includes('--help')) {
     out(DB_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (sub !== 'backup') throw new UsageError(`unknown subcommand 'db ${sub}'`, DB_HELP);
+  switch (sub) {
+    case 'backup':
+      return backupCommand(rest);
+    case 'migrate':
+      return dbMigrate(rest);
+    case 'copy':
+      return dbCopy(rest);
+    default:
+      throw new UsageError(`unknown subcommand 'db ${sub}'`, DB_HELP);
+  }
+}
+
+function backupCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { force: { type: 'boolean' } },
+  });
   const [target, ...extra] = positionals;
   if (target === undefined || extra.length > 0)
     throw new UsageError('db backup takes one file to write', DB_HELP);

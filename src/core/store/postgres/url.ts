@@ -24,3 +24,16 @@ export function describeDatabase(url: string): string {
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres';
   return `${host}:${port}/${database}`;
 }
+
+/**
+ * The PostgreSQL database bankops is configured to use (`BANKOPS_DATABASE_URL`), or undefined for the
+ * SQLite file. A value that is not a PostgreSQL URL is refused, naming the variable.
+ */
+export function databaseUrlOf(env: Record<string, string | undefined>): string | undefined {
+  const value = env.BANKOPS_DATABASE_URL?.trim();
+  if (value === undefined || value === '') return undefined;
+  if (!isPostgresUrl(value)) {
+    throw usageError('BANKOPS_DATABASE_URL must be a postgres:// or postgresql:// URL');
+  }
+  return value;
+}
