@@ -19,9 +19,9 @@ function ramDisk(): Record<string, string> {
 /**
  * End-to-end tests: through the built binary, child processes on one database, the front ends'
  * HTTP listener (`bankops serve`, MCP over HTTP, Slack's Request URL with its tunnel, the passkey
- * pages) and the browser (test/web: the passkey pages on serve's listener and in Chromium).
- * Everything else is `unit`: in one process, against the sandbox on loopback (test/core/store/postgres
- * too: several pools of one process against the PostgreSQL server, a database per file).
+ * pages), the browser (test/web: the passkey pages on serve's listener and in Chromium) and the
+ * PostgreSQL server (a database per file; the store contracts run there against both backends).
+ * Everything else is `unit`: in one process, against the sandbox on loopback, needing no server.
  */
 const E2E = [
   'test/cli/against-service.test.ts',
@@ -46,7 +46,15 @@ const E2E = [
   'test/core/approvals-feed.test.ts',
   'test/core/audit-concurrency.test.ts',
   'test/core/audit-group-commit.test.ts',
-  'test/core/store/postgres/audit-processes.test.ts',
+  'test/core/store/postgres/**',
+  'test/core/storage.test.ts',
+  'test/core/directories.test.ts',
+  'test/core/postgres-replicas.test.ts',
+  'test/slack/stores.test.ts',
+  'test/slack/postgres-outbox.test.ts',
+  'test/cli/db-copy.test.ts',
+  'test/cli/db-copy-tables.test.ts',
+  'test/cli/postgres-database.test.ts',
 ];
 
 export default defineConfig({
