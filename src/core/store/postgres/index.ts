@@ -6,27 +6,13 @@ export type { AuditDraft } from './audit.js';
 export { appendAuditEntries, auditHead, auditRowsAfter } from './audit.js';
 export { verifyAuditLog } from './audit-verify.js';
 export { type AuditWriterOptions, PgAuditWriter } from './audit-writer.js';
-export { lockDueExpiries } from './due.js';
 export { databaseUnreachable, isTransient, isUnreachable, sqlState } from './errors.js';
 export type { FeedEvent, FeedPosition, NewFeedEvent } from './feed.js';
 export { appendFeedEvent, eventsOf, FEED_CHANNEL, FEED_START, feedHead, readFeed } from './feed.js';
 export type { ConsumeResult, GroupHandler } from './feed-group.js';
 export { consumeGroup, ensureGroup, groupPosition } from './feed-group.js';
 export { FeedListener, type FeedListenerOptions } from './feed-listener.js';
-export type { LeaseClaim } from './leases.js';
-export { claimLease, DEFAULT_LEASE_MS, expiredLeases, releaseLease, renewLease } from './leases.js';
-export type { PostedMessage } from './message-claims.js';
-export {
-  approvalMessage,
-  claimApprovalMessage,
-  MESSAGE_CLAIM_MS,
-  recordPosted,
-  recordRendered,
-  releaseMessageClaim,
-} from './message-claims.js';
 export { type MigrateOptions, type MigrateResult, migrate, schemaVersion } from './migrate.js';
-export type { OutboxClaim, OutboxMessage } from './outbox.js';
-export { claimOutbox, enqueueOutbox, finishOutbox, pendingOutbox, retryOutbox } from './outbox.js';
 export type { PgPoolOptions, PgStore, Queryable } from './pool.js';
 export { connect, createPgPool, ping } from './pool.js';
 export { grantRuntimeRole, runtimeGrantsSql } from './roles.js';
