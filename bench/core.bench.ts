@@ -1,14 +1,17 @@
 // Executor overhead over a direct client call, and concurrent approvals, against the sandbox on
 // loopback, with the runtime built by the composition root as every entry point builds it.
 // Figures are ratios against a baseline measured in the same run (the machines are noisy).
-// Run: npm run bench (or npx tsx bench/core.bench.ts [calls])
-import { mkdtempSync, rmSync } from 'node:fs';
+// Run: npm run bench (or npx tsx bench/core.bench.ts [calls]). On SQLite, then on PostgreSQL when
+// its server answers (BANKOPS_TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/app/config.js';
 import { createRuntime } from '../src/app/runtime.js';
 import { cliActor } from '../src/core/actors.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
+import { asServerAdmin, postgresAvailable, urlFor } from '../test/helpers/postgres.js';
 
 const ROUNDS = 7;
 const CALLS = Number(process.argv[2] ?? 300);
@@ -24,93 +27,123 @@ async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   return (performance.now() - started) / n;
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'bankops-bench-'));
-const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
-const c = sandbox.credentials;
-const runtime = await createRuntime(
-  loadConfig({
-    BANKOPS_BASE_URL: sandbox.url,
-    BANKOPS_API_KEY: c.apiKey,
-    BANKOPS_PRODUCT_ID: c.productId,
-    BANKOPS_USER_ID: c.userId,
-    BANKOPS_COMPANY_ID: c.companyId,
+/** The database settings of one run: the SQLite file, or a new PostgreSQL database and its key file. */
+async function databaseOf(backend: 'SQLite' | 'PostgreSQL', dir: string): Promise<Record<string, string>> {
+  if (backend === 'SQLite') return { BANKOPS_DB: join(dir, 'bench.db') };
+  const name = `bankops_bench_core_${process.pid}`;
+  await asServerAdmin(async (admin) => {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  });
+  const keyFile = join(dir, 'fingerprint.key');
+  writeFileSync(keyFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  return {
     BANKOPS_DB: join(dir, 'bench.db'),
-  }),
-  { recover: false },
-);
-const { client, executor, approvals } = runtime;
-const operator = cliActor('bench-operator');
+    BANKOPS_DATABASE_URL: urlFor(name),
+    BANKOPS_FINGERPRINT_KEY_FILE: keyFile,
+  };
+}
 
-try {
-  // 1. A read: the client alone, then the same read through the executor (validation, policy, the
-  //    audit entry in a group commit without an fsync of its own). Interleaved rounds.
-  const direct: number[] = [];
-  const viaExecutor: number[] = [];
-  await client.accounts.balances({ companyCode: c.companyId });
-  await executor.execute({ tool: 'get_balances', input: {}, actor: operator });
-  for (let round = 0; round < ROUNDS; round += 1) {
-    direct.push(await timeIt(() => client.accounts.balances({ companyCode: c.companyId }), CALLS));
-    viaExecutor.push(
-      await timeIt(() => executor.execute({ tool: 'get_balances', input: {}, actor: operator }), CALLS),
-    );
-  }
-  const d = median(direct);
-  const e = median(viaExecutor);
-  console.log(
-    `read get_balances: direct client ${d.toFixed(3)} ms/call, executor ${e.toFixed(3)} ms/call, ` +
-      `ratio ${(e / d).toFixed(2)}x (goal ≤ 1.10x; median of ${ROUNDS} rounds of ${CALLS})`,
+const backends: ('SQLite' | 'PostgreSQL')[] = [
+  'SQLite',
+  ...((await postgresAvailable()) ? ['PostgreSQL' as const] : []),
+];
+for (const backend of backends) await benchOn(backend);
+
+async function benchOn(backend: 'SQLite' | 'PostgreSQL'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bankops-bench-'));
+  const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
+  const c = sandbox.credentials;
+  const runtime = await createRuntime(
+    loadConfig({
+      BANKOPS_BASE_URL: sandbox.url,
+      BANKOPS_API_KEY: c.apiKey,
+      BANKOPS_PRODUCT_ID: c.productId,
+      BANKOPS_USER_ID: c.userId,
+      BANKOPS_COMPANY_ID: c.companyId,
+      ...(await databaseOf(backend, dir)),
+    }),
+    { recover: false },
   );
+  const { client, executor, approvals } = runtime;
+  const operator = cliActor('bench-operator');
+  console.log(`core on ${backend}:`);
 
-  // 2. Money movement: a direct quote + payout against the whole approval path (request, 50
-  //    approvers at once, fresh quote, payout), exactly one payout each time.
-  const payout = {
-    beneficiaryId: 'ben_de_swift_0001',
-    sourceAccountId: 'acc_usd_0001',
-    sourceAssetCode: 'USD',
-    destinationAssetCode: 'EUR',
-    destinationRail: 'SWIFT',
-    amount: 10,
-    side: 'SOURCE',
-    purposeCode: 'GOODS_PURCHASED',
-  } as const;
-  const directPayout: number[] = [];
-  const approved: number[] = [];
-  for (let round = 0; round < 5; round += 1) {
-    let started = performance.now();
-    const quote = await client.payouts.quote({ ...payout, companyCode: c.companyId });
-    await client.payouts.create({
-      companyCode: c.companyId,
-      quoteId: quote.quoteId,
-      purposeCode: payout.purposeCode,
-    });
-    directPayout.push(performance.now() - started);
-
-    started = performance.now();
-    const opened = await executor.execute({
-      tool: 'create_payout',
-      input: { ...payout, amount: 10 + round },
-      actor: operator,
-    });
-    if (opened.status !== 'pending_approval')
-      throw new Error(`expected pending_approval, got ${opened.status}`);
-    const votes = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        executor.approve(opened.approvalId, cliActor(`bench-approver-${round}-${i}`)),
-      ),
+  try {
+    // 1. A read: the client alone, then the same read through the executor (validation, policy, the
+    //    audit entry in a group commit without an fsync of its own). Interleaved rounds.
+    const direct: number[] = [];
+    const viaExecutor: number[] = [];
+    await client.accounts.balances({ companyCode: c.companyId });
+    await executor.execute({ tool: 'get_balances', input: {}, actor: operator });
+    for (let round = 0; round < ROUNDS; round += 1) {
+      direct.push(await timeIt(() => client.accounts.balances({ companyCode: c.companyId }), CALLS));
+      viaExecutor.push(
+        await timeIt(() => executor.execute({ tool: 'get_balances', input: {}, actor: operator }), CALLS),
+      );
+    }
+    const d = median(direct);
+    const e = median(viaExecutor);
+    console.log(
+      `read get_balances: direct client ${d.toFixed(3)} ms/call, executor ${e.toFixed(3)} ms/call, ` +
+        `ratio ${(e / d).toFixed(2)}x (goal ≤ ${backend === 'SQLite' ? '1.10' : '1.25'}x; median of ${ROUNDS} rounds of ${CALLS})`,
     );
-    approved.push(performance.now() - started);
-    const executed = votes.filter((v) => v.status === 'ok' && v.approval.state === 'succeeded').length;
-    if (executed < 1) throw new Error('the approval did not execute');
+
+    // 2. Money movement: a direct quote + payout against the whole approval path (request, 50
+    //    approvers at once, fresh quote, payout), exactly one payout each time.
+    const payout = {
+      beneficiaryId: 'ben_de_swift_0001',
+      sourceAccountId: 'acc_usd_0001',
+      sourceAssetCode: 'USD',
+      destinationAssetCode: 'EUR',
+      destinationRail: 'SWIFT',
+      amount: 10,
+      side: 'SOURCE',
+      purposeCode: 'GOODS_PURCHASED',
+    } as const;
+    const directPayout: number[] = [];
+    const approved: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      let started = performance.now();
+      const quote = await client.payouts.quote({ ...payout, companyCode: c.companyId });
+      await client.payouts.create({
+        companyCode: c.companyId,
+        quoteId: quote.quoteId,
+        purposeCode: payout.purposeCode,
+      });
+      directPayout.push(performance.now() - started);
+
+      started = performance.now();
+      const opened = await executor.execute({
+        tool: 'create_payout',
+        input: { ...payout, amount: 10 + round },
+        actor: operator,
+      });
+      if (opened.status !== 'pending_approval')
+        throw new Error(`expected pending_approval, got ${opened.status}`);
+      const votes = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          executor.approve(opened.approvalId, cliActor(`bench-approver-${round}-${i}`)),
+        ),
+      );
+      approved.push(performance.now() - started);
+      const executed = votes.filter((v) => v.status === 'ok' && v.approval.state === 'succeeded').length;
+      if (executed < 1) throw new Error('the approval did not execute');
+    }
+    const dp = median(directPayout);
+    const ap = median(approved);
+    console.log(
+      `payout: direct quote+create ${dp.toFixed(1)} ms, request + 50 concurrent approvals + execution ` +
+        `${ap.toFixed(1)} ms, ratio ${(ap / dp).toFixed(1)}x (median of 5); payouts created through ` +
+        `approvals: ${(await approvals.list({ state: 'succeeded' })).length} of 5`,
+    );
+  } finally {
+    await runtime.close();
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (backend === 'PostgreSQL') {
+      const name = `bankops_bench_core_${process.pid}`;
+      await asServerAdmin((admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
   }
-  const dp = median(directPayout);
-  const ap = median(approved);
-  console.log(
-    `payout: direct quote+create ${dp.toFixed(1)} ms, request + 50 concurrent approvals + execution ` +
-      `${ap.toFixed(1)} ms, ratio ${(ap / dp).toFixed(1)}x (median of 5); payouts created through ` +
-      `approvals: ${(await approvals.list({ state: 'succeeded' })).length} of 5`,
-  );
-} finally {
-  await runtime.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
 }
