@@ -55,6 +55,7 @@ const E2E = [
   'test/cli/db-copy.test.ts',
   'test/cli/db-copy-tables.test.ts',
   'test/cli/postgres-database.test.ts',
+  'test/slack/database-down.test.ts',
 ];
 
 export default defineConfig({

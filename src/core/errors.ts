@@ -84,6 +84,26 @@ export const usageError = (message: string, original?: unknown): CodedError =>
 export const notConfigured = (message: string, original?: unknown): CodedError =>
   new CodedError({ code: ErrorCode.NotConfigured, message, original });
 
+/**
+ * The `operation` of the error that says the database cannot be reached (code `internal`): front ends
+ * recognise it by this and say so in their own words.
+ */
+export const DATABASE_OPERATION = 'database';
+
+/** Whether this failure, or one it wraps, is "bankops cannot reach its database". */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause !== undefined && depth < 8; depth++) {
+    if (
+      cause instanceof CodedError &&
+      cause.code === ErrorCode.Internal &&
+      cause.operation === DATABASE_OPERATION
+    )
+      return true;
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  return false;
+}
+
 /** The message of whatever was thrown (an `Error`'s message, anything else as text). */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,4 +1,4 @@
-import { ErrorCode, isRetryableStatus } from '../core/errors.js';
+import { DATABASE_OPERATION, ErrorCode, isRetryableStatus } from '../core/errors.js';
 import type { Failure } from '../core/results.js';
 
 /**
@@ -52,6 +52,19 @@ export const FAILURE_WORDS: Readonly<Record<FailureKind, { state: string; advice
   },
 };
 
+/**
+ * bankops's own database cannot be reached (an `internal` failure whose operation is `database`):
+ * said the same way wherever it surfaces, without the server's address.
+ */
+export const DATABASE_UNREACHABLE = {
+  state: 'bankops cannot reach its database',
+  advice: 'Try again once it is back; the operators see it on /healthz.',
+} as const;
+
+/** Whether a failure is bankops's database not answering. */
+export const isDatabaseFailure = (error: Pick<Failure, 'kind' | 'operation'>): boolean =>
+  error.kind === ErrorCode.Internal && error.operation === DATABASE_OPERATION;
+
 /** What a failure is, in words every front end can show: one line for the cause, then the facts. */
 export interface FailureWords {
   kind: FailureKind;
@@ -100,7 +113,11 @@ export function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): stri
 }
 
 /** What to do after a failure of this kind; a write that may have happened says so. */
-export function failureAdvice(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): string {
+export function failureAdvice(
+  error: Pick<Failure, 'kind' | 'httpStatus' | 'operation'>,
+  readOnly: boolean,
+): string {
+  if (isDatabaseFailure(error)) return DATABASE_UNREACHABLE.advice;
   return NOTHING_SENT[error.kind] ?? FAILURE_WORDS[failureKind(error, readOnly)].advice;
 }
 
@@ -117,6 +134,10 @@ const NOTHING_SENT: Partial<Record<Failure['kind'], string>> = {
 
 export function describeFailure(tool: { name: string; readOnly: boolean }, error: Failure): FailureWords {
   const kind = failureKind(error, tool.readOnly);
+  if (isDatabaseFailure(error)) {
+    const headline = `${tool.name}: ${DATABASE_UNREACHABLE.state}`;
+    return { kind, headline, facts: [], issues: [], advice: DATABASE_UNREACHABLE.advice };
+  }
   // A kind whose headline names the HTTP status does not repeat it among the facts.
   const statusInHeadline = kind === 'not_answering' || kind === 'unknown_outcome';
   const facts = [

@@ -18,6 +18,7 @@ import * as forms from './forms/index.js';
 import { SharedReceiver } from './http/receiver.js';
 import { boltLogger } from './log.js';
 import { type ActorContext, resolveActor } from './middleware/actor.js';
+import { answerDatabaseDown } from './middleware/database.js';
 import { handleEventsOnce, Inflight } from './middleware/once.js';
 import * as passkeys from './passkeys/index.js';
 import { buildSlackServices, type SlackServices } from './services.js';
@@ -133,7 +134,7 @@ function bannerLines(config: SlackConfig, publicUrl: string | undefined, baseUrl
 
 /**
  * Every request goes through the same middleware, in order: it is counted while handled (stop waits
- * for it), an Events API retry is dropped, and the person is resolved into `context.actor`.
+ * for it), answered so when the database cannot be reached, an Events API retry is dropped, and the person is resolved into `context.actor`.
  * Then each feature's listeners.
  */
 function registerAll(
@@ -146,6 +147,7 @@ function registerAll(
     services.log.error('slack: a listener failed', { error });
   });
   app.use(inflight.middleware);
+  app.use(answerDatabaseDown(services.log));
   app.use(handleEventsOnce(services.seen, services.log));
   app.use(resolveActor(services.identities, services.call));
   commands.register(app, services);

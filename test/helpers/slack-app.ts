@@ -75,6 +75,8 @@ export interface SlackTestOptions {
   port?: number;
   /** What the stand-in's `apps.connections.open` answers (Socket Mode). */
   socketUrl?: () => string;
+  /** PostgreSQL instead of the SQLite file: its URL and the fingerprint key file replicas share. */
+  database?: { url: string; fingerprintKeyFile: string };
 }
 
 /**
@@ -102,7 +104,12 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
   };
   const boot = async () => {
     const runtime = await createRuntime(
-      testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath }, options.core),
+      {
+        ...testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath }, options.core),
+        ...(options.database === undefined
+          ? {}
+          : { databaseUrl: options.database.url, fingerprintKeyFile: options.database.fingerprintKeyFile }),
+      },
       runtimeOptions(options.core),
     );
     const serve = await startServe({

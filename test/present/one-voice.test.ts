@@ -176,6 +176,22 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
     allSay(words, FAILURE_WORDS.unknown_outcome.advice);
   });
 
+  it('the database cannot be reached: the same words in all three, the advice without the address', () => {
+    const words = said({
+      status: 'failed',
+      tool: 'get_balances',
+      error: {
+        kind: 'internal',
+        operation: 'database',
+        message: 'bankops cannot reach its database at 127.0.0.1:5432/bankops (connection refused)',
+      },
+    });
+    readsWell(words);
+    allSay(words, 'bankops cannot reach its database');
+    expect(words.slack).toContain('Try again once it is back');
+    expect(words.slack).not.toContain('127.0.0.1');
+  });
+
   it('failed after approval: the same status line in the CLI, the Slack message and MCP', async () => {
     const view = pending(await core.call('create_payout', { ...PAYOUT, amount: 120 }));
     await fault(core, '/svc/banking/api/v1/payouts', { status: 400 }, 1);

@@ -1,10 +1,11 @@
 import type { RequestOrigin } from '../../core/approvals/types.js';
+import { DATABASE_OPERATION, isDatabaseUnreachable } from '../../core/errors.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { requestedMessage } from '../approvals/requested.js';
 import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
-import { outcomeMessage } from '../render/outcome.js';
+import { databaseDownMessage, outcomeMessage } from '../render/outcome.js';
 import type { Reply } from '../respond.js';
 import type { SlackServices } from '../services.js';
 import { outputAnswer } from './output.js';
@@ -86,10 +87,13 @@ export async function runAndAnswer(
     });
   } catch (error) {
     services.log.error('slack: running a tool failed', { tool: tool.name, error });
+    const message = 'bankops could not run it; the operators have it in the log';
     result = {
       status: 'failed',
       tool: tool.name,
-      error: { kind: 'internal', message: 'bankops could not run it; the operators have it in the log' },
+      error: isDatabaseUnreachable(error)
+        ? { kind: 'internal', message, operation: DATABASE_OPERATION }
+        : { kind: 'internal', message },
     };
   }
   const replace = await note.stop();
@@ -104,9 +108,11 @@ export async function runAndAnswer(
       status: result.status,
       error,
     });
-    answer = line(
-      `:warning: \`${tool.name}\` ended ${result.status}, but bankops could not show its answer here; \`bankops audit tail\` has the call.`,
-    );
+    answer = isDatabaseUnreachable(error)
+      ? databaseDownMessage({ name: tool.name, ran: result.status })
+      : line(
+          `:warning: \`${tool.name}\` ended ${result.status}, but bankops could not show its answer here; \`bankops audit tail\` has the call.`,
+        );
   }
   try {
     await asker.reply(answer, { replace });

@@ -1,5 +1,5 @@
 import type { ExecuteResult } from '../../core/results.js';
-import { describeFailure } from '../../present/failure.js';
+import { DATABASE_UNREACHABLE, describeFailure } from '../../present/failure.js';
 import { actorName, nameActors } from '../../present/people.js';
 import { context, escapeText, type SlackMessage, sections } from './message.js';
 
@@ -53,3 +53,17 @@ export const usageMessage = (text: string): SlackMessage => {
   const line = `:warning: ${escapeText(text)}`;
   return { text: line, blocks: sections(line) };
 };
+
+/**
+ * bankops's database cannot be reached: said in the words of every front end, naming the tool when
+ * one was asked for (and that it ran, when only its answer needed the database).
+ */
+export function databaseDownMessage(tool?: { name: string; ran?: string }): SlackMessage {
+  const what = tool === undefined ? '' : `${codeOf(tool.name)}: `;
+  const text = `:x: ${what}${DATABASE_UNREACHABLE.state}`;
+  const ran =
+    tool?.ran === undefined
+      ? []
+      : [`It ended ${tool.ran}, but its answer cannot be shown without the database.`];
+  return { text, blocks: [...sections(text), context([...ran, DATABASE_UNREACHABLE.advice].join(' · '))] };
+}

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { CodedError, ErrorCode, messageOf } from '../../errors.js';
+import { CodedError, DATABASE_OPERATION, ErrorCode, messageOf } from '../../errors.js';
 
 /**
  * The SQLSTATE of an error the server sent (`40001`), or undefined for anything else: a socket
@@ -90,7 +90,7 @@ export function databaseUnreachable(where: string, cause: unknown): CodedError {
   return new CodedError({
     code: ErrorCode.Internal,
     message: `bankops cannot reach its database at ${where} (${why})`,
-    operation: 'database',
+    operation: DATABASE_OPERATION,
     original: cause,
   });
 }

@@ -1,0 +1,74 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresAvailable, TEST_SERVER_URL, useTestDatabase } from '../helpers/postgres.js';
+import { type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
+import { buttonsOf, textOf } from '../helpers/slack-requests.js';
+import { TcpGate } from '../helpers/tcp-gate.js';
+
+const available = await postgresAvailable();
+
+/**
+ * `bankops serve` with Slack on PostgreSQL, reached through a port the test shuts and opens again:
+ * while the database cannot be reached, commands and buttons are answered so, ephemerally, and
+ * everything works again once it is back.
+ */
+describe.skipIf(!available)('Slack while the database cannot be reached', () => {
+  const database = useTestDatabase();
+  let gate: TcpGate;
+  let t: SlackTest;
+  const keys = mkdtempSync(join(tmpdir(), 'bankops-keys-'));
+  const fingerprintKeyFile = join(keys, 'fingerprint.key');
+
+  beforeAll(async () => {
+    writeFileSync(fingerprintKeyFile, 'cd'.repeat(32), { mode: 0o600 });
+    const server = new URL(TEST_SERVER_URL);
+    gate = await TcpGate.open({ host: server.hostname, port: Number(server.port || 5432) });
+    const url = new URL(database.url());
+    url.port = String(gate.port);
+    t = await startSlackTest({
+      database: { url: url.toString(), fingerprintKeyFile },
+      slack: { groups: { missRefreshMs: 0 } },
+    });
+  });
+  afterAll(async () => {
+    await gate?.open().catch(() => undefined);
+    await t?.close();
+    await gate?.shut();
+    rmSync(keys, { recursive: true, force: true });
+  });
+
+  async function ask(user: string, text: string) {
+    const { id, response } = await t.slack.command(user, text);
+    expect(response.status).toBe(200);
+    const answers = await t.api.answers(id);
+    const body = answers.at(-1)?.body ?? {};
+    return { body, text: textOf(body) };
+  }
+
+  it('answers "bankops cannot reach its database" to a command and a button, then works again', async () => {
+    const before = await ask(USERS.viewer, 'balances');
+    expect(before.text).toContain('Balances');
+    const share = buttonsOf(before.body).find((b) => b.action_id === 'bankops_share');
+    expect(share).toBeDefined();
+    if (share === undefined) return;
+
+    await gate.shut();
+    const down = await ask(USERS.viewer, 'balances');
+    expect(down.text).toContain('bankops cannot reach its database');
+    expect(down.body.response_type).toBe('ephemeral');
+    // The pending approvals live in the database alone.
+    expect((await ask(USERS.viewer, 'approvals')).text).toContain('bankops cannot reach its database');
+    const click = await t.slack.click(USERS.viewer, share, { channel: 'C0OPS' });
+    expect(click.response.status).toBe(200);
+    const clicked = (await t.api.answers(click.id))[0]?.body ?? {};
+    expect(textOf(clicked)).toContain('bankops cannot reach its database');
+    expect(t.api.callsOf('chat.postMessage').filter((c) => c.args.channel === 'C0OPS')).toEqual([]);
+
+    await gate.open();
+    const after = await ask(USERS.viewer, 'balances');
+    expect(after.text).toContain('Balances');
+    expect((await ask(USERS.viewer, 'approvals')).text).not.toContain('cannot reach');
+  });
+});
