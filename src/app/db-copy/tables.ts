@@ -4,6 +4,7 @@
  * types a column differently, `convert` says how a SQLite value becomes it (`u.<column>` is the
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
+import { APPROVAL_COLUMNS } from '../../core/approvals/store.js';
 
 /** How a column's values travel: one array parameter of this type per column. */
 export type ArrayType = 'text' | 'int' | 'bigint' | 'float8';
@@ -29,42 +30,7 @@ const fromMillis = (column: string): string =>
 export const COPIED_TABLES: readonly CopiedTable[] = [
   {
     name: 'approvals',
-    columns: [
-      'id',
-      'tool',
-      'input_json',
-      'fingerprint',
-      'idempotency_key',
-      'requester_id',
-      'requester_json',
-      'requester_person',
-      'origin_json',
-      'route_json',
-      'state',
-      'required_approvers',
-      'approver_role',
-      'policy_rule',
-      'policy_reason',
-      'preview_json',
-      'bound_json',
-      'checkpoints_json',
-      'result_json',
-      'error_json',
-      'request_id',
-      'attempt',
-      'sends',
-      'owner',
-      'lease_until',
-      'created_at',
-      'updated_at',
-      'expires_at',
-      'decided_by',
-      'decision_reason',
-      'settlement_json',
-      'settle_next_at',
-      'settle_polls',
-      'step_up',
-    ],
+    columns: APPROVAL_COLUMNS,
     types: { required_approvers: 'int', attempt: 'int', sends: 'int', settle_polls: 'int' },
     // An ISO time in SQLite; compared with the database's clock on PostgreSQL.
     convert: { lease_until: 'u.lease_until::timestamptz' },

@@ -39,6 +39,44 @@ export interface ApprovalRow {
   step_up: 'passkey' | null;
 }
 
+/** Every column of the `approvals` table, in the order the stores and the database copy name them. */
+export const APPROVAL_COLUMNS = [
+  'id',
+  'tool',
+  'input_json',
+  'fingerprint',
+  'idempotency_key',
+  'requester_id',
+  'requester_json',
+  'requester_person',
+  'origin_json',
+  'route_json',
+  'state',
+  'required_approvers',
+  'approver_role',
+  'policy_rule',
+  'policy_reason',
+  'preview_json',
+  'bound_json',
+  'checkpoints_json',
+  'result_json',
+  'error_json',
+  'request_id',
+  'attempt',
+  'sends',
+  'owner',
+  'lease_until',
+  'created_at',
+  'updated_at',
+  'expires_at',
+  'decided_by',
+  'decision_reason',
+  'settlement_json',
+  'settle_next_at',
+  'settle_polls',
+  'step_up',
+] as const satisfies readonly (keyof ApprovalRow)[];
+
 export interface VoteRow {
   approver_id: string;
   person: string;

@@ -1,4 +1,5 @@
 import {
+  APPROVAL_COLUMNS,
   type ApprovalCensus,
   type ApprovalRow,
   type ApprovalStore,
@@ -11,42 +12,7 @@ import type { ApprovalFilter, ApprovalState } from '../../approvals/types.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
 
-const COLUMNS = [
-  'id',
-  'tool',
-  'input_json',
-  'fingerprint',
-  'idempotency_key',
-  'requester_id',
-  'requester_json',
-  'requester_person',
-  'origin_json',
-  'route_json',
-  'state',
-  'required_approvers',
-  'approver_role',
-  'policy_rule',
-  'policy_reason',
-  'preview_json',
-  'bound_json',
-  'checkpoints_json',
-  'result_json',
-  'error_json',
-  'request_id',
-  'attempt',
-  'sends',
-  'owner',
-  'lease_until',
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'decided_by',
-  'decision_reason',
-  'settlement_json',
-  'settle_next_at',
-  'settle_polls',
-  'step_up',
-] as const satisfies readonly (keyof ApprovalRow)[];
+const COLUMNS = APPROVAL_COLUMNS;
 
 /** The SQL of the approvals tables and their votes, on the storage's one connection. */
 export class SqliteApprovalStore implements ApprovalStore {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import {
+  APPROVAL_COLUMNS,
   type ApprovalCensus,
   type ApprovalRow,
   type ApprovalStore,
@@ -13,42 +14,7 @@ import type { ApprovalState } from '../../../approvals/view-schema.js';
 import { internalError } from '../../../errors.js';
 import { optional } from '../../../optional.js';
 
-const COLUMNS = [
-  'id',
-  'tool',
-  'input_json',
-  'fingerprint',
-  'idempotency_key',
-  'requester_id',
-  'requester_json',
-  'requester_person',
-  'origin_json',
-  'route_json',
-  'state',
-  'required_approvers',
-  'approver_role',
-  'policy_rule',
-  'policy_reason',
-  'preview_json',
-  'bound_json',
-  'checkpoints_json',
-  'result_json',
-  'error_json',
-  'request_id',
-  'attempt',
-  'sends',
-  'owner',
-  'lease_until',
-  'created_at',
-  'updated_at',
-  'expires_at',
-  'decided_by',
-  'decision_reason',
-  'settlement_json',
-  'settle_next_at',
-  'settle_polls',
-  'step_up',
-] as const satisfies readonly (keyof ApprovalRow)[];
+const COLUMNS = APPROVAL_COLUMNS;
 
 /** `lease_until` is a timestamptz; it is read back as the ISO text the engine wrote. */
 const SELECT = `SELECT ${COLUMNS.map((column) =>
