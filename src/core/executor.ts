@@ -15,8 +15,7 @@ import { type CardDirectory, cardsSeen } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
-import type { Db } from './db.js';
-import { internalError, notConfigured } from './errors.js';
+import { notConfigured } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
 import { forgetUnkeyed, keepResult, keyUse, reserveKey } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
@@ -36,7 +35,6 @@ import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf } from './run-tool.js';
 import type { Storage } from './store/index.js';
-import { sqliteCards } from './store/sqlite/cards.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
 
@@ -69,8 +67,6 @@ export interface ExecuteRequest {
 export type { WriteToConfirm } from './confirmation.js';
 
 export interface ExecutorDeps {
-  /** The SQLite connection whose cards table is used when no `cards` are given. */
-  db?: Db;
   /** Idempotency keys of direct runs. */
   storage: Storage;
   registry: Registry;
@@ -80,7 +76,7 @@ export interface ExecutorDeps {
   defaults: ToolDefaults;
   approvals?: ApprovalEngine;
   payees?: PayeeDirectory;
-  cards?: CardDirectory;
+  cards: CardDirectory;
   /** Where the service delivers events, and its keys (the event-relay tools). */
   webhooks?: ServiceWebhooks;
   /**
@@ -90,11 +86,6 @@ export interface ExecutorDeps {
   fingerprintKey?: Buffer;
   log?: Logger;
   observer?: ToolCallObserver;
-}
-
-function sqliteCardsOf(db: Db | undefined): CardDirectory {
-  if (db === undefined) throw internalError('the executor needs its cards or a SQLite connection');
-  return sqliteCards(db);
 }
 
 /**
@@ -109,7 +100,7 @@ export class Executor {
   private readonly fingerprintKey: Buffer;
 
   constructor(private readonly deps: ExecutorDeps) {
-    this.cards = deps.cards ?? sqliteCardsOf(deps.db);
+    this.cards = deps.cards;
     this.fingerprintKey = deps.fingerprintKey ?? randomBytes(32);
   }
 
