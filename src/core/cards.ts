@@ -23,6 +23,22 @@ export interface CardDirectory {
   find(cardId: string): Promise<KnownCard | undefined>;
 }
 
+/** A stored `cards` row, as both backends read it. */
+export interface CardRow {
+  card_id: string;
+  cardholder_id: string;
+  wallet_id: string;
+  last_four: string | null;
+}
+
+/** The card a stored row holds. */
+export const knownCardOf = (row: CardRow): KnownCard => ({
+  cardId: row.card_id,
+  cardholderId: row.cardholder_id,
+  walletId: row.wallet_id,
+  ...optional('lastFour', row.last_four ?? undefined),
+});
+
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 

@@ -1,4 +1,4 @@
-import { DATABASE_OPERATION, ErrorCode, isRetryableStatus } from '../core/errors.js';
+import { DATABASE_OPERATION, ErrorCode, outcomeUnknown } from '../core/errors.js';
 import type { Failure } from '../core/results.js';
 
 /**
@@ -80,26 +80,12 @@ export interface FailureWords {
 
 /** The kind of a failure, from its code and status, and whether the call could change anything. */
 export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
-  switch (error.kind) {
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.NotSent:
-    case ErrorCode.InsufficientBalance:
-    case ErrorCode.Usage:
-    case ErrorCode.OutsideBound:
-    case ErrorCode.Deferred:
-    case ErrorCode.NotConfigured:
-      return 'invalid';
-    case ErrorCode.Service:
-      if (!isRetryableStatus(error.httpStatus)) return 'refused';
-      return readOnly ? 'not_answering' : 'unknown_outcome';
-    case ErrorCode.Timeout:
-    case ErrorCode.Network:
-      return readOnly ? 'not_answering' : 'unknown_outcome';
-    case ErrorCode.InvalidResponse:
-      return readOnly ? 'unreadable' : 'unknown_outcome';
-    case ErrorCode.Internal:
-      return 'bankops';
-  }
+  if (error.kind === ErrorCode.Internal) return 'bankops';
+  // Which failures may have acted at the service is core's rule (`outcomeUnknown`); the rest were
+  // refused by the service (an HTTP status) or never valid.
+  if (!outcomeUnknown(error)) return error.kind === ErrorCode.Service ? 'refused' : 'invalid';
+  if (!readOnly) return 'unknown_outcome';
+  return error.kind === ErrorCode.InvalidResponse ? 'unreadable' : 'not_answering';
 }
 
 /** `1.4 s`, `850 ms`. */

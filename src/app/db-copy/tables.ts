@@ -5,6 +5,7 @@
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
 import { APPROVAL_COLUMNS } from '../../core/approvals/store.js';
+import { AUDIT_COLUMNS } from '../../core/audit/store.js';
 
 /** How a column's values travel: one array parameter of this type per column. */
 export type ArrayType = 'text' | 'int' | 'bigint' | 'float8';
@@ -66,24 +67,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   },
   {
     name: 'audit_log',
-    columns: [
-      'seq',
-      'ts',
-      'actor',
-      'front_end',
-      'tool',
-      'input',
-      'decision',
-      'event',
-      'approval_id',
-      'request_ids',
-      'outcome',
-      'error',
-      'duration_ms',
-      'evidence',
-      'prev_hash',
-      'hash',
-    ],
+    columns: AUDIT_COLUMNS,
     types: { seq: 'bigint', duration_ms: 'float8' },
   },
   {

@@ -1,6 +1,33 @@
-import type { ApprovalEvent } from './view-schema.js';
+import { optional } from '../optional.js';
+import type { ApprovalEvent, ApprovalEventKind, ApprovalState } from './view-schema.js';
 
 export type NewApprovalEvent = Omit<ApprovalEvent, 'seq'>;
+
+/** A stored `approval_events` row, as every backend reads it. */
+export interface ApprovalEventRow {
+  seq: number;
+  approval_id: string;
+  kind: ApprovalEventKind;
+  at: string;
+  state: ApprovalState;
+  attempt: number;
+  actor: string | null;
+  person: string | null;
+  detail: string | null;
+}
+
+/** The event a stored row holds. */
+export const approvalEventOf = (row: ApprovalEventRow): ApprovalEvent => ({
+  seq: row.seq,
+  approvalId: row.approval_id,
+  kind: row.kind,
+  at: row.at,
+  state: row.state,
+  attempt: row.attempt,
+  ...optional('actor', row.actor ?? undefined),
+  ...optional('person', row.person ?? undefined),
+  ...optional('detail', row.detail ?? undefined),
+});
 
 /**
  * The approval change feed (DESIGN decision 14): one event per change, appended in the transaction

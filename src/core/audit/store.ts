@@ -1,6 +1,26 @@
 import type { AuditRow } from './rows.js';
 import type { AuditAnchor, AuditFilter } from './schema.js';
 
+/** Every column of the `audit_log` table, in the order the stores and the database copy name them. */
+export const AUDIT_COLUMNS = [
+  'seq',
+  'ts',
+  'actor',
+  'front_end',
+  'tool',
+  'input',
+  'decision',
+  'event',
+  'approval_id',
+  'request_ids',
+  'outcome',
+  'error',
+  'duration_ms',
+  'evidence',
+  'prev_hash',
+  'hash',
+] as const satisfies readonly (keyof AuditRow)[];
+
 /**
  * The audit chain's table (src/core/store/sqlite/audit.ts for SQLite). The log seals entries; the
  * store keeps them. Append-only: a backend refuses updates and deletes itself (SQLite's triggers,

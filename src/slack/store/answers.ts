@@ -15,6 +15,26 @@ export interface StoredAnswer {
   shareable: boolean;
 }
 
+/** A stored `slack_pages` row, `shareable` as a boolean (SQLite's 0 or 1 turned into one). */
+export interface AnswerRow {
+  id: string;
+  user_id: string;
+  tool: string;
+  pages_json: string;
+  shareable: boolean;
+  created_at: number;
+}
+
+/** The answer a stored row holds. */
+export const answerOf = (row: AnswerRow): StoredAnswer & { createdAt: number } => ({
+  id: row.id,
+  userId: row.user_id,
+  tool: row.tool,
+  pages: JSON.parse(row.pages_json) as SlackMessage[],
+  shareable: row.shareable,
+  createdAt: row.created_at,
+});
+
 /** Where answers are kept, one statement each (SQL in `sqlite/answers.ts` and `postgres/answers.ts`). */
 export interface AnswerRows {
   insert(answer: StoredAnswer, createdAt: number): Promise<void>;

@@ -14,6 +14,22 @@ export interface OutboxRow {
   attempts: number;
 }
 
+/** A stored `slack_outbox` row's columns that the outbox sends from. */
+export interface StoredOutboxRow {
+  id: number;
+  method: string;
+  args_json: string;
+  attempts: number;
+}
+
+/** The queued call a stored row holds. */
+export const outboxRowOf = (row: StoredOutboxRow): OutboxRow => ({
+  id: row.id,
+  method: row.method,
+  args: JSON.parse(row.args_json) as Record<string, unknown>,
+  attempts: row.attempts,
+});
+
 /**
  * The outbox's table (SQL in `sqlite/outbox.ts` and `postgres/outbox.ts`). Messages are sent
  * strictly in queue order, so only the head may be sent; claiming it is a compare-and-set that one

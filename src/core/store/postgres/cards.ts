@@ -1,14 +1,7 @@
-import type { CardDirectory, KnownCard } from '../../cards.js';
+import { type CardDirectory, type CardRow, type KnownCard, knownCardOf } from '../../cards.js';
 import { optional } from '../../optional.js';
 import type { PgStore } from './pool.js';
 import { statement } from './statement.js';
-
-interface CardRow {
-  card_id: string;
-  cardholder_id: string;
-  wallet_id: string;
-  last_four: string | null;
-}
 
 /**
  * One entry per card, as SQLite's upserts one after another leave it: the later entry wins, keeping
@@ -56,13 +49,7 @@ export function postgresCards(store: PgStore): CardDirectory {
         [cardId],
       );
       const row = found.rows[0];
-      if (row === undefined) return undefined;
-      return {
-        cardId: row.card_id,
-        cardholderId: row.cardholder_id,
-        walletId: row.wallet_id,
-        ...optional('lastFour', row.last_four ?? undefined),
-      };
+      return row === undefined ? undefined : knownCardOf(row);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
+import { type ApprovalEventRow, approvalEventOf } from '../../approvals/feed.js';
 import { type ApprovalEvent, ApprovalEventSchema } from '../../approvals/view-schema.js';
-import { optional } from '../../optional.js';
 import type { Queryable } from './pool.js';
 
 /**
@@ -24,31 +24,12 @@ export interface FeedEvent extends ApprovalEvent {
 
 export type NewFeedEvent = Omit<ApprovalEvent, 'seq'>;
 
-interface Row {
-  seq: number;
+interface Row extends ApprovalEventRow {
   xid: string;
-  approval_id: string;
-  kind: string;
-  at: string;
-  state: string;
-  attempt: number;
-  actor: string | null;
-  person: string | null;
-  detail: string | null;
 }
 
 function eventOf(row: Row): FeedEvent {
-  const event = ApprovalEventSchema.parse({
-    seq: row.seq,
-    approvalId: row.approval_id,
-    kind: row.kind,
-    at: row.at,
-    state: row.state,
-    attempt: row.attempt,
-    ...optional('actor', row.actor ?? undefined),
-    ...optional('person', row.person ?? undefined),
-    ...optional('detail', row.detail ?? undefined),
-  });
+  const event = ApprovalEventSchema.parse(approvalEventOf(row));
   return { ...event, position: { xid: row.xid, seq: row.seq } };
 }
 

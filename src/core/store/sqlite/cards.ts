@@ -1,14 +1,6 @@
-import type { CardDirectory } from '../../cards.js';
+import { type CardDirectory, type CardRow, knownCardOf } from '../../cards.js';
 import { type Db, migrate } from '../../db.js';
-import { optional } from '../../optional.js';
 import { underFileLock } from './file-lock.js';
-
-interface CardRow {
-  card_id: string;
-  cardholder_id: string;
-  wallet_id: string;
-  last_four: string | null;
-}
 
 type KnownCardArgs = [string, string, string, string | null, number];
 
@@ -54,13 +46,7 @@ export function sqliteCards(db: Db): CardDirectory {
     },
     find: async (cardId) => {
       const row = select.get(cardId) as CardRow | undefined;
-      if (row === undefined) return undefined;
-      return {
-        cardId: row.card_id,
-        cardholderId: row.cardholder_id,
-        walletId: row.wallet_id,
-        ...optional('lastFour', row.last_four ?? undefined),
-      };
+      return row === undefined ? undefined : knownCardOf(row);
     },
   };
 }

@@ -1,31 +1,11 @@
-import type { FeedStore, NewApprovalEvent } from '../../approvals/feed.js';
-import type { ApprovalEvent, ApprovalEventKind, ApprovalState } from '../../approvals/view-schema.js';
+import {
+  type ApprovalEventRow,
+  approvalEventOf,
+  type FeedStore,
+  type NewApprovalEvent,
+} from '../../approvals/feed.js';
+import type { ApprovalEvent } from '../../approvals/view-schema.js';
 import type { Db } from '../../db.js';
-import { optional } from '../../optional.js';
-
-interface EventRow {
-  seq: number;
-  approval_id: string;
-  kind: ApprovalEventKind;
-  at: string;
-  state: ApprovalState;
-  attempt: number;
-  actor: string | null;
-  person: string | null;
-  detail: string | null;
-}
-
-const eventOf = (row: EventRow): ApprovalEvent => ({
-  seq: row.seq,
-  approvalId: row.approval_id,
-  kind: row.kind,
-  at: row.at,
-  state: row.state,
-  attempt: row.attempt,
-  ...optional('actor', row.actor ?? undefined),
-  ...optional('person', row.person ?? undefined),
-  ...optional('detail', row.detail ?? undefined),
-});
 
 /**
  * The feed in SQLite: `seq` is an AUTOINCREMENT key, and SQLite has one writer at a time, so
@@ -65,7 +45,7 @@ export class SqliteFeedStore implements FeedStore {
   }
 
   async after(seq: number, limit = 100): Promise<ApprovalEvent[]> {
-    return (this.#after.all(seq, limit) as EventRow[]).map(eventOf);
+    return (this.#after.all(seq, limit) as ApprovalEventRow[]).map(approvalEventOf);
   }
 
   async head(): Promise<number> {

@@ -1,13 +1,6 @@
 import type pg from 'pg';
-import type { OutboxCall, OutboxRows } from '../outbox-rows.js';
+import { type OutboxCall, type OutboxRows, outboxRowOf, type StoredOutboxRow } from '../outbox-rows.js';
 import { type PgStore, statement, withTransaction } from './database.js';
-
-interface Row {
-  id: number;
-  method: string;
-  args_json: string;
-  attempts: number;
-}
 
 /**
  * Queues calls in the caller's transaction (the outbox alone, a delivery and its messages, an
@@ -48,7 +41,7 @@ export function postgresOutbox(store: PgStore): OutboxRows {
     claimHead: async (now, leaseUntil) => {
       // `done_at IS NULL` again outside the sub-select: a claimer that waited on the row lock
       // re-checks the row as the other left it, and a head sent meanwhile is not claimed again.
-      const claimed = await statement<Row>(
+      const claimed = await statement<StoredOutboxRow>(
         store,
         `UPDATE slack_outbox SET lease_until = to_timestamp($1::bigint / 1000.0)
          WHERE id = (SELECT id FROM slack_outbox
@@ -58,13 +51,7 @@ export function postgresOutbox(store: PgStore): OutboxRows {
         [leaseUntil, now],
       );
       const row = claimed.rows[0];
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        method: row.method,
-        args: JSON.parse(row.args_json) as Record<string, unknown>,
-        attempts: row.attempts,
-      };
+      return row === undefined ? undefined : outboxRowOf(row);
     },
     sent: async (id, now) => {
       await statement(store, 'UPDATE slack_outbox SET done_at = $1, error = NULL WHERE id = $2', [now, id]);

@@ -1,15 +1,8 @@
-import type { SlackMessage } from '../../render/message.js';
-import type { AnswerRows } from '../answers.js';
+import { type AnswerRow, type AnswerRows, answerOf } from '../answers.js';
 import { type Db, underFileLock } from './database.js';
 
-interface Row {
-  id: string;
-  user_id: string;
-  tool: string;
-  pages_json: string;
-  shareable: number;
-  created_at: number;
-}
+/** SQLite keeps `shareable` as 0 or 1. */
+type Row = Omit<AnswerRow, 'shareable'> & { shareable: number };
 
 export function sqliteAnswers(db: Db): AnswerRows {
   const insert = db.prepare(
@@ -34,15 +27,7 @@ export function sqliteAnswers(db: Db): AnswerRows {
     },
     get: async (id) => {
       const row = select.get(id) as Row | undefined;
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        userId: row.user_id,
-        tool: row.tool,
-        pages: JSON.parse(row.pages_json) as SlackMessage[],
-        shareable: row.shareable === 1,
-        createdAt: row.created_at,
-      };
+      return row === undefined ? undefined : answerOf({ ...row, shareable: row.shareable === 1 });
     },
     deleteBefore: async (time) => {
       await underFileLock(db, () => prune.run(time));

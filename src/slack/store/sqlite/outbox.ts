@@ -1,12 +1,5 @@
-import type { OutboxCall, OutboxRows } from '../outbox-rows.js';
+import { type OutboxCall, type OutboxRows, outboxRowOf, type StoredOutboxRow } from '../outbox-rows.js';
 import { type Db, underFileLock } from './database.js';
-
-interface Row {
-  id: number;
-  method: string;
-  args_json: string;
-  attempts: number;
-}
 
 /**
  * Queues calls on `db` without a transaction of its own: the caller's transaction (the outbox alone,
@@ -44,14 +37,11 @@ export function sqliteOutbox(db: Db): OutboxRows {
   return {
     add: (calls, now) => underFileLock(db, () => add.immediate(calls, now)),
     claimHead: async (now, leaseUntil) => {
-      const row = await underFileLock(db, () => claim.get(leaseUntil, now, now) as Row | undefined);
-      if (row === undefined) return undefined;
-      return {
-        id: row.id,
-        method: row.method,
-        args: JSON.parse(row.args_json) as Record<string, unknown>,
-        attempts: row.attempts,
-      };
+      const row = await underFileLock(
+        db,
+        () => claim.get(leaseUntil, now, now) as StoredOutboxRow | undefined,
+      );
+      return row === undefined ? undefined : outboxRowOf(row);
     },
     sent: async (id, now) => {
       await underFileLock(db, () => sent.run(now, id));

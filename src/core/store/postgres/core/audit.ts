@@ -1,28 +1,11 @@
 import type pg from 'pg';
 import type { AuditRow } from '../../../audit/rows.js';
 import type { AuditAnchor, AuditFilter } from '../../../audit/schema.js';
-import type { AuditStore } from '../../../audit/store.js';
+import { AUDIT_COLUMNS, type AuditStore } from '../../../audit/store.js';
 import { selectEntries } from '../../audit-query.js';
 import { auditHead } from '../audit.js';
 
-const COLUMNS = [
-  'seq',
-  'ts',
-  'actor',
-  'front_end',
-  'tool',
-  'input',
-  'decision',
-  'event',
-  'approval_id',
-  'request_ids',
-  'outcome',
-  'error',
-  'duration_ms',
-  'evidence',
-  'prev_hash',
-  'hash',
-] as const satisfies readonly (keyof AuditRow)[];
+const COLUMNS = AUDIT_COLUMNS;
 
 const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 'text', 'text'];
 

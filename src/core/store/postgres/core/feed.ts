@@ -1,7 +1,11 @@
 import type pg from 'pg';
-import type { FeedStore, NewApprovalEvent } from '../../../approvals/feed.js';
+import {
+  type ApprovalEventRow,
+  approvalEventOf,
+  type FeedStore,
+  type NewApprovalEvent,
+} from '../../../approvals/feed.js';
 import type { ApprovalEvent } from '../../../approvals/view-schema.js';
-import { optional } from '../../../optional.js';
 import { appendFeedEvent, type FeedEvent } from '../feed.js';
 
 const plain = ({ position: _position, ...event }: FeedEvent): ApprovalEvent => event;
@@ -23,28 +27,11 @@ export class PgFeedStore implements FeedStore {
   }
 
   async after(seq: number, limit = 100): Promise<ApprovalEvent[]> {
-    const rows = await this.client.query<{
-      seq: number;
-      approval_id: string;
-      kind: ApprovalEvent['kind'];
-      at: string;
-      state: ApprovalEvent['state'];
-      attempt: number;
-      actor: string | null;
-      person: string | null;
-      detail: string | null;
-    }>(`SELECT ${COLUMNS} FROM approval_events WHERE seq > $1 ORDER BY seq LIMIT $2`, [seq, limit]);
-    return rows.rows.map((row) => ({
-      seq: row.seq,
-      approvalId: row.approval_id,
-      kind: row.kind,
-      at: row.at,
-      state: row.state,
-      attempt: row.attempt,
-      ...optional('actor', row.actor ?? undefined),
-      ...optional('person', row.person ?? undefined),
-      ...optional('detail', row.detail ?? undefined),
-    }));
+    const rows = await this.client.query<ApprovalEventRow>(
+      `SELECT ${COLUMNS} FROM approval_events WHERE seq > $1 ORDER BY seq LIMIT $2`,
+      [seq, limit],
+    );
+    return rows.rows.map(approvalEventOf);
   }
 
   async head(): Promise<number> {
