@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { messageOf, notConfigured } from '../core/errors.js';
 
 /** 32 bytes, as `openssl rand -hex 32` writes them. */
@@ -54,6 +55,8 @@ export function fingerprintKey(databasePath: string, keyFile?: string): Buffer {
   // Written whole under another name, then linked into place: another process never reads a file
   // half written, and the first link wins.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  // On a new machine the data directory does not exist yet: made private, as the database's is.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   writeFileSync(draft, randomBytes(KEY_BYTES).toString('hex'), { mode: 0o600, flag: 'wx' });
   try {
     linkSync(draft, file);

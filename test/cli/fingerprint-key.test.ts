@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,18 @@ async function fingerprintOn(dbName: string, file: string): Promise<string> {
     await runtime.close();
   }
 }
+
+describe('the fingerprint key beside the database', () => {
+  it('is made on a new machine, with the data directory, private, before the database exists', async () => {
+    const dbPath = join(dir, 'new-home', '.local', 'share', 'bankops', 'bankops.db');
+    const runtime = await createRuntime(testConfig(sandbox, { dbPath }), runtimeOptions());
+    await runtime.close();
+    const keyPath = join(dir, 'new-home', '.local', 'share', 'bankops', 'bankops.key');
+    expect(existsSync(keyPath)).toBe(true);
+    expect(statSync(keyPath).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'new-home', '.local', 'share', 'bankops')).mode & 0o777).toBe(0o700);
+  });
+});
 
 describe('the fingerprint key from BANKOPS_FINGERPRINT_KEY_FILE', () => {
   it('keys the fingerprints of every replica alike, and no key is made beside the database', async () => {
