@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, runCliHere } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 
 /** `BANKOPS_DATABASE_URL` at the CLI: the database it names, never its password. */
 
@@ -11,18 +11,9 @@ let url: string;
 let where: string;
 let keyFile: string;
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 beforeAll(async () => {
   home = cliHome();
-  const port = await closedPort();
+  const port = await freePort();
   url = `postgres://ops:s3cret@127.0.0.1:${port}/bank`;
   where = `127.0.0.1:${port}/bank`;
   keyFile = join(home.dir, 'fingerprint.key');

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (`.ci/run` installs it when missing); never a downloaded browser. */
@@ -39,16 +38,4 @@ export async function pageWithPasskey(browser: Browser): Promise<{ context: Brow
     },
   });
   return { context, page };
-}
-
-/** A port free right now on loopback (the public URL must name the listener's port before it starts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }

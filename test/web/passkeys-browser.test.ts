@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberSandboxPayees } from '../../src/app/sandbox-payees.js';
 import { slackActor } from '../../src/core/actors.js';
 import { PAYOUT } from '../helpers/approvals.js';
-import { freePort, launchChromium, pageWithPasskey } from '../helpers/browser.js';
+import { launchChromium, pageWithPasskey } from '../helpers/browser.js';
 import { runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/ports.js';
 import { raw } from '../helpers/sandbox.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import {

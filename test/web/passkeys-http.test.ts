@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServe, startServe } from '../../src/app/serve.js';
 import { loggablePath } from '../../src/web/http.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
-import { freePort } from '../helpers/browser.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
+import { freePort } from '../helpers/ports.js';
 import { SoftPasskey } from '../helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../helpers/step-up.js';
 

@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CodedError } from '../../../../src/core/errors.js';
 import { connect, createPgPool, ping } from '../../../../src/core/store/postgres/pool.js';
 import { withTransaction } from '../../../../src/core/store/postgres/transaction.js';
 import { describeDatabase, isPostgresUrl } from '../../../../src/core/store/postgres/url.js';
+import { freePort } from '../../../helpers/ports.js';
 import { asServerAdmin, postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A promise and the function that resolves it: steps two transactions in a chosen order. */
 function gate(): { opened: Promise<void>; open: () => void } {
@@ -36,7 +27,7 @@ describe('database URLs', () => {
   });
 
   it('says in one line that the database cannot be reached, naming it without the password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const store = createPgPool(`postgres://ops:s3cret@127.0.0.1:${port}/bank`);
     try {
       const retries: unknown[] = [];

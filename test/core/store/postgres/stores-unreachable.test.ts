@@ -1,22 +1,13 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CodedError } from '../../../../src/core/errors.js';
 import { postgresPayees } from '../../../../src/core/store/postgres/payees.js';
 import { createPgPool } from '../../../../src/core/store/postgres/pool.js';
 import { postgresSlackStores } from '../../../../src/slack/store/postgres/index.js';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../../helpers/ports.js';
 
 describe('PostgreSQL stores without their database', () => {
   it('say in one line which database they cannot reach, from a statement or a transaction', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const store = createPgPool(`postgres://ops:s3cret@127.0.0.1:${port}/bank`);
     const expected = `bankops cannot reach its database at 127.0.0.1:${port}/bank (connection refused)`;
     try {
