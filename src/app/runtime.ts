@@ -6,7 +6,7 @@ import {
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
-import type { Clock } from '../core/clock.js';
+import { type Clock, systemClock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
@@ -17,6 +17,7 @@ import { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
+import { Scheduler } from '../core/schedule/scheduler.js';
 import type { Storage } from '../core/store/index.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
@@ -42,6 +43,11 @@ export interface Runtime {
   payees: PayeeDirectory;
   /** People's passkeys: enrolment and approval links, signed votes (step-up). */
   passkeys: PasskeyService;
+  /**
+   * Periodic work (reminders, digests, balance alerts), each slot done by one replica. Jobs are
+   * added by the front ends of a long-running process; a short CLI command adds none.
+   */
+  scheduler: Scheduler;
   /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
   webhooks: ServiceWebhooks;
   /**
@@ -223,6 +229,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('observer', observe?.toolCall),
   });
   passkeys.attach(executor);
+  const scheduler = new Scheduler({
+    storage,
+    clock: clock ?? systemClock,
+    owner: approvals.owner,
+    log,
+  });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
@@ -245,11 +257,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     executor,
     payees,
     passkeys,
+    scheduler,
     webhooks,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,
     close: async () => {
+      await scheduler.stop();
       await approvals.stopBackground();
       policy.close();
       await client.close();

@@ -80,6 +80,7 @@ describe.skipIf(!available)('bankops db copy', () => {
         transports: '["internal"]',
         created_at: at,
       });
+      await tx.claims.claim('reminder:apr_1:1', 'host:1', new Date(at));
     });
     await core.runtime.audit.flush();
     db = core.db;

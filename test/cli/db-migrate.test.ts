@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
-import { LATEST_VERSION } from '../../src/core/store/postgres/schema/index.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../src/core/store/postgres/schema/index.js';
 import { tempDir } from '../helpers/audit.js';
 import { runCli, runCliHere } from '../helpers/cli.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
@@ -66,12 +66,12 @@ describe.skipIf(!available)('bankops db migrate on PostgreSQL', () => {
     const where = `127.0.0.1:5432/${database.name}`;
     const outputs = runs.map((run) => run.stdout).sort();
     expect(outputs).toEqual([
-      `${where}: applied version ${LATEST_VERSION} (schema version 0 → ${LATEST_VERSION})\n`,
+      `${where}: applied ${MIGRATIONS.map((m) => `version ${m.version}`).join(', ')} (schema version 0 → ${LATEST_VERSION})\n`,
       `${where}: up to date (schema version ${LATEST_VERSION})\n`,
     ]);
     const store = database.store();
     const versions = await store.pool.query('SELECT version FROM schema_version');
-    expect(versions.rows).toEqual([{ version: LATEST_VERSION }]);
+    expect(versions.rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version })));
     const again = await runCliHere(['db', 'migrate'], { ...env, BANKOPS_DATABASE_URL: url });
     expect(again.stdout).toBe(`${where}: up to date (schema version ${LATEST_VERSION})\n`);
   });

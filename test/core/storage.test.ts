@@ -196,6 +196,21 @@ describe.each(BACKENDS)('$name', (backend) => {
     });
   });
 
+  it('gives each slot of scheduled work to one replica, whatever the number of callers', async () => {
+    const [a, b] = await backend.twoReplicas();
+    const claim = (storage: Storage, owner: string) =>
+      storage.transaction((tx) => tx.claims.claim('reminder:apr_s:1', owner, new Date(0)));
+    const results = await Promise.all([
+      claim(a, 'host-a:1'),
+      claim(b, 'host-b:2'),
+      claim(a, 'host-a:1'),
+      claim(b, 'host-b:2'),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await b.read((s) => s.claims.claimed('reminder:apr_s:1'))).toBe(true);
+    expect(await b.read((s) => s.claims.claimed('reminder:apr_s:2'))).toBe(false);
+  });
+
   it('hands feed events out in order and keeps each consumer where it got to, never moving it back', async () => {
     const [a, b] = await backend.twoReplicas();
     await a.transaction(async (tx) => tx.approvals.insert(row('apr_d')));

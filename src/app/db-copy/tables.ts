@@ -75,6 +75,11 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     columns: ['actor', 'tool', 'idempotency_key', 'fingerprint', 'request_id', 'result_json', 'created_at'],
   },
   {
+    // Slots of scheduled work already done (a reminder sent, a digest posted): not done again after the move.
+    name: 'schedule_claims',
+    columns: ['claim_key', 'owner', 'claimed_at'],
+  },
+  {
     name: 'passkeys',
     columns: [
       'credential_id',

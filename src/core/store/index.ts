@@ -4,6 +4,7 @@ import type { AuditStore } from '../audit/store.js';
 import type { ExecutionStore } from '../executions.js';
 import type { CredentialStore } from '../passkeys/credentials.js';
 import type { LinkStore } from '../passkeys/links.js';
+import type { ClaimStore } from '../schedule/claims.js';
 
 /**
  * The durable stores of the core, as one transaction sees them. Every method runs inside the
@@ -18,6 +19,8 @@ export interface Stores {
   credentials: CredentialStore;
   /** One-time links to the passkey pages. */
   links: LinkStore;
+  /** Claims on scheduled work: each slot done by one replica. */
+  claims: ClaimStore;
 }
 
 /** A write transaction's stores. */

@@ -5,6 +5,7 @@ import type { Storage, Stores, Tx, TxOptions } from '../index.js';
 import { Mutex } from '../mutex.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
+import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
@@ -28,6 +29,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     audit: new PgAuditStore(client, write),
     credentials: new PgCredentialStore(client),
     links: new PgLinkStore(client),
+    claims: new PgClaimStore(client),
   };
 }
 

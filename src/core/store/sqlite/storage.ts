@@ -6,6 +6,7 @@ import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
 import { migrateAuditLog } from './audit-schema.js';
+import { migrateClaims, SqliteClaimStore } from './claims.js';
 import { migrateExecutions, SqliteExecutionStore } from './executions.js';
 import { SqliteFeedStore } from './feed.js';
 import { underFileLock } from './file-lock.js';
@@ -38,6 +39,7 @@ export class SqliteStorage implements Storage {
     migrateAuditLog(db);
     migrateExecutions(db);
     migratePasskeys(db);
+    migrateClaims(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -47,6 +49,7 @@ export class SqliteStorage implements Storage {
       audit: new SqliteAuditStore(db),
       credentials: new SqliteCredentialStore(db),
       links: new SqliteLinkStore(db),
+      claims: new SqliteClaimStore(db),
     };
   }
 

@@ -1,6 +1,7 @@
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { DIRECTORIES_V1 } from './directories.js';
+import { SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
 
 export interface Migration {
@@ -13,6 +14,7 @@ export interface Migration {
 /** Every version of the PostgreSQL schema. Append only: a released version never changes. */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'tables', statements: [...APPROVALS_V1, ...AUDIT_V1, ...SLACK_V1, ...DIRECTORIES_V1] },
+  { version: 2, name: 'schedule claims', statements: SCHEDULE_V2 },
 ];
 
 /** The newest version this code knows. */

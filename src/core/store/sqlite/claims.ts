@@ -1,0 +1,35 @@
+import { type Db, migrate } from '../../db.js';
+import type { ClaimStore } from '../../schedule/claims.js';
+
+export const CLAIMS_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS schedule_claims (
+     claim_key TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     claimed_at TEXT NOT NULL
+   )`,
+];
+
+export function migrateClaims(db: Db): void {
+  migrate(db, 'schedule-1', CLAIMS_SCHEMA);
+}
+
+/** Claims on scheduled work, in SQLite: the primary key lets one insert through. */
+export class SqliteClaimStore implements ClaimStore {
+  readonly #insert;
+  readonly #get;
+
+  constructor(db: Db) {
+    this.#insert = db.prepare(
+      'INSERT INTO schedule_claims (claim_key, owner, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+    );
+    this.#get = db.prepare('SELECT 1 FROM schedule_claims WHERE claim_key = ?');
+  }
+
+  async claim(key: string, owner: string, at: Date): Promise<boolean> {
+    return this.#insert.run(key, owner, at.toISOString()).changes === 1;
+  }
+
+  async claimed(key: string): Promise<boolean> {
+    return this.#get.get(key) !== undefined;
+  }
+}
