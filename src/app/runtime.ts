@@ -79,6 +79,11 @@ export interface RuntimeOptions {
   owner?: string;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default otherwise. */
   resendDelaysMs?: readonly number[];
+  /**
+   * How long a long-running process re-sends an unknown outcome in the background (`background`
+   * only); `BANKOPS_RESEND_WINDOW` otherwise.
+   */
+  resendWindowMs?: number;
   /** How often sent money's status is asked for (1 s by default; tests ask more often). */
   settlePassMs?: number;
   /** Tools added next to the shipped ones (tests). */
@@ -212,6 +217,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('owner', options.owner),
     ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
     ...optional('settlePassMs', options.settlePassMs),
+    // Only a process that stays up re-sends in the background; a short command would exit first.
+    ...(options.background ? { resendWindowMs: options.resendWindowMs ?? config.resendWindowMs } : {}),
   });
   const executor = new Executor({
     cards: database.cards,

@@ -15,6 +15,18 @@ const positiveInt = z.coerce
   .int('must be a whole number')
   .positive();
 
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `10m`, `90s`, `1h`, `1500ms`, `0` → milliseconds; undefined when it is none of these. */
+export function durationMs(text: string): number | undefined {
+  if (text === '0') return 0;
+  const match = /^(\d{1,7})(ms|s|m|h)$/.exec(text);
+  if (match === null) return undefined;
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+const DEFAULT_RESEND_WINDOW_MS = 10 * 60_000;
+
 const EnvSchema = z.object({
   BANKOPS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   BANKOPS_API_KEY: text.optional(),
@@ -55,6 +67,21 @@ const EnvSchema = z.object({
     .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,4000')
     .transform((text) => text.split(',').map(Number))
     .optional(),
+  BANKOPS_RESEND_WINDOW: z
+    .string()
+    .trim()
+    .transform((text, ctx) => {
+      const ms = durationMs(text);
+      if (ms === undefined || ms > 24 * 3600_000) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must be a duration such as 10m, 90s or 1h (at most 24h; 0 re-sends only a few times, as short commands do), not "${text}"`,
+        });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .default(DEFAULT_RESEND_WINDOW_MS),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -110,6 +137,12 @@ export interface Config {
    * (`BANKOPS_RESEND_DELAYS_MS`; 1 s then 4 s by default): one more send than pauses.
    */
   resendDelaysMs?: readonly number[];
+  /**
+   * `BANKOPS_RESEND_WINDOW` (10 minutes by default; 0 turns it off): how long a long-running process
+   * (`serve`, the stdio MCP server) re-sends, in the background, an approved call whose outcome stays
+   * unknown before the approval is `unresolved`. Short commands re-send only `resendDelaysMs`.
+   */
+  resendWindowMs: number;
 }
 
 export class ConfigError extends CodedError {
@@ -211,5 +244,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
     ...optional('publicUrl', e.BANKOPS_PUBLIC_URL),
     ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
+    resendWindowMs: e.BANKOPS_RESEND_WINDOW,
   };
 }

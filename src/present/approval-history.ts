@@ -34,6 +34,10 @@ export function eventLine(
       return event.detail === undefined
         ? `Enough approvals: running ${view.tool} now`
         : `Reconciled by ${by(event, w)}: ${detail}`;
+    case 'retrying':
+      return view.retryingUntil === undefined
+        ? `Service not answering: ${detail}`
+        : `Service not answering: request ${view.requestId} is sent again until ${w.time(view.retryingUntil)}, then a person settles it`;
     case 'succeeded':
       return `Done: ${view.tool} ran${resultFacts(view.result)}`;
     case 'failed':

@@ -106,7 +106,7 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
       return {
         status: 'unknown',
         class: 'unfinished',
-        line: `Outcome unknown: ${tool} was sent for ${id} and the service has not answered. It stays ${view.state} and is sent again with the same request id ${view.requestId} (never twice at the service); the approval will show how it ends.`,
+        line: `Outcome unknown: ${tool} was sent for ${id} and the service has not answered. It stays ${view.state} and is sent again with the same request id ${view.requestId} (never twice at the service)${view.retryingUntil === undefined ? '' : `, in the background until ${view.retryingUntil}`}; the approval will show how it ends.`,
       };
     case 'unresolved':
       return {

@@ -185,7 +185,9 @@ export function statusLine(view: ApprovalView, w: Wording = plainWording): strin
     }
     case 'approved':
     case 'executing':
-      return `Approved; running ${view.tool} now`;
+      return view.retryingUntil === undefined
+        ? `Approved; running ${view.tool} now`
+        : `Service not answering, retrying until ${w.time(view.retryingUntil)}`;
     case 'succeeded':
       return settlementLine(view, w) ?? `Done: ${view.tool} ran`;
     case 'failed':

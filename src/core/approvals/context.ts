@@ -54,6 +54,12 @@ export interface ApprovalEngineOptions {
    * request id each time. After the last, the approval is `unresolved`: a person reconciles it.
    */
   resendDelaysMs?: readonly number[];
+  /**
+   * A long-running process only: how long an execution whose outcome stays unknown is re-sent in
+   * the background (same request id, backing off) before it is `unresolved`. Without it, the
+   * `resendDelaysMs` pauses are waited for by the caller and the approval is then `unresolved`.
+   */
+  resendWindowMs?: number;
   /** How often a long-running process asks the service about money it sent (default 1 s). */
   settlePassMs?: number;
   /** Sends of one attempt across all processes and restarts before it is `unresolved` (default 6). */
@@ -76,6 +82,11 @@ export class EngineContext {
   readonly leaseMs: number;
   readonly resendDelays: readonly number[];
   readonly maxSends: number;
+  readonly resendWindowMs: number | undefined;
+  /** Approvals this process is executing now (its recovery leaves them alone). */
+  readonly running = new Set<string>();
+  /** Approvals this process re-sends in the background while the service does not answer. */
+  readonly resending = new Map<string, { stop(): Promise<void> }>();
   /** The feed as front ends read it (each call its own read or transaction). */
   readonly feed: FeedReader;
   readonly #listeners = new Set<ApprovalListener>();
@@ -92,6 +103,8 @@ export class EngineContext {
     this.leaseMs = (deps.leaseSeconds ?? DEFAULT_LEASE_SECONDS) * 1000;
     this.resendDelays = deps.resendDelaysMs ?? DEFAULT_RESEND_DELAYS_MS;
     this.maxSends = deps.maxSends ?? DEFAULT_MAX_SENDS;
+    this.resendWindowMs =
+      deps.resendWindowMs !== undefined && deps.resendWindowMs > 0 ? deps.resendWindowMs : undefined;
     const { storage } = deps;
     this.feed = {
       after: (seq, limit) => storage.read((s) => s.feed.after(seq, limit)),

@@ -1,17 +1,13 @@
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
-import {
-  executeApproval,
-  type RecoveryTimer,
-  recoverApprovals,
-  releaseApproval,
-  startRecoveryTimer,
-} from './execute.js';
+import { executeApproval, type RecoveryTimer, recoverApprovals, startRecoveryTimer } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
 import { type FeedFollower, type FeedReader, type FollowOptions, followFeed } from './follow.js';
 import { openApproval } from './open.js';
 import { reconcileApproval } from './reconcile.js';
+import { stopResending } from './resend.js';
+import { releaseApproval } from './send.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
 import type {
@@ -171,5 +167,6 @@ export class ApprovalEngine implements ApprovalService {
     this.#settlements = undefined;
     await this.#recovery?.stop();
     this.#recovery = undefined;
+    await stopResending(this.#ctx);
   }
 }

@@ -230,6 +230,12 @@ export const ApprovalViewSchema = z.object({
   result: z.record(z.string(), z.unknown()).optional().describe("Once sent: the tool's output, redacted."),
   error: FailureSchema.optional(),
   requestId: z.string().describe('x-request-id of the execution at the service.'),
+  retryingUntil: z
+    .string()
+    .optional()
+    .describe(
+      'While executing and the service does not answer: bankops re-sends the same request id until then, then the approval is unresolved.',
+    ),
   settlement: SettlementSchema.optional().describe('Once sent: its final status at the service.'),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
@@ -242,6 +248,7 @@ export const APPROVAL_EVENT_KINDS = [
   'cancelled',
   'expired',
   'executing',
+  'retrying',
   'succeeded',
   'failed',
   'requoted',

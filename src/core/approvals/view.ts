@@ -1,6 +1,7 @@
 import { optional } from '../optional.js';
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
+import type { Retrying } from './retrying.js';
 import type { ApprovalRow, VoteRow } from './store.js';
 import type { ApprovalBound, ApprovalView, Failure, Origin, Preview, Settlement } from './view-schema.js';
 
@@ -18,7 +19,7 @@ export function viewOf(
   const preview = parse<Preview>(row.preview_json);
   const bound = parse<ApprovalBound>(row.bound_json);
   const result = parse<Record<string, unknown>>(row.result_json);
-  const error = parse<Failure>(row.error_json);
+  const { retryingSince: _since, retryingUntil, ...error } = parse<Failure & Retrying>(row.error_json) ?? {};
   const route = parse<{ slackChannel?: string }>(row.route_json);
   const settlement = parse<Settlement>(row.settlement_json);
   return {
@@ -49,8 +50,9 @@ export function viewOf(
     ...(row.decided_by === null ? {} : { decidedBy: row.decided_by }),
     ...(row.decision_reason === null ? {} : { decisionReason: row.decision_reason }),
     ...optional('result', result),
-    ...optional('error', error),
+    ...(row.error_json === null ? {} : { error: error as Failure }),
     requestId: row.request_id,
+    ...(row.state === 'executing' ? optional('retryingUntil', retryingUntil) : {}),
     ...optional('settlement', settlement),
   };
 }

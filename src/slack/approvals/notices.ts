@@ -41,6 +41,8 @@ function eventEmoji(event: ApprovalEvent, view: ApprovalView): string {
       return ':white_check_mark:';
     case 'executing':
       return ':gear:';
+    case 'retrying':
+      return ':arrows_counterclockwise:';
     case 'failed':
     case 'rejected':
       return ':x:';
