@@ -1,4 +1,4 @@
-import { isOwnApproval, whyNotDecide } from '../core/approvals/deciders.js';
+import { isOwnApproval, whyNotDecide, whyNotReconcile } from '../core/approvals/deciders.js';
 import type { ApprovalView } from '../core/approvals/types.js';
 import type { Policy } from '../core/policy/schema.js';
 import type { Actor } from '../core/policy/types.js';
@@ -8,7 +8,7 @@ import type { Actor } from '../core/policy/types.js';
  * person may decide, which are their own. Who may decide is the core's (core/approvals/deciders.ts,
  * which the passkey links ask too); the front ends reach it here.
  */
-export { isOwnApproval, whyNotDecide };
+export { isOwnApproval, whyNotDecide, whyNotReconcile };
 
 /**
  * The pending approvals as a person sees them, in every front end: those waiting for them (they

@@ -189,7 +189,9 @@ export function statusLine(view: ApprovalView, w: Wording = plainWording): strin
         ? `Approved; running ${view.tool} now`
         : `Service not answering, retrying until ${w.time(view.retryingUntil)}`;
     case 'succeeded':
-      return settlementLine(view, w) ?? `Done: ${view.tool} ran`;
+      return view.decidedBy === undefined
+        ? (settlementLine(view, w) ?? `Done: ${view.tool} ran`)
+        : `Done: ${view.tool} went through at the service (reconciled by ${w.who(view.decidedBy)})`;
     case 'failed':
       return `Failed: ${view.error === undefined ? 'see the approval' : w.text(view.error.message)}${view.decidedBy === undefined ? '' : ` (reconciled by ${w.who(view.decidedBy)})`}`;
     case 'rejected':

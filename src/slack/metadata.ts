@@ -55,6 +55,31 @@ export const rejectTarget = codec(
   (v) => (v.responseUrl === undefined ? { i: v.approvalId } : { i: v.approvalId, u: v.responseUrl }),
 );
 
+/**
+ * The reconcile-reason modal of an unresolved approval: the approval, what the person found (`s`
+ * sent, `n` not sent, `r` send again), and where to answer them (none on the App Home).
+ */
+export interface ReconcileTarget {
+  approvalId: string;
+  outcome: 'succeeded' | 'failed' | 'retry';
+  responseUrl?: string;
+}
+const RECONCILE_WIRE = { s: 'succeeded', n: 'failed', r: 'retry' } as const;
+const RECONCILE_CODE = { succeeded: 's', failed: 'n', retry: 'r' } as const;
+export const reconcileTarget = codec(
+  z.object({ i: z.string().min(1), o: z.enum(['s', 'n', 'r']), u: z.string().optional() }),
+  (w): ReconcileTarget => ({
+    approvalId: w.i,
+    outcome: RECONCILE_WIRE[w.o],
+    ...(w.u === undefined ? {} : { responseUrl: w.u }),
+  }),
+  (v) => ({
+    i: v.approvalId,
+    o: RECONCILE_CODE[v.outcome],
+    ...(v.responseUrl === undefined ? {} : { u: v.responseUrl }),
+  }),
+);
+
 /** "Share in channel": the answer kept for it. */
 export interface ShareRef {
   answerId: string;

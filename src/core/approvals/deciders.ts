@@ -32,3 +32,22 @@ export function whyNotDecide(
   if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
   return undefined;
 }
+
+/**
+ * Why this actor cannot settle the `unresolved` approval (say it was sent, not sent, or send it
+ * again), in words for them; undefined when they can: the approver role, never the requester.
+ */
+export function whyNotReconcile(
+  policy: Pick<Policy, 'actors'>,
+  actor: Actor,
+  view: ApprovalView,
+): string | undefined {
+  if (view.state !== 'unresolved') return closedReason(view.id, view.state);
+  if (isOwnApproval(policy, actor, view)) {
+    return `you asked for ${view.id}, so someone else with the role ${view.approverRole} settles it`;
+  }
+  if (!canApprove(policy, actor, view.approverRole)) {
+    return `settling ${view.id} needs the role ${view.approverRole}, which you do not hold`;
+  }
+  return undefined;
+}

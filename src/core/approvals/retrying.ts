@@ -23,10 +23,10 @@ export function retryingOf(row: ApprovalRow): { since: string; until: string } |
     : { since: retryingSince, until: retryingUntil };
 }
 
-/** This process re-sends in a window, and the approval's window is still open. */
+/** This process re-sends in a window, and the approval's window is still open (its last send is at its end). */
 export function withinWindow(ctx: EngineContext, row: ApprovalRow): boolean {
   const window = retryingOf(row);
-  return ctx.resendWindowMs !== undefined && window !== undefined && ctx.nowIso() < window.until;
+  return ctx.resendWindowMs !== undefined && window !== undefined && ctx.nowIso() <= window.until;
 }
 
 /** The longest pause between two background re-sends. */

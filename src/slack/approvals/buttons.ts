@@ -49,7 +49,9 @@ export function answerClicker(
   return (message) => publishHome(services, body.user.id, context.actor, message.blocks);
 }
 
-const BROKEN = line(':warning: This button names no approval bankops knows; `/bank approvals` lists them.');
+export const BROKEN = line(
+  ':warning: This button names no approval bankops knows; `/bank approvals` lists them.',
+);
 
 /**
  * Approve: a vote through the executor, which refuses the requester (as any identity of the same

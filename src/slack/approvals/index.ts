@@ -6,6 +6,7 @@ import { ApprovalFollower } from './follow.js';
 import { registerHome } from './home-tab.js';
 import { APPROVAL_ACTIONS, APPROVAL_VIEWS } from './ids.js';
 import { ApprovalPoster } from './post.js';
+import { reconcileClicked, reconcileReasonSubmitted } from './reconcile-reason.js';
 import { rejectReasonSubmitted } from './reject-reason.js';
 
 /** How long to wait before posting the waiting approvals again when Slack was not reachable at start. */
@@ -21,7 +22,7 @@ export type ApprovalServices = Pick<
 >;
 
 export interface SlackApprovals {
-  /** Approve, Reject (with its reason modal), Cancel, and the App Home. */
+  /** Approve, Reject (with its reason modal), Cancel, Sent / Not sent / Send again (unresolved), and the App Home. */
   register(app: App<ActorContext>): void;
   /** Posts the approvals waiting without a message, then follows the change feed. */
   start(): Promise<void>;
@@ -58,6 +59,10 @@ export function createSlackApprovals(services: ApprovalServices): SlackApprovals
       app.action(APPROVAL_ACTIONS.reject, rejectClicked(services));
       app.action(APPROVAL_ACTIONS.cancel, cancelClicked(services));
       app.view(APPROVAL_VIEWS.rejectReason, rejectReasonSubmitted(services));
+      app.action(APPROVAL_ACTIONS.reconcileSent, reconcileClicked(services, 'succeeded'));
+      app.action(APPROVAL_ACTIONS.reconcileNotSent, reconcileClicked(services, 'failed'));
+      app.action(APPROVAL_ACTIONS.reconcileRetry, reconcileClicked(services, 'retry'));
+      app.view(APPROVAL_VIEWS.reconcileReason, reconcileReasonSubmitted(services));
       registerHome(app, services);
     },
     async start() {

@@ -19,6 +19,7 @@ import {
 } from '../render/message.js';
 import { APPROVAL_ACTIONS } from './ids.js';
 import { askedBy, slackWording } from './people.js';
+import { lookUpLine, reconcileButtons } from './reconcile-modal.js';
 
 /**
  * The approval message (docs/slack.md "Approvals"): a status line updated in place, what will happen
@@ -33,7 +34,7 @@ export function statusEmoji(view: ApprovalView): string {
       return view.attempt > 1 ? ':leftwards_arrow_with_hook:' : ':hourglass_flowing_sand:';
     case 'approved':
     case 'executing':
-      return ':gear:';
+      return view.retryingUntil === undefined ? ':gear:' : ':arrows_counterclockwise:';
     case 'succeeded':
       return view.settlement?.outcome === 'failed'
         ? ':x:'
@@ -94,7 +95,7 @@ function outcomeText(view: ApprovalView): string | undefined {
     case 'failed':
       return view.error === undefined ? undefined : `*Error:* ${escapeText(view.error.message)}`;
     case 'unresolved':
-      return view.error === undefined ? undefined : `*What to do:* ${escapeText(view.error.message)}`;
+      return lookUpLine(view);
     default:
       return undefined;
   }
@@ -132,17 +133,20 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
     ...(sentBack === undefined ? [] : sections(`:leftwards_arrow_with_hook: ${sentBack}`)),
     ...(outcome === undefined ? [] : sections(outcome)),
   ];
-  if (view.state === 'pending') {
+  if (view.state === 'pending' || view.state === 'unresolved') {
     blocks.push({
       type: 'actions',
       block_id: `approval:${view.id}:${view.attempt}`,
-      elements: decisionButtons(view, ctx.registry),
+      elements: view.state === 'pending' ? decisionButtons(view, ctx.registry) : reconcileButtons(view),
     });
   }
   blocks.push(
     context(
       `\`${view.id}\`${view.attempt > 1 ? ` · attempt ${view.attempt}` : ''} · request id \`${view.requestId}\`` +
-        (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : ''),
+        (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : '') +
+        (view.state === 'unresolved'
+          ? ` · or \`bankops approvals reconcile ${view.id} --sent|--not-sent|--retry\``
+          : ''),
     ),
   );
   const first = approvalLines(view)[0] ?? view.tool;

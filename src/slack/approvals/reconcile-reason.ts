@@ -1,0 +1,77 @@
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { whyNotReconcile } from '../../present/approval-decide.js';
+import { approvalOutcome } from '../../present/approval-outcome.js';
+import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
+import type { ActorContext } from '../middleware/actor.js';
+import { line } from '../render/message.js';
+import { replyTo } from '../respond.js';
+import { answerClicker, BROKEN, type ButtonArgs, outcomeLine } from './buttons.js';
+import { type HomeServices, publishHome } from './home-tab.js';
+import { reconcileReasonModal } from './reconcile-modal.js';
+import { REASON_BLOCK, reasonOf } from './reject-modal.js';
+
+type SubmitArgs = AllMiddlewareArgs<ActorContext> & SlackViewMiddlewareArgs<ViewSubmitAction>;
+
+/**
+ * Sent, Not sent or Send again on an unresolved approval: the modal asking what the person found,
+ * unless they could not settle it anyway (the requester never; the approver role).
+ */
+export function reconcileClicked(services: HomeServices, outcome: ReconcileTarget['outcome']) {
+  return async (args: ButtonArgs): Promise<void> => {
+    await args.ack();
+    const answer = answerClicker(services, args);
+    const ref = decisionRef.decode(args.action.value);
+    const view = ref === undefined ? undefined : await services.executor.getApproval(ref.approvalId);
+    if (view === undefined) return answer(BROKEN);
+    const why = whyNotReconcile(services.executor.policy, args.context.actor, view);
+    if (why !== undefined) return answer(line(`:no_entry: Not settled: ${why}.`));
+    const responseUrl = args.body.response_url;
+    await services.call('views.open', {
+      trigger_id: args.body.trigger_id,
+      view: reconcileReasonModal(
+        view,
+        outcome,
+        responseUrl === undefined || responseUrl === '' ? {} : { responseUrl },
+      ),
+    });
+  };
+}
+
+const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
+  ack({ response_action: 'errors', errors: { [REASON_BLOCK]: message } });
+
+/**
+ * The reason, submitted: blank is refused inline, and so is someone who may not settle it; then the
+ * modal closes at once (Send again may wait on the service longer than Slack waits for an answer)
+ * and the executor settles it as `bankops approvals reconcile` does, audited, judging again who
+ * may. The person is told where they clicked; the message changes through the feed.
+ */
+export function reconcileReasonSubmitted(services: HomeServices) {
+  return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
+    const target = reconcileTarget.decode(body.view.private_metadata);
+    if (target === undefined) return inline(ack, 'This form names no approval; close it and click again.');
+    const reason = reasonOf(
+      body.view.state.values as Record<string, Record<string, { value?: string | null }>>,
+    ).trim();
+    if (reason === '') {
+      return inline(ack, 'Say what you found at the service: the audit log keeps it.');
+    }
+    const view = await services.executor.getApproval(target.approvalId);
+    const why =
+      view === undefined
+        ? `approval ${target.approvalId} is not known`
+        : whyNotReconcile(services.executor.policy, context.actor, view);
+    if (why !== undefined) return inline(ack, `Not settled: ${why}.`);
+    await ack();
+    const result = await services.executor.reconcile(target.approvalId, context.actor, {
+      outcome: target.outcome,
+      reason,
+    });
+    const answer = outcomeLine(
+      approvalOutcome('reconcile', result, (id) => id),
+      services.executor.policy,
+    );
+    if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(answer);
+    else await publishHome(services, body.user.id, context.actor, answer.blocks);
+  };
+}
