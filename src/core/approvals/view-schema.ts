@@ -197,18 +197,18 @@ export const ApprovalViewSchema = z.object({
   id: z.string(),
   tool: z.string().describe('The tool that runs once approved.'),
   state: z.enum(APPROVAL_STATES),
-  input: z.record(z.string(), z.unknown()).describe('Input of the request, secrets redacted.'),
-  requester: z.string().describe('Who asked (actor id), e.g. mcp:stdio.'),
-  requesterPerson: z.string().describe('The person behind the requester.'),
+  input: z.record(z.string(), z.unknown()).describe('The request, secrets redacted.'),
+  requester: z.string().describe('Who asked (actor id).'),
+  requesterPerson: z.string().describe('The person who asked.'),
   origin: OriginSchema,
   /** Where the rule wants it decided (a Slack channel), when it names a place. */
   route: z.object({ slackChannel: z.string().optional() }).optional(),
-  requiredApprovers: z.number().describe('Distinct people who must approve; never the requester.'),
+  requiredApprovers: z.number().describe('People who must approve; never the requester.'),
   approverRole: z.string(),
   reason: z.string().describe('Why the policy asks for approval.'),
   preview: PreviewSchema.optional().describe('What approvers are asked to approve.'),
   bound: ApprovalBoundSchema.optional(),
-  attempt: z.number().describe('1, plus one per fresh quote sent back to approvers.'),
+  attempt: z.number().describe('1, plus one per new quote.'),
   /** Each vote counts only once the voter signs what would run with a passkey (the approval page). */
   stepUp: z.enum(['passkey']).optional(),
   approvals: z
@@ -224,18 +224,13 @@ export const ApprovalViewSchema = z.object({
     .describe('Approvals of the current attempt so far.'),
   createdAt: z.string(),
   updatedAt: z.string(),
-  expiresAt: z.string().describe('A pending approval expires then; nothing happens.'),
+  expiresAt: z.string().describe('A pending approval expires then.'),
   decidedBy: z.string().optional().describe('Who rejected, cancelled or reconciled it.'),
   decisionReason: z.string().optional(),
   result: z.record(z.string(), z.unknown()).optional().describe("Once sent: the tool's output, redacted."),
   error: FailureSchema.optional(),
-  requestId: z.string().describe('x-request-id of the execution at the service.'),
-  retryingUntil: z
-    .string()
-    .optional()
-    .describe(
-      'While executing and the service does not answer: bankops re-sends the same request id until then, then the approval is unresolved.',
-    ),
+  requestId: z.string().describe('x-request-id at the service.'),
+  retryingUntil: z.string().optional().describe('Service not answering: re-sent until then.'),
   settlement: SettlementSchema.optional().describe('Once sent: its final status at the service.'),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
