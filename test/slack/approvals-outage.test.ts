@@ -290,3 +290,38 @@ describe('a short CLI command', () => {
     await serviceBack();
   });
 });
+
+describe('a payout that fails after approval', () => {
+  it('is announced in the approval’s thread and to the requester', async () => {
+    const id = await ask(
+      PEOPLE.olivia,
+      'payout 500 USD to ben_us_fail_0001 from acc_usd_0001 destinationRail=FEDWIRE purposeCode=GOODS_PURCHASED',
+    );
+    expect(await click(APPROVERS[4] ?? '', id, 'Approve')).toContain('Executed: create_payout');
+    // The sandbox fails the payout to a closed account after two minutes of its own time; the
+    // approvals' clock is moved until the follower has asked and heard FAILED.
+    const moved = await raw(t.sandbox, 'POST', '/_sandbox/clock', {
+      headers: { 'content-type': 'application/json' },
+      body: { advanceSeconds: 121 },
+    });
+    expect(moved.status).toBe(200);
+    // Each look moves the clock on a second, so the follower's next pass falls due whenever it ends.
+    await until(async () => {
+      if ((await t.runtime.executor.getApproval(id))?.settlement?.outcome !== 'settling') return true;
+      clock.advance(1_000);
+      return false;
+    }, 'the follower to hear FAILED');
+    expect((await t.runtime.executor.getApproval(id))?.settlement).toMatchObject({
+      status: 'FAILED',
+      outcome: 'failed',
+    });
+    const { channel, ts } = whereIs(t.api, id) ?? { channel: '', ts: '' };
+    await t.api.waitFor(() =>
+      threadOf(t.api, channel, ts).some((l) => l.includes(':x:') && l.includes('FAILED after approval')),
+    );
+    await t.api.waitFor(() =>
+      directMessages(t.api, PEOPLE.olivia).some((l) => l.includes(id) && l.includes('FAILED after approval')),
+    );
+    expect(textOf(await waitShown(t.api, id, 'FAILED after approval'))).toContain(':x:');
+  });
+});
