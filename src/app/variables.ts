@@ -193,6 +193,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '1000,4000',
   },
   {
+    name: 'BANKOPS_RESEND_WINDOW',
+    group: 'database',
+    what: 'serve and mcp: how long an unanswered approved call is re-sent before it is unresolved',
+    otherwise: '10m (0: a few re-sends only, as short commands)',
+  },
+  {
     name: 'BANKOPS_ACTOR',
     group: 'cli',
     what: 'who acts at the CLI (--as overrides)',
