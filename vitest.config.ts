@@ -41,6 +41,7 @@ const E2E = [
   'test/slack/socket-mode.test.ts',
   'test/slack/webhooks.test.ts',
   'test/slack/approvals-feed.test.ts',
+  'test/slack/approvals-outage.test.ts',
   'test/core/approvals-crash.test.ts',
   'test/core/approvals-concurrency.test.ts',
   'test/core/approvals-feed.test.ts',
