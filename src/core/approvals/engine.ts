@@ -61,7 +61,9 @@ export class ApprovalEngine implements ApprovalService {
   ): Promise<ApprovalActionResult> {
     const result = await vote(this.#ctx, id, approver, proof);
     if (result !== 'execute') return auditRefusal(this.#ctx, approver, result);
-    // This vote completed the quorum: this caller executes, and waits for the outcome.
+    // This vote completed the quorum: this caller executes, and waits for the outcome — unless the
+    // service does not answer in a long-running process: then it returns with the approval
+    // `executing` and re-sent in the background (retryingUntil).
     try {
       await executeApproval(this.#ctx, id, onProgress);
     } catch (error) {
@@ -151,7 +153,8 @@ export class ApprovalEngine implements ApprovalService {
   /**
    * The work of a long-running process: approvals expire at their deadline without anyone reading
    * them, sent money is followed to its final status, and approvals whose holder's lease ran out
-   * are taken over. Short commands do none of it (they expire lazily, settle what is due when they
+   * are taken over. (Background re-sends start by themselves when a send's outcome is unknown and
+   * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of it (they expire lazily, settle what is due when they
    * read, and recover at start).
    */
   startBackground(onError: (error: unknown) => void): void {
