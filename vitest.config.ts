@@ -51,6 +51,7 @@ const E2E = [
   'test/core/storage.test.ts',
   'test/core/directories.test.ts',
   'test/core/postgres-replicas.test.ts',
+  'test/core/postgres-resend-window.test.ts',
   'test/slack/stores.test.ts',
   'test/slack/postgres-outbox.test.ts',
   'test/cli/db-copy.test.ts',
