@@ -53,7 +53,9 @@ if (jobs.roundMs !== undefined)
   console.log(
     `  one round of the jobs with nothing due (10,000 approvals, 1 waiting): ${jobs.roundMs.toFixed(3)} ms CPU; at one round per 30 s that is ${((jobs.roundMs / 30_000) * 100).toFixed(4)} % of one core`,
   );
-console.log(`  messages posted while idle: ${jobs.posted} with jobs, ${baseline.posted} without`);
+console.log(
+  `  Slack messages posted over each process's life (the waiting approval's own post): ${jobs.posted} with jobs, ${baseline.posted} without`,
+);
 console.log(
   `  load average now ${loadavg()
     .map((l) => l.toFixed(2))
