@@ -8,7 +8,6 @@ import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
 import type { Scheduler } from '../core/schedule/scheduler.js';
-import type { Storage } from '../core/store/index.js';
 import type { ToolDefaults } from '../core/tool.js';
 import type { ServiceWebhooks } from '../core/webhooks.js';
 import * as answers from './answers/index.js';
@@ -40,9 +39,8 @@ export interface SlackAppOptions {
     payees?: PayeeDirectory;
     webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
-    /** Reminders and the digest run on it (src/slack/jobs.ts); the pending approvals are read from `storage`. */
+    /** Reminders and the digest run on it (src/slack/jobs.ts). */
     scheduler: Scheduler;
-    storage: Storage;
   };
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
   stores: SlackStores;
@@ -246,7 +244,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       if (config.auditChannel !== undefined)
         anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
       await approvals.start();
-      scheduleSlackJobs(runtime.scheduler, services, runtime.storage);
+      scheduleSlackJobs(runtime.scheduler, services);
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {

@@ -1,5 +1,4 @@
 import type { PeriodicJob, Scheduler } from '../core/schedule/scheduler.js';
-import type { Storage } from '../core/store/index.js';
 import { digestJob } from './approvals/digest.js';
 import { remindersJob } from './approvals/reminders.js';
 import type { SlackServices } from './services.js';
@@ -10,9 +9,9 @@ import type { SlackServices } from './services.js';
  * `BANKOPS_SLACK_DIGEST` is set. Each job claims its slots through the scheduler, so replicas on one
  * database post each reminder and digest once. A second start on the same runtime adds nothing.
  */
-export function scheduleSlackJobs(scheduler: Scheduler, services: SlackServices, storage: Storage): void {
+export function scheduleSlackJobs(scheduler: Scheduler, services: SlackServices): void {
   const once = (key: string) => scheduler.once(key);
-  const jobs: PeriodicJob[] = [remindersJob({ ...services, storage, once })];
+  const jobs: PeriodicJob[] = [remindersJob({ ...services, once })];
   if (services.config.digest !== undefined)
     jobs.push(digestJob({ ...services, once }, services.config.digest));
   for (const job of jobs) if (!scheduler.has(job.name)) scheduler.every(job);

@@ -1,4 +1,3 @@
-import { MAX_LIST_LIMIT } from '../../core/approvals/store.js';
 import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import { type DigestContent, digestMessage, isEmptyDigest } from './digest-message.js';
@@ -10,6 +9,8 @@ import { approvalChannel } from './requested.js';
 export const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
+/** The most one list returns (newest first): a digest of more than that is long enough. */
+const LIST_LIMIT = 500;
 
 export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'> & {
   /** Claims one slot across replicas (`Scheduler.once`). */
@@ -21,7 +22,7 @@ const emptyContent = (): DigestContent => ({ waiting: [], expired: [], failed: [
 /** The approvals of each channel, sorted into the digest's sections. */
 async function gather(services: DigestServices, now: Date): Promise<Map<string, DigestContent>> {
   const since = new Date(now.getTime() - DAY_MS).toISOString();
-  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: MAX_LIST_LIMIT });
+  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: LIST_LIMIT });
   const [waiting, expired, failed, succeeded, unresolved] = await Promise.all(
     (['pending', 'expired', 'failed', 'succeeded', 'unresolved'] as const).map(list),
   );

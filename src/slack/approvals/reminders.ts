@@ -1,8 +1,5 @@
-import type { ApprovalRow } from '../../core/approvals/store.js';
-import { MAX_LIST_LIMIT } from '../../core/approvals/store.js';
-import { reminderOfRule } from '../../core/policy/index.js';
+import type { WaitingApproval } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
-import type { Storage } from '../../core/store/index.js';
 import type { ApprovalServices } from './index.js';
 import { reminderMessage } from './reminder-message.js';
 
@@ -37,14 +34,14 @@ export function dueReminder(times: readonly number[], now: number): number | und
 }
 
 export type ReminderServices = Pick<ApprovalServices, 'executor' | 'approvalMessages' | 'outbox' | 'log'> & {
-  storage: Storage;
   /** Claims one slot across replicas (`Scheduler.once`). */
   once(key: string): Promise<boolean>;
 };
 
 /**
- * Reminders of approvals nobody voted on (docs/slack.md "Reminders"). Each run reads the pending
- * approvals once (the `(state, created_at)` index); only one whose reminder is due is read whole.
+ * Reminders of approvals nobody voted on (docs/slack.md "Reminders and the morning digest"). Each
+ * run reads the pending approvals once (`waitingApprovals`: one indexed query); only one whose
+ * reminder is due is read whole.
  * A reminder is a reply in the approval message's thread, sent once across replicas: the slot
  * (`reminder:<approval>:<n>`) is claimed first, and the outbox drops a second copy of its key. A
  * crash between the claim and the queueing loses that reminder rather than sending it twice.
@@ -59,7 +56,7 @@ export function remindersJob(services: ReminderServices): PeriodicJob {
     done.set(id, slots);
   };
 
-  const remind = async (row: ApprovalRow, n: number, of: number): Promise<void> => {
+  const remind = async (row: WaitingApproval, n: number, of: number): Promise<void> => {
     const view = await services.executor.getApproval(row.id);
     if (view === undefined || view.state !== 'pending' || view.approvals.length > 0) {
       markDone(row.id, n);
@@ -84,18 +81,11 @@ export function remindersJob(services: ReminderServices): PeriodicJob {
     name: 'reminders',
     everyMs: REMINDERS_EVERY_MS,
     async run(now) {
-      const rows = await services.storage.read((s) =>
-        s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT }),
-      );
+      const rows = await services.executor.waitingApprovals();
       const waiting = new Set(rows.map((row) => row.id));
       for (const id of done.keys()) if (!waiting.has(id)) done.delete(id);
-      const policy = services.executor.policy;
       for (const row of rows) {
-        const times = reminderTimes(
-          Date.parse(row.created_at),
-          Date.parse(row.expires_at),
-          reminderOfRule(policy, row.policy_rule),
-        );
+        const times = reminderTimes(Date.parse(row.createdAt), Date.parse(row.expiresAt), row.reminderMs);
         const n = dueReminder(times, now.getTime());
         if (n === undefined || isDone(row.id, n)) continue;
         try {
