@@ -2,6 +2,7 @@ import type { WaitingApproval } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import type { ApprovalServices } from './index.js';
 import { reminderMessage } from './reminder-message.js';
+import { approvalChannel } from './requested.js';
 
 /** How often the reminders look: on time to the half minute, and one indexed query when idle. */
 export const REMINDERS_EVERY_MS = 30_000;
@@ -33,7 +34,10 @@ export function dueReminder(times: readonly number[], now: number): number | und
   return due;
 }
 
-export type ReminderServices = Pick<ApprovalServices, 'executor' | 'approvalMessages' | 'outbox' | 'log'> & {
+export type ReminderServices = Pick<
+  ApprovalServices,
+  'config' | 'executor' | 'approvalMessages' | 'outbox' | 'log'
+> & {
   /** Claims one slot across replicas (`Scheduler.once`). */
   once(key: string): Promise<boolean>;
 };
@@ -62,8 +66,13 @@ export function remindersJob(services: ReminderServices): PeriodicJob {
       markDone(row.id, n);
       return;
     }
+    // No channel to post it in: nothing to reply to, now or later.
+    if (approvalChannel(view, services.config) === undefined) {
+      markDone(row.id, n);
+      return;
+    }
     const message = await services.approvalMessages.get(row.id);
-    // Not posted yet (the feed catches up) or nowhere to post: asked again at the next run.
+    // Not posted yet (the feed catches up, or Slack refused it): asked again at the next run.
     if (message === undefined) return;
     const key = `reminder:${row.id}:${n}`;
     const mine = await services.once(key);
