@@ -54,6 +54,7 @@ const E2E = [
   'test/core/postgres-resend-window.test.ts',
   'test/slack/stores.test.ts',
   'test/slack/postgres-outbox.test.ts',
+  'test/slack/reminders-postgres.test.ts',
   'test/cli/db-copy.test.ts',
   'test/cli/db-copy-tables.test.ts',
   'test/cli/postgres-database.test.ts',

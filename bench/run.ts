@@ -8,3 +8,4 @@ await import('./slack.bench.js');
 await import('./slack-approvals.bench.js');
 await import('./passkeys.bench.js');
 await import('./metrics.bench.js');
+await import('./scheduler.bench.js');

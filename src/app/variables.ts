@@ -131,6 +131,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: 'none',
   },
   {
+    name: 'BANKOPS_SLACK_DIGEST',
+    group: 'slack',
+    what: 'when each approvals channel gets its morning digest (09:00 Europe/Berlin)',
+    otherwise: 'no digest',
+  },
+  {
     name: 'BANKOPS_PUBLIC_URL',
     group: 'slack',
     what: 'where Slack and the service reach bankops serve (proxy, tunnel)',

@@ -9,6 +9,7 @@ import type {
   ApprovalView,
   Reconciliation,
   RequestOrigin,
+  WaitingApproval,
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import { type CardDirectory, cardsSeen } from './cards.js';
@@ -369,6 +370,11 @@ export class Executor {
 
   listApprovals(filter?: ApprovalFilter): Promise<ApprovalView[]> {
     return this.approvals.list(filter);
+  }
+
+  /** The pending approvals with their rules' reminders, read cheaply (Slack's reminders poll it). */
+  waitingApprovals(): Promise<WaitingApproval[]> {
+    return this.approvals.waiting();
   }
 
   /** Asks the service about sent money whose final status is due (for processes that run briefly). */

@@ -7,15 +7,18 @@ import { optional } from '../core/optional.js';
 import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
+import type { Scheduler } from '../core/schedule/scheduler.js';
 import type { ToolDefaults } from '../core/tool.js';
 import type { ServiceWebhooks } from '../core/webhooks.js';
 import * as answers from './answers/index.js';
+import { formatDigestTime } from './approvals/digest-time.js';
 import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
 import { startDailyAnchor } from './audit-anchor.js';
 import * as commands from './commands/index.js';
 import { type SlackConfig, slackSecrets } from './config.js';
 import * as forms from './forms/index.js';
 import { SharedReceiver } from './http/receiver.js';
+import { scheduleSlackJobs } from './jobs.js';
 import { boltLogger } from './log.js';
 import { type ActorContext, resolveActor } from './middleware/actor.js';
 import { answerDatabaseDown } from './middleware/database.js';
@@ -36,6 +39,8 @@ export interface SlackAppOptions {
     payees?: PayeeDirectory;
     webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
+    /** Reminders and the digest run on it (src/slack/jobs.ts). */
+    scheduler: Scheduler;
   };
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
   stores: SlackStores;
@@ -128,6 +133,10 @@ function bannerLines(config: SlackConfig, publicUrl: string | undefined, baseUrl
     config.approvalsChannel === undefined
       ? '  approvals are posted only where their rule names a slackChannel: set BANKOPS_SLACK_APPROVALS_CHANNEL for the others'
       : `  approvals posted to ${config.approvalsChannel}, unless their rule names a slackChannel`,
+    "  reminders of approvals nobody voted on: in their thread, after each rule's reminder (15m by default)",
+    config.digest === undefined
+      ? '  no morning digest: set BANKOPS_SLACK_DIGEST (e.g. "09:00 Europe/Berlin")'
+      : `  morning digest to each approvals channel at ${formatDigestTime(config.digest)}`,
   );
   return lines;
 }
@@ -235,6 +244,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       if (config.auditChannel !== undefined)
         anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
       await approvals.start();
+      scheduleSlackJobs(runtime.scheduler, services);
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {

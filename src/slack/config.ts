@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfigError } from '../core/config.js';
 import { issueWords } from '../core/input-words.js';
 import { optional } from '../core/optional.js';
+import { type DigestTime, parseDigestTime } from './approvals/digest-time.js';
 
 /** How Slack reaches bankops: signed HTTP requests to `/slack/events`, or a Socket Mode connection. */
 export type SlackMode = 'http' | 'socket';
@@ -19,6 +20,8 @@ export interface SlackConfig {
   approvalsChannel?: string;
   /** Where the audit log's head is posted every day and on `/bank audit anchor`. */
   auditChannel?: string;
+  /** `BANKOPS_SLACK_DIGEST`: when each approvals channel gets its morning digest; none when unset. */
+  digest?: DigestTime;
 }
 
 /** Slack is on with a bot token and either a signing secret or an app token; otherwise it is off, and why. */
@@ -36,6 +39,17 @@ const EnvSchema = z.object({
   SLACK_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   BANKOPS_SLACK_APPROVALS_CHANNEL: channelId.optional(),
   BANKOPS_SLACK_AUDIT_CHANNEL: channelId.optional(),
+  BANKOPS_SLACK_DIGEST: z
+    .string()
+    .transform((text, ctx) => {
+      const time = parseDigestTime(text);
+      if ('problem' in time) {
+        ctx.addIssue({ code: 'custom', message: time.problem });
+        return z.NEVER;
+      }
+      return time;
+    })
+    .optional(),
 });
 
 export const SLACK_OFF_HINT =
@@ -77,6 +91,7 @@ export function parseSlackSettings(env: Record<string, string | undefined>): Sla
   const channels = {
     ...optional('approvalsChannel', e.BANKOPS_SLACK_APPROVALS_CHANNEL),
     ...optional('auditChannel', e.BANKOPS_SLACK_AUDIT_CHANNEL),
+    ...optional('digest', e.BANKOPS_SLACK_DIGEST),
   };
   // An app token is the explicit choice of Socket Mode (no public URL needed); it wins over a secret.
   if (e.SLACK_APP_TOKEN !== undefined) {

@@ -49,6 +49,7 @@ const CORE_PUBLIC = new Set([
   'redact.ts',
   'registry.ts',
   'results.ts',
+  'schedule/scheduler.ts',
   'store/backend.ts',
   'tool.ts',
   'toolset.ts',

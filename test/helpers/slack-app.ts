@@ -70,7 +70,10 @@ export interface SlackTestOptions {
   slack?: ServeOptions['slack'];
   policyYaml?: string;
   /** The core's options: the approvals' clock and time to live, background expiry and settlement. */
-  core?: Pick<TestCoreOptions, 'clock' | 'ttlSeconds' | 'tolerancePercent' | 'background' | 'publicUrl'>;
+  core?: Pick<
+    TestCoreOptions,
+    'clock' | 'ttlSeconds' | 'tolerancePercent' | 'background' | 'publicUrl' | 'resendDelaysMs'
+  >;
   /** The listener's port (0: any free one); fixed when the public URL must name it (passkeys). */
   port?: number;
   /** What the stand-in's `apps.connections.open` answers (Socket Mode). */

@@ -64,6 +64,8 @@ Environment:
   BANKOPS_SLACK_AUDIT_CHANNEL  a channel id that gets the audit log's head every day
   BANKOPS_SLACK_APPROVALS_CHANNEL  a channel id where approvals are posted with Approve and Reject
                       (a policy rule's slackChannel wins)
+  BANKOPS_SLACK_DIGEST  when each approvals channel gets a morning digest of what waits,
+                      expired, failed or is unresolved, e.g. "09:00 Europe/Berlin"
   BANKOPS_PUBLIC_URL  where Slack and the service reach this server (a proxy or tunnel)
 `;
 

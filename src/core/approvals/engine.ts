@@ -1,3 +1,4 @@
+import { reminderOfRule } from '../policy/reminder.js';
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
@@ -10,6 +11,7 @@ import { stopResending } from './resend.js';
 import { releaseApproval } from './send.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
+import { MAX_LIST_LIMIT } from './store.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
@@ -18,6 +20,7 @@ import type {
   ApprovalView,
   OpenApprovalRequest,
   Reconciliation,
+  WaitingApproval,
 } from './types.js';
 import { auditRefusal, cancel, notFound, reject, vote } from './vote.js';
 
@@ -126,6 +129,22 @@ export class ApprovalEngine implements ApprovalService {
       for (const row of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, row));
       return views;
     });
+  }
+
+  /**
+   * The pending approvals, lightly (the reminders' poll, every 30 s in `serve`): one read of the
+   * `(state, created_at)` index, no votes, no expiry sweep. Each with its rule's reminder, found by
+   * the rule label it keeps in the policy in force now.
+   */
+  async waiting(): Promise<WaitingApproval[]> {
+    const rows = await this.#ctx.read((s) => s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT }));
+    const policy = this.#ctx.deps.policy.current();
+    return rows.map((row) => ({
+      id: row.id,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      reminderMs: reminderOfRule(policy, row.policy_rule),
+    }));
   }
 
   /** Marks every pending approval past its deadline `expired` (also done lazily on open, get, list). */

@@ -10,6 +10,17 @@ export type ApprovalActionResult =
   | { status: 'refused'; reason: string; approval?: ApprovalView }
   | { status: 'not_found'; reason: string };
 
+/**
+ * A pending approval as the reminders see it: when it opened, its deadline, and its rule's reminder
+ * under the policy in force (`approval.reminder`; undefined when the rule turned reminders off).
+ */
+export interface WaitingApproval {
+  id: string;
+  createdAt: string;
+  expiresAt: string;
+  reminderMs: number | undefined;
+}
+
 export interface ApprovalFilter {
   state?: ApprovalState;
   requester?: string;

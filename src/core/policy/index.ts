@@ -13,6 +13,7 @@ export {
   readPolicyText,
 } from './parse.js';
 export { unlistedMcpKeys } from './references.js';
+export { DEFAULT_REMINDER, reminderMs, reminderOfRule } from './reminder.js';
 export type { ActorEntry, Condition, McpKeyEntry, Policy, Rule } from './schema.js';
 export { PolicySchema } from './schema.js';
 export { passkeyUrlProblem, stepUpProblems } from './step-up.js';

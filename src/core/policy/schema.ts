@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkReferences } from './references.js';
+import { ReminderSchema } from './reminder.js';
 import { TOOLSETS } from './types.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
@@ -157,6 +158,11 @@ export const ApprovalSchema = z.strictObject({
    * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
    */
   stepUp: z.enum(['passkey']).optional(),
+  /**
+   * How long an approval waits without a vote before Slack reminds its approvers (`15m` by default,
+   * `2h`, `off`); a second reminder comes halfway between the first and the deadline.
+   */
+  reminder: ReminderSchema.optional(),
 });
 
 export const RuleSchema = z.strictObject({

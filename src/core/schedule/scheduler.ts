@@ -44,6 +44,11 @@ export class Scheduler {
     return this.#options.clock;
   }
 
+  /** Whether a job of this name is scheduled (a front end started twice on one runtime adds its jobs once). */
+  has(name: string): boolean {
+    return this.#jobs.has(name);
+  }
+
   /** Runs `job` now and then every `everyMs` after each run ends, until `stop`. */
   every(job: PeriodicJob): void {
     if (this.#jobs.has(job.name)) throw new Error(`a job named ${job.name} is already scheduled`);

@@ -1,0 +1,18 @@
+import type { PeriodicJob, Scheduler } from '../core/schedule/scheduler.js';
+import { digestJob } from './approvals/digest.js';
+import { remindersJob } from './approvals/reminders.js';
+import type { SlackServices } from './services.js';
+
+/**
+ * The Slack front end's scheduled work, all registered here when it starts in a long-running
+ * process (`bankops serve`): reminders of approvals nobody voted on, and the morning digest when
+ * `BANKOPS_SLACK_DIGEST` is set. Each job claims its slots through the scheduler, so replicas on one
+ * database post each reminder and digest once. A second start on the same runtime adds nothing.
+ */
+export function scheduleSlackJobs(scheduler: Scheduler, services: SlackServices): void {
+  const once = (key: string) => scheduler.once(key);
+  const jobs: PeriodicJob[] = [remindersJob({ ...services, once })];
+  if (services.config.digest !== undefined)
+    jobs.push(digestJob({ ...services, once }, services.config.digest));
+  for (const job of jobs) if (!scheduler.has(job.name)) scheduler.every(job);
+}

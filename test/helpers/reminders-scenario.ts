@@ -1,0 +1,252 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { createSlackApp, type SlackFrontEnd } from '../../src/slack/app.js';
+import { slackStoresOn } from '../../src/slack/store/backend.js';
+import { manualClock } from './clock.js';
+import { runtimeOptions, testConfig } from './core.js';
+import type { ApiCall } from './slack-api.js';
+import { type SlackTest, startSlackTest } from './slack-app.js';
+import {
+  APPROVALS_CHANNEL,
+  APPROVERS,
+  APPROVERS_GROUP,
+  approvalPost,
+  approvalsPolicyYaml,
+  PEOPLE,
+  shown,
+  TREASURY_CHANNEL,
+  threadOf,
+  whereIs,
+} from './slack-approvals.js';
+import { buttonsOf, textOf } from './slack-requests.js';
+
+/** Where the replicas keep everything: the SQLite file of the test (default), or PostgreSQL. */
+export interface ScenarioDatabase {
+  url: string;
+  fingerprintKeyFile: string;
+}
+
+/**
+ * Reminders and the morning digest, with two replicas (two runtimes, two Slack apps, one
+ * database) running the scheduled jobs side by side, so every "once" below is once across replicas. The
+ * clock is moved, never waited for; the digest is at 09:00 Europe/Berlin (08:00 UTC in November).
+ */
+
+const LEAD = 'U0LEAD';
+const LEAD_CLI_SLACK = 'U0LEADCLI';
+const PAYOUTS = '/svc/banking/api/v1/payouts';
+const clock = manualClock('2026-11-26T07:00:00Z');
+const digest = { hour: 9, minute: 0, zone: 'Europe/Berlin' };
+
+/** The approval tests' policy, plus an approver by Slack user and one by CLI name tied to a Slack user. */
+function policyYaml(): string {
+  const policy = parse(approvalsPolicyYaml()) as { actors: unknown[] };
+  policy.actors.push(
+    { match: { slackUser: LEAD }, roles: ['viewer', 'approver'] },
+    { match: { cli: 'lead' }, roles: ['approver'], person: 'lead' },
+    { match: { slackUser: LEAD_CLI_SLACK }, roles: ['viewer'], person: 'lead' },
+  );
+  return stringify(policy);
+}
+
+/** Registers the scenario's hooks and tests (call inside a `describe`). */
+export function remindersScenario(options: { database?: () => ScenarioDatabase } = {}): void {
+  let t: SlackTest;
+  let replica: { runtime: Runtime; slack: SlackFrontEnd };
+
+  beforeAll(async () => {
+    const database = options.database?.();
+    t = await startSlackTest({
+      ...(database === undefined ? {} : { database }),
+      policyYaml: policyYaml(),
+      config: { approvalsChannel: APPROVALS_CHANNEL, digest },
+      core: { background: true, clock, resendDelaysMs: [] },
+    });
+    t.api.setGroups({ [APPROVERS_GROUP]: APPROVERS });
+    // A second replica on the same database file, policy, clock and Slack.
+    const runtime = await createRuntime(
+      {
+        ...testConfig(t.sandbox, { dbPath: `${t.dir}/bankops.db`, policyPath: `${t.dir}/policy.yaml` }),
+        ...(database === undefined
+          ? {}
+          : { databaseUrl: database.url, fingerprintKeyFile: database.fingerprintKeyFile }),
+      },
+      runtimeOptions({ clock, background: true, owner: 'replica-b:2', resendDelaysMs: [] }),
+    );
+    const slack = createSlackApp({
+      config: t.serve.slack?.config ?? { mode: 'http', botToken: '', apiUrl: t.api.url },
+      runtime,
+      stores: slackStoresOn(runtime.backend),
+      defaults: runtime.config.defaults,
+      outboxPollMs: 50,
+      webApiRetries: 0,
+    });
+    await slack.start();
+    replica = { runtime, slack };
+  });
+  afterAll(async () => {
+    await replica?.slack.stop();
+    await replica?.runtime.close();
+    expect(t.api.problems).toEqual([]);
+    await t?.close();
+  });
+
+  /** Moves the clock, runs both replicas' jobs and waits until Slack has everything they queued. */
+  async function at(iso: string): Promise<void> {
+    clock.set(iso);
+    await Promise.all([t.runtime.scheduler.runAll(), replica.runtime.scheduler.runAll()]);
+    await t.api.waitFor(async () => (await replica.slack.outbox.pending()) === 0);
+  }
+
+  async function ask(user: string, text: string): Promise<string> {
+    const { id } = await t.slack.command(user, text);
+    const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
+    const approval = /apr_\w+/.exec(answer)?.[0];
+    if (approval === undefined) throw new Error(answer);
+    await t.api.waitFor(() => approvalPost(t.api, approval));
+    return approval;
+  }
+
+  async function click(user: string, approvalId: string, label: string): Promise<string> {
+    const target = buttonsOf(shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
+    if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
+    const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
+    return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
+  }
+
+  async function fault(status: number): Promise<void> {
+    const response = await fetch(`${t.sandbox.url}/_sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: PAYOUTS, method: 'POST', status, times: 1 }),
+    });
+    expect(response.ok).toBe(true);
+  }
+
+  const payout = (amount: number) =>
+    `payout ${amount} USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED`;
+
+  /** The reminder replies in an approval message's thread, as Slack got them. */
+  function reminders(approvalId: string): ApiCall[] {
+    const where = whereIs(t.api, approvalId);
+    return t.api
+      .callsOf('chat.postMessage')
+      .filter(
+        (call) =>
+          call.args.channel === where?.channel &&
+          call.args.thread_ts === where?.ts &&
+          textOf(call.args).includes('Still waiting for approval'),
+      );
+  }
+
+  /** The digests posted to a channel. */
+  const digests = (channel: string): ApiCall[] =>
+    t.api
+      .callsOf('chat.postMessage')
+      .filter((call) => call.args.channel === channel && textOf(call.args).includes('Approvals digest'));
+
+  const ids: Record<'waitingA' | 'votedB' | 'failedC' | 'unresolvedD', string> = {
+    waitingA: '',
+    votedB: '',
+    failedC: '',
+    unresolvedD: '',
+  };
+
+  describe('reminders', () => {
+    it('one after 15 minutes mentioning who may approve, one at half the time left, never a third; none once voted', async () => {
+      ids.waitingA = await ask(PEOPLE.olivia, payout(300));
+      // Two approvers needed; one votes at once, so it is never reminded.
+      ids.votedB = await ask(PEOPLE.olivia, payout(50000));
+      expect(await click(APPROVERS[0] ?? '', ids.votedB, 'Approve')).toContain('Vote recorded');
+      // Approved, then refused by the service: failed after approval.
+      ids.failedC = await ask(PEOPLE.olivia, payout(301));
+      await fault(400);
+      expect(await click(APPROVERS[1] ?? '', ids.failedC, 'Approve')).toMatch(/fail/i);
+      // Approved, then the service did not answer (one send, no re-sends here): unresolved.
+      ids.unresolvedD = await ask(PEOPLE.olivia, payout(302));
+      await fault(503);
+      await click(APPROVERS[2] ?? '', ids.unresolvedD, 'Approve');
+      expect((await t.runtime.executor.getApproval(ids.unresolvedD))?.state).toBe('unresolved');
+      expect((await t.runtime.executor.getApproval(ids.failedC))?.state).toBe('failed');
+
+      await at('2026-11-26T07:14:50Z');
+      expect(reminders(ids.waitingA)).toEqual([]);
+
+      await at('2026-11-26T07:15:00Z');
+      const [first] = reminders(ids.waitingA);
+      expect(reminders(ids.waitingA)).toHaveLength(1);
+      const said = textOf(first?.args ?? {});
+      expect(said).toContain('Still waiting for approval');
+      expect(said).toContain('Pay 300');
+      expect(said).toContain(`<!subteam^${APPROVERS_GROUP}>`);
+      expect(said).toContain(`<@${LEAD}>`);
+      expect(said).toContain(`<@${LEAD_CLI_SLACK}>`);
+      // The requester holds the approver role too, but never approves her own request.
+      expect(said).not.toContain(`<@${PEOPLE.olivia}>`);
+      expect(said).toContain('Reminder 1 of 2');
+      expect(reminders(ids.votedB)).toEqual([]);
+
+      // Half the time left after the first: 15 min + (60 - 15) / 2 = 37 min 30 s after it opened.
+      await at('2026-11-26T07:37:29Z');
+      expect(reminders(ids.waitingA)).toHaveLength(1);
+      await at('2026-11-26T07:37:30Z');
+      expect(reminders(ids.waitingA)).toHaveLength(2);
+      expect(textOf(reminders(ids.waitingA)[1]?.args ?? {})).toContain('(last reminder)');
+
+      await at('2026-11-26T07:59:00Z');
+      expect(reminders(ids.waitingA)).toHaveLength(2);
+      expect(reminders(ids.votedB)).toEqual([]);
+      for (const id of [ids.failedC, ids.unresolvedD]) expect(reminders(id)).toEqual([]);
+      // The thread of the voted approval holds its vote, and nothing more.
+      const b = whereIs(t.api, ids.votedB);
+      expect(threadOf(t.api, b?.channel ?? '', b?.ts ?? '').join('\n')).not.toContain('Still waiting');
+      // Claimed once each, in the database both replicas share; nothing for the others.
+      const claimed = (key: string) => replica.runtime.storage.read((s) => s.claims.claimed(key));
+      expect(await claimed(`reminder:${ids.waitingA}:1`)).toBe(true);
+      expect(await claimed(`reminder:${ids.waitingA}:2`)).toBe(true);
+      expect(await claimed(`reminder:${ids.waitingA}:3`)).toBe(false);
+      expect(await claimed(`reminder:${ids.votedB}:1`)).toBe(false);
+    });
+  });
+
+  describe('the morning digest', () => {
+    it('posts at 09:00 Berlin, per approvals channel, what waits, expired, failed and is unresolved, once a day', async () => {
+      const waitingE = await ask(PEOPLE.olivia, payout(303));
+      await at('2026-11-26T07:59:59Z');
+      expect(digests(APPROVALS_CHANNEL)).toEqual([]);
+
+      await at('2026-11-26T08:00:30Z');
+      expect(digests(APPROVALS_CHANNEL)).toHaveLength(1);
+      const text = textOf(digests(APPROVALS_CHANNEL)[0]?.args ?? {});
+      const section = (title: string) => text.slice(text.indexOf(title)).split('\n\n')[0] ?? '';
+      expect(text).toContain('Approvals digest, 2026-11-26');
+      expect(text).toContain('1 waiting · 1 expired · 1 failed after approval · 1 unresolved');
+      expect(section('Waiting (1)')).toContain(waitingE);
+      expect(section('Expired (1)')).toContain(ids.waitingA);
+      expect(section('Failed after approval (1)')).toContain(ids.failedC);
+      expect(section('Unresolved (1)')).toContain(ids.unresolvedD);
+      expect(section('Unresolved (1)')).toContain(`${ids.unresolvedD}-1`);
+      // Large payouts are decided in the treasury channel: their digest is there.
+      expect(digests(TREASURY_CHANNEL)).toHaveLength(1);
+      const treasury = textOf(digests(TREASURY_CHANNEL)[0]?.args ?? {});
+      expect(treasury).toContain(ids.votedB);
+      expect(treasury).not.toContain(ids.failedC);
+
+      // Not again the same day, whichever replica looks.
+      await at('2026-11-26T08:40:00Z');
+      await at('2026-11-26T12:00:00Z');
+      expect(digests(APPROVALS_CHANNEL)).toHaveLength(1);
+      expect(digests(TREASURY_CHANNEL)).toHaveLength(1);
+
+      // The next morning: what failed two days' worth ago is no longer news; the unresolved still is.
+      await at('2026-11-27T08:00:10Z');
+      expect(digests(APPROVALS_CHANNEL)).toHaveLength(2);
+      const next = textOf(digests(APPROVALS_CHANNEL)[1]?.args ?? {});
+      expect(next).toContain('Approvals digest, 2026-11-27');
+      expect(next).not.toContain(ids.failedC);
+      expect(next).toContain(ids.unresolvedD);
+      expect(next).toContain(waitingE);
+    });
+  });
+}
