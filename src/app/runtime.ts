@@ -6,6 +6,7 @@ import {
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
+import { BalanceAlerts } from '../core/alerts/index.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { internalError } from '../core/errors.js';
@@ -48,6 +49,8 @@ export interface Runtime {
    * added by the front ends of a long-running process; a short CLI command adds none.
    */
   scheduler: Scheduler;
+  /** Balance alerts: added, listed and removed under the policy; checked by the Slack front end's job. */
+  alerts: BalanceAlerts;
   /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
   webhooks: ServiceWebhooks;
   /**
@@ -235,6 +238,14 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     owner: approvals.owner,
     log,
   });
+  const alerts = new BalanceAlerts({
+    storage,
+    audit,
+    client,
+    policy: () => policy.current(),
+    companyCode: defaults.companyCode,
+    clock: clock ?? systemClock,
+  });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
@@ -258,6 +269,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     passkeys,
     scheduler,
+    alerts,
     webhooks,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),

@@ -15,6 +15,14 @@ const positiveInt = z.coerce
   .int('must be a whole number')
   .positive();
 
+const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `30s`, `5m`, `1h` in milliseconds (the regex before it has checked the form). */
+function durationMs(text: string): number {
+  const unit = text.slice(-1) as keyof typeof UNIT_MS;
+  return Number(text.slice(0, -1)) * UNIT_MS[unit];
+}
+
 const EnvSchema = z.object({
   BANKOPS_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
   BANKOPS_API_KEY: text.optional(),
@@ -55,6 +63,13 @@ const EnvSchema = z.object({
     .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,4000')
     .transform((text) => text.split(',').map(Number))
     .optional(),
+  BANKOPS_ALERT_INTERVAL: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}(s|m|h)$/, 'must be a number and a unit, s, m or h: 30s, 5m, 1h')
+    .transform(durationMs)
+    .refine((ms) => ms >= 30_000 && ms <= 24 * 3_600_000, 'must be between 30s and 24h')
+    .default(5 * 60_000),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -110,6 +125,8 @@ export interface Config {
    * (`BANKOPS_RESEND_DELAYS_MS`; 1 s then 4 s by default): one more send than pauses.
    */
   resendDelaysMs?: readonly number[];
+  /** How often balance alerts read the balances (`BANKOPS_ALERT_INTERVAL`, 5 minutes by default). */
+  alertIntervalMs: number;
 }
 
 export class ConfigError extends CodedError {
@@ -211,5 +228,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
     ...optional('publicUrl', e.BANKOPS_PUBLIC_URL),
     ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
+    alertIntervalMs: e.BANKOPS_ALERT_INTERVAL,
   };
 }

@@ -1,0 +1,12 @@
+export { ALERTS_ACTOR, type AlertPost, checkAlerts, type PostAlert } from './check.js';
+export { decide, type PostKind, type Reading } from './decide.js';
+export {
+  ALERT_ID,
+  type AlertResult,
+  type AlertsDeps,
+  BalanceAlerts,
+  type NewAlert,
+  thresholdOf,
+} from './manage.js';
+export { ALERT_ACTIONS } from './policy.js';
+export type { AlertLevel, AlertStore, BalanceAlert } from './store.js';
