@@ -1,3 +1,4 @@
+import { BalanceAlerts } from '../core/alerts/index.js';
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
 import {
@@ -6,7 +7,6 @@ import {
   type ResponseEvent,
   type ServiceClient,
 } from '../core/client/index.js';
-import { BalanceAlerts } from '../core/alerts/index.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { type Config, isLoopback } from '../core/config.js';
 import { internalError } from '../core/errors.js';
@@ -245,6 +245,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     policy: () => policy.current(),
     companyCode: defaults.companyCode,
     clock: clock ?? systemClock,
+    intervalMs: config.alertIntervalMs,
   });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
+import type { BalanceAlerts } from '../core/alerts/index.js';
 import type { AuditLog } from '../core/audit/index.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
@@ -7,8 +8,10 @@ import { optional } from '../core/optional.js';
 import type { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Registry } from '../core/registry.js';
+import type { Scheduler } from '../core/schedule/scheduler.js';
 import type { ToolDefaults } from '../core/tool.js';
 import type { ServiceWebhooks } from '../core/webhooks.js';
+import { balanceAlertsJob } from './alerts/job.js';
 import * as answers from './answers/index.js';
 import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
 import { startDailyAnchor } from './audit-anchor.js';
@@ -36,6 +39,9 @@ export interface SlackAppOptions {
     payees?: PayeeDirectory;
     webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
+    /** Periodic work of the process, and the balance alerts its job checks (absent: no alerts). */
+    scheduler?: Scheduler;
+    alerts?: BalanceAlerts;
   };
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
   stores: SlackStores;
@@ -208,6 +214,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
     passkeys: runtime.passkeys,
+    alerts: runtime.alerts,
     groups: options.groups,
   });
   const approvals = createSlackApprovals(services);
@@ -235,6 +242,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       if (config.auditChannel !== undefined)
         anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
       await approvals.start();
+      // The front end's scheduled work, registered here once (each job claims its slots).
+      if (runtime.scheduler !== undefined && runtime.alerts !== undefined)
+        runtime.scheduler.every(balanceAlertsJob(runtime.alerts, runtime.scheduler, outbox, log));
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Balances } from '../client/schemas/accounts.js';
 import { messageOf } from '../errors.js';
 import { fromMinor, type Money, toMinor } from '../money.js';
-import type { AlertsDeps } from './manage.js';
 import { decide, type PostKind, type Reading } from './decide.js';
+import type { AlertsDeps } from './manage.js';
 import type { BalanceAlert } from './store.js';
 
 /** Who reads the balances for the alerts, in the audit log. */
@@ -90,7 +90,12 @@ export async function checkAlerts(deps: AlertsDeps, post: PostAlert): Promise<nu
       queued += 1;
     }
     await deps.storage.transaction((tx) =>
-      tx.alerts.update(alert.id, alert.posts, { level: next.level, readFailing: next.readFailing, posts, checkedAt }),
+      tx.alerts.update(alert.id, alert.posts, {
+        level: next.level,
+        readFailing: next.readFailing,
+        posts,
+        checkedAt,
+      }),
     );
   }
   return queued;

@@ -19,7 +19,10 @@ export interface Decision {
  * A failed read changes nothing about the level and posts no crossing; it is said once, and once
  * when reads work again. A new alert that finds the balance already under says so; one above is silent.
  */
-export function decide(alert: Pick<BalanceAlert, 'level' | 'readFailing' | 'thresholdMinor'>, reading: Reading): Decision {
+export function decide(
+  alert: Pick<BalanceAlert, 'level' | 'readFailing' | 'thresholdMinor'>,
+  reading: Reading,
+): Decision {
   if (!reading.ok) {
     return { level: alert.level, readFailing: true, posts: alert.readFailing ? [] : ['read-failed'] };
   }

@@ -19,6 +19,8 @@ export interface AlertsDeps {
   /** The company whose balances are read. */
   companyCode: string;
   clock: Clock;
+  /** How often the alerts are checked (`BANKOPS_ALERT_INTERVAL`). */
+  intervalMs: number;
 }
 
 /** What a person asks for: `balance EUR below 20000 [#channel]`, the amount as typed, read by the front end. */
@@ -44,7 +46,8 @@ export const thresholdOf = (alert: Pick<BalanceAlert, 'currency' | 'thresholdMin
 
 /** Why a new alert cannot be, without asking the service; undefined when its form is right. */
 function formProblem(input: NewAlert): string | undefined {
-  if (!CURRENCY.test(input.currency)) return `'${input.currency}' is not a currency code (three letters, e.g. EUR)`;
+  if (!CURRENCY.test(input.currency))
+    return `'${input.currency}' is not a currency code (three letters, e.g. EUR)`;
   if (!Number.isFinite(input.amount) || input.amount <= 0)
     return `the amount must be a positive number, got ${input.amount}`;
   if (!fitsMinorUnits(input.amount, input.currency))
@@ -61,6 +64,10 @@ function formProblem(input: NewAlert): string | undefined {
  */
 export class BalanceAlerts {
   constructor(private readonly deps: AlertsDeps) {}
+
+  get intervalMs(): number {
+    return this.deps.intervalMs;
+  }
 
   /** One check of every alert (`checkAlerts`): what the scheduled job runs. */
   check(post: PostAlert): Promise<number> {

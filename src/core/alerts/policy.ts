@@ -29,7 +29,12 @@ export const ALERT_ACTIONS = {
 export type AlertAction = keyof typeof ALERT_ACTIONS;
 
 /** Undefined when the actor may; else why not, in words a person can act on. */
-export function refusalOf(policy: Policy, action: AlertAction, actor: Actor, input: unknown): string | undefined {
+export function refusalOf(
+  policy: Policy,
+  action: AlertAction,
+  actor: Actor,
+  input: unknown,
+): string | undefined {
   const decision = evaluate(policy, { tool: ALERT_ACTIONS[action], input, actor });
   switch (decision.decision) {
     case 'allow':

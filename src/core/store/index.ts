@@ -1,6 +1,6 @@
+import type { AlertStore } from '../alerts/store.js';
 import type { FeedStore } from '../approvals/feed.js';
 import type { ApprovalStore } from '../approvals/store.js';
-import type { AlertStore } from '../alerts/store.js';
 import type { AuditStore } from '../audit/store.js';
 import type { ExecutionStore } from '../executions.js';
 import type { CredentialStore } from '../passkeys/credentials.js';

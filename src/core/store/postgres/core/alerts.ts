@@ -30,7 +30,8 @@ export class PgAlertStore implements AlertStore {
   }
 
   async get(id: string): Promise<BalanceAlert | undefined> {
-    const row = (await this.client.query<AlertRow>('SELECT * FROM balance_alerts WHERE id = $1', [id])).rows[0];
+    const row = (await this.client.query<AlertRow>('SELECT * FROM balance_alerts WHERE id = $1', [id]))
+      .rows[0];
     return row === undefined ? undefined : alertOf(row);
   }
 
