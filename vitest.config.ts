@@ -48,6 +48,7 @@ const E2E = [
   'test/core/audit-group-commit.test.ts',
   'test/core/store/postgres/**',
   'test/core/storage.test.ts',
+  'test/core/alerts-store.test.ts',
   'test/core/directories.test.ts',
   'test/core/postgres-replicas.test.ts',
   'test/slack/stores.test.ts',
