@@ -148,6 +148,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       runtime,
       stores: slackModule.slackStoresOn(runtime.backend),
       defaults: runtime.config.defaults,
+      scheduler: runtime.scheduler,
       ...optional('publicUrl', publicUrl),
       onWebApiCall: metrics.slackCall,
       ...options.slack,

@@ -39,10 +39,14 @@ export interface SlackAppOptions {
     payees?: PayeeDirectory;
     webhooks: ServiceWebhooks;
     passkeys?: PasskeyService;
-    /** Periodic work of the process, and the balance alerts its job checks (absent: no alerts). */
-    scheduler?: Scheduler;
+    /** Balance alerts (`/bank alert …`, and the job that checks them); absent: none kept. */
     alerts?: BalanceAlerts;
   };
+  /**
+   * The process's scheduler, given by `serve`: the front end registers its jobs on it at start.
+   * Absent (another app on the same runtime, a test), it schedules nothing.
+   */
+  scheduler?: Scheduler;
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
   stores: SlackStores;
   /** The configured company, program and agent codes (subscriptions are made with them). */
@@ -243,8 +247,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
         anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
       await approvals.start();
       // The front end's scheduled work, registered here once (each job claims its slots).
-      if (runtime.scheduler !== undefined && runtime.alerts !== undefined)
-        runtime.scheduler.every(balanceAlertsJob(runtime.alerts, runtime.scheduler, outbox, log));
+      const { scheduler } = options;
+      if (scheduler !== undefined && runtime.alerts !== undefined)
+        scheduler.every(balanceAlertsJob(runtime.alerts, scheduler, outbox, log));
       if (config.mode === 'socket') {
         // Connecting may take long offline (the client keeps retrying); serving must not wait for it.
         void app.start().catch((error: unknown) => {
