@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceClient } from '../../src/core/client/index.js';
+import { Scheduler } from '../../src/core/schedule/scheduler.js';
+import { balanceAlertsJob } from '../../src/slack/alerts/job.js';
 import { injectFault } from '../helpers/client-http.js';
 import { manualClock } from '../helpers/clock.js';
 import { clientFor, raw } from '../helpers/sandbox.js';
@@ -127,6 +129,18 @@ describe('balance alerts', () => {
       `:warning: *The EUR balance is below 100,000.00 EUR*: 90,000.00 EUR available (alert \`${eurId}\`).`,
     ]);
     expect(postedTo(FX)).toEqual([]);
+
+    // A replica on the same database runs the same job in the same slot: it reads nothing, posts nothing.
+    const replica = new Scheduler({
+      storage: t.runtime.storage,
+      clock,
+      owner: 'replica-host:2',
+      log: t.runtime.log,
+    });
+    const outbox = t.serve.slack?.services.outbox;
+    if (outbox === undefined) throw new Error('no Slack front end');
+    await balanceAlertsJob(t.runtime.alerts, replica, outbox, t.runtime.log).run(clock.now());
+    expect(reads() - before).toBe(1);
 
     // Still under at the next checks: nothing more.
     await nextCheck();
