@@ -27,6 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
  */
 const CORE_PUBLIC = new Set([
   'actors.ts',
+  'alerts/index.ts',
   'approvals/follow.ts',
   'approvals/types.ts',
   'audit/index.ts',
@@ -49,6 +50,7 @@ const CORE_PUBLIC = new Set([
   'redact.ts',
   'registry.ts',
   'results.ts',
+  'schedule/scheduler.ts',
   'store/backend.ts',
   'tool.ts',
   'toolset.ts',

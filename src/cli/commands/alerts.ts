@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { Runtime } from '../../app/runtime.js';
-import { type AlertResult, type BalanceAlert, thresholdOf } from '../../core/alerts/index.js';
+import type { AlertResult, BalanceAlert } from '../../core/alerts/index.js';
+import { standingWords, thresholdWords } from '../../present/alert-words.js';
 import { readNumber } from '../../present/args.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
@@ -32,15 +33,12 @@ Exit status: 0 done, 1 the service could not be read, 2 usage, invalid input or 
 
 const SUBCOMMANDS = ['add', 'list', 'remove'];
 
-const standing = (alert: BalanceAlert): string =>
-  alert.readFailing ? 'cannot be read' : alert.level === 'unknown' ? 'not checked yet' : alert.level;
-
 const record = (alert: BalanceAlert) => ({
   id: alert.id,
   currency: alert.currency,
-  below: thresholdOf(alert),
+  below: thresholdWords(alert),
   channel: alert.channel,
-  standing: standing(alert),
+  standing: standingWords(alert),
   createdBy: alert.createdBy,
   createdAt: alert.createdAt,
   checkedAt: alert.checkedAt,
@@ -88,7 +86,7 @@ async function run(
       if (typeof alert === 'number') return alert;
       if (mode.text)
         out(
-          `Added ${alert.id}: posts to ${alert.channel} when the ${alert.currency} balance goes below ${thresholdOf(alert)}, and when it recovers.\n`,
+          `Added ${alert.id}: posts to ${alert.channel} when the ${alert.currency} balance goes below ${thresholdWords(alert)}, and when it recovers.\n`,
         );
       else printJson({ status: 'added', alert: record(alert) });
       return EXIT.ok;
@@ -103,7 +101,7 @@ async function run(
         out(
           `${table(
             ['Id', 'Below', 'Channel', 'Now', 'Added by'],
-            list.map((a) => [a.id, thresholdOf(a), a.channel, standing(a), a.createdBy]),
+            list.map((a) => [a.id, thresholdWords(a), a.channel, standingWords(a), a.createdBy]),
           )}\n`,
         );
       return EXIT.ok;
@@ -117,7 +115,7 @@ async function run(
         );
       const alert = settled(await alerts.remove(actor, id), mode);
       if (typeof alert === 'number') return alert;
-      if (mode.text) out(`Removed ${alert.id} (${alert.currency} below ${thresholdOf(alert)}).\n`);
+      if (mode.text) out(`Removed ${alert.id} (${alert.currency} below ${thresholdWords(alert)}).\n`);
       else printJson({ status: 'removed', alert: record(alert) });
       return EXIT.ok;
     }

@@ -6,7 +6,6 @@ export {
   type AlertsDeps,
   BalanceAlerts,
   type NewAlert,
-  thresholdOf,
 } from './manage.js';
 export { ALERT_ACTIONS } from './policy.js';
 export type { AlertLevel, AlertStore, BalanceAlert } from './store.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Clock } from '../clock.js';
-import { fitsMinorUnits, formatAmount, fromMinor, minorUnitsMessage, toMinor } from '../money.js';
+import { fitsMinorUnits, minorUnitsMessage, toMinor } from '../money.js';
 import type { Policy } from '../policy/schema.js';
 import type { Actor } from '../policy/types.js';
 import type { Storage } from '../store/index.js';
@@ -39,10 +39,6 @@ export type AlertResult<T> =
 const CURRENCY = /^[A-Z]{3}$/;
 const CHANNEL = /^[CG][A-Z0-9]{2,}$/;
 export const ALERT_ID = /^alr_[0-9a-f]{10}$/;
-
-/** The alert's threshold as money, for messages: 20,000.00 EUR. */
-export const thresholdOf = (alert: Pick<BalanceAlert, 'currency' | 'thresholdMinor'>): string =>
-  formatAmount(fromMinor(alert.thresholdMinor, alert.currency));
 
 /** Why a new alert cannot be, without asking the service; undefined when its form is right. */
 function formProblem(input: NewAlert): string | undefined {

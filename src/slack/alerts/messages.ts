@@ -1,30 +1,23 @@
-import { type AlertPost, type BalanceAlert, thresholdOf } from '../../core/alerts/index.js';
-import { formatAmount } from '../../core/money.js';
+import type { AlertPost, BalanceAlert } from '../../core/alerts/index.js';
+import { balanceWords, standingWords, thresholdWords } from '../../present/alert-words.js';
 import { escapeText, line, type SlackMessage } from '../render/message.js';
 
 const ERROR_SHOWN = 300;
 
 /** How an alert reads in a list and a confirmation: `alr_… EUR below 20,000.00 EUR → #channel`. */
 export const alertWords = (alert: BalanceAlert): string =>
-  `\`${alert.id}\` ${alert.currency} below ${thresholdOf(alert)} → <#${alert.channel}>`;
+  `\`${alert.id}\` ${alert.currency} below ${thresholdWords(alert)} → <#${alert.channel}>`;
 
 const standing = (alert: BalanceAlert): string => {
-  if (alert.readFailing) return 'balance cannot be read';
-  switch (alert.level) {
-    case 'unknown':
-      return 'not checked yet';
-    case 'above':
-      return 'at or above';
-    case 'below':
-      return '*below*';
-  }
+  const words = standingWords(alert);
+  return alert.level === 'below' && !alert.readFailing ? `*${words}*` : words;
 };
 
 /** What an alert posts to its channel. */
 export function alertPostMessage(post: AlertPost): SlackMessage {
   const { alert } = post;
-  const threshold = thresholdOf(alert);
-  const balance = post.balance === undefined ? '' : formatAmount(post.balance);
+  const threshold = thresholdWords(alert);
+  const balance = post.balance === undefined ? '' : balanceWords(post.balance);
   const id = `(alert \`${alert.id}\`)`;
   switch (post.kind) {
     case 'below':
