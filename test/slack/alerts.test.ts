@@ -208,6 +208,9 @@ describe('balance alerts', () => {
     expect(await say(USERS.operator, `alert remove ${eurId}`)).toContain(`Alert \`${eurId}\` EUR below`);
     expect(await say(USERS.operator, `alert remove ${eurId}`)).toContain(`no alert ${eurId}`);
     expect(await say(USERS.operator, 'alert')).toContain('alert reads `/bank alert balance');
+    const help = await say(USERS.operator, 'help');
+    for (const form of ['alert balance <CUR> below <amount> [#channel]', 'alert list', 'alert remove <id>'])
+      expect(help).toContain(form);
 
     const count = postedTo(TREASURY).length;
     await convert(30_000, 'EUR', 'USD');

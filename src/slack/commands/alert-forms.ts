@@ -34,13 +34,16 @@ const alertBalance: ShortForm = {
   },
 };
 
+/** Also the form of `alert` followed by anything else: that gets the whole grammar. */
 const alertList: ShortForm = {
   name: 'alert list',
   word: 'alert',
-  takes: (rest) => rest[0] === 'list',
   usage: 'alert list',
   what: 'the balance alerts and where each stands',
-  read: (rest) => (rest.length === 1 ? { kind: 'alert-list' } : usage('alert list takes nothing more')),
+  read: (rest) => {
+    if (rest[0] !== 'list') return usage(GRAMMAR);
+    return rest.length === 1 ? { kind: 'alert-list' } : usage('alert list takes nothing more');
+  },
 };
 
 const alertRemove: ShortForm = {
@@ -55,14 +58,5 @@ const alertRemove: ShortForm = {
       : usage('alert remove reads `/bank alert remove <id>` (`/bank alert list` shows the ids)'),
 };
 
-/** `alert` without a subcommand it knows. */
-const alert: ShortForm = {
-  name: 'alert',
-  word: 'alert',
-  usage: 'alert balance|list|remove …',
-  what: 'balance alerts',
-  read: () => usage(GRAMMAR),
-};
-
 /** The forms of `/bank alert …`, in the order help lists them. */
-export const ALERT_FORMS: readonly ShortForm[] = [alertBalance, alertList, alertRemove, alert];
+export const ALERT_FORMS: readonly ShortForm[] = [alertBalance, alertList, alertRemove];
