@@ -168,12 +168,29 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
     expect(
       posts.map((p) => [p.kind, p.alert.thresholdMinor, p.balance, p.dedupeKey.replace(/alr_\w+/, 'id')]),
     ).toEqual([['below', 13_000_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1']]);
+    // A post that could not be queued (the database failed) leaves the state as it was: the next
+    // check makes the same post under the same key, which the outbox keeps once.
+    await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000dd', { thresholdMinor: 99_000_000 })));
+    await expect(
+      alerts.check(async () => {
+        throw new Error('the outbox could not be written');
+      }),
+    ).rejects.toThrow('the outbox could not be written');
+    expect(await storage.read((s) => s.alerts.get('alr_00000000dd'))).toMatchObject({
+      posts: 0,
+      level: 'unknown',
+    });
+    await alerts.check(async (post) => {
+      posts.push(post);
+    });
+    expect(posts.at(-1)?.dedupeKey).toBe('balance-alert:alr_00000000dd:1');
     const stored = await storage.read((s) => s.alerts.list());
     expect(stored.map((x) => [x.currency, x.level, x.posts])).toEqual(
       expect.arrayContaining([
         ['EUR', 'below', 1],
         ['EUR', 'above', 0],
         ['USD', 'above', 0],
+        ['EUR', 'below', 1],
       ]),
     );
   });
