@@ -185,6 +185,10 @@ describe('balance alerts', () => {
     expect(unreadable).toHaveLength(1);
     expect(unreadable[0]).toMatch(/^:grey_question: The EUR balance cannot be read: .*this is said once/);
     expect(postedTo(FX)).toHaveLength(2); // each alert says it once in its own channel
+    // Nor can an alert be added while the balances cannot be read: said, and on record.
+    expect(await say(USERS.operator, 'alert balance GBP below 5')).toMatch(/^:x: The alert was not added: /);
+    const notAdded = (await t.runtime.audit.tail(5)).filter((e) => e.tool === 'create_balance_alert');
+    expect(notAdded.at(-1)).toMatchObject({ event: 'failed', outcome: 'failed' });
     const failed = (await t.runtime.audit.tail(20)).filter((e) => e.actor === 'system:alerts');
     expect(failed.at(-1)).toMatchObject({ tool: 'get_balances', frontEnd: 'system', outcome: 'failed' });
 

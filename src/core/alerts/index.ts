@@ -1,7 +1,6 @@
 export { ALERTS_ACTOR, type AlertPost, checkAlerts, type PostAlert } from './check.js';
 export { decide, type PostKind, type Reading } from './decide.js';
 export {
-  ALERT_ID,
   type AlertResult,
   type AlertsDeps,
   BalanceAlerts,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Clock } from '../clock.js';
+import { messageOf } from '../errors.js';
 import { fitsMinorUnits, minorUnitsMessage, toMinor } from '../money.js';
 import type { Policy } from '../policy/schema.js';
 import type { Actor } from '../policy/types.js';
@@ -38,7 +39,6 @@ export type AlertResult<T> =
 
 const CURRENCY = /^[A-Z]{3}$/;
 const CHANNEL = /^[CG][A-Z0-9]{2,}$/;
-export const ALERT_ID = /^alr_[0-9a-f]{10}$/;
 
 /** Why a new alert cannot be, without asking the service; undefined when its form is right. */
 function formProblem(input: NewAlert): string | undefined {
@@ -74,7 +74,7 @@ export class BalanceAlerts {
     const shown = { currency: input.currency, amount: input.amount, channel: input.channel };
     const refused = await this.#refused('add', actor, shown);
     if (refused !== undefined) return refused;
-    const problem = formProblem(input) ?? (await this.#currencyProblem(input.currency));
+    const problem = formProblem(input) ?? (await this.#currencyProblem(actor, shown));
     if (problem !== undefined) {
       await this.#audit(actor, 'add', shown, 'invalid', problem);
       return { status: 'invalid', message: problem };
@@ -130,9 +130,24 @@ export class BalanceAlerts {
     return { status: 'denied' as const, reason };
   }
 
-  /** One read of the balances: the currency must be one the company holds. */
-  async #currencyProblem(currency: string): Promise<string | undefined> {
-    const { balances } = await this.deps.client.accounts.balances({ companyCode: this.deps.companyCode });
+  /**
+   * One read of the balances: the currency must be one the company holds. A read that fails is on
+   * record as the add's failure, and thrown (nothing was added).
+   */
+  async #currencyProblem(actor: Actor, shown: Record<string, unknown> & { currency: string }) {
+    const { currency } = shown;
+    let balances: { currency: string }[];
+    try {
+      ({ balances } = await this.deps.client.accounts.balances({ companyCode: this.deps.companyCode }));
+    } catch (error) {
+      await this.deps.audit.append({
+        ...this.#entry(actor, 'add', shown),
+        event: 'failed',
+        outcome: 'failed',
+        error: `the balances could not be read: ${messageOf(error)}`,
+      });
+      throw error;
+    }
     const held = balances.map((b) => b.currency);
     if (held.includes(currency)) return undefined;
     return `the account has no ${currency} balance; it holds ${held.length === 0 ? 'none' : held.join(', ')}`;
