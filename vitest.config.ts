@@ -49,6 +49,7 @@ const E2E = [
   'test/core/audit-group-commit.test.ts',
   'test/core/store/postgres/**',
   'test/core/storage.test.ts',
+  'test/core/alerts-store.test.ts',
   'test/core/directories.test.ts',
   'test/core/postgres-replicas.test.ts',
   'test/core/postgres-resend-window.test.ts',

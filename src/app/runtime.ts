@@ -1,3 +1,4 @@
+import { BalanceAlerts } from '../core/alerts/index.js';
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
 import {
@@ -48,6 +49,8 @@ export interface Runtime {
    * added by the front ends of a long-running process; a short CLI command adds none.
    */
   scheduler: Scheduler;
+  /** Balance alerts: added, listed and removed under the policy; checked by the Slack front end's job. */
+  alerts: BalanceAlerts;
   /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
   webhooks: ServiceWebhooks;
   /**
@@ -242,6 +245,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     owner: approvals.owner,
     log,
   });
+  const alerts = new BalanceAlerts({
+    storage,
+    audit,
+    client,
+    policy: () => policy.current(),
+    companyCode: defaults.companyCode,
+    clock: clock ?? systemClock,
+    intervalMs: config.alertIntervalMs,
+  });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
@@ -265,6 +277,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     passkeys,
     scheduler,
+    alerts,
     webhooks,
     againstSandbox,
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),

@@ -137,6 +137,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: 'no digest',
   },
   {
+    name: 'BANKOPS_ALERT_INTERVAL',
+    group: 'slack',
+    what: 'how often balance alerts read the balances: 30s to 24h, e.g. 5m',
+    otherwise: '5m',
+  },
+  {
     name: 'BANKOPS_PUBLIC_URL',
     group: 'slack',
     what: 'where Slack and the service reach bankops serve (proxy, tunnel)',

@@ -10,6 +10,7 @@ Usage:
   bankops call <tool> [key=value ...] [--as <name>]        run a tool (policy, approvals, audit)
   bankops approvals list|show|approve|reject|cancel        decide on pending approvals
   bankops audit tail|verify|export                         read and check the audit log
+  bankops alerts add|list|remove                           balance alerts posted to Slack
   bankops people enroll|passkeys|revoke-passkey            people's passkeys, for step-up approvals
   bankops sandbox [--port <port>]                          serve the sandbox of the service
   bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
@@ -66,6 +67,10 @@ const COMMANDS: Record<
   audit: async () => {
     const m = await import('./commands/audit.js');
     return { run: m.auditCommand, help: m.AUDIT_HELP };
+  },
+  alerts: async () => {
+    const m = await import('./commands/alerts.js');
+    return { run: m.alertsCommand, help: m.ALERTS_HELP };
   },
   people: async () => {
     const m = await import('./commands/people.js');

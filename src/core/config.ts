@@ -82,6 +82,13 @@ const EnvSchema = z.object({
       return ms;
     })
     .default(DEFAULT_RESEND_WINDOW_MS),
+  BANKOPS_ALERT_INTERVAL: z
+    .string()
+    .trim()
+    .regex(/^\d{1,5}(s|m|h)$/, 'must be a number and a unit, s, m or h: 30s, 5m, 1h')
+    .transform((text) => durationMs(text) ?? Number.NaN)
+    .refine((ms) => ms >= 30_000 && ms <= 24 * 3_600_000, 'must be between 30s and 24h')
+    .default(5 * 60_000),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -143,6 +150,8 @@ export interface Config {
    * unknown before the approval is `unresolved`. Short commands re-send only `resendDelaysMs`.
    */
   resendWindowMs: number;
+  /** How often balance alerts read the balances (`BANKOPS_ALERT_INTERVAL`, 5 minutes by default). */
+  alertIntervalMs: number;
 }
 
 export class ConfigError extends CodedError {
@@ -245,5 +254,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     ...optional('publicUrl', e.BANKOPS_PUBLIC_URL),
     ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
     resendWindowMs: e.BANKOPS_RESEND_WINDOW,
+    alertIntervalMs: e.BANKOPS_ALERT_INTERVAL,
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, SocketModeReceiver } from '@slack/bolt';
+import type { BalanceAlerts } from '../core/alerts/index.js';
 import type { AuditLog } from '../core/audit/index.js';
 import type { Executor } from '../core/executor.js';
 import type { Logger } from '../core/log.js';
@@ -41,6 +42,8 @@ export interface SlackAppOptions {
     passkeys?: PasskeyService;
     /** Reminders and the digest run on it (src/slack/jobs.ts). */
     scheduler: Scheduler;
+    /** Balance alerts (`/bank alert …`, and the job that checks them); absent: none kept. */
+    alerts?: BalanceAlerts;
   };
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */
   stores: SlackStores;
@@ -217,6 +220,7 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     defaults: options.defaults,
     workingAfterMs: options.workingAfterMs ?? 1_000,
     passkeys: runtime.passkeys,
+    alerts: runtime.alerts,
     groups: options.groups,
   });
   const approvals = createSlackApprovals(services);

@@ -1,12 +1,13 @@
 import type { PeriodicJob, Scheduler } from '../core/schedule/scheduler.js';
+import { balanceAlertsJob } from './alerts/job.js';
 import { digestJob } from './approvals/digest.js';
 import { remindersJob } from './approvals/reminders.js';
 import type { SlackServices } from './services.js';
 
 /**
  * The Slack front end's scheduled work, all registered here when it starts in a long-running
- * process (`bankops serve`): reminders of approvals nobody voted on, and the morning digest when
- * `BANKOPS_SLACK_DIGEST` is set. Each job claims its slots through the scheduler, so replicas on one
+ * process (`bankops serve`): reminders of approvals nobody voted on, the morning digest when
+ * `BANKOPS_SLACK_DIGEST` is set, and the balance alerts' check. Each job claims its slots through the scheduler, so replicas on one
  * database post each reminder and digest once. A second start on the same runtime adds nothing.
  */
 export function scheduleSlackJobs(scheduler: Scheduler, services: SlackServices): void {
@@ -14,5 +15,7 @@ export function scheduleSlackJobs(scheduler: Scheduler, services: SlackServices)
   const jobs: PeriodicJob[] = [remindersJob({ ...services, once })];
   if (services.config.digest !== undefined)
     jobs.push(digestJob({ ...services, once }, services.config.digest));
+  if (services.alerts !== undefined)
+    jobs.push(balanceAlertsJob(services.alerts, scheduler, services.outbox, services.log));
   for (const job of jobs) if (!scheduler.has(job.name)) scheduler.every(job);
 }

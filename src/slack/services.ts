@@ -1,3 +1,4 @@
+import type { BalanceAlerts } from '../core/alerts/index.js';
 import type { AuditLog } from '../core/audit/index.js';
 import type { CardDirectory } from '../core/cards.js';
 import type { Executor } from '../core/executor.js';
@@ -43,6 +44,8 @@ export interface SlackServices {
   readonly workingAfterMs: number;
   /** People's passkeys: the links of `/bank passkey` and of Approve on step-up approvals. */
   readonly passkeys: PasskeyService | undefined;
+  /** Balance alerts (`/bank alert …`); absent where the runtime keeps none. */
+  readonly alerts: BalanceAlerts | undefined;
 }
 
 export interface SlackServicesOptions {
@@ -58,6 +61,7 @@ export interface SlackServicesOptions {
   defaults: ToolDefaults;
   workingAfterMs: number;
   passkeys: PasskeyService | undefined;
+  alerts: BalanceAlerts | undefined;
   /** How long user-group members are trusted, and how often a miss may refresh them. */
   groups: { ttlMs?: number; missRefreshMs?: number } | undefined;
 }

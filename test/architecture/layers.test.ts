@@ -27,6 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
  */
 const CORE_PUBLIC = new Set([
   'actors.ts',
+  'alerts/index.ts',
   'approvals/follow.ts',
   'approvals/types.ts',
   'audit/index.ts',

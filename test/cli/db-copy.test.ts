@@ -81,6 +81,18 @@ describe.skipIf(!available)('bankops db copy', () => {
         created_at: at,
       });
       await tx.claims.claim('reminder:apr_1:1', 'host:1', new Date(at));
+      await tx.alerts.add({
+        id: 'alr_0123456789',
+        currency: 'EUR',
+        thresholdMinor: 2_000_050,
+        channel: 'C0TREASURY',
+        createdBy: 'cli:operator',
+        createdAt: at,
+        level: 'below',
+        readFailing: true,
+        posts: 2,
+        checkedAt: at,
+      });
     });
     await core.runtime.audit.flush();
     db = core.db;

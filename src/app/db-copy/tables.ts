@@ -4,6 +4,7 @@
  * types a column differently, `convert` says how a SQLite value becomes it (`u.<column>` is the
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
+import { ALERT_COLUMNS } from '../../core/alerts/store.js';
 import { APPROVAL_COLUMNS } from '../../core/approvals/store.js';
 import { AUDIT_COLUMNS } from '../../core/audit/store.js';
 
@@ -78,6 +79,13 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     // Slots of scheduled work already done (a reminder sent, a digest posted): not done again after the move.
     name: 'schedule_claims',
     columns: ['claim_key', 'owner', 'claimed_at'],
+  },
+  {
+    // Balance alerts with the state of their last check: a crossing already posted is not posted again.
+    name: 'balance_alerts',
+    columns: ALERT_COLUMNS,
+    types: { threshold_minor: 'bigint', read_failing: 'int', posts: 'int' },
+    convert: { read_failing: 'u.read_failing <> 0' },
   },
   {
     name: 'passkeys',

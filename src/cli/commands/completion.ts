@@ -18,6 +18,7 @@ and help, and a tool's fields (key=) after its name, from the registry, as banko
 const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
   approvals: ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'],
   audit: ['tail', 'verify', 'export'],
+  alerts: ['add', 'list', 'remove'],
   sandbox: ['status', 'reset', 'clock', 'faults', 'rates'],
   config: ['check'],
   db: ['migrate', 'copy', 'backup'],
@@ -28,6 +29,7 @@ const COMMANDS = [
   'call',
   'approvals',
   'audit',
+  'alerts',
   'sandbox',
   'mcp',
   'serve',
@@ -40,6 +42,7 @@ const OPTIONS: Readonly<Record<string, readonly string[]>> = {
   call: ['--as', '--json', '--input', '--idempotency-key', '--help'],
   approvals: ['--as', '--json', '--reason', '--state', '--limit', '--sent', '--not-sent', '--retry'],
   audit: ['-n', '--json', '--anchor', '--since', '--tool', '--actor'],
+  alerts: ['--channel', '--as', '--json'],
   tools: ['--toolsets', '--read-only', '--json'],
   mcp: ['--toolsets', '--read-only', '--no-confirm', '--secret-inputs'],
   serve: [

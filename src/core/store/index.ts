@@ -1,3 +1,4 @@
+import type { AlertStore } from '../alerts/store.js';
 import type { FeedStore } from '../approvals/feed.js';
 import type { ApprovalStore } from '../approvals/store.js';
 import type { AuditStore } from '../audit/store.js';
@@ -21,6 +22,8 @@ export interface Stores {
   links: LinkStore;
   /** Claims on scheduled work: each slot done by one replica. */
   claims: ClaimStore;
+  /** Balance alerts: what each watches and the state of its last check. */
+  alerts: AlertStore;
 }
 
 /** A write transaction's stores. */

@@ -11,6 +11,10 @@ export type Command =
   | { kind: 'subscribe'; event: string; channel?: string }
   | { kind: 'unsubscribe'; event: string }
   | { kind: 'audit-anchor' }
+  /** Balance alerts: add one (this channel unless another is given), list them, remove one. */
+  | { kind: 'alert-add'; currency: string; amount: number; channel?: string }
+  | { kind: 'alert-list' }
+  | { kind: 'alert-remove'; id: string }
   /** A one-time link to register a passkey (for approvals that need one). */
   | { kind: 'passkey' }
   /** The text does not parse: one line saying what was expected, with a suggestion when one is close. */

@@ -1,5 +1,6 @@
 import { optional } from '../../core/optional.js';
 import { inputFromArgs, type JsonSchema, readNumber } from '../../present/args.js';
+import { ALERT_FORMS } from './alert-forms.js';
 import type { Command } from './command.js';
 
 /** What the grammar needs to know of the tools (the registry's, in the app; a fixed list in tests). */
@@ -274,6 +275,7 @@ export const SHORT_FORMS: readonly ShortForm[] = [
   approvals,
   subscribe,
   unsubscribe,
+  ...ALERT_FORMS,
   auditAnchor,
   passkey,
 ];

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { internalError } from '../../errors.js';
 import type { Storage, Stores, Tx, TxOptions } from '../index.js';
 import { Mutex } from '../mutex.js';
+import { PgAlertStore } from './core/alerts.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
 import { PgClaimStore } from './core/claims.js';
@@ -30,6 +31,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     credentials: new PgCredentialStore(client),
     links: new PgLinkStore(client),
     claims: new PgClaimStore(client),
+    alerts: new PgAlertStore(client),
   };
 }
 

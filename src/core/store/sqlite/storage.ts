@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
 import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import { migrateAlerts, SqliteAlertStore } from './alerts.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
@@ -40,6 +41,7 @@ export class SqliteStorage implements Storage {
     migrateExecutions(db);
     migratePasskeys(db);
     migrateClaims(db);
+    migrateAlerts(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -50,6 +52,7 @@ export class SqliteStorage implements Storage {
       credentials: new SqliteCredentialStore(db),
       links: new SqliteLinkStore(db),
       claims: new SqliteClaimStore(db),
+      alerts: new SqliteAlertStore(db),
     };
   }
 

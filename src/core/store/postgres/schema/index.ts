@@ -1,3 +1,4 @@
+import { ALERTS_V3 } from './alerts.js';
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { DIRECTORIES_V1 } from './directories.js';
@@ -15,6 +16,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'tables', statements: [...APPROVALS_V1, ...AUDIT_V1, ...SLACK_V1, ...DIRECTORIES_V1] },
   { version: 2, name: 'schedule claims', statements: SCHEDULE_V2 },
+  { version: 3, name: 'balance alerts', statements: ALERTS_V3 },
 ];
 
 /** The newest version this code knows. */

@@ -1,0 +1,197 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AlertPost, type BalanceAlert, BalanceAlerts } from '../../src/core/alerts/index.js';
+import { AuditLog } from '../../src/core/audit/index.js';
+import type { ServiceClient } from '../../src/core/client/index.js';
+import { type Db, openDatabase } from '../../src/core/db.js';
+import { parsePolicyText } from '../../src/core/policy/index.js';
+import type { Storage } from '../../src/core/store/index.js';
+import { migrate } from '../../src/core/store/postgres/migrate.js';
+import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
+import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
+import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { manualClock } from '../helpers/clock.js';
+import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
+import { clientFor, type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
+
+// The alert store through its interface, and one check over it, on SQLite and on PostgreSQL: two
+// replicas (two connections) on one database each.
+
+const pgAvailable = await postgresAvailable();
+const dir = mkdtempSync(join(tmpdir(), 'bankops-alerts-'));
+const opened: Db[] = [];
+const pools: PgStore[] = [];
+const databases: string[] = [];
+let sandbox: RunningSandbox;
+let client: ServiceClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  client = clientFor(sandbox);
+});
+afterAll(async () => {
+  await client.close();
+  await sandbox.close();
+  for (const db of opened) db.close();
+  rmSync(dir, { recursive: true, force: true });
+  await Promise.all(pools.map((store) => store.pool.end()));
+  if (databases.length > 0)
+    await asServerAdmin(async (admin) => {
+      for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    });
+});
+
+let files = 0;
+const BACKENDS: { name: string; twoReplicas(): Promise<[Storage, Storage]> }[] = [
+  {
+    name: 'SQLite',
+    twoReplicas: async () => {
+      const file = join(dir, `alerts-${++files}.db`);
+      const pair = [openDatabase(file), openDatabase(file)] as const;
+      opened.push(...pair);
+      return [new SqliteStorage(pair[0]), new SqliteStorage(pair[1])];
+    },
+  },
+  ...(pgAvailable
+    ? [
+        {
+          name: 'PostgreSQL',
+          twoReplicas: async (): Promise<[Storage, Storage]> => {
+            const name = `bankops_alerts_${process.pid}_${++files}`;
+            await asServerAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
+            databases.push(name);
+            const pair = [
+              createPgPool(urlFor(name), { max: 2 }),
+              createPgPool(urlFor(name), { max: 2 }),
+            ] as const;
+            pools.push(...pair);
+            await migrate(pair[0]);
+            return [new PostgresStorage(pair[0]), new PostgresStorage(pair[1])];
+          },
+        },
+      ]
+    : []),
+];
+
+const alert = (id: string, changes: Partial<BalanceAlert> = {}): BalanceAlert => ({
+  id,
+  currency: 'EUR',
+  thresholdMinor: 2_000_000,
+  channel: 'C0TREASURY',
+  createdBy: 'slack:U1',
+  createdAt: '2026-11-26T12:00:00.000Z',
+  level: 'unknown',
+  readFailing: false,
+  posts: 0,
+  checkedAt: null,
+  ...changes,
+});
+
+const policy = parsePolicyText(
+  readFileSync(join(import.meta.dirname, '..', '..', 'policy', 'default.yaml'), 'utf8'),
+  'default.yaml',
+);
+
+describe.each(BACKENDS)('balance alerts on $name', (backend) => {
+  it('keeps an alert whole, amounts past 2^31 minor units included, and forgets it when removed', async () => {
+    const [a, b] = await backend.twoReplicas();
+    const big = alert('alr_000000000b', {
+      thresholdMinor: 9_000_000_000_000,
+      currency: 'JPY',
+      readFailing: true,
+    });
+    await a.transaction(async (tx) => {
+      await tx.alerts.add(alert('alr_000000000a'));
+      await tx.alerts.add(big);
+    });
+    expect(await b.read((s) => s.alerts.get('alr_000000000b'))).toEqual(big);
+    expect((await b.read((s) => s.alerts.list())).map((x) => x.id)).toEqual([
+      'alr_000000000a',
+      'alr_000000000b',
+    ]);
+    expect(await b.transaction((tx) => tx.alerts.remove('alr_000000000a'))).toBe(true);
+    expect(await a.transaction((tx) => tx.alerts.remove('alr_000000000a'))).toBe(false);
+    expect(await a.read((s) => s.alerts.get('alr_000000000a'))).toBeUndefined();
+  });
+
+  it('applies a check to the state it was decided from only: of two replicas, one', async () => {
+    const [a, b] = await backend.twoReplicas();
+    await a.transaction((tx) => tx.alerts.add(alert('alr_00000000cc')));
+    const change = {
+      level: 'below' as const,
+      readFailing: false,
+      posts: 1,
+      checkedAt: '2026-11-26T12:05:00.000Z',
+    };
+    const results = await Promise.all([
+      a.transaction((tx) => tx.alerts.update('alr_00000000cc', 0, change)),
+      b.transaction((tx) => tx.alerts.update('alr_00000000cc', 0, change)),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await b.read((s) => s.alerts.get('alr_00000000cc'))).toMatchObject(change);
+  });
+
+  it('checks every alert with one read of the balances and posts a crossing once', async () => {
+    const [storage] = await backend.twoReplicas();
+    const clock = manualClock('2026-11-26T12:00:00Z');
+    const alerts = new BalanceAlerts({
+      storage,
+      audit: new AuditLog(storage),
+      client,
+      policy: () => policy,
+      companyCode: sandbox.credentials.companyId,
+      clock,
+      intervalMs: 300_000,
+    });
+    const operator = { id: 'cli:ops', frontEnd: 'cli' as const, cliUser: 'ops' };
+    // EUR holds 120,000 at the sandbox: under the first, above the second; USD above the third.
+    for (const [currency, amount] of [
+      ['EUR', 130_000],
+      ['EUR', 1_000],
+      ['USD', 5],
+    ] as const) {
+      const added = await alerts.add(operator, { currency, amount, channel: 'C0TREASURY' });
+      expect(added.status).toBe('ok');
+    }
+    const posts: AlertPost[] = [];
+    const reads = () => sandbox.stats()['accounts.balances'] ?? 0;
+    const before = reads();
+    for (let i = 0; i < 3; i += 1) {
+      await alerts.check(async (post) => {
+        posts.push(post);
+      });
+      clock.advance(300_000);
+    }
+    expect(reads() - before).toBe(3);
+    expect(
+      posts.map((p) => [p.kind, p.alert.thresholdMinor, p.balance, p.dedupeKey.replace(/alr_\w+/, 'id')]),
+    ).toEqual([['below', 13_000_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1']]);
+    // A post that could not be queued (the database failed) leaves the state as it was: the next
+    // check makes the same post under the same key, which the outbox keeps once.
+    await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000dd', { thresholdMinor: 99_000_000 })));
+    await expect(
+      alerts.check(async () => {
+        throw new Error('the outbox could not be written');
+      }),
+    ).rejects.toThrow('the outbox could not be written');
+    expect(await storage.read((s) => s.alerts.get('alr_00000000dd'))).toMatchObject({
+      posts: 0,
+      level: 'unknown',
+    });
+    await alerts.check(async (post) => {
+      posts.push(post);
+    });
+    expect(posts.at(-1)?.dedupeKey).toBe('balance-alert:alr_00000000dd:1');
+    const stored = await storage.read((s) => s.alerts.list());
+    expect(stored.map((x) => [x.currency, x.level, x.posts])).toEqual(
+      expect.arrayContaining([
+        ['EUR', 'below', 1],
+        ['EUR', 'above', 0],
+        ['USD', 'above', 0],
+        ['EUR', 'below', 1],
+      ]),
+    );
+  });
+});
