@@ -53,6 +53,8 @@ export interface TestCoreOptions {
   tolerancePercent?: number;
   /** Pauses before re-sending an execution whose outcome is unknown; the engine's default when absent. */
   resendDelaysMs?: readonly number[];
+  /** How long a background process keeps re-sending an unknown outcome (`BANKOPS_RESEND_WINDOW`); 0: not at all. */
+  resendWindowMs?: number;
   /** Who executes approvals (`host:pid` by default), to play a process on another host. */
   owner?: string;
   /** Tools added to the registry next to every shipped tool. */
@@ -102,6 +104,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
     ...optional('clock', options.clock),
     ...(options.owner === undefined ? {} : { owner: options.owner }),
     ...(options.resendDelaysMs === undefined ? {} : { resendDelaysMs: options.resendDelaysMs }),
+    ...optional('resendWindowMs', options.resendWindowMs),
     ...(options.extraTools === undefined ? {} : { extraTools: options.extraTools }),
     // In the background, sent money is asked about every 50 ms instead of every second.
     ...(options.background ? { background: true, settlePassMs: 50 } : {}),

@@ -61,7 +61,7 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       ...(database === undefined ? {} : { database }),
       policyYaml: policyYaml(),
       config: { approvalsChannel: APPROVALS_CHANNEL, digest },
-      core: { background: true, clock, resendDelaysMs: [] },
+      core: { background: true, clock, resendDelaysMs: [], resendWindowMs: 0 },
     });
     t.api.setGroups({ [APPROVERS_GROUP]: APPROVERS });
     // A second replica on the same database file, policy, clock and Slack.
@@ -72,7 +72,13 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
           ? {}
           : { databaseUrl: database.url, fingerprintKeyFile: database.fingerprintKeyFile }),
       },
-      runtimeOptions({ clock, background: true, owner: 'replica-b:2', resendDelaysMs: [] }),
+      runtimeOptions({
+        clock,
+        background: true,
+        owner: 'replica-b:2',
+        resendDelaysMs: [],
+        resendWindowMs: 0,
+      }),
     );
     const slack = createSlackApp({
       config: t.serve.slack?.config ?? { mode: 'http', botToken: '', apiUrl: t.api.url },

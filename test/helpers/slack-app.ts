@@ -72,7 +72,13 @@ export interface SlackTestOptions {
   /** The core's options: the approvals' clock and time to live, background expiry and settlement. */
   core?: Pick<
     TestCoreOptions,
-    'clock' | 'ttlSeconds' | 'tolerancePercent' | 'background' | 'publicUrl' | 'resendDelaysMs'
+    | 'clock'
+    | 'ttlSeconds'
+    | 'tolerancePercent'
+    | 'background'
+    | 'publicUrl'
+    | 'resendDelaysMs'
+    | 'resendWindowMs'
   >;
   /** The listener's port (0: any free one); fixed when the public URL must name it (passkeys). */
   port?: number;
