@@ -212,6 +212,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('owner', options.owner),
     ...optional('resendDelaysMs', options.resendDelaysMs ?? config.resendDelaysMs),
     ...optional('settlePassMs', options.settlePassMs),
+    ...optional('leaseSeconds', config.executionLeaseSeconds),
+    ...optional('feedSharing', database.feedSharing),
   });
   const executor = new Executor({
     cards: database.cards,

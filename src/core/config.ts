@@ -55,6 +55,12 @@ const EnvSchema = z.object({
     .regex(/^\d{1,6}(,\d{1,6}){0,9}$/, 'must be milliseconds separated by commas, e.g. 1000,4000')
     .transform((text) => text.split(',').map(Number))
     .optional(),
+  BANKOPS_EXECUTION_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(2, 'must be at least 2 seconds (the holder renews its lease every third of it)')
+    .max(3600, "must be at most 3600 seconds (an hour before a dead replica's payout is finished)")
+    .optional(),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -110,6 +116,11 @@ export interface Config {
    * (`BANKOPS_RESEND_DELAYS_MS`; 1 s then 4 s by default): one more send than pauses.
    */
   resendDelaysMs?: readonly number[];
+  /**
+   * How long an executing approval stays with a replica that stopped renewing it before another
+   * takes it over (`BANKOPS_EXECUTION_LEASE_SECONDS`; 30 s by default).
+   */
+  executionLeaseSeconds?: number;
 }
 
 export class ConfigError extends CodedError {
@@ -211,5 +222,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     quoteTolerancePercent: e.BANKOPS_QUOTE_TOLERANCE_PERCENT,
     ...optional('publicUrl', e.BANKOPS_PUBLIC_URL),
     ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
+    ...optional('executionLeaseSeconds', e.BANKOPS_EXECUTION_LEASE_SECONDS),
   };
 }
