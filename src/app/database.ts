@@ -62,7 +62,10 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
   }
   const store = createPgPool(config.databaseUrl, optional('log', log));
   try {
-    await migrate(store);
+    const migrated = await migrate(store);
+    // Said by the one replica that applied them; the others found the schema current.
+    if (migrated.applied.length > 0)
+      log?.info('database migrated', { database: store.where, applied: migrated.applied });
   } catch (error) {
     await store.pool.end();
     throw error;

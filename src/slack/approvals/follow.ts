@@ -108,6 +108,11 @@ export class ApprovalFollower {
     // The edit's digest and every call commit together: a repeated event finds both and queues nothing.
     await this.#services.approvalMessages.queueChanges(view.id, edit, calls);
     outbox.wake();
+    this.#services.log.debug('slack: approval change handled', {
+      seq: event.seq,
+      approvalId: event.approvalId,
+      kind: event.kind,
+    });
   }
 
   /** The requester's thread, or a direct message channel with them; none when they have no Slack user. */
