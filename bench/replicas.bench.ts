@@ -52,9 +52,15 @@ const payout = (amount: number) =>
 /** `/bank payout …` as Olivia through `replica`; the approval id, once its message is posted. */
 async function request(set: ReplicaSet, replica: ServeProcess, amount: number): Promise<string> {
   const { id } = await replica.slack.command(PEOPLE.olivia, payout(amount));
-  const answer = textOf((await set.api.answers(id, 1, 30_000)).at(-1)?.body ?? {});
-  const approval = /apr_\w+/.exec(answer)?.[0];
-  if (approval === undefined) throw new Error(`no approval in: ${answer}`);
+  // The answer that names the approval (a busy replica says "Working on…" first).
+  const approval = await set.api.waitFor(
+    () =>
+      set.api
+        .answersTo(id)
+        .map((post) => /apr_\w+/.exec(textOf(post.body))?.[0])
+        .find(Boolean),
+    30_000,
+  );
   await set.api.waitFor(() => approvalPost(set.api, approval), 30_000);
   return approval;
 }
