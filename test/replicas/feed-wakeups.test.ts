@@ -8,6 +8,7 @@ import type { ApprovalEvent } from '../../src/core/approvals/types.js';
 import { parseConfig } from '../../src/core/config.js';
 import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
+import { manualClock } from '../helpers/clock.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
@@ -112,6 +113,64 @@ describe.skipIf(!available)('followers across replicas on PostgreSQL', () => {
     expect(seqs).toEqual(Array.from({ length: 8 }, (_, i) => start + i + 1));
     expect(handled.slice(-2).map((h) => h.by)).toEqual(['b', 'b']);
     expect(await a.approvals.feed.cursor('test-group')).toBe(head);
+  });
+});
+
+describe.skipIf(!available)('expiry across replicas on PostgreSQL', () => {
+  const database = useTestDatabase();
+  let sandbox: RunningSandbox;
+  let dir: string;
+  const runtimes: Runtime[] = [];
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    dir = mkdtempSync(join(tmpdir(), 'bankops-expiry-'));
+    writeFileSync(join(dir, 'key'), 'ef'.repeat(32), { mode: 0o600 });
+  });
+  afterAll(async () => {
+    for (const runtime of runtimes) await runtime.close();
+    await sandbox?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("expires an approval once when both replicas' timers fire at its deadline", async () => {
+    const clock = manualClock();
+    const start = async (name: string) => {
+      const config = {
+        ...testConfig(sandbox, { dbPath: join(dir, `${name}.db`) }),
+        databaseUrl: database.url(),
+        fingerprintKeyFile: join(dir, 'key'),
+      };
+      const runtime = await createRuntime(config, {
+        ...runtimeOptions({ clock, background: true }),
+        owner: `${name}:1`,
+      });
+      runtimes.push(runtime);
+      return runtime;
+    };
+    const [a, b] = [await start('expiry-a'), await start('expiry-b')];
+    const { id, expiresAt } = pending(
+      await a.executor.execute({
+        tool: 'create_payout',
+        input: { ...PAYOUT, amount: 4001 },
+        actor: cliActor('operator'),
+      }),
+    );
+    // Both timers armed on the deadline (b hears of the approval at its next look, within a second).
+    clock.advance(1_000);
+    clock.set(new Date(Date.parse(expiresAt)));
+    await until(async () => (await b.approvals.get(id))?.state === 'expired', 'the expiry');
+    await Promise.all([a.approvals.stopBackground(), b.approvals.stopBackground()]);
+    const rows = await database
+      .store()
+      .pool.query(
+        "SELECT count(*)::int AS n FROM approval_events WHERE approval_id = $1 AND kind = 'expired'",
+        [id],
+      );
+    expect(rows.rows[0]?.n).toBe(1);
+    await a.audit.flush();
+    const entries = await a.audit.list({ approvalId: id, limit: 100 });
+    expect(entries.filter((e) => e.decision === 'expired')).toHaveLength(1);
   });
 });
 
