@@ -60,6 +60,7 @@ const E2E = [
   'test/cli/db-copy-tables.test.ts',
   'test/cli/postgres-database.test.ts',
   'test/slack/database-down.test.ts',
+  'test/replicas/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -6,6 +6,7 @@ await import('./core.bench.js');
 await import('./mcp.bench.js');
 await import('./slack.bench.js');
 await import('./slack-approvals.bench.js');
+await import('./replicas.bench.js');
 await import('./passkeys.bench.js');
 await import('./metrics.bench.js');
 await import('./scheduler.bench.js');

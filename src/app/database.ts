@@ -1,3 +1,4 @@
+import type { FeedSharing } from '../core/approvals/follow.js';
 import type { CardDirectory } from '../core/cards.js';
 import type { Config } from '../core/config.js';
 import { openDatabase } from '../core/db.js';
@@ -8,6 +9,7 @@ import type { PayeeDirectory } from '../core/payees.js';
 import type { Backend } from '../core/store/backend.js';
 import type { Storage } from '../core/store/index.js';
 import { postgresCards } from '../core/store/postgres/cards.js';
+import { PgFeedSharing } from '../core/store/postgres/feed-sharing.js';
 import { migrate } from '../core/store/postgres/migrate.js';
 import { postgresPayees } from '../core/store/postgres/payees.js';
 import { createPgPool } from '../core/store/postgres/pool.js';
@@ -36,6 +38,8 @@ export interface StorageOnly {
   /** The SQLite file, or `host:port/db` (never a password): for messages. */
   where: string;
   storage: Storage;
+  /** Wake-ups across replicas and consumer groups (PostgreSQL); absent on the SQLite file. */
+  feedSharing?: FeedSharing;
   close(): Promise<void>;
 }
 
@@ -58,16 +62,24 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
   }
   const store = createPgPool(config.databaseUrl, optional('log', log));
   try {
-    await migrate(store);
+    const migrated = await migrate(store);
+    // Said by the one replica that applied them; the others found the schema current.
+    if (migrated.applied.length > 0)
+      log?.info('database migrated', { database: store.where, applied: migrated.applied });
   } catch (error) {
     await store.pool.end();
     throw error;
   }
+  const feedSharing = new PgFeedSharing(store, config.databaseUrl, log);
   return {
     backend: { kind: 'postgres', store },
     where: store.where,
     storage: postgresStorage(store),
-    close: () => store.pool.end(),
+    feedSharing,
+    close: async () => {
+      await feedSharing.close();
+      await store.pool.end();
+    },
   };
 }
 

@@ -222,6 +222,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('settlePassMs', options.settlePassMs),
     // Only a process that stays up re-sends in the background; a short command would exit first.
     ...(options.background ? { resendWindowMs: options.resendWindowMs ?? config.resendWindowMs } : {}),
+    ...optional('leaseSeconds', config.executionLeaseSeconds),
+    ...optional('feedSharing', database.feedSharing),
   });
   const executor = new Executor({
     cards: database.cards,

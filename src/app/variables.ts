@@ -211,6 +211,12 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '10m (0: a few re-sends only, as short commands)',
   },
   {
+    name: 'BANKOPS_EXECUTION_LEASE_SECONDS',
+    group: 'database',
+    what: 'how long an executing approval stays with a replica that stopped renewing it',
+    otherwise: '30',
+  },
+  {
     name: 'BANKOPS_ACTOR',
     group: 'cli',
     what: 'who acts at the CLI (--as overrides)',

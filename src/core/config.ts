@@ -89,6 +89,12 @@ const EnvSchema = z.object({
     .transform((text) => durationMs(text) ?? Number.NaN)
     .refine((ms) => ms >= 30_000 && ms <= 24 * 3_600_000, 'must be between 30s and 24h')
     .default(5 * 60_000),
+  BANKOPS_EXECUTION_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(2, 'must be at least 2 seconds (the holder renews its lease every third of it)')
+    .max(3600, "must be at most 3600 seconds (an hour before a dead replica's payout is finished)")
+    .optional(),
   XDG_DATA_HOME: text.optional(),
 });
 
@@ -152,6 +158,11 @@ export interface Config {
   resendWindowMs: number;
   /** How often balance alerts read the balances (`BANKOPS_ALERT_INTERVAL`, 5 minutes by default). */
   alertIntervalMs: number;
+  /**
+   * How long an executing approval stays with a replica that stopped renewing it before another
+   * takes it over (`BANKOPS_EXECUTION_LEASE_SECONDS`; 30 s by default).
+   */
+  executionLeaseSeconds?: number;
 }
 
 export class ConfigError extends CodedError {
@@ -255,5 +266,6 @@ export function parseConfig(env: Record<string, string | undefined>, d: Embedded
     ...optional('resendDelaysMs', e.BANKOPS_RESEND_DELAYS_MS),
     resendWindowMs: e.BANKOPS_RESEND_WINDOW,
     alertIntervalMs: e.BANKOPS_ALERT_INTERVAL,
+    ...optional('executionLeaseSeconds', e.BANKOPS_EXECUTION_LEASE_SECONDS),
   };
 }

@@ -111,6 +111,7 @@ export class SandboxHandler {
     }
     // Saved before the answer leaves, so a caller that crashes right after still finds the state.
     if (x.method !== 'GET') state.persist();
+    await this.#options.beforeAnswer?.({ operation: def.operation, requestId: x.echoId });
     send(x.res, x.status, out, x.echoId);
   }
 

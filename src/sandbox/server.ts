@@ -23,6 +23,12 @@ export interface SandboxOptions {
   webhookBackoffMs?: readonly number[];
   /** Said about itself on `GET /_sandbox/info` (which state file it serves, say), next to `sandbox: "bankops"`. */
   info?: Readonly<Record<string, string>>;
+  /**
+   * Tests: called once a request has been carried out (the money moved, the state saved), before
+   * its answer leaves; a promise returned holds the answer until it settles, so a test can stop a
+   * caller between "done at the service" and "heard of it" (kill it there).
+   */
+  beforeAnswer?: (request: { operation: string; requestId: string | undefined }) => Promise<void> | undefined;
   /** Called once per handled request (for `bankops sandbox --verbose`). */
   onRequest?: (line: {
     method: string;

@@ -15,7 +15,7 @@ import type { Storage, Stores, Tx } from '../store/index.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
 import type { ServiceWebhooks } from '../webhooks.js';
 import { type ApprovalAuditEntry, auditApproval } from './audit.js';
-import type { FeedReader } from './follow.js';
+import type { FeedReader, FeedSharing } from './follow.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
 import type { StepUpGate } from './step-up.js';
@@ -64,6 +64,11 @@ export interface ApprovalEngineOptions {
   settlePassMs?: number;
   /** Sends of one attempt across all processes and restarts before it is `unresolved` (default 6). */
   maxSends?: number;
+  /**
+   * Wake-ups from other replicas' commits and consumer groups, where the store shares them across
+   * hosts (PostgreSQL); followers poll, each process for itself, without it.
+   */
+  feedSharing?: FeedSharing;
   /** Checks the passkey assertions of votes under step-up rules (src/core/passkeys). */
   stepUp?: StepUpGate;
   /** A listener threw; the decision stands regardless. Logged by default. */

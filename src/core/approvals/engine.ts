@@ -161,12 +161,17 @@ export class ApprovalEngine implements ApprovalService {
     return this.#ctx.onEvent(listener);
   }
 
-  /** Follows the feed as a named consumer: in order, at least once, resumable (follow.ts). */
+  /**
+   * Follows the feed as a named consumer: in order, at least once, resumable; with `group`, one
+   * replica at a time where the store shares groups (follow.ts).
+   */
   follow(options: FollowOptions): FeedFollower {
-    return followFeed(this.#ctx.feed, (listener) => this.#ctx.onEvent(listener), {
-      ...(this.#ctx.deps.log === undefined ? {} : { log: this.#ctx.deps.log }),
-      ...options,
-    });
+    return followFeed(
+      this.#ctx.feed,
+      (listener) => this.#ctx.onEvent(listener),
+      { ...(this.#ctx.deps.log === undefined ? {} : { log: this.#ctx.deps.log }), ...options },
+      this.#ctx.deps.feedSharing,
+    );
   }
 
   /**

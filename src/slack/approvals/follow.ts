@@ -14,7 +14,8 @@ export const CONSUMER = 'slack-approvals';
 
 /**
  * Turns each change of an approval, from any process, into Slack: the message posted or edited in
- * place, a line in its thread, a notice to the requester. At least once, in order (the core's feed);
+ * place, a line in its thread, a notice to the requester. At least once, in order (the core's feed),
+ * by one replica of the consumer group where the store shares groups (PostgreSQL);
  * exactly once in Slack, because what is sent after the first post goes through the outbox under a
  * key made of the event's sequence number, in one transaction: a repeated event queues nothing new.
  */
@@ -36,6 +37,9 @@ export class ApprovalFollower {
       handle: (event) => this.handle(event),
       // A new installation starts at the end; the approvals still waiting are posted by `catchUp`.
       startAt: 'end',
+      // One replica at a time hands an event to Slack (PostgreSQL); the outbox keys and message
+      // claims below keep Slack's side once even when a replica dies mid-turn and another repeats it.
+      group: true,
       log: this.#services.log,
     });
   }
@@ -104,6 +108,11 @@ export class ApprovalFollower {
     // The edit's digest and every call commit together: a repeated event finds both and queues nothing.
     await this.#services.approvalMessages.queueChanges(view.id, edit, calls);
     outbox.wake();
+    this.#services.log.debug('slack: approval change handled', {
+      seq: event.seq,
+      approvalId: event.approvalId,
+      kind: event.kind,
+    });
   }
 
   /** The requester's thread, or a direct message channel with them; none when they have no Slack user. */

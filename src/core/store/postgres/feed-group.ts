@@ -73,3 +73,54 @@ export async function consumeGroup(
     options.transaction,
   );
 }
+
+/**
+ * A group's turn for followers whose handlers work outside the database (the core's followers,
+ * src/core/approvals/follow.ts: a Slack post, then the outbox): the cursor row is locked `FOR
+ * UPDATE SKIP LOCKED` for as long as `work` runs, so one replica at a time takes the group's
+ * events; `work` gets the group's sequence number and returns the one to record. The core's feed
+ * numbers commit in order (its writes hold the storage lock, ./storage.ts), so a sequence number
+ * is a position here. Another replica holding the row: false at once, nothing done. A replica
+ * that dies mid-turn loses its session and the row with it; the events it had not recorded are
+ * handed again by the next turn, so handlers keep their effects once (outbox keys, message claims).
+ * Not retried: `work` has done things a replay would repeat; the follower tries again later.
+ */
+export async function groupTurn(
+  store: PgStore,
+  group: string,
+  startAt: 'beginning' | 'end',
+  work: (seq: number) => Promise<number>,
+): Promise<boolean> {
+  // A new group's cursor in a statement of its own, so creating it never waits on a turn.
+  await store.pool.query(
+    `INSERT INTO feed_cursors (consumer, xid, seq)
+     SELECT $1, coalesce(last.xid, '0'::xid8), coalesce(last.seq, 0)
+     FROM (SELECT 1) AS one
+     LEFT JOIN LATERAL (SELECT xid, seq FROM approval_events WHERE $2 ORDER BY seq DESC LIMIT 1) AS last ON true
+     WHERE NOT EXISTS (SELECT 1 FROM feed_cursors WHERE consumer = $1)
+     ON CONFLICT (consumer) DO NOTHING`,
+    [group, startAt === 'end'],
+  );
+  return withTransaction(
+    store,
+    async (client) => {
+      const locked = await client.query<{ seq: number }>(
+        'SELECT seq FROM feed_cursors WHERE consumer = $1 FOR UPDATE SKIP LOCKED',
+        [group],
+      );
+      const cursor = locked.rows[0];
+      if (cursor === undefined) return false;
+      const next = await work(cursor.seq);
+      if (next > cursor.seq) {
+        await client.query(
+          `UPDATE feed_cursors
+           SET seq = $2, xid = coalesce((SELECT xid FROM approval_events WHERE seq = $2), xid), updated_at = now()
+           WHERE consumer = $1`,
+          [group, next],
+        );
+      }
+      return true;
+    },
+    { attempts: 1 },
+  );
+}

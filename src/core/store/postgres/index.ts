@@ -10,8 +10,9 @@ export { databaseUnreachable, isTransient, isUnreachable, sqlState } from './err
 export type { FeedEvent, FeedPosition, NewFeedEvent } from './feed.js';
 export { appendFeedEvent, eventsOf, FEED_CHANNEL, FEED_START, feedHead, readFeed } from './feed.js';
 export type { ConsumeResult, GroupHandler } from './feed-group.js';
-export { consumeGroup, ensureGroup, groupPosition } from './feed-group.js';
+export { consumeGroup, ensureGroup, groupPosition, groupTurn } from './feed-group.js';
 export { FeedListener, type FeedListenerOptions } from './feed-listener.js';
+export { PgFeedSharing } from './feed-sharing.js';
 export { type MigrateOptions, type MigrateResult, migrate, schemaVersion } from './migrate.js';
 export type { PgPoolOptions, PgStore, Queryable } from './pool.js';
 export { connect, createPgPool, ping } from './pool.js';
