@@ -4,7 +4,10 @@ import { GENESIS_HASH } from '../../../../src/core/audit/hash.js';
 import { PgAuditWriter } from '../../../../src/core/store/postgres/audit-writer.js';
 import { migrate, schemaVersion } from '../../../../src/core/store/postgres/migrate.js';
 import { runtimeGrantsSql } from '../../../../src/core/store/postgres/roles.js';
-import { LATEST_VERSION } from '../../../../src/core/store/postgres/schema/index.js';
+import { LATEST_VERSION, MIGRATIONS } from '../../../../src/core/store/postgres/schema/index.js';
+
+const ALL_VERSIONS = MIGRATIONS.map((m) => m.version);
+
 import { asServerAdmin, postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
 
 const TABLES = [
@@ -13,12 +16,14 @@ const TABLES = [
   'approvals',
   'audit_flushes',
   'audit_log',
+  'balance_alerts',
   'cards',
   'executions',
   'feed_cursors',
   'passkey_links',
   'passkeys',
   'payees',
+  'schedule_claims',
   'schema_version',
   'service_deliveries',
   'service_webhook_keys',
@@ -53,10 +58,10 @@ describe.skipIf(!available)('PostgreSQL migrations', () => {
     const [a, b] = [db.store({ applicationName: 'replica-a' }), db.store({ applicationName: 'replica-b' })];
     expect(await schemaVersion(a)).toBe(0);
     const results = await Promise.all([migrate(a), migrate(b)]);
-    expect(results.map((r) => r.applied).sort()).toEqual([[], [LATEST_VERSION]]);
+    expect(results.map((r) => r.applied).sort()).toEqual([[], ALL_VERSIONS]);
     expect(results.every((r) => r.to === LATEST_VERSION)).toBe(true);
     const versions = await a.pool.query('SELECT version FROM schema_version');
-    expect(versions.rows).toEqual([{ version: LATEST_VERSION }]);
+    expect(versions.rows).toEqual(ALL_VERSIONS.map((version) => ({ version })));
     const tables = await a.pool.query<{ t: string }>(
       "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1",
     );
@@ -117,7 +122,7 @@ describe.skipIf(!available)('PostgreSQL roles', () => {
     const runtime = await db.createRole('app');
     await asServerAdmin((admin) => admin.query(`ALTER DATABASE "${db.name}" OWNER TO "${owner}"`));
     const result = await migrate(db.store({ role: owner }), { runtimeRole: runtime });
-    expect(result.applied).toEqual([LATEST_VERSION]);
+    expect(result.applied).toEqual(ALL_VERSIONS);
 
     const app = db.store({ role: runtime });
     expect((await app.pool.query('SELECT current_user AS u')).rows).toEqual([{ u: runtime }]);
