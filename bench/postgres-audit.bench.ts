@@ -1,4 +1,5 @@
-// The audit chain on PostgreSQL: 32 concurrent writers spread over 2 processes (two replicas), each
+// The audit chain on PostgreSQL through the runtime's path (`AuditLog` on `PostgresStorage`): 32
+// concurrent writers spread over 2 processes (two replicas), each
 // process group-committing its entries into the one chain; durable (each writer waits for its
 // entry on disk) and reads (relaxed commits, writers do not wait). Entries/s from "go" until both
 // processes have every entry committed; the chain must verify afterwards. Goal: ≥ 10,000/s.

@@ -150,6 +150,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const { observe } = options;
   const audit = new AuditLog(storage, {
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
+    log,
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });
@@ -268,7 +269,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       policy.close();
       await client.close();
       await embedded?.close();
-      await audit.flush();
+      await audit.close();
       await database.close();
     },
   };

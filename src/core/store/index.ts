@@ -29,6 +29,24 @@ export interface Tx extends Stores {
   afterCommit(callback: () => void): void;
 }
 
+export interface AuditCommitOptions {
+  /**
+   * `true`: resolves once the entries are on disk. `false`: committed without a flush to disk of its
+   * own (reads' entries); a later durable commit puts them on disk too.
+   */
+  durable: boolean;
+}
+
+/** An audit commit done: what `work` returned, and when the commit is on disk. */
+export interface AuditCommit<T> {
+  value: T;
+  /**
+   * Resolves once the commit is on disk (at once when the commit was relaxed, or flushed itself);
+   * rejects if that cannot be made sure. Apart from the commit, so the next can start meanwhile.
+   */
+  onDisk: Promise<void>;
+}
+
 export interface TxOptions {
   /**
    * `false`: committed without a flush to disk of its own (reads' audit entries, a link's claim);
@@ -49,4 +67,16 @@ export interface TxOptions {
 export interface Storage {
   transaction<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /**
+   * One commit that only appends to the audit chain (the audit log's group commit): `work` reads
+   * the head and inserts after it, and nothing else. It holds the chain's head and nothing more: on
+   * PostgreSQL the chain's advisory lock, never the core's write lock, so appenders do not wait for
+   * approvals' transactions nor hold them up (a transaction that appends inside itself takes the
+   * core's lock first and the chain's second, never the reverse). It never joins a caller's
+   * transaction.
+   */
+  appendAudit<T>(
+    work: (audit: AuditStore) => Promise<T>,
+    options: AuditCommitOptions,
+  ): Promise<AuditCommit<T>>;
 }

@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import type { AuditStore } from '../../audit/store.js';
 import { internalError } from '../../errors.js';
-import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditCommit, AuditCommitOptions, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { Mutex } from '../mutex.js';
+import { WalBarrier } from './audit-flush.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
 import { PgClaimStore } from './core/claims.js';
@@ -26,7 +28,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     approvals: new PgApprovalStore(client),
     feed: new PgFeedStore(client),
     executions: new PgExecutionStore(client),
-    audit: new PgAuditStore(client, write),
+    audit: new PgAuditStore(client, write ? 'write' : 'read'),
     credentials: new PgCredentialStore(client),
     links: new PgLinkStore(client),
     claims: new PgClaimStore(client),
@@ -50,9 +52,11 @@ export class PostgresStorage implements Storage {
   readonly #store: PgStore;
   readonly #mutex = new Mutex();
   readonly #current = new AsyncLocalStorage<Open>();
+  readonly #barrier: WalBarrier;
 
   constructor(store: PgStore) {
     this.#store = store;
+    this.#barrier = new WalBarrier(store);
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
@@ -68,6 +72,20 @@ export class PostgresStorage implements Storage {
     const outer = this.#joinable();
     if (outer !== undefined) return work(outer.stores);
     return this.#run(false, work, true);
+  }
+
+  /**
+   * An audit commit takes the chain's advisory lock only (in `head()`), neither the core's write
+   * lock nor this process's transaction mutex: it waits for no approval's transaction. It commits
+   * without waiting for the disk; a durable one is on disk once the WAL barrier passes
+   * (./audit-flush.ts), while the next commit may already run.
+   */
+  async appendAudit<T>(
+    work: (audit: AuditStore) => Promise<T>,
+    options: AuditCommitOptions,
+  ): Promise<AuditCommit<T>> {
+    const value = await withTransaction(this.#store, (client) => work(new PgAuditStore(client, 'append')));
+    return { value, onDisk: options.durable ? this.#barrier.after() : Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

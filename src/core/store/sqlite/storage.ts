@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AuditStore } from '../../audit/store.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
-import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditCommit, AuditCommitOptions, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
@@ -66,6 +67,15 @@ export class SqliteStorage implements Storage {
     const outer = this.#joinable();
     if (outer !== undefined) return work(this.#stores);
     return this.#run(false, work, true);
+  }
+
+  /** SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. */
+  async appendAudit<T>(
+    work: (audit: AuditStore) => Promise<T>,
+    options: AuditCommitOptions,
+  ): Promise<AuditCommit<T>> {
+    const value = await this.#run(true, (tx) => work(tx.audit), options.durable);
+    return { value, onDisk: Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

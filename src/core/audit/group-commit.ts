@@ -1,0 +1,277 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { Logger } from '../log.js';
+import { AuditBacklogFullError } from './errors.js';
+import type { AuditAnchor, AuditEntry } from './schema.js';
+import type { Prepared } from './seal.js';
+
+/** How long a relaxed entry may wait for others to share its commit. */
+export const RELAXED_WINDOW_MS = 10;
+/** Relaxed entries waiting that start a commit at once, without waiting for the window. */
+const RELAXED_START = 256;
+/** Entries in one commit at most. */
+const MAX_BATCH = 1_000;
+/** Entries waiting at most (while the database is away); a read's entry beyond it is refused. */
+export const MAX_WAITING = 10_000;
+/** Pauses between attempts while the database fails: doubling from the first to the last. */
+const RETRY_MS = [100, 5_000] as const;
+
+/**
+ * One commit of a batch at the head of the chain: the entries once committed, and when they are on
+ * disk. `unsure`: the last row of an earlier attempt whose commit failed in a way that may have
+ * committed it (a connection cut during COMMIT): if that row is in the chain, the commit writes
+ * nothing and its entries are `undefined`. `sealed` is told the entries as soon as they are
+ * sealed, before the commit.
+ */
+export type CommitBatch = (
+  batch: readonly Prepared[],
+  options: { durable: boolean; unsure: AuditAnchor | undefined; sealed: (entries: AuditEntry[]) => void },
+) => Promise<{ entries: AuditEntry[] | undefined; onDisk: Promise<void> }>;
+
+interface Queued {
+  /** Numbered in the order recorded: `flush` waits for the ones recorded before it. */
+  n: number;
+  prepared: Prepared;
+  durable: boolean;
+  resolve: (entry: AuditEntry) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A failed attempt that may still have committed: its relaxed entries and what they were sealed as. */
+interface Unsure {
+  queued: Queued[];
+  sealed: AuditEntry[];
+}
+
+export interface GroupCommitOptions {
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Entries waiting at most (default `MAX_WAITING`). */
+  maxWaiting?: number;
+}
+
+/**
+ * The audit log's group commit: entries recorded while a commit is in flight go together in the
+ * next one, one commit (and on PostgreSQL one hold of the chain's lock and one INSERT) for many
+ * entries. A batch holding a durable entry is a durable commit; others are relaxed. Durable entries
+ * start a commit at the next turn of the event loop; relaxed ones within `RELAXED_WINDOW_MS`.
+ *
+ * When a commit fails (the database is down), its durable entries are refused (their callers wait
+ * and hear it), and its relaxed ones stay at the head of the queue, in order, and are tried again
+ * with a growing pause until the database is back: a read answered during an outage is still
+ * written, in the order it happened. At most `maxWaiting` entries wait; beyond that a relaxed entry
+ * is refused (and said so once in the log) until the queue has room again.
+ */
+export class GroupCommit {
+  readonly #commit: CommitBatch;
+  readonly #log: GroupCommitOptions['log'];
+  readonly #maxWaiting: number;
+  /** Commits run in the context this was made in, never in a recorder's transaction. */
+  readonly #start = AsyncResource.bind(() => this.#kick());
+  readonly #drainOutside = AsyncResource.bind(() => this.#drain());
+  #queue: Queued[] = [];
+  #recorded = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
+  #draining: Promise<void> | undefined;
+  /** While the database fails: the last error and the next pause. */
+  #failing: { error: unknown; pauseMs: number } | undefined;
+  #unsure: Unsure | undefined;
+  #full = false;
+  /** Committed batches waiting to be on disk (the next commit does not wait for them). */
+  readonly #toDisk = new Set<Promise<void>>();
+
+  constructor(commit: CommitBatch, options: GroupCommitOptions = {}) {
+    this.#commit = commit;
+    this.#log = options.log;
+    this.#maxWaiting = options.maxWaiting ?? MAX_WAITING;
+  }
+
+  /** Entries waiting for their commit. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /** Whether a relaxed entry would be refused now (the queue is full while the database is away). */
+  get full(): boolean {
+    return this.#queue.length >= this.#maxWaiting;
+  }
+
+  add(prepared: Prepared, durable: boolean): Promise<AuditEntry> {
+    if (!durable && this.full) {
+      if (!this.#full) {
+        this.#full = true;
+        this.#log?.error('audit entries cannot be written and the queue is full: reads are refused', {
+          waiting: this.#queue.length,
+          error: this.#failing?.error,
+        });
+      }
+      return Promise.reject(new AuditBacklogFullError(this.#queue.length));
+    }
+    return new Promise<AuditEntry>((resolve, reject) => {
+      this.#recorded += 1;
+      this.#queue.push({ n: this.#recorded, prepared, durable, resolve, reject });
+      this.#schedule(durable);
+    });
+  }
+
+  /**
+   * Commits everything recorded before this call; rejects with the database's error if it fails
+   * (relaxed entries then stay queued and are tried again).
+   */
+  async flush(): Promise<void> {
+    const upTo = this.#recorded;
+    while ((this.#queue[0]?.n ?? Number.POSITIVE_INFINITY) <= upTo) {
+      this.#kick();
+      await this.#draining;
+      const failing = this.#failing;
+      if (failing !== undefined && (this.#queue[0]?.n ?? Number.POSITIVE_INFINITY) <= upTo)
+        throw failing.error;
+    }
+    await Promise.allSettled([...this.#toDisk]);
+  }
+
+  /**
+   * Flushes, trying again until `deadline` (ms since the epoch) while the database fails; what is
+   * still waiting then is refused and said so in the log. Returns how many entries were lost.
+   */
+  async close(deadline: number): Promise<number> {
+    for (;;) {
+      try {
+        await this.flush();
+        return 0;
+      } catch (error) {
+        const pause = this.#failing?.pauseMs ?? RETRY_MS[0];
+        if (Date.now() + pause >= deadline) {
+          const lost = this.#queue.splice(0);
+          this.#clearTimer();
+          if (lost.length > 0) {
+            this.#log?.error('audit entries could not be written before closing: they are lost', {
+              count: lost.length,
+              error,
+            });
+          }
+          for (const queued of lost) queued.reject(error);
+          return lost.length;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  #schedule(durable: boolean): void {
+    if (this.#draining !== undefined) return; // the running drain takes it
+    if (durable) {
+      // A writer waits for its entry: it is tried now even while the database fails.
+      // At the next turn of the event loop: writers whose turns end together share the commit.
+      this.#clearTimer();
+      this.#immediate = setImmediate(this.#start);
+    } else if (this.#failing === undefined) {
+      if (this.#queue.length >= RELAXED_START) this.#kick();
+      else this.#timer ??= setTimeout(this.#start, RELAXED_WINDOW_MS);
+    }
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#immediate !== undefined) clearImmediate(this.#immediate);
+    this.#timer = undefined;
+    this.#immediate = undefined;
+  }
+
+  #kick(): void {
+    this.#clearTimer();
+    this.#draining ??= this.#drainOutside().finally(() => {
+      this.#draining = undefined;
+      const next = this.#queue[0];
+      if (next === undefined) return;
+      if (this.#failing !== undefined) this.#timer ??= setTimeout(this.#start, this.#failing.pauseMs);
+      else this.#schedule(this.#queue.some((queued) => queued.durable));
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      const batch = this.#queue.slice(0, MAX_BATCH);
+      if (!(await this.#commitBatch(batch))) return;
+    }
+  }
+
+  /** Whether the batch left the queue (committed, or refused as a whole). */
+  async #commitBatch(batch: Queued[]): Promise<boolean> {
+    let sealed: AuditEntry[] = [];
+    const unsure = this.#unsure;
+    let committed: Awaited<ReturnType<CommitBatch>>;
+    try {
+      committed = await this.#commit(
+        batch.map((queued) => queued.prepared),
+        {
+          durable: batch.some((queued) => queued.durable),
+          unsure: unsure === undefined ? undefined : anchorOf(unsure.sealed),
+          sealed: (entries) => {
+            sealed = entries;
+          },
+        },
+      );
+    } catch (error) {
+      this.#failed(batch, sealed, error);
+      return false;
+    }
+    this.#unsure = undefined;
+    if (committed.entries === undefined && unsure !== undefined) {
+      // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
+      this.#settle(unsure.queued, unsure.sealed, committed.onDisk);
+      return true;
+    }
+    this.#settle(batch, committed.entries ?? [], committed.onDisk);
+    if (this.#failing !== undefined) {
+      this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
+      this.#failing = undefined;
+    }
+    if (this.#full && !this.full) this.#full = false;
+    return true;
+  }
+
+  /** Takes a committed batch off the queue; its entries resolve once on disk. */
+  #settle(batch: readonly Queued[], entries: readonly AuditEntry[], onDisk: Promise<void>): void {
+    const done = new Set(batch);
+    this.#queue = this.#queue.filter((queued) => !done.has(queued));
+    const resolve = (): void => {
+      for (const [i, queued] of batch.entries()) queued.resolve(entries[i] as AuditEntry);
+    };
+    const settled = onDisk.then(resolve, (error: unknown) => {
+      // Committed, but not known to be on disk: a durable entry's caller must not count on it.
+      for (const [i, queued] of batch.entries()) {
+        if (queued.durable) queued.reject(error);
+        else queued.resolve(entries[i] as AuditEntry);
+      }
+    });
+    this.#toDisk.add(settled);
+    void settled.finally(() => this.#toDisk.delete(settled));
+  }
+
+  #failed(batch: readonly Queued[], sealed: AuditEntry[], error: unknown): void {
+    // Durable entries are refused now: their callers wait, and must not act on an unwritten entry.
+    const refused = new Set(batch.filter((queued) => queued.durable));
+    this.#queue = this.#queue.filter((queued) => !refused.has(queued));
+    for (const queued of refused) queued.reject(error);
+    const kept = batch.filter((queued) => !queued.durable);
+    // A commit cut off may have gone through: the next attempt looks for the batch's last row first
+    // (settling a refused entry again does nothing).
+    this.#unsure =
+      sealed.length === batch.length && kept.length > 0 ? { queued: [...batch], sealed } : undefined;
+    if (kept.length === 0 && this.#queue.length === 0) return;
+    const pauseMs =
+      this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);
+    if (this.#failing === undefined) {
+      this.#log?.warn('audit entries cannot be written now; they wait and are tried again', {
+        waiting: this.#queue.length,
+        error,
+      });
+    }
+    this.#failing = { error, pauseMs };
+  }
+}
+
+const anchorOf = (entries: readonly AuditEntry[]): AuditAnchor | undefined => {
+  const last = entries.at(-1);
+  return last === undefined ? undefined : { seq: last.seq, hash: last.hash };
+};
