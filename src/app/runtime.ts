@@ -92,6 +92,8 @@ export interface RuntimeOptions {
   onServiceCall?: (event: ResponseEvent) => void;
   /** Told of every call through the executor and every audit write and check (the metrics of `serve`). */
   observe?: RuntimeObserver;
+  /** Audit entries that may wait for the database at most (10,000 by default; tests set a few). */
+  auditMaxWaiting?: number;
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
 }
@@ -151,6 +153,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const audit = new AuditLog(storage, {
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
     log,
+    ...optional('maxWaiting', options.auditMaxWaiting),
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });

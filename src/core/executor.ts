@@ -10,7 +10,7 @@ import type {
   Reconciliation,
   RequestOrigin,
 } from './approvals/types.js';
-import type { AuditLog } from './audit/index.js';
+import { AuditBacklogFullError, type AuditLog } from './audit/index.js';
 import { type CardDirectory, cardsSeen } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
@@ -33,7 +33,7 @@ import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
-import { runTool, secretsOf } from './run-tool.js';
+import { runTool, secretsOf, toFailure } from './run-tool.js';
 import type { Storage } from './store/index.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
@@ -284,8 +284,14 @@ export class Executor {
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
       requestId = keyed;
     }
-    // A read is recorded once, by its outcome entry (actor, input, decision, result); a write also
-    // gets its `requested` entry first, so a crash mid-call still leaves the request on record.
+    // A read is recorded once, by its outcome entry (actor, input, decision, result), which waits
+    // for the database if it is away; when too many wait, the read is refused rather than run
+    // unrecorded. A write also gets its `requested` entry first, so a crash mid-call still leaves
+    // the request on record.
+    if (tool.hints.readOnly && !this.deps.audit.accepting) {
+      const error = toFailure(new AuditBacklogFullError(this.deps.audit.waiting), []);
+      return { status: 'failed', tool: tool.name, error };
+    }
     if (!tool.hints.readOnly) {
       await this.deps.audit.append(
         {

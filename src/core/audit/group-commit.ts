@@ -90,22 +90,24 @@ export class GroupCommit {
     return this.#queue.length;
   }
 
-  /** Whether a relaxed entry would be refused now (the queue is full while the database is away). */
-  get full(): boolean {
-    return this.#queue.length >= this.#maxWaiting;
+  /**
+   * Whether a relaxed entry is taken now: not while the queue is full (the database away). The
+   * first refusal of a run of them is logged.
+   */
+  accepting(): boolean {
+    if (this.#queue.length < this.#maxWaiting) return true;
+    if (!this.#full) {
+      this.#full = true;
+      this.#log?.error('audit entries cannot be written and the queue is full: reads are refused', {
+        waiting: this.#queue.length,
+        error: this.#failing?.error,
+      });
+    }
+    return false;
   }
 
   add(prepared: Prepared, durable: boolean): Promise<AuditEntry> {
-    if (!durable && this.full) {
-      if (!this.#full) {
-        this.#full = true;
-        this.#log?.error('audit entries cannot be written and the queue is full: reads are refused', {
-          waiting: this.#queue.length,
-          error: this.#failing?.error,
-        });
-      }
-      return Promise.reject(new AuditBacklogFullError(this.#queue.length));
-    }
+    if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
     return new Promise<AuditEntry>((resolve, reject) => {
       this.#recorded += 1;
       this.#queue.push({ n: this.#recorded, prepared, durable, resolve, reject });
@@ -226,7 +228,7 @@ export class GroupCommit {
       this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
       this.#failing = undefined;
     }
-    if (this.#full && !this.full) this.#full = false;
+    if (this.#queue.length < this.#maxWaiting) this.#full = false;
     return true;
   }
 

@@ -124,7 +124,7 @@ export class AuditLog {
 
   /** Whether a read's entry would be taken now: false while the queue is full (the database away). */
   get accepting(): boolean {
-    return !this.#group.full;
+    return this.#group.accepting();
   }
 
   /** Entries recorded and not yet committed. */
