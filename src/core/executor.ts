@@ -158,15 +158,14 @@ export class Executor {
       return { status: 'denied', tool: tool.name, reason: decision.reason };
     }
 
-    const fingerprint = requestFingerprint(
-      this.fingerprintKey,
-      actor,
-      tool.name,
-      input,
-      tool.secretFields ?? [],
-    );
+    // A digest of who asks for what: kept with idempotency keys and approvals, so made only for them
+    // (a plain read does without; its join key below is the input itself, in memory only).
+    const plainRead = tool.hints.readOnly && req.idempotencyKey === undefined;
+    const fingerprint = plainRead
+      ? undefined
+      : requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []);
     let replay = false;
-    if (req.idempotencyKey !== undefined) {
+    if (req.idempotencyKey !== undefined && fingerprint !== undefined) {
       const use = await keyUse(
         { storage: this.deps.storage, approvals: this.deps.approvals },
         { actor, tool, fingerprint, key: req.idempotencyKey },
@@ -201,7 +200,15 @@ export class Executor {
         return invalidResult(tool.name, message);
       }
     }
-    if (decision.decision === 'approval') return this.openApproval(tool, input, req, decision, fingerprint);
+    if (decision.decision === 'approval')
+      return this.openApproval(
+        tool,
+        input,
+        req,
+        decision,
+        fingerprint ??
+          requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []),
+      );
 
     if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
       const declined = await confirmWrite(this.deps.audit, { tool, input, actor }, req.confirm);
@@ -214,7 +221,10 @@ export class Executor {
 
     // An identical request (same actor, tool, input and idempotency key) while the first is still
     // running joins it (assistants retry); different keys are different operations.
-    const flight = `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
+    const flight =
+      fingerprint === undefined
+        ? `read\u0000${actor.id}\u0000${tool.name}\u0000${JSON.stringify(input)}`
+        : `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
     const joined = this.inflight.get(flight);
     if (joined !== undefined) return joined;
     const running = this.runAllowed(tool, input, actor, fingerprint, req).finally(() => {
@@ -264,12 +274,13 @@ export class Executor {
     tool: AnyTool,
     input: Record<string, unknown>,
     actor: Actor,
-    fingerprint: string,
+    /** Made whenever the call has an idempotency key. */
+    fingerprint: string | undefined,
     req: ExecuteRequest,
   ): Promise<ExecuteResult> {
     const key = req.idempotencyKey;
     let requestId: string = randomUUID();
-    if (key !== undefined) {
+    if (key !== undefined && fingerprint !== undefined) {
       const { previous, requestId: keyed } = await reserveKey(this.deps.storage, {
         actor,
         tool,
@@ -314,7 +325,10 @@ export class Executor {
       ...optional('onProgress', req.onProgress),
       ...optional('signal', req.signal),
     });
-    if (outcome.status === 'ok') await this.cards.remember(cardsSeen(input, outcome.output));
+    if (outcome.status === 'ok') {
+      const seen = cardsSeen(input, outcome.output);
+      if (seen.length > 0) await this.cards.remember(seen);
+    }
     const result: ExecuteResult =
       outcome.status === 'ok'
         ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }

@@ -148,6 +148,25 @@ const readOnlyApprovals = (approvals: ApprovalReader): ApprovalReader => ({
   list: (filter) => approvals.list(filter),
 });
 
+type SharedContext = Pick<ToolContext, 'client' | 'defaults' | 'approvals' | 'payees' | 'webhooks'>;
+const sharedContexts = new WeakMap<RunDeps, SharedContext>();
+
+/** The part of a tool's context that is the same for every call with these deps, made once. */
+function sharedContext(deps: RunDeps): SharedContext {
+  let shared = sharedContexts.get(deps);
+  if (shared === undefined) {
+    shared = {
+      client: deps.client,
+      defaults: deps.defaults,
+      ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
+      ...optional('payees', deps.payees),
+      ...optional('webhooks', deps.webhooks),
+    };
+    sharedContexts.set(deps, shared);
+  }
+  return shared;
+}
+
 /**
  * Runs one tool against the service and writes the audit entries of the run: `executing` before a
  * call that changes something (so a crash leaves a trace), then `executed` or `failed`.
@@ -173,17 +192,13 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
 
   const checkpoints = req.checkpoints ?? memoryCheckpoints();
   const ctx: ToolContext = {
-    client: deps.client,
-    defaults: deps.defaults,
+    ...sharedContext(deps),
     actorName: actorName(actor),
     requestId: req.requestId,
     ...optional('approved', req.approved),
     once: onceWith(checkpoints),
     progress: (message) => req.onProgress?.(message),
     ...optional('signal', req.signal),
-    ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
-    ...optional('payees', deps.payees),
-    ...optional('webhooks', deps.webhooks),
   };
 
   let output: Record<string, unknown>;

@@ -20,53 +20,6 @@ export interface Prepared {
   hashed: [before: string, after: string];
 }
 
-/** The hashed content's keys in canonical (sorted) order; `seq` is the only one not known early. */
-const HASHED_KEYS = (
-  [
-    'actor',
-    'approvalId',
-    'decision',
-    'durationMs',
-    'error',
-    'event',
-    'evidence',
-    'frontEnd',
-    'input',
-    'outcome',
-    'requestIds',
-    'seq',
-    'tool',
-    'ts',
-  ] as const satisfies readonly (keyof AuditContent)[]
-).toSorted();
-
-/**
- * `canonicalJson(content)` cut around `seq`, written once when the entry is recorded: sealing it
- * in a batch then costs one hash over two known strings.
- */
-function hashedText(
-  content: Prepared['content'],
-  input: string,
-  evidence: string | null,
-): Prepared['hashed'] {
-  const before: string[] = [];
-  const after: string[] = [];
-  let side = before;
-  for (const key of HASHED_KEYS) {
-    if (key === 'seq') {
-      side = after;
-      continue;
-    }
-    const text =
-      key === 'input' ? input : key === 'evidence' ? (evidence ?? undefined) : canonicalJson(content[key]);
-    if (text !== undefined) side.push(`${JSON.stringify(key)}:${text}`);
-  }
-  return [
-    `{${before.join(',')}${before.length > 0 ? ',' : ''}"seq":`,
-    `${after.length > 0 ? ',' : ''}${after.join(',')}}`,
-  ];
-}
-
 export interface PrepareOptions {
   /** Field names that are secret for this tool only (family B card assignment: `code`). */
   extraKeys?: readonly string[];
@@ -74,8 +27,30 @@ export interface PrepareOptions {
   secrets?: readonly string[];
 }
 
-function truncate(text: string): string {
-  return text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH)}…[truncated]`;
+const text = (value: string | number | null): string => (value === null ? 'null' : JSON.stringify(value));
+
+/**
+ * `canonicalJson(content)` cut around `seq`, written once when the entry is recorded: sealing it
+ * in a batch then costs one hash over known strings. The keys in canonical (sorted) order, as
+ * `entryHash` writes them (verification re-computes it that way; a test compares the two).
+ */
+function hashedText(
+  content: Prepared['content'],
+  input: string,
+  evidence: string | null,
+): Prepared['hashed'] {
+  const c = content;
+  return [
+    `{"actor":${text(c.actor)},"approvalId":${text(c.approvalId)},"decision":${text(c.decision)},` +
+      `"durationMs":${text(c.durationMs)},"error":${text(c.error)},"event":${text(c.event)},` +
+      `${evidence === null ? '' : `"evidence":${evidence},`}"frontEnd":${text(c.frontEnd)},"input":${input},` +
+      `"outcome":${text(c.outcome)},"requestIds":${canonicalJson(c.requestIds)},"seq":`,
+    `,"tool":${text(c.tool)},"ts":${text(c.ts)}}`,
+  ];
+}
+
+function truncate(message: string): string {
+  return message.length <= MAX_ERROR_LENGTH ? message : `${message.slice(0, MAX_ERROR_LENGTH)}…[truncated]`;
 }
 
 /**
