@@ -1,7 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from '../log.js';
+import type { AuditAppendOptions, AuditCommit } from '../store/index.js';
 import { AuditBacklogFullError } from './errors.js';
-import type { AuditAnchor, AuditEntry } from './schema.js';
+import type { AuditEntry } from './schema.js';
 import type { Prepared } from './seal.js';
 
 /** How long a relaxed entry may wait for others to share its commit. */
@@ -15,17 +16,8 @@ export const MAX_WAITING = 10_000;
 /** Pauses between attempts while the database fails: doubling from the first to the last. */
 const RETRY_MS = [100, 5_000] as const;
 
-/**
- * One commit of a batch at the head of the chain: the entries once committed, and when they are on
- * disk. `unsure`: the last row of an earlier attempt whose commit failed in a way that may have
- * committed it (a connection cut during COMMIT): if that row is in the chain, the commit writes
- * nothing and its entries are `undefined`. `sealed` is told the entries as soon as they are
- * sealed, before the commit.
- */
-export type CommitBatch = (
-  batch: readonly Prepared[],
-  options: { durable: boolean; unsure: AuditAnchor | undefined; sealed: (entries: AuditEntry[]) => void },
-) => Promise<{ entries: AuditEntry[] | undefined; onDisk: Promise<void> }>;
+/** One commit of a batch at the head of the chain (`Storage.appendAudit`). */
+export type CommitBatch = (batch: readonly Prepared[], options: AuditAppendOptions) => Promise<AuditCommit>;
 
 interface Queued {
   /** Numbered in the order recorded: `flush` waits for the ones recorded before it. */
@@ -36,10 +28,9 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
-/** A failed attempt that may still have committed: its relaxed entries and what they were sealed as. */
+/** A failed attempt that may still have committed: the whole batch, looked for by the next commit. */
 interface Unsure {
   queued: Queued[];
-  sealed: AuditEntry[];
 }
 
 export interface GroupCommitOptions {
@@ -199,31 +190,27 @@ export class GroupCommit {
 
   /** Whether the batch left the queue (committed, or refused as a whole). */
   async #commitBatch(batch: Queued[]): Promise<boolean> {
-    let sealed: AuditEntry[] = [];
     const unsure = this.#unsure;
-    let committed: Awaited<ReturnType<CommitBatch>>;
+    let committed: AuditCommit;
     try {
       committed = await this.#commit(
         batch.map((queued) => queued.prepared),
         {
           durable: batch.some((queued) => queued.durable),
-          unsure: unsure === undefined ? undefined : anchorOf(unsure.sealed),
-          sealed: (entries) => {
-            sealed = entries;
-          },
+          unsure: unsure?.queued.map((queued) => queued.prepared),
         },
       );
     } catch (error) {
-      this.#failed(batch, sealed, error);
+      this.#failed(batch, error);
       return false;
     }
     this.#unsure = undefined;
-    if (committed.entries === undefined && unsure !== undefined) {
+    if (committed.of === 'unsure' && unsure !== undefined) {
       // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
-      this.#settle(unsure.queued, unsure.sealed, committed.onDisk);
+      this.#settle(unsure.queued, committed.entries, committed.onDisk);
       return true;
     }
-    this.#settle(batch, committed.entries ?? [], committed.onDisk);
+    this.#settle(batch, committed.entries, committed.onDisk);
     if (this.#failing !== undefined) {
       this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
       this.#failing = undefined;
@@ -250,16 +237,15 @@ export class GroupCommit {
     void settled.finally(() => this.#toDisk.delete(settled));
   }
 
-  #failed(batch: readonly Queued[], sealed: AuditEntry[], error: unknown): void {
+  #failed(batch: readonly Queued[], error: unknown): void {
     // Durable entries are refused now: their callers wait, and must not act on an unwritten entry.
     const refused = new Set(batch.filter((queued) => queued.durable));
     this.#queue = this.#queue.filter((queued) => !refused.has(queued));
     for (const queued of refused) queued.reject(error);
     const kept = batch.filter((queued) => !queued.durable);
-    // A commit cut off may have gone through: the next attempt looks for the batch's last row first
-    // (settling a refused entry again does nothing).
-    this.#unsure =
-      sealed.length === batch.length && kept.length > 0 ? { queued: [...batch], sealed } : undefined;
+    // A commit cut off may have gone through: the next attempt looks for this batch first (settling
+    // a refused entry again does nothing).
+    this.#unsure = kept.length > 0 ? { queued: [...batch] } : undefined;
     if (kept.length === 0 && this.#queue.length === 0) return;
     const pauseMs =
       this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);
@@ -272,8 +258,3 @@ export class GroupCommit {
     this.#failing = { error, pauseMs };
   }
 }
-
-const anchorOf = (entries: readonly AuditEntry[]): AuditAnchor | undefined => {
-  const last = entries.at(-1);
-  return last === undefined ? undefined : { seq: last.seq, hash: last.hash };
-};

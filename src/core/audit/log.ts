@@ -149,23 +149,10 @@ export class AuditLog {
   }
 
   /** One commit of a batch at the chain's head (see `CommitBatch`). */
-  readonly #commit: CommitBatch = async (batch, { durable, unsure, sealed }) => {
-    const { value: entries, onDisk } = await this.#storage.appendAudit(
-      async (audit) => {
-        const head = await audit.head();
-        if (unsure !== undefined && head.seq >= unsure.seq) {
-          const [row] = await audit.select({ afterSeq: unsure.seq - 1, limit: 1, order: 'asc' }, undefined);
-          if ((row as { hash?: unknown } | undefined)?.hash === unsure.hash) return undefined;
-        }
-        const { rows, entries } = sealAfter(head, batch);
-        sealed(entries);
-        await audit.insert(rows);
-        return entries;
-      },
-      { durable },
-    );
-    if (entries !== undefined) this.#onWritten?.(entries.length);
-    return { entries, onDisk };
+  readonly #commit: CommitBatch = async (batch, options) => {
+    const committed = await this.#storage.appendAudit(batch, options);
+    this.#onWritten?.(committed.entries.length);
+    return committed;
   };
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */

@@ -1,16 +1,18 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
-import type { AuditStore } from '../../audit/store.js';
+import type { Prepared } from '../../audit/seal.js';
 import { internalError } from '../../errors.js';
-import type { AuditCommit, AuditCommitOptions, Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditAppendOptions, AuditCommit, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { Mutex } from '../mutex.js';
 import { WalBarrier } from './audit-flush.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
+import { appendAuditBatch } from './core/audit-append.js';
 import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
+import { databaseUnreachable, isUnreachable } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';
 import type { PgStore } from './pool.js';
 import { withTransaction } from './transaction.js';
@@ -28,7 +30,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     approvals: new PgApprovalStore(client),
     feed: new PgFeedStore(client),
     executions: new PgExecutionStore(client),
-    audit: new PgAuditStore(client, write ? 'write' : 'read'),
+    audit: new PgAuditStore(client, write),
     credentials: new PgCredentialStore(client),
     links: new PgLinkStore(client),
     claims: new PgClaimStore(client),
@@ -75,17 +77,20 @@ export class PostgresStorage implements Storage {
   }
 
   /**
-   * An audit commit takes the chain's advisory lock only (in `head()`), neither the core's write
-   * lock nor this process's transaction mutex: it waits for no approval's transaction. It commits
-   * without waiting for the disk; a durable one is on disk once the WAL barrier passes
-   * (./audit-flush.ts), while the next commit may already run.
+   * An audit commit is one statement (`audit_append`): it takes the chain's advisory lock only, on
+   * the server, neither the core's write lock nor this process's transaction mutex, so it waits for
+   * no approval's transaction, and holds the lock for no round trip. It commits without waiting for
+   * the disk; a durable one is on disk once the WAL barrier passes (./audit-flush.ts), while the
+   * next commit may already run.
    */
-  async appendAudit<T>(
-    work: (audit: AuditStore) => Promise<T>,
-    options: AuditCommitOptions,
-  ): Promise<AuditCommit<T>> {
-    const value = await withTransaction(this.#store, (client) => work(new PgAuditStore(client, 'append')));
-    return { value, onDisk: options.durable ? this.#barrier.after() : Promise.resolve() };
+  async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
+    let appended: Awaited<ReturnType<typeof appendAuditBatch>>;
+    try {
+      appended = await appendAuditBatch(this.#store.pool, batch, options.unsure);
+    } catch (error) {
+      throw isUnreachable(error) ? databaseUnreachable(this.#store.where, error) : error;
+    }
+    return { ...appended, onDisk: options.durable ? this.#barrier.after() : Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

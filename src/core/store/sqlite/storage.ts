@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { AuditStore } from '../../audit/store.js';
+import { type Prepared, sealAfter } from '../../audit/seal.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
-import type { AuditCommit, AuditCommitOptions, Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditAppendOptions, AuditCommit, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
@@ -69,13 +69,21 @@ export class SqliteStorage implements Storage {
     return this.#run(false, work, true);
   }
 
-  /** SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. */
-  async appendAudit<T>(
-    work: (audit: AuditStore) => Promise<T>,
-    options: AuditCommitOptions,
-  ): Promise<AuditCommit<T>> {
-    const value = await this.#run(true, (tx) => work(tx.audit), options.durable);
-    return { value, onDisk: Promise.resolve() };
+  /**
+   * SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. A
+   * failed COMMIT here did not commit, so an `unsure` batch is never looked for.
+   */
+  async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
+    const entries = await this.#run(
+      true,
+      async (tx) => {
+        const { rows, entries } = sealAfter(await tx.audit.head(), batch);
+        await tx.audit.insert(rows);
+        return entries;
+      },
+      options.durable,
+    );
+    return { entries, of: 'batch', onDisk: Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

@@ -10,33 +10,22 @@ const COLUMNS = AUDIT_COLUMNS;
 const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 'text', 'text'];
 
 /**
- * How a transaction uses the chain: `read` only; `write`, a core transaction that may append (it
- * holds the core's lock already); `append`, the audit log's group commit, which commits without
- * waiting for the disk (../storage.ts waits for the WAL barrier when the batch is durable).
- */
-export type PgAuditMode = 'read' | 'write' | 'append';
-
-/**
- * The one audit chain in PostgreSQL. In a writing transaction `head()` takes the chain's advisory
- * lock (`audit_lock_head()`, held to the end of the transaction), so no appender of any replica or
- * path writes between this read and the commit: one chain, one order.
+ * The one audit chain in PostgreSQL, as a core transaction sees it. In a write transaction
+ * `head()` takes the chain's advisory lock (`audit_lock_head()`, held to the end of the
+ * transaction, after the core's lock), so no appender of any replica or path writes between this
+ * read and the commit: one chain, one order. The audit log's group commit appends in one statement
+ * instead (./audit-append.ts).
  */
 export class PgAuditStore implements AuditStore {
   constructor(
     private readonly client: pg.ClientBase,
-    private readonly mode: PgAuditMode,
+    private readonly write: boolean,
   ) {}
 
   async head(): Promise<AuditAnchor> {
-    if (this.mode === 'read') return auditHead(this.client);
-    // In the group commit, one round trip: the commit's setting (this transaction's) and the head.
-    const rows = await this.client.query<AuditAnchor>(
-      this.mode === 'append'
-        ? "SELECT set_config('synchronous_commit', 'off', true), seq, hash FROM audit_lock_head()"
-        : 'SELECT seq, hash FROM audit_lock_head()',
-    );
-    const row = rows.rows[0] as AuditAnchor;
-    return { seq: row.seq, hash: row.hash };
+    if (!this.write) return auditHead(this.client);
+    const rows = await this.client.query<AuditAnchor>('SELECT seq, hash FROM audit_lock_head()');
+    return rows.rows[0] as AuditAnchor;
   }
 
   async insert(rows: readonly AuditRow[]): Promise<void> {

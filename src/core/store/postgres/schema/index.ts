@@ -1,5 +1,6 @@
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
+import { AUDIT_APPEND_V3 } from './audit-append.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
@@ -15,6 +16,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'tables', statements: [...APPROVALS_V1, ...AUDIT_V1, ...SLACK_V1, ...DIRECTORIES_V1] },
   { version: 2, name: 'schedule claims', statements: SCHEDULE_V2 },
+  { version: 3, name: 'audit append in one statement', statements: AUDIT_APPEND_V3 },
 ];
 
 /** The newest version this code knows. */
