@@ -83,24 +83,24 @@ export type RunOutcome =
  * commit without an fsync, and the caller does not wait for it (docs/audit.md, "When an entry is
  * on disk").
  */
-async function recordOutcome(
+function recordOutcome(
   deps: RunDeps,
   tool: AnyTool,
   entry: AuditEntryInput,
   secrets: readonly string[],
-): Promise<void> {
+): Promise<void> | undefined {
   const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
       error,
     });
   };
-  try {
-    if (tool.hints.readOnly) void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
-    else await deps.audit.append(entry, { secrets });
-  } catch (error) {
-    lost(error);
+  // A read does not wait (no promise to await at all); a write waits for its entry on disk.
+  if (tool.hints.readOnly) {
+    void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
+    return undefined;
   }
+  return deps.audit.append(entry, { secrets }).then(() => undefined, lost);
 }
 
 /** The actor's name as the service should record it in `created_by` / `updated_by`. */
@@ -210,7 +210,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    await recordOutcome(
+    const recorded = recordOutcome(
       deps,
       tool,
       {
@@ -223,17 +223,19 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       },
       secrets,
     );
+    if (recorded !== undefined) await recorded;
     if (error instanceof OutsideApprovedBoundError)
       return { status: 'outside_bound', preview: error.preview, error: failure };
     return { status: 'failed', error: failure };
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  await recordOutcome(
+  const recorded = recordOutcome(
     deps,
     tool,
     { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
     secrets,
   );
+  if (recorded !== undefined) await recorded;
   return { status: 'ok', output };
 }

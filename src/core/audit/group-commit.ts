@@ -22,7 +22,8 @@ export type CommitBatch = (batch: readonly Prepared[], options: AuditAppendOptio
 interface Queued {
   /** Numbered in the order recorded: `flush` waits for the ones recorded before it. */
   n: number;
-  prepared: Prepared;
+  /** The entry, or how to make it: validated and serialized when its batch is taken. */
+  prepared: Prepared | (() => Prepared);
   durable: boolean;
   resolve: (entry: AuditEntry) => void;
   reject: (error: unknown) => void;
@@ -97,7 +98,12 @@ export class GroupCommit {
     return false;
   }
 
-  add(prepared: Prepared, durable: boolean): Promise<AuditEntry> {
+  /**
+   * Queues an entry. `prepare` runs when the entry's batch is taken, off the caller's path (with
+   * the batch's others, which is also cheaper than one at a time between other work); if it
+   * throws, that entry alone is refused.
+   */
+  add(prepared: Prepared | (() => Prepared), durable: boolean): Promise<AuditEntry> {
     if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
     return new Promise<AuditEntry>((resolve, reject) => {
       this.#recorded += 1;
@@ -183,9 +189,26 @@ export class GroupCommit {
 
   async #drain(): Promise<void> {
     while (this.#queue.length > 0) {
-      const batch = this.#queue.slice(0, MAX_BATCH);
-      if (!(await this.#commitBatch(batch))) return;
+      const batch = this.#prepared(this.#queue.slice(0, MAX_BATCH));
+      if (batch.length > 0 && !(await this.#commitBatch(batch))) return;
     }
+  }
+
+  /** The batch with every entry prepared; one that cannot be is refused and leaves the queue. */
+  #prepared(batch: Queued[]): Queued[] {
+    const refused = new Set<Queued>();
+    for (const queued of batch) {
+      if (typeof queued.prepared !== 'function') continue;
+      try {
+        queued.prepared = queued.prepared();
+      } catch (error) {
+        refused.add(queued);
+        queued.reject(error);
+      }
+    }
+    if (refused.size === 0) return batch;
+    this.#queue = this.#queue.filter((queued) => !refused.has(queued));
+    return batch.filter((queued) => !refused.has(queued));
   }
 
   /** Whether the batch left the queue (committed, or refused as a whole). */
@@ -194,10 +217,10 @@ export class GroupCommit {
     let committed: AuditCommit;
     try {
       committed = await this.#commit(
-        batch.map((queued) => queued.prepared),
+        batch.map((queued) => queued.prepared as Prepared),
         {
           durable: batch.some((queued) => queued.durable),
-          unsure: unsure?.queued.map((queued) => queued.prepared),
+          unsure: unsure?.queued.map((queued) => queued.prepared as Prepared),
         },
       );
     } catch (error) {

@@ -110,16 +110,14 @@ export class AuditLog {
    * shares a commit with those of the next few milliseconds, without a flush to disk of its own:
    * a process crash in that window loses it (never a write's entry). While the database fails,
    * relaxed entries wait in order and are tried again until it is back; when `maxWaiting` entries
-   * wait, a new relaxed entry is refused with `AuditBacklogFullError` (see `accepting`).
+   * wait, a new relaxed entry is refused with `AuditBacklogFullError` (see `accepting`). The
+   * entry is validated when its batch is taken: `AuditInputError` rejects it then, alone. The
+   * caller must not change `input` after the call.
    */
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
-    let prepared: Prepared;
-    try {
-      prepared = this.#prepare(input, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return this.#group.add(prepared, options.durable);
+    // Its time is now; it is validated, redacted and serialized with its batch, off the caller's path.
+    const ts = this.#now().toISOString();
+    return this.#group.add(() => prepareEntry(input, options, this.#secrets(), ts), options.durable);
   }
 
   /** Whether a read's entry would be taken now: false while the queue is full (the database away). */

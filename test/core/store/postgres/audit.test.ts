@@ -66,7 +66,7 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
     expect(await log.record(sampleEntry(2), { durable: false })).toMatchObject({ seq: before.seq + 2 });
   });
 
-  it('refuses an invalid entry at once, without holding up those around it', async () => {
+  it('refuses an invalid entry alone, without holding up those around it', async () => {
     const log = new AuditLog(postgresStorage(store));
     const before = await auditHead(store.pool);
     const results = await Promise.allSettled([
