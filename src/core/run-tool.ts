@@ -148,6 +148,17 @@ const readOnlyApprovals = (approvals: ApprovalReader): ApprovalReader => ({
   list: (filter) => approvals.list(filter),
 });
 
+const ignoreProgress = (_message: string): void => undefined;
+
+/** `once` over checkpoints in memory, made on first use. */
+function onceInMemory(): ToolContext['once'] {
+  let once: ToolContext['once'] | undefined;
+  return (key, produce) => {
+    once ??= onceWith(memoryCheckpoints());
+    return once(key, produce);
+  };
+}
+
 type SharedContext = Pick<ToolContext, 'client' | 'defaults' | 'approvals' | 'payees' | 'webhooks'>;
 const sharedContexts = new WeakMap<RunDeps, SharedContext>();
 
@@ -190,14 +201,14 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   if (!tool.hints.readOnly)
     await deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
 
-  const checkpoints = req.checkpoints ?? memoryCheckpoints();
   const ctx: ToolContext = {
     ...sharedContext(deps),
     actorName: actorName(actor),
     requestId: req.requestId,
     ...optional('approved', req.approved),
-    once: onceWith(checkpoints),
-    progress: (message) => req.onProgress?.(message),
+    // A direct call's checkpoints live in memory, made only if the tool asks for one.
+    once: req.checkpoints === undefined ? onceInMemory() : onceWith(req.checkpoints),
+    progress: req.onProgress ?? ignoreProgress,
     ...optional('signal', req.signal),
   };
 
