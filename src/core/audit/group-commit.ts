@@ -42,7 +42,7 @@ export interface GroupCommitOptions {
 
 /**
  * The audit log's group commit: entries recorded while a commit is in flight go together in the
- * next one, one commit (and on PostgreSQL one hold of the chain's lock and one INSERT) for many
+ * next one, one commit (on PostgreSQL one statement, holding the chain's lock on the server) for many
  * entries. A batch holding a durable entry is a durable commit; others are relaxed. Durable entries
  * start a commit at the next turn of the event loop; relaxed ones within `RELAXED_WINDOW_MS`.
  *
