@@ -25,6 +25,8 @@ interface Queued {
   /** The entry, or how to make it: validated and serialized when its batch is taken. */
   prepared: Prepared | (() => Prepared);
   durable: boolean;
+  /** When it was recorded (`performance.now()`): its window ends `RELAXED_WINDOW_MS` later. */
+  at: number;
   resolve: (entry: AuditEntry) => void;
   reject: (error: unknown) => void;
 }
@@ -107,7 +109,7 @@ export class GroupCommit {
     if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
     return new Promise<AuditEntry>((resolve, reject) => {
       this.#recorded += 1;
-      this.#queue.push({ n: this.#recorded, prepared, durable, resolve, reject });
+      this.#queue.push({ n: this.#recorded, prepared, durable, at: performance.now(), resolve, reject });
       this.#schedule(durable);
     });
   }
@@ -165,8 +167,27 @@ export class GroupCommit {
       this.#immediate = setImmediate(this.#start);
     } else if (this.#failing === undefined) {
       if (this.#queue.length >= RELAXED_START) this.#kick();
-      else this.#timer ??= setTimeout(this.#start, RELAXED_WINDOW_MS);
+      else {
+        const oldest = this.#queue[0]?.at ?? performance.now();
+        const left = Math.max(0, oldest + RELAXED_WINDOW_MS - performance.now());
+        this.#timer ??= setTimeout(this.#start, left);
+      }
     }
+  }
+
+  /**
+   * Whether what waits is due now: a durable entry, enough relaxed ones, or the oldest's window
+   * over. Otherwise relaxed entries recorded during a commit wait for their window rather than go
+   * one or two at a time in the next commit (a process answering reads one after another).
+   */
+  #due(): boolean {
+    const oldest = this.#queue[0];
+    if (oldest === undefined) return false;
+    return (
+      this.#queue.length >= RELAXED_START ||
+      performance.now() >= oldest.at + RELAXED_WINDOW_MS ||
+      this.#queue.some((queued) => queued.durable)
+    );
   }
 
   #clearTimer(): void {
@@ -188,10 +209,10 @@ export class GroupCommit {
   }
 
   async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
+    do {
       const batch = this.#prepared(this.#queue.slice(0, MAX_BATCH));
       if (batch.length > 0 && !(await this.#commitBatch(batch))) return;
-    }
+    } while (this.#due());
   }
 
   /** The batch with every entry prepared; one that cannot be is refused and leaves the queue. */
