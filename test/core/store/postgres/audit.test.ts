@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../../src/core/audit/index.js';
+import { type Prepared, prepareEntry } from '../../../../src/core/audit/seal.js';
 import { openDatabase } from '../../../../src/core/db.js';
 import { auditHead } from '../../../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../../../src/core/store/postgres/audit-verify.js';
@@ -98,6 +99,26 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
     await Promise.all([inTx, grouped]);
     const verified = await verifyAuditLog(store.pool);
     expect(verified).toMatchObject({ ok: true, headSeq: before.seq + 3 });
+  });
+
+  it('writes a batch cut off during its commit once: the next commit finds it by its content', async () => {
+    const storage = postgresStorage(store);
+    const before = await auditHead(store.pool);
+    const prepared = [1, 2, 3, 4].map((i) =>
+      prepareEntry(sampleEntry(100 + i), {}, [], `2026-01-0${i}T00:00:00.000Z`),
+    );
+    const [p1, p2, p3, p4] = prepared as [Prepared, Prepared, Prepared, Prepared];
+    const first = await storage.appendAudit([p1, p2], { durable: true });
+    await first.onDisk;
+    // As if the answer to that commit had been lost: the retry carries it as `unsure`.
+    const again = await storage.appendAudit([p1, p2, p3], { durable: false, unsure: [p1, p2] });
+    expect(again.of).toBe('unsure');
+    expect(again.entries).toEqual(first.entries);
+    expect((await auditHead(store.pool)).seq).toBe(before.seq + 2);
+    // A batch that never committed is not found: the new one is written.
+    const next = await storage.appendAudit([p3], { durable: false, unsure: [p4] });
+    expect(next).toMatchObject({ of: 'batch', entries: [{ seq: before.seq + 3 }] });
+    expect(await verifyAuditLog(store.pool)).toMatchObject({ ok: true, headSeq: before.seq + 3 });
   });
 
   it('still detects an owner who turns the triggers off to edit an entry', async () => {
