@@ -83,7 +83,8 @@ export class AuditLog {
   /**
    * Validates, redacts (again: secret fields, secret values wherever they occur, card numbers,
    * bearer tokens) and appends one entry, on disk when it resolves. Rejects with
-   * `AuditInputError` naming the fields at fault, or with the database's error.
+   * `AuditInputError` naming the fields at fault, or with the database's error. Not from inside a
+   * transaction of the storage (its commit would wait for that transaction): use `appendIn` there.
    */
   append(input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
     return this.record(input, { ...options, durable: true });
