@@ -47,6 +47,7 @@ const E2E = [
   'test/core/approvals-feed.test.ts',
   'test/core/audit-concurrency.test.ts',
   'test/core/audit-group-commit.test.ts',
+  'test/core/audit-outage.test.ts',
   'test/core/store/postgres/**',
   'test/core/storage.test.ts',
   'test/core/alerts-store.test.ts',

@@ -1,5 +1,5 @@
-// The audit log on this machine: one durable transaction per entry (as money-moving entries are
-// written) against group commit with 32 concurrent writers, durable (one fsync per batch, each
+// The audit log on this machine (SQLite): one durable transaction per entry (an approval's entry
+// inside its transaction) against the group commit (`append` and `record`) with 32 concurrent writers, durable (one fsync per batch, each
 // writer waiting for its entry to be on disk) and for reads (no fsync of their own; as the executor
 // does, a writer does not wait for its read's entry and goes on at the next turn of the event
 // loop); each figure runs until every entry is committed, and the chain verifies after each.
@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { AuditLog } from '../src/core/audit/index.js';
 import type { AuditEntryInput } from '../src/core/audit/schema.js';
 import { openDatabase } from '../src/core/db.js';
+import type { Storage } from '../src/core/store/index.js';
 import { sqliteStorage } from '../src/core/store/sqlite/storage.js';
 
 const count = Number(process.argv[2] ?? 4000);
@@ -28,11 +29,12 @@ const entry = (i: number): AuditEntryInput => ({
   durationMs: 12,
 });
 
-async function run(name: string, write: (log: AuditLog) => Promise<void>): Promise<number> {
+async function run(name: string, write: (log: AuditLog, storage: Storage) => Promise<void>): Promise<number> {
   const db = openDatabase(join(dir, `${name}.db`));
-  const log = new AuditLog(sqliteStorage(db));
+  const storage = sqliteStorage(db);
+  const log = new AuditLog(storage);
   const started = performance.now();
-  await write(log);
+  await write(log, storage);
   const ms = performance.now() - started;
   const verified = await log.verify();
   db.close();
@@ -69,11 +71,11 @@ async function readsBy(writers: number, log: AuditLog): Promise<void> {
 }
 
 try {
-  const single = await run('one durable transaction per entry (32 writers)', (log) =>
-    concurrently(async (i) => await log.append(entry(i))),
+  const single = await run('one durable transaction per entry (32 writers)', (log, storage) =>
+    concurrently((i) => storage.transaction((tx) => log.appendIn(tx, entry(i)))),
   );
   const grouped = await run('group commit, durable (32 writers)', (log) =>
-    concurrently((i) => log.record(entry(i), { durable: true })),
+    concurrently((i) => log.append(entry(i))),
   );
   const reads = await run('group commit, reads (32 writers)', (log) => readsBy(WRITERS, log));
   const sequential = await run('group commit, reads, one writer', (log) => readsBy(1, log));

@@ -3,12 +3,16 @@
 // Figures are ratios against a baseline measured in the same run (the machines are noisy).
 // Run: npm run bench (or npx tsx bench/core.bench.ts [calls]). On SQLite, then on PostgreSQL when
 // its server answers (BANKOPS_TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test).
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/app/config.js';
-import { createRuntime } from '../src/app/runtime.js';
+import { createRuntime, type Runtime } from '../src/app/runtime.js';
 import { cliActor } from '../src/core/actors.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../test/helpers/postgres.js';
@@ -50,44 +54,101 @@ const backends: ('SQLite' | 'PostgreSQL')[] = [
 ];
 for (const backend of backends) await benchOn(backend);
 
-async function benchOn(backend: 'SQLite' | 'PostgreSQL'): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'bankops-bench-'));
-  const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
-  const c = sandbox.credentials;
-  const runtime = await createRuntime(
+/** The sandbox in a child process (bench/sandbox-child.ts), as a service elsewhere would be. */
+async function sandboxElsewhere(): Promise<{
+  url: string;
+  credentials: typeof SANDBOX_DEFAULTS;
+  close: () => Promise<void>;
+}> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./sandbox-child.ts', import.meta.url))],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
+  const started = JSON.parse(line) as { url: string; credentials: typeof SANDBOX_DEFAULTS };
+  return {
+    ...started,
+    close: async () => {
+      child.stdin.end();
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/** A runtime as every entry point builds it, against the sandbox at `url`. */
+function runtimeAgainst(
+  url: string,
+  c: typeof SANDBOX_DEFAULTS,
+  database: Record<string, string>,
+): Promise<Runtime> {
+  return createRuntime(
     loadConfig({
-      BANKOPS_BASE_URL: sandbox.url,
+      BANKOPS_BASE_URL: url,
       BANKOPS_API_KEY: c.apiKey,
       BANKOPS_PRODUCT_ID: c.productId,
       BANKOPS_USER_ID: c.userId,
       BANKOPS_COMPANY_ID: c.companyId,
-      ...(await databaseOf(backend, dir)),
+      ...database,
     }),
     { recover: false },
   );
+}
+
+/**
+ * A read: the client alone, then the same read through the executor (validation, policy, the
+ * audit entry in a group commit without an fsync of its own). Interleaved rounds; prints the ratio.
+ */
+async function readRatio(
+  runtime: Runtime,
+  companyCode: string,
+  backend: string,
+  where: string,
+): Promise<void> {
+  const { client, executor } = runtime;
+  const operator = cliActor('bench-operator');
+  const direct: number[] = [];
+  const viaExecutor: number[] = [];
+  await client.accounts.balances({ companyCode });
+  await executor.execute({ tool: 'get_balances', input: {}, actor: operator });
+  for (let round = 0; round < ROUNDS; round += 1) {
+    direct.push(await timeIt(() => client.accounts.balances({ companyCode }), CALLS));
+    viaExecutor.push(
+      await timeIt(() => executor.execute({ tool: 'get_balances', input: {}, actor: operator }), CALLS),
+    );
+  }
+  const d = median(direct);
+  const e = median(viaExecutor);
+  console.log(
+    `read get_balances, ${where}: direct client ${d.toFixed(3)} ms/call, executor ${e.toFixed(3)} ms/call, ` +
+      `ratio ${(e / d).toFixed(2)}x (goal ≤ ${backend === 'SQLite' ? '1.10' : '1.25'}x; median of ${ROUNDS} rounds of ${CALLS})`,
+  );
+}
+
+async function benchOn(backend: 'SQLite' | 'PostgreSQL'): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bankops-bench-'));
+  const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
+  const c = sandbox.credentials;
+  const database = await databaseOf(backend, dir);
+  const runtime = await runtimeAgainst(sandbox.url, c, database);
   const { client, executor, approvals } = runtime;
   const operator = cliActor('bench-operator');
   console.log(`core on ${backend}:`);
 
   try {
-    // 1. A read: the client alone, then the same read through the executor (validation, policy, the
-    //    audit entry in a group commit without an fsync of its own). Interleaved rounds.
-    const direct: number[] = [];
-    const viaExecutor: number[] = [];
-    await client.accounts.balances({ companyCode: c.companyId });
-    await executor.execute({ tool: 'get_balances', input: {}, actor: operator });
-    for (let round = 0; round < ROUNDS; round += 1) {
-      direct.push(await timeIt(() => client.accounts.balances({ companyCode: c.companyId }), CALLS));
-      viaExecutor.push(
-        await timeIt(() => executor.execute({ tool: 'get_balances', input: {}, actor: operator }), CALLS),
-      );
+    // 1. A read, with the sandbox in this process (its work counts in both figures), then with the
+    //    sandbox in a process of its own, as the service is in a deployment.
+    await readRatio(runtime, c.companyId, backend, 'sandbox in process');
+    const elsewhere = await sandboxElsewhere();
+    const apart = await runtimeAgainst(elsewhere.url, elsewhere.credentials, database);
+    try {
+      await readRatio(apart, elsewhere.credentials.companyId, backend, 'sandbox in its own process');
+    } finally {
+      await apart.close();
+      await elsewhere.close();
     }
-    const d = median(direct);
-    const e = median(viaExecutor);
-    console.log(
-      `read get_balances: direct client ${d.toFixed(3)} ms/call, executor ${e.toFixed(3)} ms/call, ` +
-        `ratio ${(e / d).toFixed(2)}x (goal ≤ ${backend === 'SQLite' ? '1.10' : '1.25'}x; median of ${ROUNDS} rounds of ${CALLS})`,
-    );
 
     // 2. Money movement: a direct quote + payout against the whole approval path (request, 50
     //    approvers at once, fresh quote, payout), exactly one payout each time.

@@ -100,6 +100,8 @@ export interface RuntimeOptions {
   onServiceCall?: (event: ResponseEvent) => void;
   /** Told of every call through the executor and every audit write and check (the metrics of `serve`). */
   observe?: RuntimeObserver;
+  /** Audit entries that may wait for the database at most (10,000 by default; tests set a few). */
+  auditMaxWaiting?: number;
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
 }
@@ -158,6 +160,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const { observe } = options;
   const audit = new AuditLog(storage, {
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
+    log,
+    ...optional('maxWaiting', options.auditMaxWaiting),
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });
@@ -290,7 +294,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       policy.close();
       await client.close();
       await embedded?.close();
-      await audit.flush();
+      await audit.close();
       await database.close();
     },
   };

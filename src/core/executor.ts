@@ -11,7 +11,7 @@ import type {
   RequestOrigin,
   WaitingApproval,
 } from './approvals/types.js';
-import type { AuditLog } from './audit/index.js';
+import { AuditBacklogFullError, type AuditLog } from './audit/index.js';
 import { type CardDirectory, cardsSeen } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
@@ -34,7 +34,7 @@ import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
-import { runTool, secretsOf } from './run-tool.js';
+import { runTool, secretsOf, toFailure } from './run-tool.js';
 import type { Storage } from './store/index.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
@@ -159,15 +159,14 @@ export class Executor {
       return { status: 'denied', tool: tool.name, reason: decision.reason };
     }
 
-    const fingerprint = requestFingerprint(
-      this.fingerprintKey,
-      actor,
-      tool.name,
-      input,
-      tool.secretFields ?? [],
-    );
+    // A digest of who asks for what: kept with idempotency keys and approvals, so made only for them
+    // (a plain read does without; its join key below is the input itself, in memory only).
+    const plainRead = tool.hints.readOnly && req.idempotencyKey === undefined;
+    const fingerprint = plainRead
+      ? undefined
+      : requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []);
     let replay = false;
-    if (req.idempotencyKey !== undefined) {
+    if (req.idempotencyKey !== undefined && fingerprint !== undefined) {
       const use = await keyUse(
         { storage: this.deps.storage, approvals: this.deps.approvals },
         { actor, tool, fingerprint, key: req.idempotencyKey },
@@ -202,7 +201,15 @@ export class Executor {
         return invalidResult(tool.name, message);
       }
     }
-    if (decision.decision === 'approval') return this.openApproval(tool, input, req, decision, fingerprint);
+    if (decision.decision === 'approval')
+      return this.openApproval(
+        tool,
+        input,
+        req,
+        decision,
+        fingerprint ??
+          requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []),
+      );
 
     if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
       const declined = await confirmWrite(this.deps.audit, { tool, input, actor }, req.confirm);
@@ -215,7 +222,10 @@ export class Executor {
 
     // An identical request (same actor, tool, input and idempotency key) while the first is still
     // running joins it (assistants retry); different keys are different operations.
-    const flight = `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
+    const flight =
+      fingerprint === undefined
+        ? `read\u0000${actor.id}\u0000${tool.name}\u0000${JSON.stringify(input)}`
+        : `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
     const joined = this.inflight.get(flight);
     if (joined !== undefined) return joined;
     const running = this.runAllowed(tool, input, actor, fingerprint, req).finally(() => {
@@ -265,12 +275,13 @@ export class Executor {
     tool: AnyTool,
     input: Record<string, unknown>,
     actor: Actor,
-    fingerprint: string,
+    /** Made whenever the call has an idempotency key. */
+    fingerprint: string | undefined,
     req: ExecuteRequest,
   ): Promise<ExecuteResult> {
     const key = req.idempotencyKey;
     let requestId: string = randomUUID();
-    if (key !== undefined) {
+    if (key !== undefined && fingerprint !== undefined) {
       const { previous, requestId: keyed } = await reserveKey(this.deps.storage, {
         actor,
         tool,
@@ -285,8 +296,14 @@ export class Executor {
       if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
       requestId = keyed;
     }
-    // A read is recorded once, by its outcome entry (actor, input, decision, result); a write also
-    // gets its `requested` entry first, so a crash mid-call still leaves the request on record.
+    // A read is recorded once, by its outcome entry (actor, input, decision, result), which waits
+    // for the database if it is away; when too many wait, the read is refused rather than run
+    // unrecorded. A write also gets its `requested` entry first, so a crash mid-call still leaves
+    // the request on record.
+    if (tool.hints.readOnly && !this.deps.audit.accepting) {
+      const error = toFailure(new AuditBacklogFullError(this.deps.audit.waiting), []);
+      return { status: 'failed', tool: tool.name, error };
+    }
     if (!tool.hints.readOnly) {
       await this.deps.audit.append(
         {
@@ -309,7 +326,10 @@ export class Executor {
       ...optional('onProgress', req.onProgress),
       ...optional('signal', req.signal),
     });
-    if (outcome.status === 'ok') await this.cards.remember(cardsSeen(input, outcome.output));
+    if (outcome.status === 'ok') {
+      const seen = cardsSeen(input, outcome.output);
+      if (seen.length > 0) await this.cards.remember(seen);
+    }
     const result: ExecuteResult =
       outcome.status === 'ok'
         ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }

@@ -16,10 +16,12 @@ export type InputCheck =
  * (a misspelt optional field must not vanish from a payout) is refused, naming the one meant.
  */
 export function checkInput(tool: AnyTool, raw: unknown): InputCheck {
-  const parsed = tool.input.safeParse(raw ?? {}, { error: issueWords });
   const unknown = unknownFields(raw, Object.keys(tool.input.shape));
-  if (parsed.success && unknown.length === 0)
-    return { ok: true, input: parsed.data as Record<string, unknown> };
+  // Parsed without the error map first: zod's fast path, a few times cheaper on every valid call.
+  const valid = tool.input.safeParse(raw ?? {});
+  if (valid.success && unknown.length === 0)
+    return { ok: true, input: valid.data as Record<string, unknown> };
+  const parsed = valid.success ? valid : tool.input.safeParse(raw ?? {}, { error: issueWords });
   const errors = [...unknown, ...(parsed.success ? [] : fieldErrors(parsed.error))];
   const message = `invalid input for ${tool.name}: ${errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; ')}`;
   return { ok: false, message, errors, unknown: unknown.map((e) => e.path) };

@@ -38,12 +38,20 @@ export function outcomeOf(result: ExecuteResult): ToolOutcome {
  * Runs one call and tells the observer how it ended. A call put off until the person answers
  * (`ConfirmationDeferred`) has not ended: it is counted when it comes back with the answer.
  */
-export async function observed(
+export function observed(
   observer: ToolCallObserver | undefined,
   call: Pick<ToolCall, 'tool' | 'frontEnd'>,
   run: () => Promise<ExecuteResult>,
 ): Promise<ExecuteResult> {
-  if (observer === undefined) return run();
+  // Unobserved, the call's own promise: no extra turn on every call.
+  return observer === undefined ? run() : observedBy(observer, call, run);
+}
+
+async function observedBy(
+  observer: ToolCallObserver,
+  call: Pick<ToolCall, 'tool' | 'frontEnd'>,
+  run: () => Promise<ExecuteResult>,
+): Promise<ExecuteResult> {
   const started = performance.now();
   const tell = (outcome: ToolOutcome): void =>
     observer({ ...call, outcome, seconds: (performance.now() - started) / 1000 });

@@ -83,24 +83,24 @@ export type RunOutcome =
  * commit without an fsync, and the caller does not wait for it (docs/audit.md, "When an entry is
  * on disk").
  */
-async function recordOutcome(
+function recordOutcome(
   deps: RunDeps,
   tool: AnyTool,
   entry: AuditEntryInput,
   secrets: readonly string[],
-): Promise<void> {
+): Promise<void> | undefined {
   const lost = (error: unknown): void => {
     deps.log?.error('audit entry could not be written; the outcome stands', {
       tool: tool.name,
       error,
     });
   };
-  try {
-    if (tool.hints.readOnly) void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
-    else await deps.audit.append(entry, { secrets });
-  } catch (error) {
-    lost(error);
+  // A read does not wait (no promise to await at all); a write waits for its entry on disk.
+  if (tool.hints.readOnly) {
+    void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
+    return undefined;
   }
+  return deps.audit.append(entry, { secrets }).then(() => undefined, lost);
 }
 
 /** The actor's name as the service should record it in `created_by` / `updated_by`. */
@@ -148,6 +148,36 @@ const readOnlyApprovals = (approvals: ApprovalReader): ApprovalReader => ({
   list: (filter) => approvals.list(filter),
 });
 
+const ignoreProgress = (_message: string): void => undefined;
+
+/** `once` over checkpoints in memory, made on first use. */
+function onceInMemory(): ToolContext['once'] {
+  let once: ToolContext['once'] | undefined;
+  return (key, produce) => {
+    once ??= onceWith(memoryCheckpoints());
+    return once(key, produce);
+  };
+}
+
+type SharedContext = Pick<ToolContext, 'client' | 'defaults' | 'approvals' | 'payees' | 'webhooks'>;
+const sharedContexts = new WeakMap<RunDeps, SharedContext>();
+
+/** The part of a tool's context that is the same for every call with these deps, made once. */
+function sharedContext(deps: RunDeps): SharedContext {
+  let shared = sharedContexts.get(deps);
+  if (shared === undefined) {
+    shared = {
+      client: deps.client,
+      defaults: deps.defaults,
+      ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
+      ...optional('payees', deps.payees),
+      ...optional('webhooks', deps.webhooks),
+    };
+    sharedContexts.set(deps, shared);
+  }
+  return shared;
+}
+
 /**
  * Runs one tool against the service and writes the audit entries of the run: `executing` before a
  * call that changes something (so a crash leaves a trace), then `executed` or `failed`.
@@ -171,19 +201,15 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   if (!tool.hints.readOnly)
     await deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
 
-  const checkpoints = req.checkpoints ?? memoryCheckpoints();
   const ctx: ToolContext = {
-    client: deps.client,
-    defaults: deps.defaults,
+    ...sharedContext(deps),
     actorName: actorName(actor),
     requestId: req.requestId,
     ...optional('approved', req.approved),
-    once: onceWith(checkpoints),
-    progress: (message) => req.onProgress?.(message),
+    // A direct call's checkpoints live in memory, made only if the tool asks for one.
+    once: req.checkpoints === undefined ? onceInMemory() : onceWith(req.checkpoints),
+    progress: req.onProgress ?? ignoreProgress,
     ...optional('signal', req.signal),
-    ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
-    ...optional('payees', deps.payees),
-    ...optional('webhooks', deps.webhooks),
   };
 
   let output: Record<string, unknown>;
@@ -195,7 +221,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
         : [req.requestId];
-    await recordOutcome(
+    const recorded = recordOutcome(
       deps,
       tool,
       {
@@ -208,17 +234,19 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
       },
       secrets,
     );
+    if (recorded !== undefined) await recorded;
     if (error instanceof OutsideApprovedBoundError)
       return { status: 'outside_bound', preview: error.preview, error: failure };
     return { status: 'failed', error: failure };
   }
   // Outside the try: the operation happened. Failing to record it (a locked database) must never
   // turn a payout that went out into a `failed` one, which would invite a second payout.
-  await recordOutcome(
+  const recorded = recordOutcome(
     deps,
     tool,
     { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
     secrets,
   );
+  if (recorded !== undefined) await recorded;
   return { status: 'ok', output };
 }

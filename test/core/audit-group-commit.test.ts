@@ -54,7 +54,7 @@ describe('group commit', () => {
     db.close();
   });
 
-  it('refuses an invalid entry at once, without holding up the others', async () => {
+  it('refuses an invalid entry alone, without holding up the others', async () => {
     const db = openDatabase(join(dir, 'invalid.db'));
     const log = new AuditLog(sqliteStorage(db));
     const results = await Promise.allSettled([

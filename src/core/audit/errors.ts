@@ -1,4 +1,4 @@
-import { CodedError, ErrorCode } from '../errors.js';
+import { CodedError, DATABASE_OPERATION, ErrorCode } from '../errors.js';
 /** An entry handed to `AuditLog.append` breaks the entry schema; nothing was written. */
 export class AuditInputError extends CodedError {
   constructor(issues: readonly string[]) {
@@ -26,5 +26,20 @@ export class AuditFilterError extends CodedError {
   constructor(message: string) {
     super({ code: ErrorCode.Usage, message: `audit filter: ${message}` });
     this.name = 'AuditFilterError';
+  }
+}
+
+/**
+ * The audit log's queue is full: the database has been away long enough that `waiting` entries
+ * wait for it. A read is refused rather than run unrecorded; front ends say the database is away.
+ */
+export class AuditBacklogFullError extends CodedError {
+  constructor(waiting: number) {
+    super({
+      code: ErrorCode.Internal,
+      operation: DATABASE_OPERATION,
+      message: `bankops cannot write its audit log (${waiting} entries wait for the database): reads are refused until they are written`,
+    });
+    this.name = 'AuditBacklogFullError';
   }
 }

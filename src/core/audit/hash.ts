@@ -14,5 +14,10 @@ export function entryHash(
   content: Readonly<Record<Exclude<keyof AuditContent, 'evidence'>, unknown> & { evidence?: unknown }>,
 ): string {
   // `content.input` may be a CanonicalText of the same JSON: the same bytes are hashed either way.
-  return createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
+  return hashOfText(prevHash, canonicalJson(content));
+}
+
+/** `sha256(prev_hash || text)`, hex, where `text` is the content's canonical JSON already written. */
+export function hashOfText(prevHash: string, text: string): string {
+  return createHash('sha256').update(prevHash).update(text).digest('hex');
 }

@@ -1,6 +1,6 @@
-export { AuditFilterError, AuditInputError, AuditLogCorruptError } from './errors.js';
+export { AuditBacklogFullError, AuditFilterError, AuditInputError, AuditLogCorruptError } from './errors.js';
 export { entryHash, GENESIS_HASH } from './hash.js';
-export type { AppendOptions, AuditLogOptions } from './log.js';
+export type { AppendOptions, AuditLogOptions, RecordOptions } from './log.js';
 export { AuditLog } from './log.js';
 export type { AuditRow } from './rows.js';
 export type {

@@ -1,20 +1,13 @@
-import { CanonicalText, canonicalJson, type JsonValue } from '../canonical-json.js';
-import { optional } from '../optional.js';
-import { collectSecrets, redact, sanitizeJson, sanitizeText } from '../redact.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { Logger } from '../log.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
-import { AuditInputError } from './errors.js';
-import { entryHash } from './hash.js';
-import { type AuditRow, entryOf } from './rows.js';
-import type {
-  AuditAnchor,
-  AuditContent,
-  AuditEntry,
-  AuditEntryInput,
-  AuditFilter,
-  AuditVerifyResult,
-} from './schema.js';
-import { auditEntryInputSchema, MAX_ERROR_LENGTH } from './schema.js';
+import { type CommitBatch, GroupCommit } from './group-commit.js';
+import { entryOf } from './rows.js';
+import type { AuditAnchor, AuditEntry, AuditEntryInput, AuditFilter, AuditVerifyResult } from './schema.js';
+import { type Prepared, type PrepareOptions, prepareEntry, sealAfter } from './seal.js';
 import { ChainCheck } from './verify.js';
+
+export { RELAXED_WINDOW_MS } from './group-commit.js';
 
 export interface AuditLogOptions {
   /** The clock for `ts` (tests inject one). */
@@ -28,45 +21,29 @@ export interface AuditLogOptions {
   onWritten?: (count: number) => void;
   /** Told when a check of the whole chain finished (metrics); must not throw. */
   onVerified?: (at: Date) => void;
+  /** Where entries waiting for the database are reported (once when it fails, once when it is back). */
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Entries that may wait for the database at most (default 10,000); see `record`. */
+  maxWaiting?: number;
 }
 
-export interface AppendOptions {
-  /** Field names that are secret for this tool only (family B card assignment: `code`). */
-  extraKeys?: readonly string[];
-  /** Secret values known to this call that may appear outside secret fields. */
-  secrets?: readonly string[];
-}
+export type AppendOptions = PrepareOptions;
 
 export interface RecordOptions extends AppendOptions {
   /**
-   * `true`: committed at the end of this turn of the event loop with the other durable entries of
-   * the turn, one fsync for all of them; the promise resolves once they are on disk.
-   * `false` (reads): committed with the other relaxed entries of the next `RELAXED_WINDOW_MS`, to
-   * the WAL without an fsync of their own. Callers need not wait: the entry is committed before
-   * any later audit read, durable commit or `flush()` of this log, and within the window.
+   * `true`: committed in the next group commit, durably (on disk), and the promise resolves then.
+   * `false` (reads): committed with the other entries of the next `RELAXED_WINDOW_MS`, without a
+   * flush to disk of its own. Callers need not wait: the entry is committed before any later audit
+   * read of this log, and kept in order through a database outage until it is written.
    */
   durable: boolean;
 }
 
-/** How long a relaxed entry may wait for others to share its commit, and how many may wait. */
-export const RELAXED_WINDOW_MS = 10;
-const RELAXED_MAX = 256;
-
-interface Queued {
-  unsealed: Unsealed;
-  resolve: (entry: AuditEntry) => void;
-  reject: (error: unknown) => void;
-}
-
-type Unsealed = Omit<AuditContent, 'seq' | 'ts'>;
-
 const DEFAULT_LIST_LIMIT = 100;
 /** Rows read at a time by checks over the whole log. */
 const PAGE = 1000;
-
-function truncate(text: string): string {
-  return text.length <= MAX_ERROR_LENGTH ? text : `${text.slice(0, MAX_ERROR_LENGTH)}…[truncated]`;
-}
+/** How long `close` keeps trying to write what waits while the database fails. */
+const CLOSE_TIMEOUT_MS = 5_000;
 
 /** Runs `then` once the transaction of `stores` commits (at once when it is not a write transaction's). */
 function afterCommit(stores: Stores, then: () => void): void {
@@ -75,10 +52,12 @@ function afterCommit(stores: Stores, then: () => void): void {
 }
 
 /**
- * The append-only, hash-chained audit log over the storage's audit table. `append` is one write
- * transaction (read the head, insert the next), so appenders in several processes serialise on the
- * backend's lock and keep a single chain; `appendIn` does the same inside a caller's transaction
- * (an approval's change and its entry commit together).
+ * The append-only, hash-chained audit log over the storage's audit table. Entries are appended in
+ * one way, a group commit (./group-commit.ts): entries recorded while a commit is in flight share
+ * the next one, which takes the chain's head only (`Storage.appendAudit`: on PostgreSQL the chain's
+ * advisory lock, not the core's write lock), so appenders in several processes keep one chain in
+ * one order. `appendIn` seals an entry inside a caller's write transaction instead (an approval's
+ * change and its entry commit together; the storage's lock is taken first, then the chain's).
  */
 export class AuditLog {
   readonly #storage: Storage;
@@ -86,10 +65,7 @@ export class AuditLog {
   readonly #secrets: () => readonly string[];
   readonly #onWritten: ((count: number) => void) | undefined;
   readonly #onVerified: ((at: Date) => void) | undefined;
-  /** Entries waiting for the next group commit, by durability. */
-  #queues: { durable: Queued[]; relaxed: Queued[] } = { durable: [], relaxed: [] };
-  #durableScheduled = false;
-  #relaxedTimer: NodeJS.Timeout | undefined;
+  readonly #group: GroupCommit;
 
   constructor(storage: Storage, options: AuditLogOptions = {}) {
     this.#storage = storage;
@@ -98,160 +74,85 @@ export class AuditLog {
     this.#onVerified = options.onVerified;
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
+    this.#group = new GroupCommit(this.#commit, {
+      ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.maxWaiting === undefined ? {} : { maxWaiting: options.maxWaiting }),
+    });
   }
 
   /**
    * Validates, redacts (again: secret fields, secret values wherever they occur, card numbers,
    * bearer tokens) and appends one entry, on disk when it resolves. Rejects with
-   * `AuditInputError` naming the fields at fault.
+   * `AuditInputError` naming the fields at fault, or with the database's error. Not from inside a
+   * transaction of the storage (its commit would wait for that transaction): use `appendIn` there.
    */
-  async append(input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
-    const unsealed = this.#prepare(input, options);
-    await this.flush();
-    return this.#storage.transaction(async (tx) => (await this.#seal(tx, [unsealed]))[0] as AuditEntry);
+  append(input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
+    return this.record(input, { ...options, durable: true });
   }
 
   /** Appends one entry inside the caller's write transaction: both commit, or neither. */
   async appendIn(tx: Stores, input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
-    return (await this.#seal(tx, [this.#prepare(input, options)]))[0] as AuditEntry;
-  }
-
-  /** Chains a batch after the head (the insert trigger or the backend still checks every link). */
-  async #seal(tx: Stores, batch: readonly Unsealed[]): Promise<AuditEntry[]> {
-    let head = await tx.audit.head();
-    const rows: AuditRow[] = [];
-    const entries = batch.map((unsealed): AuditEntry => {
-      const content: AuditContent = { seq: head.seq + 1, ts: this.#now().toISOString(), ...unsealed };
-      const input = canonicalJson(content.input);
-      const hash = entryHash(head.hash, { ...content, input: new CanonicalText(input) });
-      rows.push({
-        seq: content.seq,
-        ts: content.ts,
-        actor: content.actor,
-        front_end: content.frontEnd,
-        tool: content.tool,
-        input,
-        decision: content.decision,
-        event: content.event,
-        approval_id: content.approvalId,
-        request_ids: JSON.stringify(content.requestIds),
-        outcome: content.outcome,
-        error: content.error,
-        duration_ms: content.durationMs,
-        evidence: content.evidence === undefined ? null : canonicalJson(content.evidence),
-        prev_hash: head.hash,
-        hash,
-      });
-      const entry = { ...content, prevHash: head.hash, hash };
-      head = { seq: entry.seq, hash };
-      return entry;
-    });
+    const prepared = this.#prepare(input, options);
+    const { rows, entries } = sealAfter(await tx.audit.head(), [prepared]);
     await tx.audit.insert(rows);
     const told = this.#onWritten;
     // Counted once committed; a caller's transaction that rolls back wrote nothing.
     if (told !== undefined) afterCommit(tx, () => told(rows.length));
-    return entries;
+    return entries[0] as AuditEntry;
   }
 
-  #prepare(input: AuditEntryInput, options: AppendOptions): Unsealed {
-    const parsed = auditEntryInputSchema.safeParse(input);
-    if (!parsed.success) {
-      throw new AuditInputError(
-        parsed.error.issues.map((issue) => `${issue.path.join('.') || '(entry)'}: ${issue.message}`),
-      );
-    }
-    const entry = parsed.data;
-    const extraKeys = options.extraKeys ?? [];
-    const secrets = [
-      ...collectSecrets(entry.input, extraKeys),
-      ...this.#secrets(),
-      ...(options.secrets ?? []),
-    ];
-    return {
-      actor: entry.actor,
-      frontEnd: entry.frontEnd,
-      tool: entry.tool,
-      input: sanitizeJson(redact(entry.input, extraKeys), secrets),
-      decision: entry.decision,
-      event: entry.event,
-      approvalId: entry.approvalId,
-      requestIds: entry.requestIds,
-      outcome: entry.outcome,
-      error: entry.error === null ? null : truncate(sanitizeText(entry.error, secrets)),
-      durationMs: entry.durationMs,
-      // Stored exactly as signed: a scrubbed byte would make a true signature fail to verify. It holds
-      // public keys, signatures and the input already redacted above, never a secret.
-      ...optional('evidence', entry.evidence as JsonValue | undefined),
-    };
+  #prepare(input: AuditEntryInput, options: AppendOptions): Prepared {
+    return prepareEntry(input, options, this.#secrets(), this.#now().toISOString());
   }
 
   /**
-   * Group commit: appends the entry with others in one transaction. Durable entries of one turn of
-   * the event loop share one fsync, and the promise resolves once they are on disk. Relaxed entries
-   * (reads) share a commit with those of the next few milliseconds, without an fsync: a process
-   * crash in that window loses them (never a write's entry: writes use `append`, on disk before the
-   * service is called). Readers of this log in this process always see them first.
+   * Group commit: appends the entry with the others waiting, in the order recorded. A durable
+   * entry resolves once on disk; if the database fails, it rejects. A relaxed entry (a read's)
+   * shares a commit with those of the next few milliseconds, without a flush to disk of its own:
+   * a process crash in that window loses it (never a write's entry). While the database fails,
+   * relaxed entries wait in order and are tried again until it is back; when `maxWaiting` entries
+   * wait, a new relaxed entry is refused with `AuditBacklogFullError` (see `accepting`). The
+   * entry is validated when its batch is taken: `AuditInputError` rejects it then, alone. The
+   * caller must not change `input` after the call.
    */
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
-    let unsealed: Unsealed;
-    try {
-      unsealed = this.#prepare(input, options);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    return new Promise<AuditEntry>((resolve, reject) => {
-      const queued = { unsealed, resolve, reject };
-      if (options.durable) {
-        this.#queues.durable.push(queued);
-        if (this.#durableScheduled) return;
-        this.#durableScheduled = true;
-        // A microtask: callers whose promises settle together enqueue before it runs, so they share it.
-        queueMicrotask(() => {
-          this.#durableScheduled = false;
-          void this.flush();
-        });
-        return;
-      }
-      this.#queues.relaxed.push(queued);
-      if (this.#queues.relaxed.length >= RELAXED_MAX) void this.flush();
-      else this.#relaxedTimer ??= setTimeout(() => void this.flush(), RELAXED_WINDOW_MS);
-    });
+    // Its time is now; it is validated, redacted and serialized with its batch, off the caller's path.
+    const ts = this.#now().toISOString();
+    return this.#group.add(() => prepareEntry(input, options, this.#secrets(), ts), options.durable);
+  }
+
+  /** Whether a read's entry would be taken now: false while the queue is full (the database away). */
+  get accepting(): boolean {
+    return this.#group.accepting();
+  }
+
+  /** Entries recorded and not yet committed. */
+  get waiting(): number {
+    return this.#group.waiting;
   }
 
   /**
-   * Commits every entry still waiting (relaxed first: they were recorded earlier). Audit reads of
-   * this log call it, and whoever closes the database must await it first. Never rejects: an entry
-   * that cannot be written rejects its own `record` promise.
+   * Commits every entry recorded before this call. Audit reads of this log call it. Rejects with
+   * the database's error when it fails; the relaxed entries then keep waiting.
    */
-  async flush(): Promise<void> {
-    if (this.#relaxedTimer !== undefined) {
-      clearTimeout(this.#relaxedTimer);
-      this.#relaxedTimer = undefined;
-    }
-    const { durable, relaxed } = this.#queues;
-    if (durable.length === 0 && relaxed.length === 0) return;
-    this.#queues = { durable: [], relaxed: [] };
-    if (relaxed.length > 0) await this.#commit(relaxed, false);
-    if (durable.length > 0) await this.#commit(durable, true);
+  flush(): Promise<void> {
+    return this.#group.flush();
   }
 
-  async #commit(batch: Queued[], durable: boolean): Promise<void> {
-    let sealed: AuditEntry[];
-    try {
-      sealed = await this.#storage.transaction(
-        (tx) =>
-          this.#seal(
-            tx,
-            batch.map((q) => q.unsealed),
-          ),
-        { durable },
-      );
-    } catch (error) {
-      for (const queued of batch) queued.reject(error);
-      return;
-    }
-    for (const [i, queued] of batch.entries()) queued.resolve(sealed[i] as AuditEntry);
+  /**
+   * Flushes before the database is closed, trying again for up to `timeoutMs` (default 5 s) while
+   * it fails; what still waits then is lost, and the log says how many. Never rejects.
+   */
+  async close(timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
+    await this.#group.close(Date.now() + timeoutMs);
   }
+
+  /** One commit of a batch at the chain's head (see `CommitBatch`). */
+  readonly #commit: CommitBatch = async (batch, options) => {
+    const committed = await this.#storage.appendAudit(batch, options);
+    this.#onWritten?.(committed.entries.length);
+    return committed;
+  };
 
   /** The newest entry's seq and hash (seq 0 and 64 zeros when empty): an anchor to keep elsewhere. */
   async head(): Promise<AuditAnchor> {

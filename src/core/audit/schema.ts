@@ -93,9 +93,11 @@ export const auditEntryInputSchema = z
     durationMs: z.number().nonnegative().nullable().default(null),
     /**
      * What proves a signed vote (`decided/approved` under a step-up rule): the passkey assertion
-     * and the content it signed, stored exactly, for `bankops audit verify --signatures`.
+     * and the content it signed, stored exactly, for `bankops audit verify --signatures`. Checked
+     * to be JSON below rather than with `z.json()`: a recursive schema makes zod track cycles on
+     * every parse of every entry, a read's included (several times the cost of the rest).
      */
-    evidence: z.json().optional(),
+    evidence: z.unknown().optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = (path: string, message: string): void => {
@@ -123,6 +125,9 @@ export const auditEntryInputSchema = z
     }
     if (entry.evidence !== undefined && !(entry.event === 'decided' && entry.decision === 'approved')) {
       problem('evidence', "only a 'decided/approved' entry (a signed vote) carries evidence");
+    }
+    if (entry.evidence !== undefined && !z.json().safeParse(entry.evidence).success) {
+      problem('evidence', 'must be JSON');
     }
     if (entry.event === 'failed') {
       if (entry.outcome !== 'failed') problem('outcome', "a 'failed' entry has outcome 'failed'");

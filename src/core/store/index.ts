@@ -1,6 +1,8 @@
 import type { AlertStore } from '../alerts/store.js';
 import type { FeedStore } from '../approvals/feed.js';
 import type { ApprovalStore } from '../approvals/store.js';
+import type { AuditEntry } from '../audit/schema.js';
+import type { Prepared } from '../audit/seal.js';
 import type { AuditStore } from '../audit/store.js';
 import type { ExecutionStore } from '../executions.js';
 import type { CredentialStore } from '../passkeys/credentials.js';
@@ -32,6 +34,32 @@ export interface Tx extends Stores {
   afterCommit(callback: () => void): void;
 }
 
+export interface AuditAppendOptions {
+  /**
+   * `true`: `onDisk` resolves once the batch is on disk. `false` (reads' entries): committed without
+   * a flush to disk of its own; a later durable commit puts it on disk too.
+   */
+  durable: boolean;
+  /**
+   * An earlier batch whose commit failed in a way that may have committed it (the connection was
+   * cut during it). If it is in the chain, nothing is written and its entries are returned instead
+   * (`of: 'unsure'`). A backend whose failed commit never commits (SQLite) may ignore it.
+   */
+  unsure?: readonly Prepared[] | undefined;
+}
+
+/** An audit commit done: the entries it sealed, and when they are on disk. */
+export interface AuditCommit {
+  entries: AuditEntry[];
+  /** `unsure`: the earlier batch was found committed, and `entries` are its entries. */
+  of: 'batch' | 'unsure';
+  /**
+   * Resolves once the commit is on disk (at once when the commit was relaxed, or flushed itself);
+   * rejects if that cannot be made sure. Apart from the commit, so the next can start meanwhile.
+   */
+  onDisk: Promise<void>;
+}
+
 export interface TxOptions {
   /**
    * `false`: committed without a flush to disk of its own (reads' audit entries, a link's claim);
@@ -52,4 +80,13 @@ export interface TxOptions {
 export interface Storage {
   transaction<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T>;
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T>;
+  /**
+   * One commit that only appends a batch to the audit chain (the audit log's group commit): read the
+   * head, seal the batch after it (`sealAfter`), insert it. It holds the chain's head and nothing
+   * more: on PostgreSQL the chain's advisory lock, never the core's write lock, so appenders do not
+   * wait for approvals' transactions nor hold them up (a transaction that appends inside itself
+   * takes the core's lock first and the chain's second, never the reverse). It never joins a
+   * caller's transaction.
+   */
+  appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit>;
 }

@@ -2,10 +2,8 @@
  * The PostgreSQL layer: small modules whose functions take a pool (`PgStore`) or a transaction's
  * client, for the stores' PostgreSQL implementations to build on. No store interface here.
  */
-export type { AuditDraft } from './audit.js';
-export { appendAuditEntries, auditHead, auditRowsAfter } from './audit.js';
+export { auditHead, auditRowsAfter } from './audit.js';
 export { verifyAuditLog } from './audit-verify.js';
-export { type AuditWriterOptions, PgAuditWriter } from './audit-writer.js';
 export { databaseUnreachable, isTransient, isUnreachable, sqlState } from './errors.js';
 export type { FeedEvent, FeedPosition, NewFeedEvent } from './feed.js';
 export { appendFeedEvent, eventsOf, FEED_CHANNEL, FEED_START, feedHead, readFeed } from './feed.js';

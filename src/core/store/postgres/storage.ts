@@ -1,15 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import type { Prepared } from '../../audit/seal.js';
 import { internalError } from '../../errors.js';
-import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditAppendOptions, AuditCommit, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { Mutex } from '../mutex.js';
+import { WalBarrier } from './audit-flush.js';
 import { PgAlertStore } from './core/alerts.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
+import { appendAuditBatch } from './core/audit-append.js';
 import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
+import { databaseUnreachable, isUnreachable } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';
 import type { PgStore } from './pool.js';
 import { withTransaction } from './transaction.js';
@@ -52,9 +56,11 @@ export class PostgresStorage implements Storage {
   readonly #store: PgStore;
   readonly #mutex = new Mutex();
   readonly #current = new AsyncLocalStorage<Open>();
+  readonly #barrier: WalBarrier;
 
   constructor(store: PgStore) {
     this.#store = store;
+    this.#barrier = new WalBarrier(store);
   }
 
   transaction<T>(work: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
@@ -70,6 +76,23 @@ export class PostgresStorage implements Storage {
     const outer = this.#joinable();
     if (outer !== undefined) return work(outer.stores);
     return this.#run(false, work, true);
+  }
+
+  /**
+   * An audit commit is one statement (`audit_append`): it takes the chain's advisory lock only, on
+   * the server, neither the core's write lock nor this process's transaction mutex, so it waits for
+   * no approval's transaction, and holds the lock for no round trip. It commits without waiting for
+   * the disk; a durable one is on disk once the WAL barrier passes (./audit-flush.ts), while the
+   * next commit may already run.
+   */
+  async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
+    let appended: Awaited<ReturnType<typeof appendAuditBatch>>;
+    try {
+      appended = await appendAuditBatch(this.#store.pool, batch, options.unsure);
+    } catch (error) {
+      throw isUnreachable(error) ? databaseUnreachable(this.#store.where, error) : error;
+    }
+    return { ...appended, onDisk: options.durable ? this.#barrier.after() : Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

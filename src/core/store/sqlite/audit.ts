@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { GENESIS_HASH } from '../../audit/hash.js';
 import type { AuditRow } from '../../audit/rows.js';
 import type { AuditAnchor, AuditFilter } from '../../audit/schema.js';
-import type { AuditStore } from '../../audit/store.js';
+import { AUDIT_COLUMNS, type AuditStore } from '../../audit/store.js';
 import type { Db } from '../../db.js';
 import { selectEntries } from '../audit-query.js';
 
@@ -13,10 +13,7 @@ export class SqliteAuditStore implements AuditStore {
 
   constructor(private readonly db: Db) {
     this.#insert = db.prepare(
-      `INSERT INTO audit_log (seq, ts, actor, front_end, tool, input, decision, event, approval_id,
-         request_ids, outcome, error, duration_ms, evidence, prev_hash, hash)
-       VALUES (@seq, @ts, @actor, @front_end, @tool, @input, @decision, @event, @approval_id,
-         @request_ids, @outcome, @error, @duration_ms, @evidence, @prev_hash, @hash)`,
+      `INSERT INTO audit_log (${AUDIT_COLUMNS.join(', ')}) VALUES (${AUDIT_COLUMNS.map(() => '?').join(', ')})`,
     );
     this.#head = db.prepare('SELECT seq, hash FROM audit_log ORDER BY seq DESC LIMIT 1');
   }
@@ -27,7 +24,8 @@ export class SqliteAuditStore implements AuditStore {
   }
 
   async insert(rows: readonly AuditRow[]): Promise<void> {
-    for (const row of rows) this.#insert.run(row);
+    // Positional values, in the columns' order (a little cheaper than binding sixteen names).
+    for (const row of rows) this.#insert.run(AUDIT_COLUMNS.map((column) => row[column]));
   }
 
   async select(filter: AuditFilter, defaultLimit: number | undefined): Promise<unknown[]> {

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { type Prepared, sealAfter } from '../../audit/seal.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
-import type { Storage, Stores, Tx, TxOptions } from '../index.js';
+import type { AuditAppendOptions, AuditCommit, Storage, Stores, Tx, TxOptions } from '../index.js';
 import { migrateAlerts, SqliteAlertStore } from './alerts.js';
 import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
@@ -69,6 +70,23 @@ export class SqliteStorage implements Storage {
     const outer = this.#joinable();
     if (outer !== undefined) return work(this.#stores);
     return this.#run(false, work, true);
+  }
+
+  /**
+   * SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. A
+   * failed COMMIT here did not commit, so an `unsure` batch is never looked for.
+   */
+  async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
+    const entries = await this.#run(
+      true,
+      async (tx) => {
+        const { rows, entries } = sealAfter(await tx.audit.head(), batch);
+        await tx.audit.insert(rows);
+        return entries;
+      },
+      options.durable,
+    );
+    return { entries, of: 'batch', onDisk: Promise.resolve() };
   }
 
   #joinable(): Open | undefined {

@@ -1,32 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../../src/core/audit/index.js';
-import type { AuditEntryInput } from '../../../../src/core/audit/schema.js';
+import { type Prepared, prepareEntry } from '../../../../src/core/audit/seal.js';
 import { openDatabase } from '../../../../src/core/db.js';
-import { type AuditDraft, auditHead } from '../../../../src/core/store/postgres/audit.js';
+import { auditHead } from '../../../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../../../src/core/store/postgres/audit-verify.js';
-import { PgAuditWriter } from '../../../../src/core/store/postgres/audit-writer.js';
+import { LockKey } from '../../../../src/core/store/postgres/locks.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
 import type { PgStore } from '../../../../src/core/store/postgres/pool.js';
+import { postgresStorage } from '../../../../src/core/store/postgres/storage.js';
 import { sqliteStorage } from '../../../../src/core/store/sqlite/storage.js';
 import { sampleEntry, steppingClock } from '../../../helpers/audit.js';
 import { postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
 
 const available = await postgresAvailable();
-
-/** The entry as the audit log hands it on after validation and redaction (nothing secret in it). */
-const draftOf = (input: AuditEntryInput): AuditDraft => ({
-  actor: input.actor,
-  frontEnd: input.frontEnd,
-  tool: input.tool,
-  input: input.input as AuditDraft['input'],
-  decision: input.decision,
-  event: input.event,
-  approvalId: input.approvalId ?? null,
-  requestIds: input.requestIds ?? [],
-  outcome: input.outcome ?? null,
-  error: input.error ?? null,
-  durationMs: input.durationMs ?? null,
-});
 
 describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
   const db = useTestDatabase();
@@ -38,10 +24,10 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
   });
 
   it('chains entries exactly as the SQLite log does, so one verification reads both', async () => {
-    const writer = new PgAuditWriter(store, { now: steppingClock() });
+    const log = new AuditLog(postgresStorage(store), { now: steppingClock() });
     const sqlite = new AuditLog(sqliteStorage(openDatabase(':memory:')), { now: steppingClock() });
     for (let i = 0; i < 5; i += 1) {
-      const fromPg = await writer.record(draftOf(sampleEntry(i)), { durable: true });
+      const fromPg = await log.append(sampleEntry(i));
       const fromSqlite = await sqlite.append(sampleEntry(i));
       expect(fromPg).toEqual(fromSqlite);
     }
@@ -51,13 +37,13 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
   it('keeps one chain when two replicas append at once, each in group commits', async () => {
     const replicas = [db.store({ applicationName: 'replica-a' }), db.store({ applicationName: 'replica-b' })];
     const before = await auditHead(store.pool);
-    const writers = replicas.map((replica) => new PgAuditWriter(replica));
+    const logs = replicas.map((replica) => new AuditLog(postgresStorage(replica)));
     const committed = await Promise.all(
-      writers.flatMap((writer, w) =>
+      logs.flatMap((log, w) =>
         Array.from({ length: 8 }, async (_, k) => {
           const mine = [];
           for (let i = 0; i < 25; i += 1) {
-            mine.push(await writer.record(draftOf(sampleEntry(i + k * 100 + w)), { durable: i % 2 === 0 }));
+            mine.push(await log.record(sampleEntry(i + k * 100 + w), { durable: i % 2 === 0 }));
           }
           return mine;
         }),
@@ -72,31 +58,67 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
   });
 
   it('commits relaxed entries within the window, and on flush', async () => {
-    const writer = new PgAuditWriter(store, { relaxedWindowMs: 1 });
+    const log = new AuditLog(postgresStorage(store));
     const before = await auditHead(store.pool);
-    const read = writer.record(draftOf(sampleEntry(1)), { durable: false });
-    await writer.flush();
+    const read = log.record(sampleEntry(1), { durable: false });
+    await log.flush();
     expect((await read).seq).toBe(before.seq + 1);
     expect((await auditHead(store.pool)).seq).toBe(before.seq + 1);
-    expect(await writer.record(draftOf(sampleEntry(2)), { durable: false })).toMatchObject({
-      seq: before.seq + 2,
-    });
+    expect(await log.record(sampleEntry(2), { durable: false })).toMatchObject({ seq: before.seq + 2 });
   });
 
-  it('rejects the entries of a batch that fails, and commits the next batch', async () => {
-    const writer = new PgAuditWriter(store);
+  it('refuses an invalid entry alone, without holding up those around it', async () => {
+    const log = new AuditLog(postgresStorage(store));
     const before = await auditHead(store.pool);
-    const broken = writer.record(
-      { ...draftOf(sampleEntry(1)), input: { amount: Number.NaN } },
-      { durable: true },
+    const results = await Promise.allSettled([
+      log.append(sampleEntry(1)),
+      log.append({ ...sampleEntry(2), event: 'decided', approvalId: null }),
+      log.append(sampleEntry(3)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[1]).toMatchObject({ reason: { name: 'AuditInputError' } });
+    expect((await auditHead(store.pool)).seq).toBe(before.seq + 2);
+  });
+
+  it("appends without the core's write lock, and an approval's transaction still appends in order", async () => {
+    const storage = postgresStorage(store);
+    const log = new AuditLog(storage);
+    const before = await auditHead(store.pool);
+    // Another replica holds the core's write lock: the group commit does not wait for it.
+    const other = db.store({ applicationName: 'holder' });
+    const holder = await other.pool.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+    expect(await log.append(sampleEntry(1))).toMatchObject({ seq: before.seq + 1 });
+    await holder.query('COMMIT');
+    holder.release();
+    // A transaction appending inside itself (storage's lock, then the chain's) interleaves with
+    // group commits of the same process and keeps one chain.
+    const inTx = storage.transaction((tx) => log.appendIn(tx, sampleEntry(2)));
+    const grouped = log.record(sampleEntry(3), { durable: false });
+    await Promise.all([inTx, grouped]);
+    const verified = await verifyAuditLog(store.pool);
+    expect(verified).toMatchObject({ ok: true, headSeq: before.seq + 3 });
+  });
+
+  it('writes a batch cut off during its commit once: the next commit finds it by its content', async () => {
+    const storage = postgresStorage(store);
+    const before = await auditHead(store.pool);
+    const prepared = [1, 2, 3, 4].map((i) =>
+      prepareEntry(sampleEntry(100 + i), {}, [], `2026-01-0${i}T00:00:00.000Z`),
     );
-    const sharing = writer.record(draftOf(sampleEntry(2)), { durable: true });
-    await expect(broken).rejects.toThrow(/not a JSON number/);
-    await expect(sharing).rejects.toThrow(/not a JSON number/);
-    expect(await auditHead(store.pool)).toEqual(before);
-    expect(await writer.record(draftOf(sampleEntry(3)), { durable: true })).toMatchObject({
-      seq: before.seq + 1,
-    });
+    const [p1, p2, p3, p4] = prepared as [Prepared, Prepared, Prepared, Prepared];
+    const first = await storage.appendAudit([p1, p2], { durable: true });
+    await first.onDisk;
+    // As if the answer to that commit had been lost: the retry carries it as `unsure`.
+    const again = await storage.appendAudit([p1, p2, p3], { durable: false, unsure: [p1, p2] });
+    expect(again.of).toBe('unsure');
+    expect(again.entries).toEqual(first.entries);
+    expect((await auditHead(store.pool)).seq).toBe(before.seq + 2);
+    // A batch that never committed is not found: the new one is written.
+    const next = await storage.appendAudit([p3], { durable: false, unsure: [p4] });
+    expect(next).toMatchObject({ of: 'batch', entries: [{ seq: before.seq + 3 }] });
+    expect(await verifyAuditLog(store.pool)).toMatchObject({ ok: true, headSeq: before.seq + 3 });
   });
 
   it('still detects an owner who turns the triggers off to edit an entry', async () => {

@@ -10,9 +10,11 @@ const COLUMNS = AUDIT_COLUMNS;
 const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 'text', 'text'];
 
 /**
- * The one audit chain in PostgreSQL, shared with the audit writer (../audit.ts): in a write
- * transaction `head()` takes the chain's advisory lock (`audit_lock_head()`), so no appender of any
- * replica or path writes between this read and the commit.
+ * The one audit chain in PostgreSQL, as a core transaction sees it. In a write transaction
+ * `head()` takes the chain's advisory lock (`audit_lock_head()`, held to the end of the
+ * transaction, after the core's lock), so no appender of any replica or path writes between this
+ * read and the commit: one chain, one order. The audit log's group commit appends in one statement
+ * instead (./audit-append.ts).
  */
 export class PgAuditStore implements AuditStore {
   constructor(

@@ -65,7 +65,7 @@ export const AUDIT_V1: readonly string[] = [
    END $$`,
   // One row per audit writer: a durable batch commits without waiting for the disk (so the chain's
   // lock is not held through a flush), then updates its row with a synchronous commit, which flushes
-  // the log up to and past the batch (see ../audit-writer.ts).
+  // the log up to and past the batch (see ../audit-flush.ts).
   `CREATE TABLE audit_flushes (
      writer text PRIMARY KEY,
      flushes bigint NOT NULL DEFAULT 0,

@@ -1,6 +1,7 @@
 import { ALERTS_V3 } from './alerts.js';
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
+import { AUDIT_APPEND_V4 } from './audit-append.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'tables', statements: [...APPROVALS_V1, ...AUDIT_V1, ...SLACK_V1, ...DIRECTORIES_V1] },
   { version: 2, name: 'schedule claims', statements: SCHEDULE_V2 },
   { version: 3, name: 'balance alerts', statements: ALERTS_V3 },
+  { version: 4, name: 'audit append in one statement', statements: AUDIT_APPEND_V4 },
 ];
 
 /** The newest version this code knows. */

@@ -1,0 +1,304 @@
+import { AsyncResource } from 'node:async_hooks';
+import type { Logger } from '../log.js';
+import type { AuditAppendOptions, AuditCommit } from '../store/index.js';
+import { AuditBacklogFullError } from './errors.js';
+import type { AuditEntry } from './schema.js';
+import type { Prepared } from './seal.js';
+
+/** How long a relaxed entry may wait for others to share its commit. */
+export const RELAXED_WINDOW_MS = 10;
+/** Relaxed entries waiting that start a commit at once, without waiting for the window. */
+const RELAXED_START = 256;
+/** Entries in one commit at most. */
+const MAX_BATCH = 1_000;
+/** Entries waiting at most (while the database is away); a read's entry beyond it is refused. */
+export const MAX_WAITING = 10_000;
+/** Pauses between attempts while the database fails: doubling from the first to the last. */
+const RETRY_MS = [100, 5_000] as const;
+
+/** One commit of a batch at the head of the chain (`Storage.appendAudit`). */
+export type CommitBatch = (batch: readonly Prepared[], options: AuditAppendOptions) => Promise<AuditCommit>;
+
+interface Queued {
+  /** Numbered in the order recorded: `flush` waits for the ones recorded before it. */
+  n: number;
+  /** The entry, or how to make it: validated and serialized when its batch is taken. */
+  prepared: Prepared | (() => Prepared);
+  durable: boolean;
+  /** When it was recorded (`performance.now()`): its window ends `RELAXED_WINDOW_MS` later. */
+  at: number;
+  resolve: (entry: AuditEntry) => void;
+  reject: (error: unknown) => void;
+}
+
+/** A failed attempt that may still have committed: the whole batch, looked for by the next commit. */
+interface Unsure {
+  queued: Queued[];
+}
+
+export interface GroupCommitOptions {
+  log?: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Entries waiting at most (default `MAX_WAITING`). */
+  maxWaiting?: number;
+}
+
+/**
+ * The audit log's group commit: entries recorded while a commit is in flight go together in the
+ * next one, one commit (on PostgreSQL one statement, holding the chain's lock on the server) for many
+ * entries. A batch holding a durable entry is a durable commit; others are relaxed. Durable entries
+ * start a commit at the next turn of the event loop; relaxed ones within `RELAXED_WINDOW_MS`.
+ *
+ * When a commit fails (the database is down), its durable entries are refused (their callers wait
+ * and hear it), and its relaxed ones stay at the head of the queue, in order, and are tried again
+ * with a growing pause until the database is back: a read answered during an outage is still
+ * written, in the order it happened. At most `maxWaiting` entries wait; beyond that a relaxed entry
+ * is refused (and said so once in the log) until the queue has room again.
+ */
+export class GroupCommit {
+  readonly #commit: CommitBatch;
+  readonly #log: GroupCommitOptions['log'];
+  readonly #maxWaiting: number;
+  /** Commits run in the context this was made in, never in a recorder's transaction. */
+  readonly #start = AsyncResource.bind(() => this.#kick());
+  readonly #drainOutside = AsyncResource.bind(() => this.#drain());
+  #queue: Queued[] = [];
+  #recorded = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #immediate: NodeJS.Immediate | undefined;
+  #draining: Promise<void> | undefined;
+  /** While the database fails: the last error and the next pause. */
+  #failing: { error: unknown; pauseMs: number } | undefined;
+  #unsure: Unsure | undefined;
+  #full = false;
+  /** Committed batches waiting to be on disk (the next commit does not wait for them). */
+  readonly #toDisk = new Set<Promise<void>>();
+
+  constructor(commit: CommitBatch, options: GroupCommitOptions = {}) {
+    this.#commit = commit;
+    this.#log = options.log;
+    this.#maxWaiting = options.maxWaiting ?? MAX_WAITING;
+  }
+
+  /** Entries waiting for their commit. */
+  get waiting(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Whether a relaxed entry is taken now: not while the queue is full (the database away). The
+   * first refusal of a run of them is logged.
+   */
+  accepting(): boolean {
+    if (this.#queue.length < this.#maxWaiting) return true;
+    if (!this.#full) {
+      this.#full = true;
+      this.#log?.error('audit entries cannot be written and the queue is full: reads are refused', {
+        waiting: this.#queue.length,
+        error: this.#failing?.error,
+      });
+    }
+    return false;
+  }
+
+  /**
+   * Queues an entry. `prepare` runs when the entry's batch is taken, off the caller's path (with
+   * the batch's others, which is also cheaper than one at a time between other work); if it
+   * throws, that entry alone is refused.
+   */
+  add(prepared: Prepared | (() => Prepared), durable: boolean): Promise<AuditEntry> {
+    if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
+    return new Promise<AuditEntry>((resolve, reject) => {
+      this.#recorded += 1;
+      this.#queue.push({ n: this.#recorded, prepared, durable, at: performance.now(), resolve, reject });
+      this.#schedule(durable);
+    });
+  }
+
+  /**
+   * Commits everything recorded before this call; rejects with the database's error if it fails
+   * (relaxed entries then stay queued and are tried again).
+   */
+  async flush(): Promise<void> {
+    const upTo = this.#recorded;
+    while ((this.#queue[0]?.n ?? Number.POSITIVE_INFINITY) <= upTo) {
+      this.#kick();
+      await this.#draining;
+      const failing = this.#failing;
+      if (failing !== undefined && (this.#queue[0]?.n ?? Number.POSITIVE_INFINITY) <= upTo)
+        throw failing.error;
+    }
+    await Promise.allSettled([...this.#toDisk]);
+  }
+
+  /**
+   * Flushes, trying again until `deadline` (ms since the epoch) while the database fails; what is
+   * still waiting then is refused and said so in the log. Returns how many entries were lost.
+   */
+  async close(deadline: number): Promise<number> {
+    for (;;) {
+      try {
+        await this.flush();
+        return 0;
+      } catch (error) {
+        const pause = this.#failing?.pauseMs ?? RETRY_MS[0];
+        if (Date.now() + pause >= deadline) {
+          const lost = this.#queue.splice(0);
+          this.#clearTimer();
+          if (lost.length > 0) {
+            this.#log?.error('audit entries could not be written before closing: they are lost', {
+              count: lost.length,
+              error,
+            });
+          }
+          for (const queued of lost) queued.reject(error);
+          return lost.length;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  #schedule(durable: boolean): void {
+    if (this.#draining !== undefined) return; // the running drain takes it
+    if (durable) {
+      // A writer waits for its entry: it is tried now even while the database fails.
+      // At the next turn of the event loop: writers whose turns end together share the commit.
+      this.#clearTimer();
+      this.#immediate = setImmediate(this.#start);
+    } else if (this.#failing === undefined) {
+      if (this.#queue.length >= RELAXED_START) this.#kick();
+      else {
+        const oldest = this.#queue[0]?.at ?? performance.now();
+        const left = Math.max(0, oldest + RELAXED_WINDOW_MS - performance.now());
+        this.#timer ??= setTimeout(this.#start, left);
+      }
+    }
+  }
+
+  /**
+   * Whether what waits is due now: a durable entry, enough relaxed ones, or the oldest's window
+   * over. Otherwise relaxed entries recorded during a commit wait for their window rather than go
+   * one or two at a time in the next commit (a process answering reads one after another).
+   */
+  #due(): boolean {
+    const oldest = this.#queue[0];
+    if (oldest === undefined) return false;
+    return (
+      this.#queue.length >= RELAXED_START ||
+      performance.now() >= oldest.at + RELAXED_WINDOW_MS ||
+      this.#queue.some((queued) => queued.durable)
+    );
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    if (this.#immediate !== undefined) clearImmediate(this.#immediate);
+    this.#timer = undefined;
+    this.#immediate = undefined;
+  }
+
+  #kick(): void {
+    this.#clearTimer();
+    this.#draining ??= this.#drainOutside().finally(() => {
+      this.#draining = undefined;
+      const next = this.#queue[0];
+      if (next === undefined) return;
+      if (this.#failing !== undefined) this.#timer ??= setTimeout(this.#start, this.#failing.pauseMs);
+      else this.#schedule(this.#queue.some((queued) => queued.durable));
+    });
+  }
+
+  async #drain(): Promise<void> {
+    do {
+      const batch = this.#prepared(this.#queue.slice(0, MAX_BATCH));
+      if (batch.length > 0 && !(await this.#commitBatch(batch))) return;
+    } while (this.#due());
+  }
+
+  /** The batch with every entry prepared; one that cannot be is refused and leaves the queue. */
+  #prepared(batch: Queued[]): Queued[] {
+    const refused = new Set<Queued>();
+    for (const queued of batch) {
+      if (typeof queued.prepared !== 'function') continue;
+      try {
+        queued.prepared = queued.prepared();
+      } catch (error) {
+        refused.add(queued);
+        queued.reject(error);
+      }
+    }
+    if (refused.size === 0) return batch;
+    this.#queue = this.#queue.filter((queued) => !refused.has(queued));
+    return batch.filter((queued) => !refused.has(queued));
+  }
+
+  /** Whether the batch left the queue (committed, or refused as a whole). */
+  async #commitBatch(batch: Queued[]): Promise<boolean> {
+    const unsure = this.#unsure;
+    let committed: AuditCommit;
+    try {
+      committed = await this.#commit(
+        batch.map((queued) => queued.prepared as Prepared),
+        {
+          durable: batch.some((queued) => queued.durable),
+          unsure: unsure?.queued.map((queued) => queued.prepared as Prepared),
+        },
+      );
+    } catch (error) {
+      this.#failed(batch, error);
+      return false;
+    }
+    this.#unsure = undefined;
+    if (committed.of === 'unsure' && unsure !== undefined) {
+      // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
+      this.#settle(unsure.queued, committed.entries, committed.onDisk);
+      return true;
+    }
+    this.#settle(batch, committed.entries, committed.onDisk);
+    if (this.#failing !== undefined) {
+      this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
+      this.#failing = undefined;
+    }
+    if (this.#queue.length < this.#maxWaiting) this.#full = false;
+    return true;
+  }
+
+  /** Takes a committed batch off the queue; its entries resolve once on disk. */
+  #settle(batch: readonly Queued[], entries: readonly AuditEntry[], onDisk: Promise<void>): void {
+    const done = new Set(batch);
+    this.#queue = this.#queue.filter((queued) => !done.has(queued));
+    const resolve = (): void => {
+      for (const [i, queued] of batch.entries()) queued.resolve(entries[i] as AuditEntry);
+    };
+    const settled = onDisk.then(resolve, (error: unknown) => {
+      // Committed, but not known to be on disk: a durable entry's caller must not count on it.
+      for (const [i, queued] of batch.entries()) {
+        if (queued.durable) queued.reject(error);
+        else queued.resolve(entries[i] as AuditEntry);
+      }
+    });
+    this.#toDisk.add(settled);
+    void settled.finally(() => this.#toDisk.delete(settled));
+  }
+
+  #failed(batch: readonly Queued[], error: unknown): void {
+    // Durable entries are refused now: their callers wait, and must not act on an unwritten entry.
+    const refused = new Set(batch.filter((queued) => queued.durable));
+    this.#queue = this.#queue.filter((queued) => !refused.has(queued));
+    for (const queued of refused) queued.reject(error);
+    const kept = batch.filter((queued) => !queued.durable);
+    // A commit cut off may have gone through: the next attempt looks for this batch first (settling
+    // a refused entry again does nothing).
+    this.#unsure = kept.length > 0 ? { queued: [...batch] } : undefined;
+    if (kept.length === 0 && this.#queue.length === 0) return;
+    const pauseMs =
+      this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);
+    if (this.#failing === undefined) {
+      this.#log?.warn('audit entries cannot be written now; they wait and are tried again', {
+        waiting: this.#queue.length,
+        error,
+      });
+    }
+    this.#failing = { error, pauseMs };
+  }
+}
