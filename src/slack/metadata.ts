@@ -56,25 +56,35 @@ export const rejectTarget = codec(
 );
 
 /**
- * The reconcile-reason modal of an unresolved approval: the approval, what the person found (`s`
- * sent, `n` not sent, `r` send again), and where to answer them (none on the App Home).
+ * The reconcile-reason modal of an unresolved approval: the approval, the request id the form shows
+ * (the attempt the person looks up; only that one is settled), what the person found (`s` sent, `n`
+ * not sent, `r` send again), and where to answer them (none on the App Home). A form opened before
+ * the request id was kept names no approval: it is closed and clicked again.
  */
 export interface ReconcileTarget {
   approvalId: string;
+  requestId: string;
   outcome: 'succeeded' | 'failed' | 'retry';
   responseUrl?: string;
 }
 const RECONCILE_WIRE = { s: 'succeeded', n: 'failed', r: 'retry' } as const;
 const RECONCILE_CODE = { succeeded: 's', failed: 'n', retry: 'r' } as const;
 export const reconcileTarget = codec(
-  z.object({ i: z.string().min(1), o: z.enum(['s', 'n', 'r']), u: z.string().optional() }),
+  z.object({
+    i: z.string().min(1),
+    q: z.string().min(1),
+    o: z.enum(['s', 'n', 'r']),
+    u: z.string().optional(),
+  }),
   (w): ReconcileTarget => ({
     approvalId: w.i,
+    requestId: w.q,
     outcome: RECONCILE_WIRE[w.o],
     ...(w.u === undefined ? {} : { responseUrl: w.u }),
   }),
   (v) => ({
     i: v.approvalId,
+    q: v.requestId,
     o: RECONCILE_CODE[v.outcome],
     ...(v.responseUrl === undefined ? {} : { u: v.responseUrl }),
   }),

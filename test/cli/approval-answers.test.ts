@@ -136,8 +136,42 @@ describe('approval answers', () => {
     expect(unresolved.json.outcome).toContain(
       `Look up request id ${id}-1 at the service, then reconcile ${id}`,
     );
+    // A request id that is not the one it has now settles nothing, and says which it is now.
+    const other = await runCli(
+      [
+        'approvals',
+        'reconcile',
+        id,
+        '--not-sent',
+        '--reason',
+        'none',
+        '--request-id',
+        `${id}-2`,
+        '--as',
+        'bob',
+      ],
+      text,
+    );
+    expect(other.code).toBe(3);
+    expect(other.stdout).toContain(
+      `changed since you looked up ${id}-2: it is now attempt 1, request ${id}-1`,
+    );
     // Sent once more with the same request id: this time the service answers.
-    const retried = await runCli(['approvals', 'reconcile', id, '--retry', '--as', 'bob'], text);
+    const retried = await runCli(
+      [
+        'approvals',
+        'reconcile',
+        id,
+        '--retry',
+        '--reason',
+        'service back',
+        '--request-id',
+        `${id}-1`,
+        '--as',
+        'bob',
+      ],
+      text,
+    );
     expect(retried.code).toBe(0);
     expect(retried.stdout).toMatch(new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+`));
   });

@@ -3,6 +3,7 @@ import { resendPauseMs } from '../../src/core/approvals/retrying.js';
 import { until } from '../helpers/approvals.js';
 import { runCli } from '../helpers/cli.js';
 import { manualClock } from '../helpers/clock.js';
+import { sqliteOf } from '../helpers/core.js';
 import { raw } from '../helpers/sandbox.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import {
@@ -233,6 +234,42 @@ describe('an outage longer than the re-send window', () => {
     const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
     const reconciled = entries.filter((e) => e.decision === 'reconciled');
     expect(reconciled.map((e) => e.actor)).toEqual([`slack:${APPROVERS[1]}`]);
+    // The reason the form asked for is kept, and the thread says who sent it again and why.
+    expect(reconciled[0]?.error).toContain('the service answers again; nothing under this request id');
+    const { channel, ts } = whereIs(t.api, id) ?? { channel: '', ts: '' };
+    await t.api.waitFor(() =>
+      threadOf(t.api, channel, ts).some((l) => l.includes('the service answers again; nothing under')),
+    );
+  });
+
+  it('settles only the attempt its buttons and form showed: a newer one is refused, to look up again', async () => {
+    const id = await unresolvedPayout();
+    const oldButton = buttonsOf(shown(t.api, id) ?? {}).find((b) => b.text === 'Not sent');
+    if (oldButton === undefined) throw new Error(`no Not sent on ${id}`);
+    const modal = await openModal(APPROVERS[2] ?? '', id, 'Not sent');
+    expect(textOf(modal)).toContain(`${id}-1`);
+    // Meanwhile it moved on to attempt 2 (sent again, a fresh quote approved again, unresolved once
+    // more). No shipped tool re-quotes on Send again, so the row is moved where such a run leaves it.
+    sqliteOf(t.runtime)
+      .prepare('UPDATE approvals SET attempt = 2, request_id = ? WHERE id = ?')
+      .run(`${id}-2`, id);
+
+    const stale = await t.slack.submit(APPROVERS[2] ?? '', modal, { reason: `no payout under ${id}-1` });
+    expect(await stale.json()).toMatchObject({
+      response_action: 'errors',
+      errors: { reason: expect.stringContaining(`it is now attempt 2, request \`${id}-2\``) },
+    });
+    const opened = t.api.callsOf('views.open').length;
+    const { id: clickId } = await t.slack.click(APPROVERS[2] ?? '', oldButton, {
+      channel: whereIs(t.api, id)?.channel ?? '',
+    });
+    const answer = textOf((await t.api.answers(clickId)).at(-1)?.body ?? {});
+    expect(answer).toContain('Not settled');
+    expect(answer).toContain('look it up again');
+    expect(t.api.callsOf('views.open')).toHaveLength(opened);
+    expect(await state(id)).toBe('unresolved');
+    const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
+    expect(entries.filter((e) => e.decision === 'reconciled')).toEqual([]);
   });
 
   it('Sent and Not sent ask what was found (blank refused), settle it, and the audit log keeps who and why', async () => {

@@ -23,8 +23,8 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
   bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>"
-                              [--as <name>]
-  bankops approvals reconcile <id> --retry [--as <name>]
+                              [--request-id <id>-<n>] [--as <name>]
+  bankops approvals reconcile <id> --retry [--reason "<why>"] [--request-id <id>-<n>] [--as <name>]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
@@ -33,7 +33,9 @@ States: ${APPROVAL_STATES.join(', ')}.
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
 a new request may be made), or --retry (send it once more with the same request id). Someone with
-the approver role who is not the requester reconciles.
+the approver role who is not the requester reconciles; the audit log keeps who and the reason.
+--request-id names the request id you looked up: if the approval has since moved on to a newer
+attempt (a fresh quote, approved again), nothing is settled and you are told to look again.
 
 approve, reject, cancel and reconcile say in one line what happened: the vote recorded; executed,
 with the id the service gave; failed, with the service's message; sent back to the approvers
@@ -125,6 +127,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       sent: { type: 'boolean' },
       'not-sent': { type: 'boolean' },
       retry: { type: 'boolean' },
+      'request-id': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -213,12 +216,13 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'reconcile': {
         const outcome = how ?? 'retry';
         const progress = track(`reconciling ${approvalId}`);
+        const looked = optional('requestId', values['request-id']);
         const result = await executor.reconcile(
           approvalId,
           deciderFor(runtime, values.as),
           outcome === 'retry'
-            ? { outcome, ...optional('reason', values.reason) }
-            : { outcome, reason: values.reason ?? '' },
+            ? { outcome, ...optional('reason', values.reason), ...looked }
+            : { outcome, reason: values.reason ?? '', ...looked },
         );
         progress.stop();
         // A retry sends it again: its answer is that of an execution.

@@ -92,6 +92,11 @@ export class EngineContext {
   readonly running = new Set<string>();
   /** Approvals this process re-sends in the background while the service does not answer. */
   readonly resending = new Map<string, { stop(): Promise<void> }>();
+  /**
+   * The engine is stopping (`stopBackground` began): an unknown outcome is no longer handed to a
+   * background re-send, which nothing would stop; its approval is let go for recovery instead.
+   */
+  closing = false;
   /** The feed as front ends read it (each call its own read or transaction). */
   readonly feed: FeedReader;
   readonly #listeners = new Set<ApprovalListener>();

@@ -178,16 +178,22 @@ export class ApprovalEngine implements ApprovalService {
    * The work of a long-running process: approvals expire at their deadline without anyone reading
    * them, sent money is followed to its final status, and approvals whose holder's lease ran out
    * are taken over. (Background re-sends start by themselves when a send's outcome is unknown and
-   * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of it (they expire lazily, settle what is due when they
-   * read, and recover at start).
+   * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of
+   * it (they expire lazily, settle what is due when they read, and recover at start).
    */
   startBackground(onError: (error: unknown) => void): void {
+    this.#ctx.closing = false;
     this.#expiry ??= startExpiryTimer(this.#ctx, onError);
     this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
     this.#recovery ??= startRecoveryTimer(this.#ctx, onError);
   }
 
+  /**
+   * Stops the timers and every background re-send, letting their approvals go. From its start, an
+   * unknown outcome (a vote arriving meanwhile) is let go too instead of re-sent in the background.
+   */
   async stopBackground(): Promise<void> {
+    this.#ctx.closing = true;
     await this.#expiry?.stop();
     this.#expiry = undefined;
     await this.#settlements?.stop();

@@ -2,7 +2,7 @@ import { outcomeUnknown } from '../errors.js';
 import type { EngineContext } from './context.js';
 import { resendInBackground } from './resend.js';
 import { keepRetrying } from './retrying.js';
-import { claimSend, holdLease, recordOutcome, sendOnce } from './send.js';
+import { claimSend, holdLease, recordOutcome, releaseApproval, sendOnce } from './send.js';
 
 /**
  * Runs an approval this process holds (`executing`, our owner) and records the outcome. An outcome
@@ -31,6 +31,16 @@ export async function executeApproval(
       if (outcome.status === 'failed' && outcomeUnknown(outcome.error)) {
         if (ctx.resendWindowMs !== undefined) {
           const until = await keepRetrying(ctx, id, outcome.error);
+          // Checked and handed over with no await between, so `stopBackground` either sees the
+          // re-send and stops it, or this sees it closing and lets the approval go: another
+          // replica's recovery, or the next start, re-sends it in the same window.
+          if (until !== undefined && ctx.closing) {
+            onProgress?.(
+              `no clear answer from the service (${outcome.error.message}); this process is stopping, so ${row.request_id} is let go: another replica or the next start sends it again until ${until}`,
+            );
+            await releaseApproval(ctx, id);
+            return;
+          }
           if (until !== undefined) {
             onProgress?.(
               `no clear answer from the service (${outcome.error.message}); ${row.request_id} is sent again in the background until ${until}`,

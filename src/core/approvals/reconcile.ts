@@ -9,7 +9,14 @@ import { requesterOf } from './view.js';
 import { notFound, refused } from './vote.js';
 
 /** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
-function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): string | undefined {
+function mayReconcile(
+  ctx: EngineContext,
+  row: ApprovalRow,
+  actor: Actor,
+  looked: string | undefined,
+): string | undefined {
+  if (looked !== undefined && looked !== row.request_id)
+    return `approval ${row.id} changed since you looked up ${looked}: it is now attempt ${row.attempt}, request ${row.request_id} (${row.state}); look it up again`;
   if (row.state !== 'unresolved')
     return `approval ${row.id} ${closedWords(row.state)}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
@@ -26,7 +33,8 @@ function mayReconcile(ctx: EngineContext, row: ApprovalRow, actor: Actor): strin
 /**
  * A person settles an `unresolved` approval after looking its request id up at the service:
  * `succeeded` (it happened), `failed` (it did not; a new request may be made), or `retry` (send it
- * once more with the same request id, which the service deduplicates).
+ * once more with the same request id, which the service deduplicates). With `how.requestId`, only
+ * the attempt the person looked up is settled.
  */
 export async function reconcileApproval(
   ctx: EngineContext,
@@ -40,7 +48,7 @@ export async function reconcileApproval(
   const decided = await ctx.transaction(async (tx): Promise<ApprovalActionResult | 'retry'> => {
     const row = await tx.approvals.byId(id);
     if (row === undefined) return notFound(id);
-    const refusal = mayReconcile(ctx, row, actor);
+    const refusal = mayReconcile(ctx, row, actor, how.requestId);
     if (refusal !== undefined)
       return { status: 'refused', reason: refusal, approval: await ctx.view(tx, row) };
     const person = personOf(ctx.deps.policy.current(), actor);
@@ -51,9 +59,11 @@ export async function reconcileApproval(
         : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
     if (!(await tx.approvals.update(id, { state: 'unresolved' }, changes)))
       throw internalError(`approval ${id} changed under a write lock`);
+    // A retry keeps who asked for it and why, as a settlement does; the row's decision stays
+    // empty, since the send that follows decides the outcome.
     const what =
       how.outcome === 'retry'
-        ? 'sent again with the same request id'
+        ? `sent again with the same request id ${row.request_id} by ${actor.id}${reason === '' ? '' : `: ${reason}`}`
         : `marked ${how.outcome} by ${actor.id}: ${reason}`;
     await ctx.audit(tx, {
       actor,

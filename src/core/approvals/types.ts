@@ -52,11 +52,19 @@ export interface OpenApprovalRequest {
 /** How a person settles an approval whose outcome stayed unknown (`unresolved`). */
 export type Reconciliation =
   /** They found at the service that it happened (by the request id). */
-  | { outcome: 'succeeded'; reason: string }
-  /** They found that it did not happen; a new request may be made. */
-  | { outcome: 'failed'; reason: string }
-  /** Send it once more, with the same request id (the service deduplicates). */
-  | { outcome: 'retry'; reason?: string };
+  (
+    | { outcome: 'succeeded'; reason: string }
+    /** They found that it did not happen; a new request may be made. */
+    | { outcome: 'failed'; reason: string }
+    /** Send it once more, with the same request id (the service deduplicates). */
+    | { outcome: 'retry'; reason?: string }
+  ) & {
+    /**
+     * The request id the person looked up at the service: only that attempt is settled. An approval
+     * sent back for a new quote and unresolved again under a newer request id is refused instead.
+     */
+    requestId?: string;
+  };
 
 /**
  * Approvals as DESIGN decisions 4, 5 and 14 describe them, kept in the store. The executor hands

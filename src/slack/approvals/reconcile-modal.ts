@@ -60,7 +60,12 @@ export function reconcileReasonModal(
   return {
     type: 'modal',
     callback_id: APPROVAL_VIEWS.reconcileReason,
-    private_metadata: reconcileTarget.encode({ approvalId: view.id, outcome, ...where }),
+    private_metadata: reconcileTarget.encode({
+      approvalId: view.id,
+      requestId: view.requestId,
+      outcome,
+      ...where,
+    }),
     title: plain(words.title, LIMITS.viewTitle),
     submit: plain(words.submit, LIMITS.viewTitle),
     close: plain('Back', LIMITS.viewTitle),

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { ApprovalView } from '../../core/approvals/types.js';
 import { whyNotReconcile } from '../../present/approval-decide.js';
 import { approvalOutcome } from '../../present/approval-outcome.js';
 import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
@@ -22,7 +23,10 @@ export function reconcileClicked(services: HomeServices, outcome: ReconcileTarge
     const answer = answerClicker(services, args);
     const ref = decisionRef.decode(args.action.value);
     const view = ref === undefined ? undefined : await services.executor.getApproval(ref.approvalId);
-    if (view === undefined) return answer(BROKEN);
+    if (ref === undefined || view === undefined) return answer(BROKEN);
+    // Buttons of an earlier attempt: what the clicker looked up is not what would be settled.
+    if (view.attempt !== ref.attempt)
+      return answer(line(`:leftwards_arrow_with_hook: Not settled: ${changedSince(view)}.`));
     const why = whyNotReconcile(services.executor.policy, args.context.actor, view);
     if (why !== undefined) return answer(line(`:no_entry: Not settled: ${why}.`));
     const responseUrl = args.body.response_url;
@@ -36,6 +40,10 @@ export function reconcileClicked(services: HomeServices, outcome: ReconcileTarge
     });
   };
 }
+
+/** Why a form or button of an earlier attempt settles nothing: the attempt and request id now. */
+const changedSince = (view: ApprovalView): string =>
+  `\`${view.id}\` changed since you looked: it is now attempt ${view.attempt}, request \`${view.requestId}\` (${view.state}); look it up again`;
 
 const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
   ack({ response_action: 'errors', errors: { [REASON_BLOCK]: message } });
@@ -60,12 +68,16 @@ export function reconcileReasonSubmitted(services: HomeServices) {
     const why =
       view === undefined
         ? `approval ${target.approvalId} is not known`
-        : whyNotReconcile(services.executor.policy, context.actor, view);
+        : view.requestId !== target.requestId
+          ? changedSince(view)
+          : whyNotReconcile(services.executor.policy, context.actor, view);
     if (why !== undefined) return inline(ack, `Not settled: ${why}.`);
     await ack();
     const result = await services.executor.reconcile(target.approvalId, context.actor, {
       outcome: target.outcome,
       reason,
+      // Settled only if it is still the attempt this form showed (checked again in the transaction).
+      requestId: target.requestId,
     });
     const answer = outcomeLine(
       approvalOutcome('reconcile', result, (id) => id),
