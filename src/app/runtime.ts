@@ -259,6 +259,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     companyCode: defaults.companyCode,
     clock: clock ?? systemClock,
     intervalMs: config.alertIntervalMs,
+    log,
   });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
