@@ -69,7 +69,12 @@ describe('BANKOPS_SLACK_DIGEST', () => {
     expect(digestDueDay(utc, new Date('2026-11-27T00:59:00Z'))).toBeUndefined();
     // The autumn's repeated hour (02:30 twice on 25 October 2026) posts within one hour, once a day.
     const repeated = { hour: 2, minute: 30, zone: 'Europe/Berlin' };
-    const due = ['2026-10-25T00:00:00Z', '2026-10-25T00:30:00Z', '2026-10-25T01:00:00Z', '2026-10-25T01:30:00Z']
+    const due = [
+      '2026-10-25T00:00:00Z',
+      '2026-10-25T00:30:00Z',
+      '2026-10-25T01:00:00Z',
+      '2026-10-25T01:30:00Z',
+    ]
       .map((at) => digestDueDay(repeated, new Date(at)))
       .filter((day) => day !== undefined);
     expect(due.length).toBeGreaterThanOrEqual(1);
