@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import { approvalRow } from '../helpers/approval-rows.js';
 import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 
@@ -17,49 +18,9 @@ afterAll(async () => {
   await core?.close();
 });
 
-const T0 = Date.parse('2026-11-26T08:00:00Z');
-const at = (seconds: number): string => new Date(T0 + seconds * 1000).toISOString();
-
-function row(n: number, changes: Partial<ApprovalRow> = {}): ApprovalRow {
-  const id = `apr_w${String(n).padStart(4, '0')}`;
-  return {
-    id,
-    tool: 'create_payout',
-    input_json: '{}',
-    fingerprint: `fp-${id}`,
-    idempotency_key: null,
-    requester_id: 'cli:operator',
-    requester_json: '{"id":"cli:operator","frontEnd":"cli"}',
-    requester_person: 'cli:operator',
-    origin_json: '{"frontEnd":"cli","displayName":"cli:operator"}',
-    route_json: null,
-    state: 'pending',
-    required_approvers: 1,
-    approver_role: 'approver',
-    policy_rule: 'payouts',
-    policy_reason: 'payouts need an approver',
-    preview_json: null,
-    bound_json: null,
-    checkpoints_json: '{}',
-    result_json: null,
-    error_json: null,
-    request_id: `${id}-1`,
-    attempt: 1,
-    sends: 0,
-    owner: null,
-    lease_until: null,
-    created_at: at(n),
-    updated_at: at(n),
-    expires_at: at(7200),
-    decided_by: null,
-    decision_reason: null,
-    settlement_json: null,
-    settle_next_at: null,
-    settle_polls: 0,
-    step_up: null,
-    ...changes,
-  };
-}
+const T0 = '2026-11-26T08:00:00Z';
+const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
+const row = (n: number, changes: Partial<ApprovalRow> = {}): ApprovalRow => approvalRow(n, T0, changes);
 
 describe('the pending approvals the reminders look at', () => {
   it('are all of them, oldest first, past one list of 500, each with its attempt and its start', async () => {

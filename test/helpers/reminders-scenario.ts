@@ -5,6 +5,7 @@ import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { openDatabase } from '../../src/core/db.js';
 import { createSlackApp, type SlackFrontEnd } from '../../src/slack/app.js';
 import { slackStoresOn } from '../../src/slack/store/backend.js';
+import { approvalRow } from './approval-rows.js';
 import { manualClock } from './clock.js';
 import { runtimeOptions, testConfig } from './core.js';
 import type { ApiCall } from './slack-api.js';
@@ -340,6 +341,22 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       expect(reminders(id)).toHaveLength(4);
       await at('2026-11-27T11:39:00Z');
       expect(reminders(id)).toHaveLength(4);
+    });
+  });
+
+  describe('a long digest', () => {
+    it('counts every unresolved approval, past one list of 500, and lists ten', async () => {
+      // 505 more whose outcome is unknown (written straight to the database both replicas share).
+      await t.runtime.storage.transaction(async (tx) => {
+        for (let n = 0; n < 505; n += 1)
+          await tx.approvals.insert(approvalRow(n, '2026-11-27T12:00:00Z', { state: 'unresolved' }));
+      });
+      await at('2026-11-28T08:00:10Z');
+      const text = textOf(digests(APPROVALS_CHANNEL).at(-1)?.args ?? {});
+      expect(text).toContain('Approvals digest, 2026-11-28');
+      expect(text).toContain('506 unresolved');
+      expect(text).toContain('Unresolved (506)');
+      expect(text).toContain('…and 496 more');
     });
   });
 }
