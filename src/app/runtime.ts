@@ -18,6 +18,7 @@ import { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
+import { PRUNE_CLAIMS_JOB, pruneClaimsJob } from '../core/schedule/prune.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
 import type { Storage } from '../core/store/index.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
@@ -259,10 +260,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     companyCode: defaults.companyCode,
     clock: clock ?? systemClock,
     intervalMs: config.alertIntervalMs,
+    log,
   });
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {
+    // The claims of scheduled work are pruned wherever jobs run (serve, the stdio MCP server).
+    if (!scheduler.has(PRUNE_CLAIMS_JOB)) scheduler.every(pruneClaimsJob(storage, log));
     approvals.startBackground((error) =>
       log.error('approvals background work failed; it goes on', {
         error,

@@ -6,15 +6,17 @@ import { type AlertPost, type BalanceAlert, BalanceAlerts } from '../../src/core
 import { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
+import { createLogger } from '../../src/core/log.js';
 import { parsePolicyText } from '../../src/core/policy/index.js';
 import type { Storage } from '../../src/core/store/index.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
 import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
 import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { injectFault } from '../helpers/client-http.js';
 import { manualClock } from '../helpers/clock.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
-import { clientFor, type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { clientFor, type RunningSandbox, raw, startTestSandbox } from '../helpers/sandbox.js';
 
 // The alert store through its interface, and one check over it, on SQLite and on PostgreSQL: two
 // replicas (two connections) on one database each.
@@ -167,23 +169,45 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
     expect(reads() - before).toBe(3);
     expect(
       posts.map((p) => [p.kind, p.alert.thresholdMinor, p.balance, p.dedupeKey.replace(/alr_\w+/, 'id')]),
-    ).toEqual([['below', 13_000_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1']]);
-    // A post that could not be queued (the database failed) leaves the state as it was: the next
-    // check makes the same post under the same key, which the outbox keeps once.
+    ).toEqual([['below', 13_000_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1:below']]);
+    // A post that could not be queued (the database failed) leaves that alert's state as it was,
+    // and the other alerts are checked all the same: the next check makes the same post under the
+    // same key, which the outbox keeps once.
     await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000dd', { thresholdMinor: 99_000_000 })));
-    await expect(
-      alerts.check(async () => {
-        throw new Error('the outbox could not be written');
+    await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000ee', { thresholdMinor: 98_000_000 })));
+    const lines: string[] = [];
+    const logged = new BalanceAlerts({
+      storage,
+      audit: new AuditLog(storage),
+      client,
+      policy: () => policy,
+      companyCode: sandbox.credentials.companyId,
+      clock,
+      intervalMs: 300_000,
+      log: createLogger('info', (line) => lines.push(line)),
+    });
+    const failing: AlertPost[] = [];
+    expect(
+      await logged.check(async (post) => {
+        if (post.alert.id === 'alr_00000000dd') throw new Error('the outbox could not be written');
+        failing.push(post);
       }),
-    ).rejects.toThrow('the outbox could not be written');
+    ).toBe(1);
+    expect(failing.map((p) => p.dedupeKey)).toEqual(['balance-alert:alr_00000000ee:1:below']);
+    expect(await storage.read((s) => s.alerts.get('alr_00000000ee'))).toMatchObject({
+      posts: 1,
+      level: 'below',
+    });
     expect(await storage.read((s) => s.alerts.get('alr_00000000dd'))).toMatchObject({
       posts: 0,
       level: 'unknown',
     });
+    expect(lines.join('')).toContain('alr_00000000dd');
     await alerts.check(async (post) => {
       posts.push(post);
     });
-    expect(posts.at(-1)?.dedupeKey).toBe('balance-alert:alr_00000000dd:1');
+    expect(posts.at(-1)?.dedupeKey).toBe('balance-alert:alr_00000000dd:1:below');
+    await storage.transaction((tx) => tx.alerts.remove('alr_00000000ee'));
     const stored = await storage.read((s) => s.alerts.list());
     expect(stored.map((x) => [x.currency, x.level, x.posts])).toEqual(
       expect.arrayContaining([
@@ -193,5 +217,52 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
         ['EUR', 'below', 1],
       ]),
     );
+  });
+
+  it('posts what a later check finds under its own key when the state of an earlier post was lost', async () => {
+    const [storage] = await backend.twoReplicas();
+    const clock = manualClock('2026-11-26T12:00:00Z');
+    const lines: string[] = [];
+    const alerts = new BalanceAlerts({
+      storage,
+      audit: new AuditLog(storage),
+      client,
+      policy: () => policy,
+      companyCode: sandbox.credentials.companyId,
+      clock,
+      intervalMs: 300_000,
+      log: createLogger('info', (line) => lines.push(line)),
+    });
+    await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000ff', { thresholdMinor: 99_000_000 })));
+    // The read fails: `read-failed` is post 1, said in the log once for the check.
+    await injectFault(sandbox, { path: '/svc/banking/api/v1/accounts/balances', method: 'GET', status: 503 });
+    const keys: string[] = [];
+    await alerts.check(async (post) => {
+      keys.push(post.dedupeKey);
+    });
+    const warnings = lines.filter((line) => line.includes('balances could not be read'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).not.toContain(sandbox.credentials.companyId);
+    // Its state write is lost (as if the database failed right after the post was queued)...
+    await storage.transaction((tx) =>
+      tx.alerts.update('alr_00000000ff', 1, {
+        level: 'unknown',
+        readFailing: false,
+        posts: 0,
+        checkedAt: '2026-11-26T12:00:00.000Z',
+      }),
+    );
+    await raw(sandbox, 'DELETE', '/_sandbox/faults');
+    clock.advance(300_000);
+    // ...and the next check, which reads the balance under the threshold, posts `below` as post 1:
+    // a key of its own, which the outbox does not take for the `read-failed` one.
+    await alerts.check(async (post) => {
+      keys.push(post.dedupeKey);
+    });
+    expect(keys).toEqual([
+      'balance-alert:alr_00000000ff:1:read-failed',
+      'balance-alert:alr_00000000ff:1:below',
+    ]);
+    expect(new Set(keys).size).toBe(2);
   });
 });

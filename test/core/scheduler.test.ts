@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
+import { pruneClaimsJob } from '../../src/core/schedule/prune.js';
 import { Scheduler } from '../../src/core/schedule/scheduler.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { manualClock } from '../helpers/clock.js';
@@ -76,5 +77,26 @@ describe('Scheduler', () => {
     expect(await a.once('digest:C1:2026-11-26')).toBe(false);
     expect(await a.once('digest:C1:2026-11-27')).toBe(true);
     await expect(a.once('x'.repeat(201))).rejects.toThrow(/longer than 200/);
+  });
+});
+
+describe('pruning claims', () => {
+  it('forgets the claims older than a week, by the claimed_at index, and keeps the rest', async () => {
+    const clock = manualClock('2026-11-01T09:00:00Z');
+    const scheduler = new Scheduler({ storage, clock, owner: 'host:1', log: silentLogger });
+    expect(await scheduler.once('balance-alerts:old')).toBe(true);
+    clock.set('2026-11-05T09:00:00Z');
+    expect(await scheduler.once('balance-alerts:recent')).toBe(true);
+    clock.set('2026-11-08T09:00:01Z');
+    scheduler.every(pruneClaimsJob(storage, silentLogger));
+    await scheduler.runAll();
+    await scheduler.stop();
+    const claimed = (key: string) => storage.read((s) => s.claims.claimed(key));
+    expect(await claimed('balance-alerts:old')).toBe(false);
+    expect(await claimed('balance-alerts:recent')).toBe(true);
+    const plan = db
+      .prepare("EXPLAIN QUERY PLAN DELETE FROM schedule_claims WHERE claimed_at < '2026-11-01'")
+      .all() as { detail: string }[];
+    expect(plan.map((row) => row.detail).join(' ')).toContain('schedule_claims_claimed_at');
   });
 });

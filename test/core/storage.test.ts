@@ -211,6 +211,18 @@ describe.each(BACKENDS)('$name', (backend) => {
     expect(await b.read((s) => s.claims.claimed('reminder:apr_s:2'))).toBe(false);
   });
 
+  it('forgets the claims made before a time, and only those', async () => {
+    const [a, b] = await backend.twoReplicas();
+    await a.transaction(async (tx) => {
+      await tx.claims.claim('balance-alerts:1', 'host-a:1', new Date(at(0)));
+      await tx.claims.claim('balance-alerts:2', 'host-a:1', new Date(at(600)));
+    });
+    expect(await b.transaction((tx) => tx.claims.prune(new Date(at(300))))).toBe(1);
+    expect(await a.transaction((tx) => tx.claims.prune(new Date(at(300))))).toBe(0);
+    expect(await a.read((s) => s.claims.claimed('balance-alerts:1'))).toBe(false);
+    expect(await a.read((s) => s.claims.claimed('balance-alerts:2'))).toBe(true);
+  });
+
   it('hands feed events out in order and keeps each consumer where it got to, never moving it back', async () => {
     const [a, b] = await backend.twoReplicas();
     await a.transaction(async (tx) => tx.approvals.insert(row('apr_d')));

@@ -1,8 +1,11 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { openDatabase } from '../../src/core/db.js';
 import { createSlackApp, type SlackFrontEnd } from '../../src/slack/app.js';
 import { slackStoresOn } from '../../src/slack/store/backend.js';
+import { approvalRow } from './approval-rows.js';
 import { manualClock } from './clock.js';
 import { runtimeOptions, testConfig } from './core.js';
 import type { ApiCall } from './slack-api.js';
@@ -105,6 +108,43 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
     await t.api.waitFor(async () => (await replica.slack.outbox.pending()) === 0);
   }
 
+  /**
+   * Makes the database refuse to queue Slack calls (all, or those naming `only`), as a full disk or
+   * a lost connection would, until called again with `undefined`: a trigger on the outbox table.
+   */
+  async function outboxDown(down: { only?: string } | undefined): Promise<void> {
+    const database = options.database?.();
+    const when = down?.only === undefined ? '' : ` WHEN (NEW.args_json LIKE '%${down.only}%')`;
+    if (database === undefined) {
+      const db = openDatabase(`${t.dir}/bankops.db`);
+      try {
+        db.exec('DROP TRIGGER IF EXISTS test_outbox_down');
+        if (down !== undefined)
+          db.exec(
+            `CREATE TRIGGER test_outbox_down BEFORE INSERT ON slack_outbox${when} BEGIN SELECT RAISE(ABORT, 'the outbox is down (test)'); END`,
+          );
+      } finally {
+        db.close();
+      }
+      return;
+    }
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query('DROP TRIGGER IF EXISTS test_outbox_down ON slack_outbox');
+      if (down !== undefined) {
+        await client.query(
+          `CREATE OR REPLACE FUNCTION test_outbox_down() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'the outbox is down (test)'; END $$ LANGUAGE plpgsql`,
+        );
+        await client.query(
+          `CREATE TRIGGER test_outbox_down BEFORE INSERT ON slack_outbox FOR EACH ROW${when} EXECUTE FUNCTION test_outbox_down()`,
+        );
+      }
+    } finally {
+      await client.end();
+    }
+  }
+
   async function ask(user: string, text: string): Promise<string> {
     const { id } = await t.slack.command(user, text);
     const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
@@ -179,7 +219,15 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       await at('2026-11-26T07:14:50Z');
       expect(reminders(ids.waitingA)).toEqual([]);
 
-      await at('2026-11-26T07:15:00Z');
+      // Due, but the database will not queue it: tried again at the next run, not lost.
+      await outboxDown({});
+      try {
+        await at('2026-11-26T07:15:00Z');
+      } finally {
+        await outboxDown(undefined);
+      }
+      expect(reminders(ids.waitingA)).toEqual([]);
+      await at('2026-11-26T07:15:30Z');
       const [first] = reminders(ids.waitingA);
       expect(reminders(ids.waitingA)).toHaveLength(1);
       const said = textOf(first?.args ?? {});
@@ -207,12 +255,9 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       // The thread of the voted approval holds its vote, and nothing more.
       const b = whereIs(t.api, ids.votedB);
       expect(threadOf(t.api, b?.channel ?? '', b?.ts ?? '').join('\n')).not.toContain('Still waiting');
-      // Claimed once each, in the database both replicas share; nothing for the others.
+      // Once each across the two replicas: the outbox kept one copy of each key, nothing claimed.
       const claimed = (key: string) => replica.runtime.storage.read((s) => s.claims.claimed(key));
-      expect(await claimed(`reminder:${ids.waitingA}:1`)).toBe(true);
-      expect(await claimed(`reminder:${ids.waitingA}:2`)).toBe(true);
-      expect(await claimed(`reminder:${ids.waitingA}:3`)).toBe(false);
-      expect(await claimed(`reminder:${ids.votedB}:1`)).toBe(false);
+      expect(await claimed(`reminder:${ids.waitingA}:1:1`)).toBe(false);
     });
   });
 
@@ -222,6 +267,16 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       await at('2026-11-26T07:59:59Z');
       expect(digests(APPROVALS_CHANNEL)).toEqual([]);
 
+      // One channel's digest cannot be queued: the other's is posted all the same, and the first
+      // comes at the next run once the database takes it.
+      await outboxDown({ only: APPROVALS_CHANNEL });
+      try {
+        await at('2026-11-26T08:00:00Z');
+      } finally {
+        await outboxDown(undefined);
+      }
+      expect(digests(APPROVALS_CHANNEL)).toEqual([]);
+      expect(digests(TREASURY_CHANNEL)).toHaveLength(1);
       await at('2026-11-26T08:00:30Z');
       expect(digests(APPROVALS_CHANNEL)).toHaveLength(1);
       const text = textOf(digests(APPROVALS_CHANNEL)[0]?.args ?? {});
@@ -253,6 +308,55 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
       expect(next).not.toContain(ids.failedC);
       expect(next).toContain(ids.unresolvedD);
       expect(next).toContain(waitingE);
+    });
+  });
+
+  describe('a new quote', () => {
+    it('is a new question: its reminders count from the new quote, up to two again', async () => {
+      await at('2026-11-27T10:00:00Z');
+      const id = await ask(
+        PEOPLE.olivia,
+        'payout 1000 USD to ben_de_swift_0001 from acc_usd_0001 destinationRail=SWIFT purposeCode=GOODS_PURCHASED destinationAssetCode=EUR',
+      );
+      await at('2026-11-27T10:15:00Z');
+      await at('2026-11-27T10:37:30Z');
+      expect(reminders(id)).toHaveLength(2);
+      // The euro rises 30 %: the approval goes back to the approvers as attempt 2 at 10:40.
+      const moved = await fetch(`${t.sandbox.url}/_sandbox/banking/rates`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rates: { EUR: 1.085 * 1.3 } }),
+      });
+      expect(moved.ok).toBe(true);
+      clock.set('2026-11-27T10:40:00Z');
+      expect(await click(APPROVERS[0] ?? '', id, 'Approve')).toContain('(attempt 2)');
+      await fetch(`${t.sandbox.url}/_sandbox/reset`, { method: 'POST' });
+      await at('2026-11-27T10:54:50Z');
+      expect(reminders(id)).toHaveLength(2);
+      await at('2026-11-27T10:55:00Z');
+      expect(reminders(id)).toHaveLength(3);
+      expect(textOf(reminders(id)[2]?.args ?? {})).toContain('Reminder 1 of 2');
+      // Half the time left after it: 10:55 + (11:40 - 10:55) / 2 = 11:17:30.
+      await at('2026-11-27T11:17:30Z');
+      expect(reminders(id)).toHaveLength(4);
+      await at('2026-11-27T11:39:00Z');
+      expect(reminders(id)).toHaveLength(4);
+    });
+  });
+
+  describe('a long digest', () => {
+    it('counts every unresolved approval, past one list of 500, and lists ten', async () => {
+      // 505 more whose outcome is unknown (written straight to the database both replicas share).
+      await t.runtime.storage.transaction(async (tx) => {
+        for (let n = 0; n < 505; n += 1)
+          await tx.approvals.insert(approvalRow(n, '2026-11-27T12:00:00Z', { state: 'unresolved' }));
+      });
+      await at('2026-11-28T08:00:10Z');
+      const text = textOf(digests(APPROVALS_CHANNEL).at(-1)?.args ?? {});
+      expect(text).toContain('Approvals digest, 2026-11-28');
+      expect(text).toContain('506 unresolved');
+      expect(text).toContain('Unresolved (506)');
+      expect(text).toContain('…and 496 more');
     });
   });
 }

@@ -63,40 +63,71 @@ function readingOf(read: Read, currency: string): Reading {
 }
 
 /**
+ * The outbox key of an alert's post: its number and what it says (`balance-alert:<id>:3:below`).
+ * The same post made again (a crash between the queue and the state) has the same key, which the
+ * outbox drops; a different post under the same number (the state write failed, then the next
+ * check found something else) has another, and is sent.
+ */
+export const alertPostKey = (alertId: string, number: number, kind: PostKind): string =>
+  `balance-alert:${alertId}:${number}:${kind}`;
+
+/** One alert's part of a check: its posts queued, then its state, if nobody moved it meanwhile. */
+async function checkOne(
+  deps: AlertsDeps,
+  post: PostAlert,
+  alert: BalanceAlert,
+  reading: Reading,
+  checkedAt: string,
+): Promise<number> {
+  const next = decide(alert, reading);
+  let posts = alert.posts;
+  for (const kind of next.posts) {
+    posts += 1;
+    await post({
+      alert,
+      kind,
+      ...(reading.ok ? { balance: fromMinor(reading.minor, alert.currency) } : { error: reading.error }),
+      dedupeKey: alertPostKey(alert.id, posts, kind),
+    });
+  }
+  await deps.storage.transaction((tx) =>
+    tx.alerts.update(alert.id, alert.posts, {
+      level: next.level,
+      readFailing: next.readFailing,
+      posts,
+      checkedAt,
+    }),
+  );
+  return next.posts.length;
+}
+
+/**
  * One check of every alert: the balances read once (one service call, whatever the number of
  * alerts and currencies), each alert's next state decided, its posts queued, then its state
  * written if nobody moved it meanwhile. A post is queued before the state that records it, under
- * a dedupe key made of the alert and its post count: a crash in between queues the same key again,
- * which the outbox drops, so a crossing is posted once. Returns how many posts were queued.
+ * a dedupe key made of the alert, its post count and kind (`alertPostKey`). One alert that fails
+ * (its post or its state could not be written) is logged and checked again next time; the others
+ * go on. A failed read is logged once per check. Returns how many posts were queued.
  */
 export async function checkAlerts(deps: AlertsDeps, post: PostAlert): Promise<number> {
   const alerts = await deps.storage.read((s) => s.alerts.list());
   if (alerts.length === 0) return 0;
   const read = await readBalances(deps);
+  if (!read.ok)
+    deps.log?.warn('balance alerts: the balances could not be read; each alert says so once', {
+      error: read.error,
+    });
   const checkedAt = deps.clock.now().toISOString();
   let queued = 0;
   for (const alert of alerts) {
-    const reading = readingOf(read, alert.currency);
-    const next = decide(alert, reading);
-    let posts = alert.posts;
-    for (const kind of next.posts) {
-      posts += 1;
-      await post({
-        alert,
-        kind,
-        ...(reading.ok ? { balance: fromMinor(reading.minor, alert.currency) } : { error: reading.error }),
-        dedupeKey: `balance-alert:${alert.id}:${posts}`,
+    try {
+      queued += await checkOne(deps, post, alert, readingOf(read, alert.currency), checkedAt);
+    } catch (error) {
+      deps.log?.warn('balance alerts: one alert could not be checked; it is checked again next time', {
+        alertId: alert.id,
+        error,
       });
-      queued += 1;
     }
-    await deps.storage.transaction((tx) =>
-      tx.alerts.update(alert.id, alert.posts, {
-        level: next.level,
-        readFailing: next.readFailing,
-        posts,
-        checkedAt,
-      }),
-    );
   }
   return queued;
 }

@@ -3,6 +3,7 @@ import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import type { Clock } from '../clock.js';
 import { messageOf } from '../errors.js';
+import type { Logger } from '../log.js';
 import { fitsMinorUnits, minorUnitsMessage, toMinor } from '../money.js';
 import type { Policy } from '../policy/schema.js';
 import type { Actor } from '../policy/types.js';
@@ -22,6 +23,8 @@ export interface AlertsDeps {
   clock: Clock;
   /** How often the alerts are checked (`BANKOPS_ALERT_INTERVAL`). */
   intervalMs: number;
+  /** Where a failed read or an alert that could not be checked is said. */
+  log?: Logger;
 }
 
 /** What a person asks for: `balance EUR below 20000 [#channel]`, the amount as typed, read by the front end. */

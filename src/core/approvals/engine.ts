@@ -132,19 +132,31 @@ export class ApprovalEngine implements ApprovalService {
   }
 
   /**
-   * The pending approvals, lightly (the reminders' poll, every 30 s in `serve`): one read of the
-   * `(state, created_at)` index, no votes, no expiry sweep. Each with its rule's reminder, found by
-   * the rule label it keeps in the policy in force now.
+   * Every pending approval, lightly (the reminders' poll, every 30 s in `serve`): pages of the
+   * `(state, created_at)` index, no votes, no expiry sweep; all of them, however many. Each with its
+   * rule's reminder, found by the rule label it keeps in the policy in force now.
    */
   async waiting(): Promise<WaitingApproval[]> {
-    const rows = await this.#ctx.read((s) => s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT }));
     const policy = this.#ctx.deps.policy.current();
-    return rows.map((row) => ({
-      id: row.id,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      reminderMs: reminderOfRule(policy, row.policy_rule),
-    }));
+    const found = new Map<string, WaitingApproval>();
+    for (let offset = 0; ; offset += MAX_LIST_LIMIT) {
+      const rows = await this.#ctx.read((s) =>
+        s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT, offset }),
+      );
+      // Newest first: one opened between two pages shifts the rest down; seen twice, kept once.
+      for (const row of rows)
+        found.set(row.id, {
+          id: row.id,
+          createdAt: row.created_at,
+          attempt: row.attempt,
+          attemptStartedAt: row.attempt === 1 ? row.created_at : row.updated_at,
+          expiresAt: row.expires_at,
+          reminderMs: reminderOfRule(policy, row.policy_rule),
+        });
+      if (rows.length < MAX_LIST_LIMIT) break;
+    }
+    // Oldest first: the longest waiting are reminded first.
+    return [...found.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   /** Marks every pending approval past its deadline `expired` (also done lazily on open, get, list). */

@@ -129,7 +129,7 @@ export interface ApprovalStore {
   unfinished(): Promise<ApprovalRow[]>;
   /** Sent money whose final status is due to be asked again. */
   settlementsDue(now: string, limit: number): Promise<ApprovalRow[]>;
-  /** Newest first, at most `limit` (default 50, at most 500). */
+  /** Newest first, at most `limit` (default 50, at most 500), after skipping `offset`. */
   list(filter: ApprovalFilter): Promise<ApprovalRow[]>;
   /** How many approvals are in each state (states with none left out), and the oldest pending one's time. */
   census(): Promise<ApprovalCensus>;
@@ -148,6 +148,12 @@ export interface NewVote {
   attempt: number;
   at: string;
   evidenceJson?: string | null;
+}
+
+/** The rows a filter skips first: a whole number, 0 unless it says. */
+export function listOffset(filter: ApprovalFilter): number {
+  const wanted = filter.offset;
+  return wanted !== undefined && Number.isFinite(wanted) ? Math.max(Math.trunc(wanted), 0) : 0;
 }
 
 /** The list limit a filter asks for, within bounds. */

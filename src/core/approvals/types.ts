@@ -17,6 +17,13 @@ export type ApprovalActionResult =
 export interface WaitingApproval {
   id: string;
   createdAt: string;
+  /** 1, plus one per new quote: each attempt is a new question with its own deadline. */
+  attempt: number;
+  /**
+   * When this attempt began: `createdAt` for the first; for a later one the time of the new quote
+   * (the row's `updated_at`, which only a vote moves afterwards, and a voted approval is not reminded).
+   */
+  attemptStartedAt: string;
   expiresAt: string;
   reminderMs: number | undefined;
 }
@@ -26,6 +33,8 @@ export interface ApprovalFilter {
   requester?: string;
   tool?: string;
   limit?: number;
+  /** Rows to skip first (paging through more than one list's limit). */
+  offset?: number;
 }
 
 /** Told after each committed change, in this process (other processes follow the feed). */

@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import type { Storage } from '../store/index.js';
 import { CLAIM_KEY_MAX } from './claims.js';
 
-/** A job run on a period: it looks at what is due now and does it, each slot under a claim. */
+/** A job run on a period: it looks at what is due now and does it, each slot once across replicas. */
 export interface PeriodicJob {
   /** Said in the log and the metrics (`reminders`, `digest`, `balance-alerts`). */
   name: string;
@@ -26,7 +26,8 @@ export interface SchedulerOptions {
  * digest, balance check and background re-send is a periodic job here, run on the runtime's clock
  * (tests move it), never two runs of one job at once. When several replicas share a database each
  * runs the jobs, and what a job does is done once: it claims the slot first (`once`), and only the
- * replica whose claim went through acts. Timers do not keep the process alive.
+ * replica whose claim went through acts, or (Slack's reminders and digest) it queues its message
+ * under an outbox dedupe key, which keeps one copy. Timers do not keep the process alive.
  */
 export class Scheduler {
   readonly #options: SchedulerOptions;

@@ -56,15 +56,58 @@ export function localDay(now: Date, zone: string): { day: string; minute: number
 /** How late a digest may still be posted (a process that was down at its time). */
 export const DIGEST_GRACE_MINUTES = 60;
 
+/** Minutes of `now` as if its local wall time in `zone` were UTC, minus `now`: the zone's offset. */
+function offsetMs(zone: string, at: number): number {
+  const minute = Math.floor(at / 60_000) * 60_000;
+  const parts: Record<string, string> = {};
+  for (const part of formatIn(zone).formatToParts(new Date(minute))) parts[part.type] = part.value;
+  const wall = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+  );
+  return wall - minute;
+}
+
 /**
- * The local day whose digest is due at `now`, or undefined: from its time for an hour. (A day that
- * skips the time for summer time posts at the first minute after it; a repeated hour posts once,
- * the day being the claim's key.)
+ * The instant the digest of a local day (`2026-11-26`) is due. A time the day skips for summer
+ * time (02:30 on the spring-forward day) falls at the first minute after the gap (03:00); a time
+ * the day has twice (the autumn's repeated hour) is one of the two, the same for every replica.
+ */
+export function digestInstant(time: DigestTime, day: string): number {
+  const [year, month, date] = day.split('-').map(Number);
+  const wall = Date.UTC(year ?? 1970, (month ?? 1) - 1, date ?? 1, time.hour, time.minute);
+  const wallOf = (at: number) => at + offsetMs(time.zone, at);
+  const guess = wall - offsetMs(time.zone, wall - offsetMs(time.zone, wall));
+  if (wallOf(guess) === wall) return guess;
+  // Skipped: the first minute whose local time is past it, searched within three hours either side.
+  let low = guess - 3 * 3_600_000;
+  let high = guess + 3 * 3_600_000;
+  while (high - low > 60_000) {
+    const middle = low + Math.floor((high - low) / 120_000) * 60_000;
+    if (wallOf(middle) >= wall) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+/**
+ * The local day whose digest is due at `now`, or undefined: from its instant for an hour, whatever
+ * midnight or a summer-time change falls in that hour (`23:30` posts until 00:30 the next day, under
+ * the day it was due). A day's digest is keyed by that day, so it is posted once.
  */
 export function digestDueDay(time: DigestTime, now: Date): string | undefined {
-  const { day, minute } = localDay(now, time.zone);
-  const at = time.hour * 60 + time.minute;
-  return minute >= at && minute < at + DIGEST_GRACE_MINUTES ? day : undefined;
+  const at = now.getTime();
+  const grace = DIGEST_GRACE_MINUTES * 60_000;
+  // The due instant lies in the last hour, so its local day is the one now or an hour ago.
+  const days = new Set([localDay(new Date(at - grace), time.zone).day, localDay(now, time.zone).day]);
+  for (const day of days) {
+    const target = digestInstant(time, day);
+    if (at >= target && at < target + grace) return day;
+  }
+  return undefined;
 }
 
 export const formatDigestTime = (time: DigestTime): string =>

@@ -9,23 +9,39 @@ import { approvalChannel } from './requested.js';
 export const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
-/** The most one list returns (newest first): a digest of more than that is long enough. */
+/** The most one list returns (newest first); the digest pages on past it where it counts all. */
 const LIST_LIMIT = 500;
 
-export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'> & {
-  /** Claims one slot across replicas (`Scheduler.once`). */
-  once(key: string): Promise<boolean>;
-};
+export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'>;
+
+/**
+ * Every approval in a state (newest first), page after page: the digest's counts are true however
+ * many wait or are unresolved. One changed state between two pages may be seen twice: kept once.
+ */
+async function listAll(services: DigestServices, state: ApprovalState): Promise<ApprovalView[]> {
+  const found = new Map<string, ApprovalView>();
+  for (let offset = 0; ; offset += LIST_LIMIT) {
+    const page = await services.executor.listApprovals({ state, limit: LIST_LIMIT, offset });
+    for (const view of page) if (!found.has(view.id)) found.set(view.id, view);
+    if (page.length < LIST_LIMIT) return [...found.values()];
+  }
+}
 
 const emptyContent = (): DigestContent => ({ waiting: [], expired: [], failed: [], unresolved: [] });
 
 /** The approvals of each channel, sorted into the digest's sections. */
 async function gather(services: DigestServices, now: Date): Promise<Map<string, DigestContent>> {
   const since = new Date(now.getTime() - DAY_MS).toISOString();
+  // What waits and what is unresolved: all of it. What expired or failed: the newest page, the
+  // last 24 hours of it (more than 500 in a day is beyond a digest's use).
   const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: LIST_LIMIT });
-  const [waiting, expired, failed, succeeded, unresolved] = await Promise.all(
-    (['pending', 'expired', 'failed', 'succeeded', 'unresolved'] as const).map(list),
-  );
+  const [waiting, expired, failed, succeeded, unresolved] = await Promise.all([
+    listAll(services, 'pending'),
+    list('expired'),
+    list('failed'),
+    list('succeeded'),
+    listAll(services, 'unresolved'),
+  ]);
   const byChannel = new Map<string, DigestContent>();
   const add = (section: keyof DigestContent, views: readonly ApprovalView[] | undefined) => {
     for (const view of views ?? []) {
@@ -53,12 +69,15 @@ async function gather(services: DigestServices, now: Date): Promise<Map<string, 
 /**
  * The morning digest (docs/slack.md "Reminders and the morning digest"): at `BANKOPS_SLACK_DIGEST`
  * in its zone, each approvals channel with something to say gets one message. Once per channel per
- * local day across replicas: the slot `digest:<channel>:<day>` is claimed before the message is
- * queued (under the same key in the outbox). A process down at the time posts it within the hour
- * after; later, the day has none.
+ * local day across replicas: the message is queued under the key `digest:<channel>:<day>`, which the
+ * outbox keeps (sent or not), so a second replica's copy is dropped. A channel whose queueing fails
+ * is tried again at the next run (the others are not held up). A process down at the time posts it
+ * within the hour after; later, the day has none.
  */
 export function digestJob(services: DigestServices, time: DigestTime): PeriodicJob {
   let doneDay: string | undefined;
+  // The channels queued today while another failed (`<channel>:<day>`): not asked again.
+  const doneChannels = new Set<string>();
   const at = formatDigestTime(time);
   return {
     name: 'digest',
@@ -67,18 +86,31 @@ export function digestJob(services: DigestServices, time: DigestTime): PeriodicJ
       const day = digestDueDay(time, now);
       if (day === undefined || day === doneDay) return;
       const policy = services.executor.policy;
+      let failed = 0;
       for (const [channel, content] of await gather(services, now)) {
-        if (isEmptyDigest(content)) continue;
+        if (isEmptyDigest(content) || doneChannels.has(`${channel}:${day}`)) continue;
         const key = `digest:${channel}:${day}`;
-        if (!(await services.once(key))) continue;
         const message = digestMessage(content, policy, day, at);
-        await services.outbox.enqueue(
-          'chat.postMessage',
-          { channel, ...message, unfurl_links: false, unfurl_media: false },
-          key,
-        );
+        try {
+          await services.outbox.enqueue(
+            'chat.postMessage',
+            { channel, ...message, unfurl_links: false, unfurl_media: false },
+            key,
+          );
+          doneChannels.add(`${channel}:${day}`);
+        } catch (error) {
+          failed += 1;
+          services.log.warn('slack: a digest could not be queued; trying again at the next run', {
+            channel,
+            day,
+            error,
+          });
+        }
       }
-      doneDay = day;
+      if (failed === 0) {
+        doneDay = day;
+        doneChannels.clear();
+      }
     },
   };
 }

@@ -34,56 +34,65 @@ export function dueReminder(times: readonly number[], now: number): number | und
   return due;
 }
 
+/** The outbox key of one reminder: once per approval, attempt and slot, across replicas. */
+export const reminderKey = (row: Pick<WaitingApproval, 'id' | 'attempt'>, n: number): string =>
+  `reminder:${row.id}:${row.attempt}:${n}`;
+
 export type ReminderServices = Pick<
   ApprovalServices,
   'config' | 'executor' | 'approvalMessages' | 'outbox' | 'log'
-> & {
-  /** Claims one slot across replicas (`Scheduler.once`). */
-  once(key: string): Promise<boolean>;
-};
+>;
 
 /**
  * Reminders of approvals nobody voted on (docs/slack.md "Reminders and the morning digest"). Each
  * run reads the pending approvals once (`waitingApprovals`: one indexed query); only one whose
  * reminder is due is read whole.
- * A reminder is a reply in the approval message's thread, sent once across replicas: the slot
- * (`reminder:<approval>:<n>`) is claimed first, and the outbox drops a second copy of its key. A
- * crash between the claim and the queueing loses that reminder rather than sending it twice.
+ * A reminder is a reply in the approval message's thread, sent once across replicas: it is queued
+ * under the key `reminder:<approval>:<attempt>:<n>`, and the outbox keeps one row per key (sent or
+ * not), so a second replica's copy is dropped. A queueing that fails is tried again at the next run.
+ * A new quote (attempt N+1) is a new question with its own deadline: its reminders count from when
+ * that attempt began.
  */
 export function remindersJob(services: ReminderServices): PeriodicJob {
-  // The slots this process knows are done (sent here, claimed elsewhere, or not wanted), per approval.
+  // The slots this process knows are done (queued here or elsewhere, or not wanted), per approval
+  // and attempt (`<id>:<attempt>`).
   const done = new Map<string, Set<number>>();
-  const isDone = (id: string, n: number) => done.get(id)?.has(n) === true;
-  const markDone = (id: string, n: number) => {
-    const slots = done.get(id) ?? new Set<number>();
+  const slotOf = (row: WaitingApproval) => `${row.id}:${row.attempt}`;
+  const isDone = (row: WaitingApproval, n: number) => done.get(slotOf(row))?.has(n) === true;
+  const markDone = (row: WaitingApproval, n: number) => {
+    const slots = done.get(slotOf(row)) ?? new Set<number>();
     slots.add(n);
-    done.set(id, slots);
+    done.set(slotOf(row), slots);
   };
 
   const remind = async (row: WaitingApproval, n: number, of: number): Promise<void> => {
     const view = await services.executor.getApproval(row.id);
-    if (view === undefined || view.state !== 'pending' || view.approvals.length > 0) {
-      markDone(row.id, n);
+    if (
+      view === undefined ||
+      view.state !== 'pending' ||
+      view.attempt !== row.attempt ||
+      view.approvals.length > 0
+    ) {
+      markDone(row, n);
       return;
     }
     // No channel to post it in: nothing to reply to, now or later.
     if (approvalChannel(view, services.config) === undefined) {
-      markDone(row.id, n);
+      markDone(row, n);
       return;
     }
     const message = await services.approvalMessages.get(row.id);
     // Not posted yet (the feed catches up, or Slack refused it): asked again at the next run.
     if (message === undefined) return;
-    const key = `reminder:${row.id}:${n}`;
-    const mine = await services.once(key);
-    markDone(row.id, n);
-    if (!mine) return;
     const content = reminderMessage(view, services.executor.policy, n, of);
+    // Queued, or already queued by a replica (the outbox keeps the key): done either way. A throw
+    // leaves the slot open for the next run.
     await services.outbox.enqueue(
       'chat.postMessage',
       { channel: message.channel, thread_ts: message.ts, ...content, unfurl_links: false },
-      key,
+      reminderKey(row, n),
     );
+    markDone(row, n);
   };
 
   return {
@@ -91,12 +100,16 @@ export function remindersJob(services: ReminderServices): PeriodicJob {
     everyMs: REMINDERS_EVERY_MS,
     async run(now) {
       const rows = await services.executor.waitingApprovals();
-      const waiting = new Set(rows.map((row) => row.id));
-      for (const id of done.keys()) if (!waiting.has(id)) done.delete(id);
+      const waiting = new Set(rows.map(slotOf));
+      for (const slot of done.keys()) if (!waiting.has(slot)) done.delete(slot);
       for (const row of rows) {
-        const times = reminderTimes(Date.parse(row.createdAt), Date.parse(row.expiresAt), row.reminderMs);
+        const times = reminderTimes(
+          Date.parse(row.attemptStartedAt),
+          Date.parse(row.expiresAt),
+          row.reminderMs,
+        );
         const n = dueReminder(times, now.getTime());
-        if (n === undefined || isDone(row.id, n)) continue;
+        if (n === undefined || isDone(row, n)) continue;
         try {
           await remind(row, n, times.length);
         } catch (error) {

@@ -5,6 +5,7 @@ import {
   type ApprovalStore,
   type Expected,
   listLimit,
+  listOffset,
   type NewVote,
   type VoteRow,
 } from '../../approvals/store.js';
@@ -154,8 +155,8 @@ export class SqliteApprovalStore implements ApprovalStore {
     }
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
     return this.db
-      .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
-      .all(...params, listLimit(filter)) as ApprovalRow[];
+      .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
+      .all(...params, listLimit(filter), listOffset(filter)) as ApprovalRow[];
   }
 
   async census(): Promise<ApprovalCensus> {

@@ -9,20 +9,28 @@ export const CLAIMS_SCHEMA = [
    )`,
 ];
 
+/** The claims by age, for pruning. */
+export const CLAIMS_BY_AGE = [
+  'CREATE INDEX IF NOT EXISTS schedule_claims_claimed_at ON schedule_claims (claimed_at)',
+];
+
 export function migrateClaims(db: Db): void {
   migrate(db, 'schedule-1', CLAIMS_SCHEMA);
+  migrate(db, 'schedule-2', CLAIMS_BY_AGE);
 }
 
 /** Claims on scheduled work, in SQLite: the primary key lets one insert through. */
 export class SqliteClaimStore implements ClaimStore {
   readonly #insert;
   readonly #get;
+  readonly #prune;
 
   constructor(db: Db) {
     this.#insert = db.prepare(
       'INSERT INTO schedule_claims (claim_key, owner, claimed_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
     );
     this.#get = db.prepare('SELECT 1 FROM schedule_claims WHERE claim_key = ?');
+    this.#prune = db.prepare('DELETE FROM schedule_claims WHERE claimed_at < ?');
   }
 
   async claim(key: string, owner: string, at: Date): Promise<boolean> {
@@ -31,5 +39,9 @@ export class SqliteClaimStore implements ClaimStore {
 
   async claimed(key: string): Promise<boolean> {
     return this.#get.get(key) !== undefined;
+  }
+
+  async prune(before: Date): Promise<number> {
+    return this.#prune.run(before.toISOString()).changes;
   }
 }

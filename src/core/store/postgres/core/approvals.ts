@@ -6,6 +6,7 @@ import {
   type ApprovalStore,
   type Expected,
   listLimit,
+  listOffset,
   type NewVote,
   type VoteRow,
 } from '../../../approvals/store.js';
@@ -158,9 +159,13 @@ export class PgApprovalStore implements ApprovalStore {
       values.push(value);
       where.push(`${column} = $${values.length}`);
     }
-    values.push(listLimit(filter));
+    values.push(listLimit(filter), listOffset(filter));
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-    return this.#all(`${SELECT} ${clause} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
+    const n = values.length;
+    return this.#all(
+      `${SELECT} ${clause} ORDER BY created_at DESC, id DESC LIMIT $${n - 1} OFFSET $${n}`,
+      values,
+    );
   }
 
   async census(): Promise<ApprovalCensus> {

@@ -17,4 +17,11 @@ export class PgClaimStore implements ClaimStore {
     const result = await this.client.query('SELECT 1 FROM schedule_claims WHERE claim_key = $1', [key]);
     return result.rowCount === 1;
   }
+
+  async prune(before: Date): Promise<number> {
+    const result = await this.client.query('DELETE FROM schedule_claims WHERE claimed_at < $1', [
+      before.toISOString(),
+    ]);
+    return result.rowCount ?? 0;
+  }
 }

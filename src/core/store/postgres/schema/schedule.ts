@@ -6,3 +6,8 @@ export const SCHEDULE_V2: readonly string[] = [
      claimed_at text NOT NULL
    )`,
 ];
+
+/** The claims by age, for pruning those older than a week (src/core/schedule/prune.ts). */
+export const SCHEDULE_BY_AGE_V5: readonly string[] = [
+  'CREATE INDEX schedule_claims_claimed_at ON schedule_claims (claimed_at)',
+];
