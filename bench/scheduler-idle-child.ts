@@ -83,7 +83,7 @@ try {
   });
   await serve.slack?.approvals.drain();
   if (mode === 'baseline') await runtime.scheduler.stop();
-  const jobs = mode === 'baseline' ? [] : ['reminders', 'digest'].filter((n) => runtime.scheduler.has(n));
+  const jobs = mode === 'baseline' ? [] : runtime.scheduler.names();
   // Start-up's garbage and JIT settle first.
   await sleep(3_000);
   const cpu0 = process.cpuUsage();

@@ -50,6 +50,11 @@ export class Scheduler {
     return this.#jobs.has(name);
   }
 
+  /** The jobs scheduled, by name. */
+  names(): string[] {
+    return [...this.#jobs.keys()];
+  }
+
   /** Runs `job` now and then every `everyMs` after each run ends, until `stop`. */
   every(job: PeriodicJob): void {
     if (this.#jobs.has(job.name)) throw new Error(`a job named ${job.name} is already scheduled`);
