@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type { SignTarget, StepUpProof } from './approvals/step-up.js';
@@ -11,14 +11,14 @@ import type {
   RequestOrigin,
   WaitingApproval,
 } from './approvals/types.js';
-import { AuditBacklogFullError, type AuditLog } from './audit/index.js';
-import { type CardDirectory, cardsSeen } from './cards.js';
+import type { AuditLog } from './audit/index.js';
+import type { CardDirectory } from './cards.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
 import { notConfigured } from './errors.js';
 import { requestFingerprint } from './fingerprint.js';
-import { forgetUnkeyed, keepResult, keyUse, reserveKey } from './idempotency.js';
+import { forgetUnkeyed, keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
 import { observed, type ToolCallObserver } from './observe.js';
@@ -34,7 +34,8 @@ import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import type { ExecuteResult } from './results.js';
-import { runTool, secretsOf, toFailure } from './run-tool.js';
+import { runAllowed } from './run-allowed.js';
+import { secretsOf } from './run-tool.js';
 import type { Storage } from './store/index.js';
 import type { AnyTool, ToolDefaults } from './tool.js';
 import type { ServiceWebhooks } from './webhooks.js';
@@ -228,7 +229,7 @@ export class Executor {
         : `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
     const joined = this.inflight.get(flight);
     if (joined !== undefined) return joined;
-    const running = this.runAllowed(tool, input, actor, fingerprint, req).finally(() => {
+    const running = runAllowed(this.deps, { tool, input, actor, fingerprint, req }).finally(() => {
       this.inflight.delete(flight);
     });
     this.inflight.set(flight, running);
@@ -269,79 +270,6 @@ export class Executor {
     });
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
-  }
-
-  private async runAllowed(
-    tool: AnyTool,
-    input: Record<string, unknown>,
-    actor: Actor,
-    /** Made whenever the call has an idempotency key. */
-    fingerprint: string | undefined,
-    req: ExecuteRequest,
-  ): Promise<ExecuteResult> {
-    const key = req.idempotencyKey;
-    let requestId: string = randomUUID();
-    if (key !== undefined && fingerprint !== undefined) {
-      const { previous, requestId: keyed } = await reserveKey(this.deps.storage, {
-        actor,
-        tool,
-        fingerprint,
-        key,
-      });
-      if (previous !== undefined && previous.fingerprint !== fingerprint) {
-        const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
-        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
-        return invalidResult(tool.name, message);
-      }
-      if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
-      requestId = keyed;
-    }
-    // A read is recorded once, by its outcome entry (actor, input, decision, result), which waits
-    // for the database if it is away; when too many wait, the read is refused rather than run
-    // unrecorded. A write also gets its `requested` entry first, so a crash mid-call still leaves
-    // the request on record.
-    if (tool.hints.readOnly && !this.deps.audit.accepting) {
-      const error = toFailure(new AuditBacklogFullError(this.deps.audit.waiting), []);
-      return { status: 'failed', tool: tool.name, error };
-    }
-    if (!tool.hints.readOnly) {
-      await this.deps.audit.append(
-        {
-          actor: actor.id,
-          frontEnd: actor.frontEnd,
-          tool: tool.name,
-          input: this.redacted(tool, input),
-          decision: 'allow',
-          event: 'requested',
-          requestIds: [requestId],
-        },
-        { secrets: secretsOf(tool, input) },
-      );
-    }
-    const outcome = await runTool(this.deps, {
-      tool,
-      input,
-      actor,
-      requestId,
-      ...optional('onProgress', req.onProgress),
-      ...optional('signal', req.signal),
-    });
-    if (outcome.status === 'ok') {
-      const seen = cardsSeen(input, outcome.output);
-      if (seen.length > 0) await this.cards.remember(seen);
-    }
-    const result: ExecuteResult =
-      outcome.status === 'ok'
-        ? { status: 'ok', tool: tool.name, output: outcome.output, requestId }
-        : (invalidRequest(tool.name, outcome.error) ?? {
-            status: 'failed',
-            tool: tool.name,
-            error: outcome.error,
-          });
-    // Only a success is remembered: a failed call may be retried with the same key (and request id).
-    if (key !== undefined && result.status === 'ok')
-      await keepResult(this.deps.storage, { actor, tool, key }, result);
-    return result;
   }
 
   /** A request refused before anything ran (unknown tool, invalid input, denied), on record. */
