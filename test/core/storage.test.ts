@@ -10,6 +10,7 @@ import { migrate } from '../../src/core/store/postgres/migrate.js';
 import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
 import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { approvalRow } from '../helpers/approval-rows.js';
 import { sampleEntry } from '../helpers/audit.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
 
@@ -65,45 +66,15 @@ const BACKENDS: Backend[] = [
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
-function row(id: string, changes: Partial<ApprovalRow> = {}): ApprovalRow {
-  return {
+/** A pending payout approval opened at T0, expiring an hour later. */
+const row = (id: string, changes: Partial<ApprovalRow> = {}): ApprovalRow =>
+  approvalRow(0, T0, {
     id,
-    tool: 'create_payout',
-    input_json: '{}',
     fingerprint: `fp-${id}`,
-    idempotency_key: null,
-    requester_id: 'cli:operator',
-    requester_json: '{"id":"cli:operator","frontEnd":"cli"}',
-    requester_person: 'cli:operator',
-    origin_json: '{"frontEnd":"cli","displayName":"cli:operator"}',
-    route_json: null,
-    state: 'pending',
-    required_approvers: 1,
-    approver_role: 'approver',
-    policy_rule: 'payouts',
-    policy_reason: 'payouts need an approver',
-    preview_json: null,
-    bound_json: null,
-    checkpoints_json: '{}',
-    result_json: null,
-    error_json: null,
     request_id: `${id}-1`,
-    attempt: 1,
-    sends: 0,
-    owner: null,
-    lease_until: null,
-    created_at: T0,
-    updated_at: T0,
     expires_at: at(3600),
-    decided_by: null,
-    decision_reason: null,
-    settlement_json: null,
-    settle_next_at: null,
-    settle_polls: 0,
-    step_up: null,
     ...changes,
-  };
-}
+  });
 
 /** The core's stores and their transactions, through their interfaces, on every backend. */
 describe.each(BACKENDS)('$name', (backend) => {
