@@ -97,6 +97,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       ...optional('metricsKey', settings.metricsKey),
       running: () => ({ mcp: MCP_PATH, slack: slack === undefined ? 'off' : slack.config.mode }),
       outbox: () => slack?.outbox,
+      auditWaiting: () => runtime.audit.waiting,
       ready: () => ready,
     }),
     [SLACK_EVENTS_PATH]: async (req, res) => {

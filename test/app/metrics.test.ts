@@ -210,7 +210,7 @@ describe('who may scrape, and what health says', () => {
     expect(await ready.json()).toEqual({ ready: true });
   });
 
-  it('answers 503 with the database unreachable once the database is closed, and the scrape says so', async () => {
+  it('answers 503 with the database unreachable once the database is closed, and the scrape says so and counts the audit entries waiting', async () => {
     const broken = await createTestCore({ sandbox: c.sandbox });
     const served = await startServe({
       runtime: broken.runtime,
@@ -226,8 +226,17 @@ describe('who may scrape, and what health says', () => {
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'unhealthy', database: 'unreachable' });
       expect((await scrape(served.url)).value('bankops_database_up')).toBe(0);
+      // A read still answers; its audit entry waits for the database, and the scrape counts it.
+      const read = await broken.runtime.executor.execute({
+        tool: 'get_balances',
+        input: {},
+        actor: { id: 'cli:ops', frontEnd: 'cli', cliUser: 'ops' },
+      });
+      expect(read.status).toBe('ok');
+      expect((await scrape(served.url)).value('bankops_audit_waiting_entries')).toBe(1);
     } finally {
       await served.close();
+      await broken.runtime.audit.close(0).catch(() => undefined);
       await broken.close().catch(() => undefined);
     }
   });

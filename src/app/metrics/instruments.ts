@@ -82,6 +82,11 @@ export function createInstruments() {
       help: 'Audit log entries this process committed',
       ...on,
     }),
+    auditWaiting: new Gauge({
+      name: 'bankops_audit_waiting_entries',
+      help: 'Audit entries recorded and not yet committed (reads wait here while the database is away)',
+      ...on,
+    }),
     lastVerify: new Gauge({
       name: 'bankops_audit_last_verify_timestamp_seconds',
       help: 'When this process last checked the whole audit chain (Unix time; 0 when never)',

@@ -11,6 +11,8 @@ export interface ScrapeSources {
   storage: Storage;
   /** Messages not yet sent to Slack (absent when Slack is off). */
   outboxBacklog?: () => Promise<number>;
+  /** Audit entries waiting for their commit (the audit log's queue; it grows while the database is away). */
+  auditWaiting?: () => number;
   now?: () => Date;
 }
 
@@ -73,6 +75,8 @@ export class ServeMetrics {
 
   async #readDatabase(sources: ScrapeSources): Promise<void> {
     const m = this.#m;
+    // Read first: it matters most when the database does not answer.
+    if (sources.auditWaiting !== undefined) m.auditWaiting.set(sources.auditWaiting());
     try {
       const { census, head, cursors } = await sources.storage.read(async (stores) => ({
         census: await stores.approvals.census(),

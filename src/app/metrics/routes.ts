@@ -22,6 +22,8 @@ export interface OperationsOptions {
   running: () => { mcp: string; slack: 'off' | 'http' | 'socket' };
   /** Slack's outbox, when Slack runs. */
   outbox: () => { pending(): Promise<number> } | undefined;
+  /** The audit log's entries waiting for their commit. */
+  auditWaiting?: () => number;
   /** Migrations done and the first catch-up of the approval feed behind us. */
   ready: () => boolean;
 }
@@ -69,6 +71,7 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
       const scrape = await metrics.scrape({
         storage,
         ...optional('outboxBacklog', outbox && (() => outbox.pending())),
+        ...optional('auditWaiting', options.auditWaiting),
       });
       res.writeHead(200, { 'Content-Type': scrape.contentType, 'Cache-Control': 'no-store' });
       res.end(scrape.body);
