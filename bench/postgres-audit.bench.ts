@@ -10,38 +10,24 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { verifyAuditLog } from '../src/core/store/postgres/audit-verify.js';
 import { migrate } from '../src/core/store/postgres/migrate.js';
 import { createPgPool } from '../src/core/store/postgres/pool.js';
+import { asServerAdmin, TEST_SERVER_URL, urlFor } from '../test/helpers/postgres.js';
 
-const server = process.env.BANKOPS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const entries = Number(process.argv[2] ?? 20_000);
 const PROCESSES = 2;
 const WRITERS = 32;
 const worker = fileURLToPath(new URL('./postgres-audit-worker.ts', import.meta.url));
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const admin = (sql: string): Promise<void> =>
+  asServerAdmin((client) => client.query(sql)).then(() => undefined);
 
 async function run(mode: 'locked' | 'durable' | 'reads'): Promise<number> {
   const count = mode === 'locked' ? Math.max(PROCESSES * WRITERS, Math.round(entries / 10)) : entries;
   const name = `bankops_bench_${process.pid}_${mode}`;
   await admin(`CREATE DATABASE ${name}`);
-  const url = databaseUrl(name);
+  const url = urlFor(name);
   const store = createPgPool(url, { max: 2 });
   try {
     await migrate(store);
@@ -82,7 +68,7 @@ const unreachable = await admin('SELECT 1').then(
   (error: unknown) => (error instanceof Error ? error.message : String(error)),
 );
 if (unreachable !== undefined) {
-  console.log(`postgres audit: skipped, no PostgreSQL at ${server} (${unreachable})`);
+  console.log(`postgres audit: skipped, no PostgreSQL at ${TEST_SERVER_URL} (${unreachable})`);
 } else {
   const locked = await run('locked');
   const durable = await run('durable');

@@ -8,7 +8,7 @@
 // none: skipped. Run: npx tsx bench/replicas.bench.ts [votes] [concurrent]
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
+import { asServerAdmin, TEST_SERVER_URL, urlFor } from '../test/helpers/postgres.js';
 import {
   APPROVERS,
   approvalPost,
@@ -23,23 +23,9 @@ import { type ReplicaSet, type ServeProcess, startReplicaSet } from '../test/rep
 
 const VOTES = Number(process.argv[2] ?? 100);
 const CONCURRENT = Number(process.argv[3] ?? 100);
-const server = process.env.BANKOPS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function admin(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: server, connectionTimeoutMillis: 3_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function databaseUrl(name: string): string {
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const admin = (sql: string): Promise<void> =>
+  asServerAdmin((client) => client.query(sql)).then(() => undefined);
 
 const quantile = (sorted: number[], q: number): number =>
   sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
@@ -89,7 +75,7 @@ async function withReplicas<T>(
 ): Promise<T> {
   const name = `bankops_bench_${process.pid}_${label}`;
   await admin(`CREATE DATABASE ${name}`);
-  const set = await startReplicaSet({ databaseUrl: databaseUrl(name), policyYaml: approvalsPolicyYaml() });
+  const set = await startReplicaSet({ databaseUrl: urlFor(name), policyYaml: approvalsPolicyYaml() });
   try {
     const serves: ServeProcess[] = [];
     // One at a time: the first migrates, the next find the schema current.
@@ -173,7 +159,7 @@ const unreachable = await admin('SELECT 1').then(
   (error: unknown) => (error instanceof Error ? error.message : String(error)),
 );
 if (unreachable !== undefined) {
-  console.log(`replicas: skipped, no PostgreSQL at ${server} (${unreachable})`);
+  console.log(`replicas: skipped, no PostgreSQL at ${TEST_SERVER_URL} (${unreachable})`);
 } else {
   // The replicas run the built binary: built first when older than its sources.
   const root = join(import.meta.dirname, '..');
