@@ -14,7 +14,7 @@ import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.j
 import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { injectFault } from '../helpers/client-http.js';
-import { manualClock } from '../helpers/clock.js';
+import { type ManualClock, manualClock } from '../helpers/clock.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
 import { clientFor, type RunningSandbox, raw, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -96,6 +96,20 @@ const policy = parsePolicyText(
   'default.yaml',
 );
 
+/** The balance alerts on `storage`, checked every 5 minutes on `clock`; log lines into `lines` when given. */
+function balanceAlerts(storage: Storage, clock: ManualClock, lines?: string[]): BalanceAlerts {
+  return new BalanceAlerts({
+    storage,
+    audit: new AuditLog(storage),
+    client,
+    policy: () => policy,
+    companyCode: sandbox.credentials.companyId,
+    clock,
+    intervalMs: 300_000,
+    ...(lines === undefined ? {} : { log: createLogger('info', (line) => lines.push(line)) }),
+  });
+}
+
 describe.each(BACKENDS)('balance alerts on $name', (backend) => {
   it('keeps an alert whole, amounts past 2^31 minor units included, and forgets it when removed', async () => {
     const [a, b] = await backend.twoReplicas();
@@ -138,15 +152,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
   it('checks every alert with one read of the balances and posts a crossing once', async () => {
     const [storage] = await backend.twoReplicas();
     const clock = manualClock('2026-11-26T12:00:00Z');
-    const alerts = new BalanceAlerts({
-      storage,
-      audit: new AuditLog(storage),
-      client,
-      policy: () => policy,
-      companyCode: sandbox.credentials.companyId,
-      clock,
-      intervalMs: 300_000,
-    });
+    const alerts = balanceAlerts(storage, clock);
     const operator = { id: 'cli:ops', frontEnd: 'cli' as const, cliUser: 'ops' };
     // EUR holds 120,000 at the sandbox: under the first, above the second; USD above the third.
     for (const [currency, amount] of [
@@ -176,16 +182,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
     await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000dd', { thresholdMinor: 99_000_000 })));
     await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000ee', { thresholdMinor: 98_000_000 })));
     const lines: string[] = [];
-    const logged = new BalanceAlerts({
-      storage,
-      audit: new AuditLog(storage),
-      client,
-      policy: () => policy,
-      companyCode: sandbox.credentials.companyId,
-      clock,
-      intervalMs: 300_000,
-      log: createLogger('info', (line) => lines.push(line)),
-    });
+    const logged = balanceAlerts(storage, clock, lines);
     const failing: AlertPost[] = [];
     expect(
       await logged.check(async (post) => {
@@ -223,16 +220,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
     const [storage] = await backend.twoReplicas();
     const clock = manualClock('2026-11-26T12:00:00Z');
     const lines: string[] = [];
-    const alerts = new BalanceAlerts({
-      storage,
-      audit: new AuditLog(storage),
-      client,
-      policy: () => policy,
-      companyCode: sandbox.credentials.companyId,
-      clock,
-      intervalMs: 300_000,
-      log: createLogger('info', (line) => lines.push(line)),
-    });
+    const alerts = balanceAlerts(storage, clock, lines);
     await storage.transaction((tx) => tx.alerts.add(alert('alr_00000000ff', { thresholdMinor: 99_000_000 })));
     // The read fails: `read-failed` is post 1, said in the log once for the check.
     await injectFault(sandbox, { path: '/svc/banking/api/v1/accounts/balances', method: 'GET', status: 503 });
