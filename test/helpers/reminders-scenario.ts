@@ -14,15 +14,15 @@ import {
   APPROVALS_CHANNEL,
   APPROVERS,
   APPROVERS_GROUP,
-  approvalPost,
   approvalsPolicyYaml,
+  askApproval,
+  clickButton,
   PEOPLE,
-  shown,
   TREASURY_CHANNEL,
   threadOf,
   whereIs,
 } from './slack-approvals.js';
-import { buttonsOf, textOf } from './slack-requests.js';
+import { textOf } from './slack-requests.js';
 
 /** Where the replicas keep everything: the SQLite file of the test (default), or PostgreSQL. */
 export interface ScenarioDatabase {
@@ -145,21 +145,10 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
     }
   }
 
-  async function ask(user: string, text: string): Promise<string> {
-    const { id } = await t.slack.command(user, text);
-    const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-    const approval = /apr_\w+/.exec(answer)?.[0];
-    if (approval === undefined) throw new Error(answer);
-    await t.api.waitFor(() => approvalPost(t.api, approval));
-    return approval;
-  }
+  const ask = (user: string, text: string): Promise<string> => askApproval(t, user, text);
 
-  async function click(user: string, approvalId: string, label: string): Promise<string> {
-    const target = buttonsOf(shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
-    if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
-    const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
-    return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-  }
+  const click = (user: string, approvalId: string, label: string): Promise<string> =>
+    clickButton(t, user, approvalId, label);
 
   async function fault(status: number): Promise<void> {
     const response = await fetch(`${t.sandbox.url}/_sandbox/faults`, {

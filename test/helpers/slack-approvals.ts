@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { ApiCall, SlackApiStandIn } from './slack-api.js';
 import type { SlackTest } from './slack-app.js';
-import { type Payload, textOf } from './slack-requests.js';
+import { buttonsOf, type Payload, textOf } from './slack-requests.js';
 
 /** The people of the approval tests, as the policy knows them. */
 export const PEOPLE = {
@@ -128,4 +128,28 @@ export function cliEnvFor(t: Pick<SlackTest, 'dir' | 'sandbox'>, actor: string):
     BANKOPS_APPROVAL_TTL_SECONDS: '3600',
     BANKOPS_ACTOR: actor,
   };
+}
+
+/** Asks for a payout by slash command as `user`; resolves with the approval's id once its message is posted. */
+export async function askApproval(t: SlackTest, user: string, text: string): Promise<string> {
+  const { id } = await t.slack.command(user, text);
+  const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
+  const approval = /apr_\w+/.exec(answer)?.[0];
+  if (approval === undefined) throw new Error(answer);
+  await t.api.waitFor(() => approvalPost(t.api, approval));
+  return approval;
+}
+
+/** Clicks a button of the approval message (or of `message`) as `user`; resolves with the ephemeral answer's text. */
+export async function clickButton(
+  t: SlackTest,
+  user: string,
+  approvalId: string,
+  label: string,
+  message?: Payload,
+): Promise<string> {
+  const target = buttonsOf(message ?? shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
+  if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
+  const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
+  return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
 }

@@ -14,10 +14,10 @@ import {
   approvalPost,
   approvalPosts,
   approvalsPolicyYaml,
+  clickButton,
   cliEnvFor,
   directMessages,
   PEOPLE,
-  shown,
   waitShown,
   whereIs,
 } from '../helpers/slack-approvals.js';
@@ -79,12 +79,8 @@ async function requestInProcess(
 }
 
 /** A click on the approval message's button, as Slack sends it. */
-async function click(user: string, approvalId: string, label: string): Promise<string> {
-  const target = buttonsOf(shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
-  if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
-  const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
-  return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-}
+const click = (user: string, approvalId: string, label: string): Promise<string> =>
+  clickButton(t, user, approvalId, label);
 
 describe('approvals from other processes', () => {
   it('opened by `bankops call` in another process: posted; approved with `bankops approvals approve`: updated, requester told in Slack', async () => {

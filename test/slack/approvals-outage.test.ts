@@ -10,8 +10,9 @@ import {
   APPROVALS_CHANNEL,
   APPROVERS,
   APPROVERS_GROUP,
-  approvalPost,
   approvalsPolicyYaml,
+  askApproval,
+  clickButton,
   cliEnvFor,
   directMessages,
   PEOPLE,
@@ -57,21 +58,10 @@ function payout(): string {
   return `payout ${amount} USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED`;
 }
 
-async function ask(user: string, text: string): Promise<string> {
-  const { id } = await t.slack.command(user, text);
-  const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-  const approval = /apr_\w+/.exec(answer)?.[0];
-  if (approval === undefined) throw new Error(answer);
-  await t.api.waitFor(() => approvalPost(t.api, approval));
-  return approval;
-}
+const ask = (user: string, text: string): Promise<string> => askApproval(t, user, text);
 
-async function click(user: string, approvalId: string, label: string): Promise<string> {
-  const target = buttonsOf(shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
-  if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
-  const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
-  return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-}
+const click = (user: string, approvalId: string, label: string): Promise<string> =>
+  clickButton(t, user, approvalId, label);
 
 /** Clicks a button that opens a modal; the modal as bankops sent it to views.open. */
 async function openModal(user: string, approvalId: string, label: string): Promise<Payload> {

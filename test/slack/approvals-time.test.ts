@@ -8,9 +8,9 @@ import {
   APPROVERS_GROUP,
   approvalPost,
   approvalsPolicyYaml,
+  clickButton,
   directMessages,
   PEOPLE,
-  shown,
   threadOf,
   waitShown,
   whereIs,
@@ -46,12 +46,8 @@ async function ask(user: string, text: string): Promise<string> {
   return approval;
 }
 
-async function click(user: string, approvalId: string, label: string, message?: Payload): Promise<string> {
-  const target = buttonsOf(message ?? shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
-  if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
-  const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
-  return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-}
+const click = (user: string, approvalId: string, label: string, message?: Payload): Promise<string> =>
+  clickButton(t, user, approvalId, label, message);
 
 describe('a re-quote', () => {
   it('shows the new quote and asks again; a click on the old quote counts for nothing', async () => {
