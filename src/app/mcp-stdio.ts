@@ -24,7 +24,11 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
   return {
     get() {
       building ??= import('./runtime.js')
-        .then(({ createRuntime }) => createRuntime(config, { log, watchPolicy: true, background: true }))
+        // One assistant's calls: too few for an audit writer thread to pay for its start (and this
+        // server runs from a bundle, which carries no thread module beside it).
+        .then(({ createRuntime }) =>
+          createRuntime(config, { log, watchPolicy: true, background: true, auditThread: false }),
+        )
         .then(
           (runtime) => {
             log.info('bankops runtime ready', {

@@ -1,6 +1,7 @@
 import { BalanceAlerts } from '../core/alerts/index.js';
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
+import { ThreadWriter } from '../core/audit/thread-writer.js';
 import {
   type ClientConfig,
   createServiceClient,
@@ -103,6 +104,11 @@ export interface RuntimeOptions {
   observe?: RuntimeObserver;
   /** Audit entries that may wait for the database at most (10,000 by default; tests set a few). */
   auditMaxWaiting?: number;
+  /**
+   * Commit the audit log's batches in a thread of its own, off the thread that answers requests
+   * (`background` processes do by default; a short command has too few entries to gain from it).
+   */
+  auditThread?: boolean;
   /** Client settings the environment does not carry (tests turn retries off). */
   client?: Partial<Pick<ClientConfig, 'maxRetries' | 'now'>>;
 }
@@ -114,6 +120,19 @@ export interface RuntimeObserver {
 }
 
 export { sandboxDatabasePath } from './shared-sandbox.js';
+
+/** The audit log's writer thread, on the same database; none for a database only this connection sees. */
+function auditWriterOf(config: Config, wanted: boolean, log: Logger): ThreadWriter | undefined {
+  if (!wanted) return undefined;
+  if (config.databaseUrl !== undefined)
+    return new ThreadWriter(
+      { kind: 'postgres', url: config.databaseUrl, applicationName: 'bankops-audit' },
+      { log },
+    );
+  return config.databasePath === ':memory:'
+    ? undefined
+    : new ThreadWriter({ kind: 'sqlite', file: config.databasePath }, { log });
+}
 
 /** The names in the policy that point nowhere: not errors (they match nothing), but usually a slip. */
 function warnDangling(policy: PolicyStore, registry: Registry, log: Logger): void {
@@ -163,6 +182,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
     log,
     ...optional('maxWaiting', options.auditMaxWaiting),
+    ...optional('writer', auditWriterOf(config, options.auditThread ?? options.background === true, log)),
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });

@@ -1,9 +1,8 @@
 import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from '../log.js';
-import type { AuditAppendOptions, AuditCommit } from '../store/index.js';
 import { AuditBacklogFullError } from './errors.js';
 import type { AuditEntry } from './schema.js';
-import type { Prepared } from './seal.js';
+import type { Pending, WriterCommit } from './writer.js';
 
 /** How long a relaxed entry may wait for others to share its commit. */
 export const RELAXED_WINDOW_MS = 10;
@@ -16,14 +15,17 @@ export const MAX_WAITING = 10_000;
 /** Pauses between attempts while the database fails: doubling from the first to the last. */
 const RETRY_MS = [100, 5_000] as const;
 
-/** One commit of a batch at the head of the chain (`Storage.appendAudit`). */
-export type CommitBatch = (batch: readonly Prepared[], options: AuditAppendOptions) => Promise<AuditCommit>;
+/** One commit of a batch at the head of the chain (an `AuditWriter`'s). */
+export type CommitBatch = (
+  batch: readonly Pending[],
+  options: { durable: boolean; unsure?: readonly Pending[] | undefined },
+) => Promise<WriterCommit>;
 
 interface Queued {
   /** Numbered in the order recorded: `flush` waits for the ones recorded before it. */
   n: number;
-  /** The entry, or how to make it: validated and serialized when its batch is taken. */
-  prepared: Prepared | (() => Prepared);
+  /** The entry as recorded: validated and serialized by the writer, with its batch. */
+  pending: Pending;
   durable: boolean;
   /** When it was recorded (`performance.now()`): its window ends `RELAXED_WINDOW_MS` later. */
   at: number;
@@ -101,15 +103,14 @@ export class GroupCommit {
   }
 
   /**
-   * Queues an entry. `prepare` runs when the entry's batch is taken, off the caller's path (with
-   * the batch's others, which is also cheaper than one at a time between other work); if it
-   * throws, that entry alone is refused.
+   * Queues an entry. The writer validates and serializes it with its batch, off the caller's path;
+   * an entry that breaks the schema is refused alone.
    */
-  add(prepared: Prepared | (() => Prepared), durable: boolean): Promise<AuditEntry> {
+  add(pending: Pending, durable: boolean): Promise<AuditEntry> {
     if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
     return new Promise<AuditEntry>((resolve, reject) => {
       this.#recorded += 1;
-      this.#queue.push({ n: this.#recorded, prepared, durable, at: performance.now(), resolve, reject });
+      this.#queue.push({ n: this.#recorded, pending, durable, at: performance.now(), resolve, reject });
       this.#schedule(durable);
     });
   }
@@ -210,38 +211,21 @@ export class GroupCommit {
 
   async #drain(): Promise<void> {
     do {
-      const batch = this.#prepared(this.#queue.slice(0, MAX_BATCH));
+      const batch = this.#queue.slice(0, MAX_BATCH);
       if (batch.length > 0 && !(await this.#commitBatch(batch))) return;
     } while (this.#due());
-  }
-
-  /** The batch with every entry prepared; one that cannot be is refused and leaves the queue. */
-  #prepared(batch: Queued[]): Queued[] {
-    const refused = new Set<Queued>();
-    for (const queued of batch) {
-      if (typeof queued.prepared !== 'function') continue;
-      try {
-        queued.prepared = queued.prepared();
-      } catch (error) {
-        refused.add(queued);
-        queued.reject(error);
-      }
-    }
-    if (refused.size === 0) return batch;
-    this.#queue = this.#queue.filter((queued) => !refused.has(queued));
-    return batch.filter((queued) => !refused.has(queued));
   }
 
   /** Whether the batch left the queue (committed, or refused as a whole). */
   async #commitBatch(batch: Queued[]): Promise<boolean> {
     const unsure = this.#unsure;
-    let committed: AuditCommit;
+    let committed: WriterCommit;
     try {
       committed = await this.#commit(
-        batch.map((queued) => queued.prepared as Prepared),
+        batch.map((queued) => queued.pending),
         {
           durable: batch.some((queued) => queued.durable),
-          unsure: unsure?.queued.map((queued) => queued.prepared as Prepared),
+          unsure: unsure?.queued.map((queued) => queued.pending),
         },
       );
     } catch (error) {
@@ -251,10 +235,10 @@ export class GroupCommit {
     this.#unsure = undefined;
     if (committed.of === 'unsure' && unsure !== undefined) {
       // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
-      this.#settle(unsure.queued, committed.entries, committed.onDisk);
+      this.#settle(unsure.queued, committed);
       return true;
     }
-    this.#settle(batch, committed.entries, committed.onDisk);
+    this.#settle(batch, committed);
     if (this.#failing !== undefined) {
       this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
       this.#failing = undefined;
@@ -263,20 +247,32 @@ export class GroupCommit {
     return true;
   }
 
-  /** Takes a committed batch off the queue; its entries resolve once on disk. */
-  #settle(batch: readonly Queued[], entries: readonly AuditEntry[], onDisk: Promise<void>): void {
+  /**
+   * Takes a committed batch off the queue: an entry the writer refused is rejected now, the others
+   * resolve once on disk.
+   */
+  #settle(batch: readonly Queued[], { results, onDisk }: WriterCommit): void {
     const done = new Set(batch);
     this.#queue = this.#queue.filter((queued) => !done.has(queued));
-    const resolve = (): void => {
-      for (const [i, queued] of batch.entries()) queued.resolve(entries[i] as AuditEntry);
-    };
-    const settled = onDisk.then(resolve, (error: unknown) => {
-      // Committed, but not known to be on disk: a durable entry's caller must not count on it.
-      for (const [i, queued] of batch.entries()) {
-        if (queued.durable) queued.reject(error);
-        else queued.resolve(entries[i] as AuditEntry);
-      }
-    });
+    const written: [Queued, AuditEntry][] = [];
+    for (const [i, queued] of batch.entries()) {
+      const result = results[i];
+      if (result === undefined) queued.reject(new Error('the audit writer gave no result for an entry'));
+      else if ('refused' in result) queued.reject(result.refused);
+      else written.push([queued, result.entry]);
+    }
+    const settled = onDisk.then(
+      () => {
+        for (const [queued, entry] of written) queued.resolve(entry);
+      },
+      (error: unknown) => {
+        // Committed, but not known to be on disk: a durable entry's caller must not count on it.
+        for (const [queued, entry] of written) {
+          if (queued.durable) queued.reject(error);
+          else queued.resolve(entry);
+        }
+      },
+    );
     this.#toDisk.add(settled);
     void settled.finally(() => this.#toDisk.delete(settled));
   }

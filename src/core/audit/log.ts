@@ -1,11 +1,13 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { Logger } from '../log.js';
+import { optional } from '../optional.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import { type CommitBatch, GroupCommit } from './group-commit.js';
 import { entryOf } from './rows.js';
 import type { AuditAnchor, AuditEntry, AuditEntryInput, AuditFilter, AuditVerifyResult } from './schema.js';
 import { type Prepared, type PrepareOptions, prepareEntry, sealAfter } from './seal.js';
 import { ChainCheck } from './verify.js';
+import { type AuditWriter, inlineWriter } from './writer.js';
 
 export { RELAXED_WINDOW_MS } from './group-commit.js';
 
@@ -25,6 +27,11 @@ export interface AuditLogOptions {
   log?: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Entries that may wait for the database at most (default 10,000); see `record`. */
   maxWaiting?: number;
+  /**
+   * Who validates, serializes and commits the group commit's batches: by default this thread, over
+   * the storage; a long-running process gives a thread of its own (./thread-writer.ts).
+   */
+  writer?: AuditWriter;
 }
 
 export type AppendOptions = PrepareOptions;
@@ -66,6 +73,7 @@ export class AuditLog {
   readonly #onWritten: ((count: number) => void) | undefined;
   readonly #onVerified: ((at: Date) => void) | undefined;
   readonly #group: GroupCommit;
+  readonly #writer: AuditWriter;
 
   constructor(storage: Storage, options: AuditLogOptions = {}) {
     this.#storage = storage;
@@ -74,6 +82,7 @@ export class AuditLog {
     this.#onVerified = options.onVerified;
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
+    this.#writer = options.writer ?? inlineWriter(storage);
     this.#group = new GroupCommit(this.#commit, {
       ...(options.log === undefined ? {} : { log: options.log }),
       ...(options.maxWaiting === undefined ? {} : { maxWaiting: options.maxWaiting }),
@@ -118,7 +127,11 @@ export class AuditLog {
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
     // Its time is now; it is validated, redacted and serialized with its batch, off the caller's path.
     const ts = this.#now().toISOString();
-    return this.#group.add(() => prepareEntry(input, options, this.#secrets(), ts), options.durable);
+    const { extraKeys, secrets } = options;
+    return this.#group.add(
+      { input, ts, options: { ...optional('extraKeys', extraKeys), ...optional('secrets', secrets) } },
+      options.durable,
+    );
   }
 
   /** Whether a read's entry would be taken now: false while the queue is full (the database away). */
@@ -145,12 +158,13 @@ export class AuditLog {
    */
   async close(timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
     await this.#group.close(Date.now() + timeoutMs);
+    await this.#writer.close();
   }
 
-  /** One commit of a batch at the chain's head (see `CommitBatch`). */
+  /** One commit of a batch at the chain's head (see `CommitBatch`), by the writer. */
   readonly #commit: CommitBatch = async (batch, options) => {
-    const committed = await this.#storage.appendAudit(batch, options);
-    this.#onWritten?.(committed.entries.length);
+    const committed = await this.#writer.commit(batch, { ...options, secrets: this.#secrets() });
+    this.#onWritten?.(committed.results.filter((result) => 'entry' in result).length);
     return committed;
   };
 

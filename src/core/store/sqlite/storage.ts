@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { GENESIS_HASH } from '../../audit/hash.js';
+import type { AuditAnchor, AuditEntry } from '../../audit/schema.js';
 import { type Prepared, sealAfter } from '../../audit/seal.js';
 import type { Db } from '../../db.js';
 import { internalError } from '../../errors.js';
@@ -74,19 +76,23 @@ export class SqliteStorage implements Storage {
 
   /**
    * SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. A
-   * failed COMMIT here did not commit, so an `unsure` batch is never looked for.
+   * failed COMMIT here did not commit; but the audit writer's thread may have stopped after its
+   * commit and before its answer, so an `unsure` batch found at the head is not written again.
    */
   async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
-    const entries = await this.#run(
+    const appended = await this.#run(
       true,
       async (tx) => {
-        const { rows, entries } = sealAfter(await tx.audit.head(), batch);
+        const head = await tx.audit.head();
+        const already = options.unsure === undefined ? undefined : await atHead(tx, head, options.unsure);
+        if (already !== undefined) return { entries: already, of: 'unsure' as const };
+        const { rows, entries } = sealAfter(head, batch);
         await tx.audit.insert(rows);
-        return entries;
+        return { entries, of: 'batch' as const };
       },
       options.durable,
     );
-    return { entries, of: 'batch', onDisk: Promise.resolve() };
+    return { ...appended, onDisk: Promise.resolve() };
   }
 
   #joinable(): Open | undefined {
@@ -132,6 +138,20 @@ export class SqliteStorage implements Storage {
       if (relaxed) this.#db.pragma(`synchronous = ${this.#synchronous}`);
     }
   }
+}
+
+/** The entries of `unsure` when they are the newest of the chain, sealed as they are stored. */
+async function atHead(
+  tx: Tx,
+  head: AuditAnchor,
+  unsure: readonly Prepared[],
+): Promise<AuditEntry[] | undefined> {
+  const first = head.seq - unsure.length + 1;
+  if (unsure.length === 0 || first < 1) return undefined;
+  const [before] = first === 1 ? [] : await tx.audit.select({ afterSeq: first - 2, limit: 1 }, undefined);
+  const anchor = before === undefined ? { seq: 0, hash: GENESIS_HASH } : (before as AuditAnchor);
+  const { entries } = sealAfter({ seq: anchor.seq, hash: anchor.hash }, unsure);
+  return entries.at(-1)?.hash === head.hash ? entries : undefined;
 }
 
 const storages = new WeakMap<Db, SqliteStorage>();

@@ -1,0 +1,182 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../log.js';
+import { redact } from '../redact.js';
+import { fromWire } from './wire-error.js';
+import type { AuditWriter, Pending, WriteOptions, WriterCommit, Written } from './writer.js';
+import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
+
+export type { WriterTarget } from './writer-messages.js';
+
+/** How long `close` waits for the thread to finish what it holds and close its connection. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export interface ThreadWriterOptions {
+  /** Where a thread that stopped with batches in flight is reported. */
+  log?: Pick<Logger, 'error'>;
+  /** Told of each thread started (tests stop one). */
+  onThread?: (thread: Worker) => void;
+}
+
+interface Call {
+  committed: { resolve: (commit: WriterCommit) => void; reject: (error: unknown) => void };
+  disk?: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * The thread's code: the compiled module beside this one; from the sources (tests, `tsx`), the
+ * TypeScript module loaded through tsx's loader, registered in that thread first.
+ */
+function startThread(target: WriterTarget): Worker {
+  const source = import.meta.url.endsWith('.ts');
+  const entry = new URL(source ? './writer-thread.ts' : './writer-thread.js', import.meta.url);
+  if (!source) return new Worker(entry, { workerData: target });
+  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  return new Worker(boot, { eval: true, workerData: target });
+}
+
+/**
+ * The audit writer in a thread of its own: the group commit's batches are validated, redacted,
+ * serialized, chained and committed there, over the thread's own connection, so none of that work
+ * (nor SQLite's synchronous commit) runs on the thread that answers requests. Batches keep their
+ * order: the group commit hands over one at a time. The thread starts on the first batch, and again
+ * on the next one if it stopped; while no batch is in flight it does not keep the process alive.
+ */
+export class ThreadWriter implements AuditWriter {
+  readonly #target: WriterTarget;
+  readonly #log: Pick<Logger, 'error'> | undefined;
+  readonly #onThread: ((thread: Worker) => void) | undefined;
+  #worker: Worker | undefined;
+  #next = 0;
+  readonly #calls = new Map<number, Call>();
+
+  constructor(target: WriterTarget, options: ThreadWriterOptions = {}) {
+    this.#target = target;
+    this.#log = options.log;
+    this.#onThread = options.onThread;
+  }
+
+  commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
+    const worker = this.#started();
+    this.#next += 1;
+    const id = this.#next;
+    const sent = new Promise<WriterCommit>((resolve, reject) => {
+      this.#calls.set(id, { committed: { resolve, reject } });
+    });
+    worker.ref();
+    try {
+      worker.postMessage({ type: 'commit', id, batch, options } satisfies ToWriter);
+      return sent;
+    } catch (error) {
+      // Nothing was sent: an entry holds what cannot be copied to the thread (a function).
+      if (!(error instanceof DOMException && error.name === 'DataCloneError')) {
+        this.#done(id);
+        throw error;
+      }
+    }
+    const { sendable, refused } = cloneable(batch);
+    worker.postMessage({ type: 'commit', id, batch: sendable, options } satisfies ToWriter);
+    return sent.then((commit) => withRefused(commit, batch.length, refused));
+  }
+
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    if (worker === undefined) return;
+    worker.ref();
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage({ type: 'close' } satisfies ToWriter);
+    const timer = setTimeout(() => void worker.terminate(), CLOSE_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  #started(): Worker {
+    if (this.#worker !== undefined) return this.#worker;
+    const worker = startThread(this.#target);
+    worker.unref();
+    worker.on('message', (message: FromWriter) => this.#heard(message));
+    worker.on('error', (error) => this.#stopped(worker, error));
+    worker.on('exit', (code) =>
+      this.#stopped(worker, new Error(`the audit writer's thread exited (${code})`)),
+    );
+    this.#worker = worker;
+    this.#onThread?.(worker);
+    return worker;
+  }
+
+  #heard(message: FromWriter): void {
+    const call = this.#calls.get(message.id);
+    if (call === undefined) return;
+    if (message.type === 'failed') {
+      this.#done(message.id);
+      call.committed.reject(fromWire(message.error));
+    } else if (message.type === 'committed') {
+      const onDisk = new Promise<void>((resolve, reject) => {
+        call.disk = { resolve, reject };
+      });
+      const results = message.results.map(
+        (result): Written => ('entry' in result ? result : { refused: fromWire(result.refused) }),
+      );
+      call.committed.resolve({ of: message.of, results, onDisk });
+    } else {
+      this.#done(message.id);
+      if (message.error === undefined) call.disk?.resolve();
+      else call.disk?.reject(fromWire(message.error));
+    }
+  }
+
+  #done(id: number): void {
+    this.#calls.delete(id);
+    if (this.#calls.size === 0) this.#worker?.unref();
+  }
+
+  /** The thread is gone: what it held fails (the group commit tries it again, on a new thread). */
+  #stopped(worker: Worker, error: unknown): void {
+    if (this.#worker !== worker) return;
+    this.#worker = undefined;
+    if (this.#calls.size > 0) this.#log?.error('the audit writer thread stopped', { error });
+    for (const call of this.#calls.values()) {
+      call.committed.reject(error);
+      call.disk?.reject(error);
+    }
+    this.#calls.clear();
+  }
+}
+
+/**
+ * The entries as they can go to the thread: an input holding what cannot be copied there (a
+ * function) goes as its JSON copy, which is all the writer would keep of it; an entry that still
+ * cannot be copied is refused alone, as the writer refuses one that breaks the schema.
+ */
+function cloneable(batch: readonly Pending[]): {
+  sendable: readonly Pending[];
+  refused: Map<number, unknown>;
+} {
+  const refused = new Map<number, unknown>();
+  const sendable: Pending[] = [];
+  for (const [i, pending] of batch.entries()) {
+    const copied: Pending = { ...pending, input: { ...pending.input, input: redact(pending.input.input) } };
+    try {
+      structuredClone(copied);
+      sendable.push(copied);
+    } catch (error) {
+      refused.set(i, new TypeError(`an audit entry holds a value that cannot be stored: ${String(error)}`));
+    }
+  }
+  return { sendable, refused };
+}
+
+/** The thread's results with the refused entries put back in their places. */
+function withRefused(commit: WriterCommit, size: number, refused: Map<number, unknown>): WriterCommit {
+  if (commit.of === 'unsure') return commit;
+  const results: Written[] = [];
+  let next = 0;
+  for (let i = 0; i < size; i += 1) {
+    const reason = refused.get(i);
+    if (reason !== undefined) results.push({ refused: reason });
+    else {
+      results.push(commit.results[next] as Written);
+      next += 1;
+    }
+  }
+  return { ...commit, results };
+}

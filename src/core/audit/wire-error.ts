@@ -1,0 +1,47 @@
+import { CodedError, type ErrorCode } from '../errors.js';
+import { AuditInputError } from './errors.js';
+
+/** An error as it crosses between threads: what callers look at (its class, code and words). */
+export interface WireError {
+  name: string;
+  message: string;
+  /** A system or SQLite error's code (`ECONNREFUSED`, `SQLITE_BUSY`). */
+  code?: string;
+  coded?: {
+    code: ErrorCode;
+    operation?: string;
+    httpStatus?: number;
+    issues: readonly string[];
+  };
+}
+
+export function toWire(error: unknown): WireError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  const wire: WireError = { name: error.name, message: error.message };
+  if (error instanceof CodedError) {
+    wire.coded = {
+      code: error.code,
+      issues: [...error.issues],
+      ...(error.operation === undefined ? {} : { operation: error.operation }),
+      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+    };
+  } else if (typeof code === 'string') wire.code = code;
+  return wire;
+}
+
+/** The error again, of the class its catchers test for (`AuditInputError`, `CodedError`). */
+export function fromWire(wire: WireError): Error {
+  if (wire.name === 'AuditInputError' && wire.coded !== undefined)
+    return new AuditInputError(wire.coded.issues);
+  if (wire.coded !== undefined) {
+    const { code, operation, httpStatus, issues } = wire.coded;
+    const error = new CodedError({ code, message: wire.message, operation, httpStatus, issues });
+    error.name = wire.name;
+    return error;
+  }
+  const error = new Error(wire.message);
+  error.name = wire.name;
+  if (wire.code !== undefined) Object.assign(error, { code: wire.code });
+  return error;
+}

@@ -1,0 +1,27 @@
+import type { AuditEntry } from './schema.js';
+import type { WireError } from './wire-error.js';
+import type { Pending, WriteOptions } from './writer.js';
+
+/** The database the audit writer's thread opens a connection of its own to. */
+export type WriterTarget =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string; applicationName: string };
+
+/** To the writer's thread: a batch to commit, or the end. */
+export type ToWriter =
+  | { type: 'commit'; id: number; batch: readonly Pending[]; options: WriteOptions }
+  | { type: 'close' };
+
+/**
+ * From the writer's thread: a batch committed (each entry's fate), then on disk; or the commit
+ * failed as a whole (the database's error).
+ */
+export type FromWriter =
+  | {
+      type: 'committed';
+      id: number;
+      of: 'batch' | 'unsure';
+      results: ({ entry: AuditEntry } | { refused: WireError })[];
+    }
+  | { type: 'disk'; id: number; error?: WireError }
+  | { type: 'failed'; id: number; error: WireError };

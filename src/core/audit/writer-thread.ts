@@ -1,0 +1,57 @@
+// The audit writer's thread (./thread-writer.ts starts it): its own connection to the database,
+// over which it validates, serializes, chains and commits the batches the group commit hands it.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../db.js';
+import type { Storage } from '../store/index.js';
+import { createPgPool } from '../store/postgres/pool.js';
+import { postgresStorage } from '../store/postgres/storage.js';
+import { sqliteStorage } from '../store/sqlite/storage.js';
+import { toWire } from './wire-error.js';
+import { inlineWriter, type Pending, type WriteOptions } from './writer.js';
+import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
+
+async function open(target: WriterTarget): Promise<{ storage: Storage; close: () => Promise<void> }> {
+  if (target.kind === 'sqlite') {
+    const db = openDatabase(target.file);
+    return {
+      storage: sqliteStorage(db),
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  // Two connections: one commit at a time, and a durable batch's WAL barrier beside the next one.
+  const store = createPgPool(target.url, { applicationName: target.applicationName, max: 2 });
+  return { storage: postgresStorage(store), close: () => store.pool.end() };
+}
+
+const port = parentPort;
+if (port === null) throw new Error('the audit writer runs as a worker thread');
+const send = (message: FromWriter): void => port.postMessage(message);
+
+const opened = await open(workerData as WriterTarget);
+const writer = inlineWriter(opened.storage);
+
+async function commit(id: number, batch: readonly Pending[], options: WriteOptions): Promise<void> {
+  try {
+    const committed = await writer.commit(batch, options);
+    const results = committed.results.map((result) =>
+      'entry' in result ? result : { refused: toWire(result.refused) },
+    );
+    send({ type: 'committed', id, of: committed.of, results });
+    committed.onDisk.then(
+      () => send({ type: 'disk', id }),
+      (error: unknown) => send({ type: 'disk', id, error: toWire(error) }),
+    );
+  } catch (error) {
+    send({ type: 'failed', id, error: toWire(error) });
+  }
+}
+
+port.on('message', (message: ToWriter) => {
+  if (message.type === 'commit') {
+    void commit(message.id, message.batch, message.options);
+    return;
+  }
+  void opened.close().finally(() => port.close());
+});
