@@ -78,11 +78,16 @@ async function sandboxElsewhere(): Promise<{
   };
 }
 
-/** A runtime as every entry point builds it, against the sandbox at `url`. */
+/**
+ * A runtime as the entry points build it, against the sandbox at `url`: with the audit writer in a
+ * thread of its own as `bankops serve` has it (`auditThread`), or in the caller's thread as a short
+ * CLI command has it.
+ */
 function runtimeAgainst(
   url: string,
   c: typeof SANDBOX_DEFAULTS,
   database: Record<string, string>,
+  auditThread = true,
 ): Promise<Runtime> {
   return createRuntime(
     loadConfig({
@@ -93,37 +98,44 @@ function runtimeAgainst(
       BANKOPS_COMPANY_ID: c.companyId,
       ...database,
     }),
-    { recover: false },
+    { recover: false, auditThread },
   );
 }
 
 /**
  * A read: the client alone, then the same read through the executor (validation, policy, the
- * audit entry in a group commit without an fsync of its own). Interleaved rounds; prints the ratio.
+ * audit entry in a group commit without an fsync of its own), as `serve` runs it (the audit writer
+ * in its own thread) and as a short command does (in the caller's thread). Interleaved rounds;
+ * prints the ratios.
  */
 async function readRatio(
-  runtime: Runtime,
+  runtimes: { serve: Runtime; command: Runtime },
   companyCode: string,
   backend: string,
   where: string,
 ): Promise<void> {
-  const { client, executor } = runtime;
+  const { client } = runtimes.serve;
   const operator = cliActor('bench-operator');
+  const read = (runtime: Runtime) => () =>
+    runtime.executor.execute({ tool: 'get_balances', input: {}, actor: operator });
   const direct: number[] = [];
-  const viaExecutor: number[] = [];
+  const serve: number[] = [];
+  const command: number[] = [];
   await client.accounts.balances({ companyCode });
-  await executor.execute({ tool: 'get_balances', input: {}, actor: operator });
+  await read(runtimes.serve)();
+  await read(runtimes.command)();
   for (let round = 0; round < ROUNDS; round += 1) {
     direct.push(await timeIt(() => client.accounts.balances({ companyCode }), CALLS));
-    viaExecutor.push(
-      await timeIt(() => executor.execute({ tool: 'get_balances', input: {}, actor: operator }), CALLS),
-    );
+    serve.push(await timeIt(read(runtimes.serve), CALLS));
+    command.push(await timeIt(read(runtimes.command), CALLS));
   }
   const d = median(direct);
-  const e = median(viaExecutor);
+  const s = median(serve);
+  const c = median(command);
   console.log(
-    `read get_balances, ${where}: direct client ${d.toFixed(3)} ms/call, executor ${e.toFixed(3)} ms/call, ` +
-      `ratio ${(e / d).toFixed(2)}x (goal ≤ ${backend === 'SQLite' ? '1.10' : '1.25'}x; median of ${ROUNDS} rounds of ${CALLS})`,
+    `read get_balances, ${where}: direct client ${d.toFixed(3)} ms/call, executor ${s.toFixed(3)} ms/call, ` +
+      `ratio ${(s / d).toFixed(2)}x (goal ≤ ${backend === 'SQLite' ? '1.10' : '1.25'}x; median of ${ROUNDS} rounds of ${CALLS}); ` +
+      `with the audit writer in the caller's thread (a short CLI command) ${c.toFixed(3)} ms/call, ${(c / d).toFixed(2)}x`,
   );
 }
 
@@ -140,13 +152,25 @@ async function benchOn(backend: 'SQLite' | 'PostgreSQL'): Promise<void> {
   try {
     // 1. A read, with the sandbox in this process (its work counts in both figures), then with the
     //    sandbox in a process of its own, as the service is in a deployment.
-    await readRatio(runtime, c.companyId, backend, 'sandbox in process');
+    const command = await runtimeAgainst(sandbox.url, c, database, false);
+    try {
+      await readRatio({ serve: runtime, command }, c.companyId, backend, 'sandbox in process');
+    } finally {
+      await command.close();
+    }
     const elsewhere = await sandboxElsewhere();
     const apart = await runtimeAgainst(elsewhere.url, elsewhere.credentials, database);
+    const apartCommand = await runtimeAgainst(elsewhere.url, elsewhere.credentials, database, false);
     try {
-      await readRatio(apart, elsewhere.credentials.companyId, backend, 'sandbox in its own process');
+      await readRatio(
+        { serve: apart, command: apartCommand },
+        elsewhere.credentials.companyId,
+        backend,
+        'sandbox in its own process',
+      );
     } finally {
       await apart.close();
+      await apartCommand.close();
       await elsewhere.close();
     }
 

@@ -145,10 +145,10 @@ export function collectSecrets(value: unknown, extraKeys: Iterable<string> = [])
 }
 
 /**
- * `text` with every occurrence of each known secret (at least 4 characters) replaced by
- * `'[REDACTED]'`, including its URL-encoded and JSON-escaped forms, longest secret first.
+ * The forms in which known secrets (at least 4 characters) may appear in text: as they are,
+ * URL-encoded and JSON-escaped, longest first. Made once for many texts (`sanitizeJson`).
  */
-export function scrubText(text: string, secrets: Iterable<string>): string {
+function variantsOf(secrets: Iterable<string>): string[] {
   const variants = new Set<string>();
   for (const secret of secrets) {
     if (secret.length < MIN_SCRUB_LENGTH) continue;
@@ -160,11 +160,21 @@ export function scrubText(text: string, secrets: Iterable<string>): string {
       // A lone surrogate cannot be URL-encoded, so it cannot appear URL-encoded either.
     }
   }
+  return [...variants].sort((a, b) => b.length - a.length);
+}
+
+function scrubVariants(text: string, variants: readonly string[]): string {
   let out = text;
-  for (const variant of [...variants].sort((a, b) => b.length - a.length)) {
-    out = out.replaceAll(variant, REDACTED);
-  }
+  for (const variant of variants) out = out.replaceAll(variant, REDACTED);
   return out;
+}
+
+/**
+ * `text` with every occurrence of each known secret (at least 4 characters) replaced by
+ * `'[REDACTED]'`, including its URL-encoded and JSON-escaped forms, longest secret first.
+ */
+export function scrubText(text: string, secrets: Iterable<string>): string {
+  return scrubVariants(text, variantsOf(secrets));
 }
 
 /** `'4111111111111111'` → `'411111******1111'` (first six and last four, as PCI DSS allows). */
@@ -200,18 +210,26 @@ export function maskCardNumbersInText(text: string): string {
  * credentials and anything shaped like a JWT removed, whether or not they were known.
  */
 export function sanitizeText(text: string, secrets: Iterable<string> = []): string {
-  return maskCardNumbersInText(scrubText(text, secrets))
+  return sanitizeWith(text, variantsOf(secrets));
+}
+
+function sanitizeWith(text: string, variants: readonly string[]): string {
+  return maskCardNumbersInText(scrubVariants(text, variants))
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, `$1 ${REDACTED}`)
     .replace(/\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g, REDACTED);
 }
 
 /** `sanitizeText` applied to every string (and object key) inside a JSON value. */
 export function sanitizeJson(value: JsonValue, secrets: readonly string[] = []): JsonValue {
-  if (typeof value === 'string') return sanitizeText(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => sanitizeJson(item, secrets));
+  return sanitizeJsonWith(value, variantsOf(secrets));
+}
+
+function sanitizeJsonWith(value: JsonValue, variants: readonly string[]): JsonValue {
+  if (typeof value === 'string') return sanitizeWith(value, variants);
+  if (Array.isArray(value)) return value.map((item) => sanitizeJsonWith(item, variants));
   if (typeof value !== 'object' || value === null) return value;
   const out: { [key: string]: JsonValue } = {};
   for (const [key, field] of Object.entries(value))
-    out[sanitizeText(key, secrets)] = sanitizeJson(field, secrets);
+    out[sanitizeWith(key, variants)] = sanitizeJsonWith(field, variants);
   return out;
 }

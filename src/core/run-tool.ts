@@ -89,18 +89,18 @@ function recordOutcome(
   entry: AuditEntryInput,
   secrets: readonly string[],
 ): Promise<void> | undefined {
-  const lost = (error: unknown): void => {
-    deps.log?.error('audit entry could not be written; the outcome stands', {
-      tool: tool.name,
-      error,
-    });
-  };
-  // A read does not wait (no promise to await at all); a write waits for its entry on disk.
+  // A read does not wait (no promise at all; the audit log reports an entry it cannot write); a
+  // write waits for its entry on disk.
   if (tool.hints.readOnly) {
-    void deps.audit.record(entry, { secrets, durable: false }).catch(lost);
+    deps.audit.note(entry, { secrets });
     return undefined;
   }
-  return deps.audit.append(entry, { secrets }).then(() => undefined, lost);
+  return deps.audit.append(entry, { secrets }).then(
+    () => undefined,
+    (error: unknown) => {
+      deps.log?.error('audit entry could not be written; the outcome stands', { tool: tool.name, error });
+    },
+  );
 }
 
 /** The actor's name as the service should record it in `created_by` / `updated_by`. */

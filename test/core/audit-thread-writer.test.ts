@@ -74,6 +74,22 @@ function writerSuite(backend: string, fresh: (name: string) => Promise<Target>):
       await log.close();
     });
 
+    it('writes noted entries, nobody waiting, and logs the one it refuses instead of throwing', async () => {
+      const { storage, target } = await fresh('noted');
+      const logged: string[] = [];
+      const log = new AuditLog(storage, {
+        writer: new ThreadWriter(target),
+        log: { info: () => undefined, warn: () => undefined, error: (message) => logged.push(message) },
+      });
+      log.note(sampleEntry(1, { requestIds: ['noted-1'] }));
+      log.note({ ...sampleEntry(2), event: 'decided', approvalId: null });
+      log.note(sampleEntry(3, { requestIds: ['noted-3'] }));
+      // An audit read commits what was noted before it.
+      expect((await log.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual(['noted-1', 'noted-3']);
+      expect(logged).toEqual(['audit entry could not be written']);
+      await log.close();
+    });
+
     it('scrubs the secrets of the install and of the call, as in this thread', async () => {
       const { storage, target } = await fresh('secrets');
       const log = new AuditLog(storage, {

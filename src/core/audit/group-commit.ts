@@ -29,8 +29,9 @@ interface Queued {
   durable: boolean;
   /** When it was recorded (`performance.now()`): its window ends `RELAXED_WINDOW_MS` later. */
   at: number;
-  resolve: (entry: AuditEntry) => void;
-  reject: (error: unknown) => void;
+  /** Absent for a noted entry: nobody waits for it. */
+  resolve?: (entry: AuditEntry) => void;
+  reject?: (error: unknown) => void;
 }
 
 /** A failed attempt that may still have committed: the whole batch, looked for by the next commit. */
@@ -116,6 +117,17 @@ export class GroupCommit {
   }
 
   /**
+   * Queues a relaxed entry nobody waits for (no promise to settle: a read's outcome). One the
+   * writer refuses is logged; while the queue is full it is dropped, as `accepting` says once.
+   */
+  note(pending: Pending & { noted: true }): void {
+    if (!this.accepting()) return;
+    this.#recorded += 1;
+    this.#queue.push({ n: this.#recorded, pending, durable: false, at: performance.now() });
+    this.#schedule(false);
+  }
+
+  /**
    * Commits everything recorded before this call; rejects with the database's error if it fails
    * (relaxed entries then stay queued and are tried again).
    */
@@ -151,7 +163,7 @@ export class GroupCommit {
               error,
             });
           }
-          for (const queued of lost) queued.reject(error);
+          for (const queued of lost) queued.reject?.(error);
           return lost.length;
         }
         await new Promise((resolve) => setTimeout(resolve, pause));
@@ -257,19 +269,27 @@ export class GroupCommit {
     const written: [Queued, AuditEntry][] = [];
     for (const [i, queued] of batch.entries()) {
       const result = results[i];
-      if (result === undefined) queued.reject(new Error('the audit writer gave no result for an entry'));
-      else if ('refused' in result) queued.reject(result.refused);
-      else written.push([queued, result.entry]);
+      if (result !== undefined && 'entry' in result) written.push([queued, result.entry]);
+      else if (queued.resolve === undefined && result !== undefined && 'seq' in result) continue;
+      else {
+        const error =
+          result !== undefined && 'refused' in result
+            ? result.refused
+            : new Error('the audit writer gave no entry for a recorded one');
+        if (queued.reject !== undefined) queued.reject(error);
+        else this.#log?.error('audit entry could not be written', { tool: queued.pending.input.tool, error });
+      }
     }
+    if (written.length === 0) return;
     const settled = onDisk.then(
       () => {
-        for (const [queued, entry] of written) queued.resolve(entry);
+        for (const [queued, entry] of written) queued.resolve?.(entry);
       },
       (error: unknown) => {
         // Committed, but not known to be on disk: a durable entry's caller must not count on it.
         for (const [queued, entry] of written) {
-          if (queued.durable) queued.reject(error);
-          else queued.resolve(entry);
+          if (queued.durable) queued.reject?.(error);
+          else queued.resolve?.(entry);
         }
       },
     );
@@ -281,7 +301,7 @@ export class GroupCommit {
     // Durable entries are refused now: their callers wait, and must not act on an unwritten entry.
     const refused = new Set(batch.filter((queued) => queued.durable));
     this.#queue = this.#queue.filter((queued) => !refused.has(queued));
-    for (const queued of refused) queued.reject(error);
+    for (const queued of refused) queued.reject?.(error);
     const kept = batch.filter((queued) => !queued.durable);
     // A commit cut off may have gone through: the next attempt looks for this batch first (settling
     // a refused entry again does nothing).

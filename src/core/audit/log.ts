@@ -127,11 +127,27 @@ export class AuditLog {
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
     // Its time is now; it is validated, redacted and serialized with its batch, off the caller's path.
     const ts = this.#now().toISOString();
-    const { extraKeys, secrets } = options;
-    return this.#group.add(
-      { input, ts, options: { ...optional('extraKeys', extraKeys), ...optional('secrets', secrets) } },
-      options.durable,
-    );
+    return this.#group.add({ input, ts, options: this.#optionsOf(options) }, options.durable);
+  }
+
+  /**
+   * Records a relaxed entry whose caller does not wait for it (a read's outcome): as `record` with
+   * `durable: false`, without a promise. An entry that breaks the schema is logged, not thrown;
+   * while the queue is full (see `accepting`) the entry is dropped. The caller must not change
+   * `input` after the call.
+   */
+  note(input: AuditEntryInput, options: AppendOptions = {}): void {
+    this.#group.note({
+      input,
+      ts: this.#now().toISOString(),
+      options: this.#optionsOf(options),
+      noted: true,
+    });
+  }
+
+  /** What preparing an entry needs of the options: the secrets to scrub, nothing else. */
+  #optionsOf({ extraKeys, secrets }: AppendOptions): AppendOptions {
+    return { ...optional('extraKeys', extraKeys), ...optional('secrets', secrets) };
   }
 
   /** Whether a read's entry would be taken now: false while the queue is full (the database away). */

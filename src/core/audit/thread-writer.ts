@@ -114,7 +114,7 @@ export class ThreadWriter implements AuditWriter {
         call.disk = { resolve, reject };
       });
       const results = message.results.map(
-        (result): Written => ('entry' in result ? result : { refused: fromWire(result.refused) }),
+        (result): Written => ('refused' in result ? { refused: fromWire(result.refused) } : result),
       );
       call.committed.resolve({ of: message.of, results, onDisk });
     } else {

@@ -21,7 +21,7 @@ export type FromWriter =
       type: 'committed';
       id: number;
       of: 'batch' | 'unsure';
-      results: ({ entry: AuditEntry } | { refused: WireError })[];
+      results: ({ entry: AuditEntry } | { seq: number } | { refused: WireError })[];
     }
   | { type: 'disk'; id: number; error?: WireError }
   | { type: 'failed'; id: number; error: WireError };

@@ -35,9 +35,12 @@ const writer = inlineWriter(opened.storage);
 async function commit(id: number, batch: readonly Pending[], options: WriteOptions): Promise<void> {
   try {
     const committed = await writer.commit(batch, options);
-    const results = committed.results.map((result) =>
-      'entry' in result ? result : { refused: toWire(result.refused) },
-    );
+    const told = committed.of === 'unsure' ? (options.unsure ?? []) : batch;
+    // A noted entry's caller does not wait for it: its place is all that goes back.
+    const results = committed.results.map((result, i) => {
+      if ('refused' in result) return { refused: toWire(result.refused) };
+      return 'entry' in result && told[i]?.noted ? { seq: result.entry.seq } : result;
+    });
     send({ type: 'committed', id, of: committed.of, results });
     committed.onDisk.then(
       () => send({ type: 'disk', id }),

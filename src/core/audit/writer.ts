@@ -7,10 +7,15 @@ export interface Pending {
   input: AuditEntryInput;
   options: PrepareOptions;
   ts: string;
+  /** Nobody waits for the entry itself (`AuditLog.note`): its place in the chain is answer enough. */
+  noted?: true;
 }
 
-/** What became of one entry of a batch: sealed in the chain, or refused alone (it breaks the schema). */
-export type Written = { entry: AuditEntry } | { refused: unknown };
+/**
+ * What became of one entry of a batch: sealed in the chain (the entry, or only its place for a
+ * noted one), or refused alone (it breaks the schema).
+ */
+export type Written = { entry: AuditEntry } | { seq: number } | { refused: unknown };
 
 /** One commit of a batch: each entry's fate, in order, and when the committed ones are on disk. */
 export interface WriterCommit {
