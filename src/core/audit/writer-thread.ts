@@ -51,10 +51,17 @@ async function commit(id: number, batch: readonly Pending[], options: WriteOptio
   }
 }
 
+/** Commits under way: the connection closes after them, never in the middle of one. */
+const running = new Set<Promise<void>>();
+
 port.on('message', (message: ToWriter) => {
   if (message.type === 'commit') {
-    void commit(message.id, message.batch, message.options);
+    const done = commit(message.id, message.batch, message.options);
+    running.add(done);
+    void done.finally(() => running.delete(done));
     return;
   }
-  void opened.close().finally(() => port.close());
+  void Promise.allSettled([...running])
+    .then(() => opened.close())
+    .finally(() => port.close());
 });
