@@ -229,11 +229,14 @@ export class Executor {
         : `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
     const joined = this.inflight.get(flight);
     if (joined !== undefined) return joined;
-    const running = runAllowed(this.deps, { tool, input, actor, fingerprint, req }).finally(() => {
-      this.inflight.delete(flight);
-    });
+    const running = runAllowed(this.deps, { tool, input, actor, fingerprint, req });
     this.inflight.set(flight, running);
-    return running;
+    // Awaited here rather than chained with `.finally()`: fewer promises on every call.
+    try {
+      return await running;
+    } finally {
+      this.inflight.delete(flight);
+    }
   }
 
   private redacted(tool: AnyTool, input: Record<string, unknown>): unknown {

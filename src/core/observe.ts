@@ -53,14 +53,27 @@ async function observedBy(
   run: () => Promise<ExecuteResult>,
 ): Promise<ExecuteResult> {
   const started = performance.now();
-  const tell = (outcome: ToolOutcome): void =>
-    observer({ ...call, outcome, seconds: (performance.now() - started) / 1000 });
   try {
     const result = await run();
-    tell(outcomeOf(result));
+    tell(observer, call, outcomeOf(result), started);
     return result;
   } catch (error) {
-    if (!(error instanceof ConfirmationDeferred)) tell('failed');
+    if (!(error instanceof ConfirmationDeferred)) tell(observer, call, 'failed', started);
     throw error;
   }
+}
+
+// A module function, not a closure made for every call.
+function tell(
+  observer: ToolCallObserver,
+  call: Pick<ToolCall, 'tool' | 'frontEnd'>,
+  outcome: ToolOutcome,
+  started: number,
+): void {
+  observer({
+    tool: call.tool,
+    frontEnd: call.frontEnd,
+    outcome,
+    seconds: (performance.now() - started) / 1000,
+  });
 }

@@ -125,23 +125,32 @@ function copyObject(
  * they can also be scrubbed from free text such as an error message that echoes the input.
  */
 export function collectSecrets(value: unknown, extraKeys: Iterable<string> = []): string[] {
-  const keys = keySet(extraKeys);
   const found = new Set<string>();
-  const seen = new Set<object>();
-  const visit = (node: unknown, underSecret: boolean): void => {
-    if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') {
-      if (underSecret) found.add(String(node));
-      return;
-    }
-    if (typeof node !== 'object' || node === null || seen.has(node)) return;
-    seen.add(node);
-    const entries: [string, unknown][] = Array.isArray(node)
-      ? node.map((item: unknown): [string, unknown] => ['', item])
-      : Object.entries(node);
-    for (const [key, child] of entries) visit(child, underSecret || keys.has(normalizeKey(key)));
-  };
-  visit(value, false);
+  visitSecrets(value, false, { keys: keySet(extraKeys), found, seen: new Set() });
   return [...found];
+}
+
+/** What one `collectSecrets` walk knows and finds. */
+interface SecretWalk {
+  keys: ReadonlySet<string>;
+  found: Set<string>;
+  seen: Set<object>;
+}
+
+// A module function rather than a closure made on every call: every audit entry is walked.
+function visitSecrets(node: unknown, underSecret: boolean, walk: SecretWalk): void {
+  if (typeof node === 'string' || typeof node === 'number' || typeof node === 'bigint') {
+    if (underSecret) walk.found.add(String(node));
+    return;
+  }
+  if (typeof node !== 'object' || node === null || walk.seen.has(node)) return;
+  walk.seen.add(node);
+  if (Array.isArray(node)) {
+    for (const item of node as unknown[]) visitSecrets(item, underSecret, walk);
+    return;
+  }
+  for (const [key, child] of Object.entries(node))
+    visitSecrets(child, underSecret || walk.keys.has(normalizeKey(key)), walk);
 }
 
 /**

@@ -4,7 +4,6 @@ import { cardsSeen } from './cards.js';
 import type { ExecuteRequest, ExecutorDeps } from './executor.js';
 import { keepResult, reserveKey } from './idempotency.js';
 import { invalidRequest, invalidResult } from './input-check.js';
-import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal } from './refusal-audit.js';
@@ -84,8 +83,8 @@ export async function runAllowed(deps: AllowedDeps, call: AllowedCall): Promise<
     input,
     actor,
     requestId,
-    ...optional('onProgress', req.onProgress),
-    ...optional('signal', req.signal),
+    onProgress: req.onProgress,
+    signal: req.signal,
   });
   if (outcome.status === 'ok') {
     const seen = cardsSeen(input, outcome.output);

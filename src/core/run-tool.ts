@@ -1,4 +1,4 @@
-import type { AuditEntryInput, AuditLog } from './audit/index.js';
+import type { AuditEntryInput, AuditLog, AuditOutcome } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode, messageOf } from './errors.js';
 import { InputError } from './input-error.js';
@@ -6,7 +6,7 @@ import type { Logger } from './log.js';
 import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import type { Actor } from './policy/types.js';
-import { collectSecrets, redact, sanitizeText } from './redact.js';
+import { collectSecrets, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
 import {
   type AnyTool,
@@ -66,8 +66,8 @@ export interface RunRequest {
   approvalId?: string;
   approved?: Preview;
   checkpoints?: CheckpointStore;
-  onProgress?: (message: string) => void;
-  signal?: AbortSignal;
+  onProgress?: ((message: string) => void) | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export type RunOutcome =
@@ -83,24 +83,23 @@ export type RunOutcome =
  * commit without an fsync, and the caller does not wait for it (docs/audit.md, "When an entry is
  * on disk").
  */
-function recordOutcome(
-  deps: RunDeps,
-  tool: AnyTool,
-  entry: AuditEntryInput,
-  secrets: readonly string[],
-): Promise<void> | undefined {
+function recordOutcome(deps: RunDeps, tool: AnyTool, entry: AuditEntryInput): Promise<void> | undefined {
+  const extraKeys = tool.secretFields ?? [];
   // A read does not wait (no promise at all; the audit log reports an entry it cannot write); a
   // write waits for its entry on disk.
   if (tool.hints.readOnly) {
-    deps.audit.note(entry, { secrets });
+    deps.audit.note(entry, { extraKeys });
     return undefined;
   }
-  return deps.audit.append(entry, { secrets }).then(
+  return deps.audit.append(entry, { extraKeys }).then(
     () => undefined,
-    (error: unknown) => {
-      deps.log?.error('audit entry could not be written; the outcome stands', { tool: tool.name, error });
-    },
+    (error: unknown) => entryLost(deps, tool, error),
   );
+}
+
+/** An entry the audit log refused, said loudly; the outcome stands. */
+function entryLost(deps: RunDeps, tool: AnyTool, error: unknown): void {
+  deps.log?.error('audit entry could not be written; the outcome stands', { tool: tool.name, error });
 }
 
 /** The actor's name as the service should record it in `created_by` / `updated_by`. */
@@ -159,23 +158,70 @@ function onceInMemory(): ToolContext['once'] {
   };
 }
 
-type SharedContext = Pick<ToolContext, 'client' | 'defaults' | 'approvals' | 'payees' | 'webhooks'>;
-const sharedContexts = new WeakMap<RunDeps, SharedContext>();
+const readOnlyViews = new WeakMap<ApprovalReader, ApprovalReader>();
 
-/** The part of a tool's context that is the same for every call with these deps, made once. */
-function sharedContext(deps: RunDeps): SharedContext {
-  let shared = sharedContexts.get(deps);
-  if (shared === undefined) {
-    shared = {
-      client: deps.client,
-      defaults: deps.defaults,
-      ...(deps.approvals === undefined ? {} : { approvals: readOnlyApprovals(deps.approvals) }),
-      ...optional('payees', deps.payees),
-      ...optional('webhooks', deps.webhooks),
-    };
-    sharedContexts.set(deps, shared);
+/** The read-only view of these approvals, made once. */
+function readOnlyView(approvals: ApprovalReader): ApprovalReader {
+  let view = readOnlyViews.get(approvals);
+  if (view === undefined) {
+    view = readOnlyApprovals(approvals);
+    readOnlyViews.set(approvals, view);
   }
-  return shared;
+  return view;
+}
+
+/**
+ * The tool's context for one run. Built field by field: spreading a shared part and optional
+ * fields into one literal cost a few microseconds on every call.
+ */
+function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
+  const ctx: ToolContext = {
+    client: deps.client,
+    defaults: deps.defaults,
+    actorName: actorName(req.actor),
+    requestId: req.requestId,
+    // A direct call's checkpoints live in memory, made only if the tool asks for one.
+    once: req.checkpoints === undefined ? onceInMemory() : onceWith(req.checkpoints),
+    progress: req.onProgress ?? ignoreProgress,
+  };
+  if (deps.approvals !== undefined) ctx.approvals = readOnlyView(deps.approvals);
+  if (deps.payees !== undefined) ctx.payees = deps.payees;
+  if (deps.webhooks !== undefined) ctx.webhooks = deps.webhooks;
+  if (req.approved !== undefined) ctx.approved = req.approved;
+  if (req.signal !== undefined) ctx.signal = req.signal;
+  return ctx;
+}
+
+/** What an entry of a run says happened; the rest comes from the run's request. */
+interface RunEvent {
+  event: 'executing' | 'executed' | 'failed';
+  outcome: AuditOutcome;
+  error?: string;
+  durationMs?: number;
+  /** The run's request id, and the service's when it answered under another. */
+  requestIds?: string[];
+}
+
+/**
+ * An entry of this run. It carries the input as checked: the audit log redacts the tool's secret
+ * fields (`extraKeys`, given by `recordOutcome` and `runTool`) and scrubs their values wherever
+ * else they occur, as for every entry, so a read's path does not copy the input first. Written
+ * field by field: spreading a common part into each entry costs microseconds on every call.
+ */
+function runEntry(req: RunRequest, happened: RunEvent): AuditEntryInput {
+  return {
+    actor: req.actor.id,
+    frontEnd: req.actor.frontEnd,
+    tool: req.tool.name,
+    input: req.input,
+    decision: req.approvalId === undefined ? 'allow' : 'approved',
+    approvalId: req.approvalId ?? null,
+    requestIds: happened.requestIds ?? [req.requestId],
+    event: happened.event,
+    outcome: happened.outcome,
+    error: happened.error ?? null,
+    durationMs: happened.durationMs ?? null,
+  };
 }
 
 /**
@@ -183,40 +229,20 @@ function sharedContext(deps: RunDeps): SharedContext {
  * call that changes something (so a crash leaves a trace), then `executed` or `failed`.
  */
 export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcome> {
-  const { tool, actor } = req;
+  const { tool } = req;
   const started = performance.now();
-  const secrets = secretsOf(tool, req.input);
-  const auditInput = redact(req.input, tool.secretFields ?? []);
-  const decision: 'allow' | 'approved' = req.approvalId === undefined ? 'allow' : 'approved';
-  const common = {
-    actor: actor.id,
-    frontEnd: actor.frontEnd,
-    tool: tool.name,
-    input: auditInput,
-    decision,
-    approvalId: req.approvalId ?? null,
-    requestIds: [req.requestId],
-  };
   // On disk before the service is called: a crash mid-call still leaves the attempt on record.
-  if (!tool.hints.readOnly)
-    await deps.audit.append({ ...common, event: 'executing', outcome: 'pending' }, { secrets });
-
-  const ctx: ToolContext = {
-    ...sharedContext(deps),
-    actorName: actorName(actor),
-    requestId: req.requestId,
-    ...optional('approved', req.approved),
-    // A direct call's checkpoints live in memory, made only if the tool asks for one.
-    once: req.checkpoints === undefined ? onceInMemory() : onceWith(req.checkpoints),
-    progress: req.onProgress ?? ignoreProgress,
-    ...optional('signal', req.signal),
-  };
+  if (!tool.hints.readOnly) {
+    await deps.audit.append(runEntry(req, { event: 'executing', outcome: 'pending' }), {
+      extraKeys: tool.secretFields ?? [],
+    });
+  }
 
   let output: Record<string, unknown>;
   try {
-    output = await tool.run(req.input, ctx);
+    output = await tool.run(req.input, toolContext(deps, req));
   } catch (error) {
-    const failure = toFailure(error, secrets);
+    const failure = toFailure(error, secretsOf(tool, req.input));
     const requestIds =
       failure.requestId && failure.requestId !== req.requestId
         ? [req.requestId, failure.requestId]
@@ -224,15 +250,13 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
     const recorded = recordOutcome(
       deps,
       tool,
-      {
-        ...common,
-        requestIds,
+      runEntry(req, {
         event: 'failed',
         outcome: 'failed',
         error: failure.message,
         durationMs: performance.now() - started,
-      },
-      secrets,
+        requestIds,
+      }),
     );
     if (recorded !== undefined) await recorded;
     if (error instanceof OutsideApprovedBoundError)
@@ -244,8 +268,7 @@ export async function runTool(deps: RunDeps, req: RunRequest): Promise<RunOutcom
   const recorded = recordOutcome(
     deps,
     tool,
-    { ...common, event: 'executed', outcome: 'ok', durationMs: performance.now() - started },
-    secrets,
+    runEntry(req, { event: 'executed', outcome: 'ok', durationMs: performance.now() - started }),
   );
   if (recorded !== undefined) await recorded;
   return { status: 'ok', output };

@@ -82,7 +82,10 @@ export const auditEntryInputSchema = z
     actor: z.string().min(1).max(256),
     frontEnd: frontEndSchema,
     tool: z.string().min(1).max(128),
-    /** The tool input, already redacted by the caller (the log redacts it again). */
+    /**
+     * The tool input. The log redacts it (the usual secret field names and the call's `extraKeys`)
+     * and scrubs those fields' values wherever else they appear, before anything is stored.
+     */
     input: z.unknown(),
     decision: decisionSchema,
     event: eventSchema,

@@ -1,13 +1,23 @@
 import type { AnyTool } from '../tool.js';
 import type { PolicyTool } from './types.js';
 
-/** The part of a tool the policy reads: its name, toolset, hints and the money it would move. */
+const views = new WeakMap<AnyTool, PolicyTool>();
+
+/**
+ * The part of a tool the policy reads: its name, toolset, hints and the money it would move. A
+ * tool's definition never changes, so its view is made once (the executor asks on every call).
+ */
 export function policyView(tool: AnyTool): PolicyTool {
-  const money = tool.money?.bind(tool);
-  return {
-    name: tool.name,
-    toolset: tool.toolset,
-    hints: tool.hints,
-    ...(money === undefined ? {} : { money: (input: unknown) => money(input as Record<string, unknown>) }),
-  };
+  let view = views.get(tool);
+  if (view === undefined) {
+    const money = tool.money?.bind(tool);
+    view = {
+      name: tool.name,
+      toolset: tool.toolset,
+      hints: tool.hints,
+      ...(money === undefined ? {} : { money: (input: unknown) => money(input as Record<string, unknown>) }),
+    };
+    views.set(tool, view);
+  }
+  return view;
 }
