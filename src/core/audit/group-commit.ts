@@ -118,10 +118,17 @@ export class GroupCommit {
 
   /**
    * Queues a relaxed entry nobody waits for (no promise to settle: a read's outcome). One the
-   * writer refuses is logged; while the queue is full it is dropped, as `accepting` says once.
+   * writer refuses is logged; while the queue is full it is dropped, and logged with its tool.
    */
   note(pending: Pending & { noted: true }): void {
-    if (!this.accepting()) return;
+    if (!this.accepting()) {
+      // Its read ran (it was let in while the queue had room): that it goes unrecorded is said.
+      this.#log?.error('audit entry could not be written; the outcome stands', {
+        tool: pending.input.tool,
+        error: new AuditBacklogFullError(this.#queue.length),
+      });
+      return;
+    }
     this.#recorded += 1;
     this.#queue.push({ n: this.#recorded, pending, durable: false, at: performance.now() });
     this.#schedule(false);
@@ -245,12 +252,9 @@ export class GroupCommit {
       return false;
     }
     this.#unsure = undefined;
-    if (committed.of === 'unsure' && unsure !== undefined) {
-      // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
-      this.#settle(unsure.queued, committed);
-      return true;
-    }
-    this.#settle(batch, committed);
+    // When the earlier attempt did commit, its entries are settled and the rest goes in the next
+    // batch. Either way the database answered: the failure is over.
+    this.#settle(committed.of === 'unsure' && unsure !== undefined ? unsure.queued : batch, committed);
     if (this.#failing !== undefined) {
       this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
       this.#failing = undefined;
