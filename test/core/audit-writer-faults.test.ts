@@ -12,9 +12,13 @@ import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
 import { type AuditWriter, inlineWriter } from '../../src/core/audit/writer.js';
 import { openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
+import { migrate } from '../../src/core/store/postgres/migrate.js';
+import { postgresStorage } from '../../src/core/store/postgres/storage.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from '../helpers/audit.js';
+import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
 
+const pgAvailable = await postgresAvailable();
 const dir = mkdtempSync(join(tmpdir(), 'bankops-writer-faults-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -90,6 +94,47 @@ describe('the audit writer under faults', () => {
     await log.close();
   });
 
+  // A second failed attempt (the new thread cannot start, SQLITE_BUSY, PostgreSQL refusing
+  // connections) must not make the group commit forget the first, which did commit.
+  it('writes a read once when the attempt after its cut-off commit fails too', async () => {
+    await cutOffTwice(fresh('cut-off-twice').storage);
+  });
+});
+
+/** A commit cut off after it went through, then an attempt that fails before the database. */
+async function cutOffTwice(storage: Storage): Promise<void> {
+  const inline = inlineWriter(storage);
+  let attempt = 0;
+  const writer: AuditWriter = {
+    async commit(batch, options) {
+      attempt += 1;
+      if (attempt === 2) throw new Error('SQLITE_BUSY: database is locked');
+      const committed = await inline.commit(batch, options);
+      if (attempt === 1) throw new Error("the audit writer's thread exited (1)");
+      return committed;
+    },
+    close: () => inline.close(),
+  };
+  const log = new AuditLog(storage, { writer });
+  void log.record(sampleEntry(1, { requestIds: ['read-1'] }), { durable: false });
+  await expect(log.flush()).rejects.toThrow(/exited/);
+  void log.record(sampleEntry(2, { requestIds: ['read-2'] }), { durable: false });
+  await expect(log.flush()).rejects.toThrow(/SQLITE_BUSY/);
+  await log.flush();
+  expect((await log.entries()).map((e) => e.requestIds[0])).toEqual(['read-1', 'read-2']);
+  await log.close();
+}
+
+describe.skipIf(!pgAvailable)('the group commit after two failed attempts on PostgreSQL', () => {
+  const db = useTestDatabase();
+  it('writes a read once when the attempt after its cut-off commit fails too', async () => {
+    const store = db.store();
+    await migrate(store);
+    await cutOffTwice(postgresStorage(store));
+  });
+});
+
+describe('the audit writer under faults, more', () => {
   it('a flush after a cut-off batch was found committed does not throw the old error', async () => {
     vi.useFakeTimers({ toFake: ['performance'] });
     try {
