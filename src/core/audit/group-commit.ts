@@ -71,7 +71,12 @@ export class GroupCommit {
   #draining: Promise<void> | undefined;
   /** While the database fails: the last error and the next pause. */
   #failing: { error: unknown; pauseMs: number } | undefined;
-  #unsure: Unsure | undefined;
+  /**
+   * Failed attempts that may have committed, oldest first. An attempt that reached the database
+   * looked for the one before it first and wrote nothing if it found it; so of several, at most one
+   * is committed, and the older ones are looked for alone before the next batch goes.
+   */
+  #unsure: Unsure[] = [];
   #full = false;
   /** Committed batches waiting to be on disk (the next commit does not wait for them). */
   readonly #toDisk = new Set<Promise<void>>();
@@ -118,10 +123,17 @@ export class GroupCommit {
 
   /**
    * Queues a relaxed entry nobody waits for (no promise to settle: a read's outcome). One the
-   * writer refuses is logged; while the queue is full it is dropped, as `accepting` says once.
+   * writer refuses is logged; while the queue is full it is dropped, and logged with its tool.
    */
   note(pending: Pending & { noted: true }): void {
-    if (!this.accepting()) return;
+    if (!this.accepting()) {
+      // Its read ran (it was let in while the queue had room): that it goes unrecorded is said.
+      this.#log?.error('audit entry could not be written; the outcome stands', {
+        tool: pending.input.tool,
+        error: new AuditBacklogFullError(this.#queue.length),
+      });
+      return;
+    }
     this.#recorded += 1;
     this.#queue.push({ n: this.#recorded, pending, durable: false, at: performance.now() });
     this.#schedule(false);
@@ -230,7 +242,9 @@ export class GroupCommit {
 
   /** Whether the batch left the queue (committed, or refused as a whole). */
   async #commitBatch(batch: Queued[]): Promise<boolean> {
-    const unsure = this.#unsure;
+    const older = await this.#lookForOlder();
+    if (older !== 'none') return older === 'found';
+    const unsure = this.#unsure[0];
     let committed: WriterCommit;
     try {
       committed = await this.#commit(
@@ -244,19 +258,49 @@ export class GroupCommit {
       this.#failed(batch, error);
       return false;
     }
-    this.#unsure = undefined;
-    if (committed.of === 'unsure' && unsure !== undefined) {
-      // The earlier attempt did commit: its entries are settled, the rest goes in the next batch.
-      this.#settle(unsure.queued, committed);
-      return true;
+    this.#unsure = [];
+    // When the earlier attempt did commit, its entries are settled and the rest goes in the next
+    // batch. Either way the database answered: the failure is over.
+    this.#settle(committed.of === 'unsure' && unsure !== undefined ? unsure.queued : batch, committed);
+    this.#answered();
+    return true;
+  }
+
+  /**
+   * Looks for every unsure batch but the newest alone (an empty batch that writes nothing), oldest
+   * first: `found` settles it (none after it committed), `failed` when the database did not answer.
+   */
+  async #lookForOlder(): Promise<'none' | 'found' | 'failed'> {
+    while (this.#unsure.length > 1) {
+      const [older] = this.#unsure as [Unsure, ...Unsure[]];
+      let found: WriterCommit;
+      try {
+        found = await this.#commit([], {
+          durable: false,
+          unsure: older.queued.map((queued) => queued.pending),
+        });
+      } catch (error) {
+        this.#failed([], error);
+        return 'failed';
+      }
+      if (found.of === 'unsure') {
+        this.#unsure = [];
+        this.#settle(older.queued, found);
+        this.#answered();
+        return 'found';
+      }
+      this.#unsure.shift();
     }
-    this.#settle(batch, committed);
+    return 'none';
+  }
+
+  /** The database answered: a failure is over. */
+  #answered(): void {
     if (this.#failing !== undefined) {
       this.#log?.info('audit entries are written again', { waiting: this.#queue.length });
       this.#failing = undefined;
     }
     if (this.#queue.length < this.#maxWaiting) this.#full = false;
-    return true;
   }
 
   /**
@@ -305,7 +349,7 @@ export class GroupCommit {
     const kept = batch.filter((queued) => !queued.durable);
     // A commit cut off may have gone through: the next attempt looks for this batch first (settling
     // a refused entry again does nothing).
-    this.#unsure = kept.length > 0 ? { queued: [...batch] } : undefined;
+    if (kept.length > 0) this.#unsure.push({ queued: [...batch] });
     if (kept.length === 0 && this.#queue.length === 0) return;
     const pauseMs =
       this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);

@@ -133,8 +133,8 @@ export class AuditLog {
   /**
    * Records a relaxed entry whose caller does not wait for it (a read's outcome): as `record` with
    * `durable: false`, without a promise. An entry that breaks the schema is logged, not thrown;
-   * while the queue is full (see `accepting`) the entry is dropped. The caller must not change
-   * `input` after the call.
+   * while the queue is full (see `accepting`) the entry is dropped, and logged. The caller must
+   * not change `input` after the call.
    */
   note(input: AuditEntryInput, options: AppendOptions = {}): void {
     this.#group.note({
@@ -180,7 +180,8 @@ export class AuditLog {
   /** One commit of a batch at the chain's head (see `CommitBatch`), by the writer. */
   readonly #commit: CommitBatch = async (batch, options) => {
     const committed = await this.#writer.commit(batch, { ...options, secrets: this.#secrets() });
-    this.#onWritten?.(committed.results.filter((result) => 'entry' in result).length);
+    // A noted entry comes back from the writer's thread as its place alone (`seq`): written too.
+    this.#onWritten?.(committed.results.filter((result) => !('refused' in result)).length);
     return committed;
   };
 

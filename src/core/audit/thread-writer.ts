@@ -30,7 +30,10 @@ function startThread(target: WriterTarget): Worker {
   const source = import.meta.url.endsWith('.ts');
   const entry = new URL(source ? './writer-thread.ts' : './writer-thread.js', import.meta.url);
   if (!source) return new Worker(entry, { workerData: target });
-  const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
+  // Resolved here, beside this module: an evaluated thread resolves a bare name from the working
+  // directory, which need not be the project's.
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
   return new Worker(boot, { eval: true, workerData: target });
 }
 
@@ -73,9 +76,25 @@ export class ThreadWriter implements AuditWriter {
         throw error;
       }
     }
-    const { sendable, refused } = cloneable(batch);
-    worker.postMessage({ type: 'commit', id, batch: sendable, options } satisfies ToWriter);
-    return sent.then((commit) => withRefused(commit, batch.length, refused));
+    // The earlier batch looked for (`unsure`) goes as it went then: it may hold the same value.
+    const own = cloneable(batch);
+    const unsure = options.unsure === undefined ? undefined : cloneable(options.unsure);
+    try {
+      worker.postMessage({
+        type: 'commit',
+        id,
+        batch: own.sendable,
+        options: { ...options, unsure: unsure?.sendable },
+      } satisfies ToWriter);
+    } catch (error) {
+      this.#done(id);
+      throw error;
+    }
+    return sent.then((commit) =>
+      commit.of === 'unsure' && unsure !== undefined
+        ? withRefused(commit, options.unsure?.length ?? 0, unsure.refused)
+        : withRefused(commit, batch.length, own.refused),
+    );
   }
 
   async close(): Promise<void> {
@@ -167,7 +186,6 @@ function cloneable(batch: readonly Pending[]): {
 
 /** The thread's results with the refused entries put back in their places. */
 function withRefused(commit: WriterCommit, size: number, refused: Map<number, unknown>): WriterCommit {
-  if (commit.of === 'unsure') return commit;
   const results: Written[] = [];
   let next = 0;
   for (let i = 0; i < size; i += 1) {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { GENESIS_HASH } from '../../audit/hash.js';
+import { GENESIS_HASH, hashOfText } from '../../audit/hash.js';
 import type { AuditAnchor, AuditEntry } from '../../audit/schema.js';
 import { type Prepared, sealAfter } from '../../audit/seal.js';
 import type { Db } from '../../db.js';
@@ -77,14 +77,16 @@ export class SqliteStorage implements Storage {
   /**
    * SQLite has one write lock: an audit commit is a write transaction, fsynced when durable. A
    * failed COMMIT here did not commit; but the audit writer's thread may have stopped after its
-   * commit and before its answer, so an `unsure` batch found at the head is not written again.
+   * commit and before its answer, so an `unsure` batch found among the newest entries is not
+   * written again.
    */
   async appendAudit(batch: readonly Prepared[], options: AuditAppendOptions): Promise<AuditCommit> {
     const appended = await this.#run(
       true,
       async (tx) => {
         const head = await tx.audit.head();
-        const already = options.unsure === undefined ? undefined : await atHead(tx, head, options.unsure);
+        const already =
+          options.unsure === undefined ? undefined : committedEarlier(this.#db, head, options.unsure);
         if (already !== undefined) return { entries: already, of: 'unsure' as const };
         const { rows, entries } = sealAfter(head, batch);
         await tx.audit.insert(rows);
@@ -140,18 +142,31 @@ export class SqliteStorage implements Storage {
   }
 }
 
-/** The entries of `unsure` when they are the newest of the chain, sealed as they are stored. */
-async function atHead(
-  tx: Tx,
-  head: AuditAnchor,
-  unsure: readonly Prepared[],
-): Promise<AuditEntry[] | undefined> {
-  const first = head.seq - unsure.length + 1;
-  if (unsure.length === 0 || first < 1) return undefined;
-  const [before] = first === 1 ? [] : await tx.audit.select({ afterSeq: first - 2, limit: 1 }, undefined);
-  const anchor = before === undefined ? { seq: 0, hash: GENESIS_HASH } : (before as AuditAnchor);
-  const { entries } = sealAfter({ seq: anchor.seq, hash: anchor.hash }, unsure);
-  return entries.at(-1)?.hash === head.hash ? entries : undefined;
+/** How far back from the head a batch cut off is looked for (as on PostgreSQL). */
+const UNSURE_WINDOW = 50_000;
+
+/**
+ * The entries of `unsure`, sealed as they are stored, when that batch is among the newest of the
+ * chain: not only at its head, since this process's own transactions (`appendIn`) and other
+ * processes may have appended after it before it is looked for.
+ */
+function committedEarlier(db: Db, head: AuditAnchor, unsure: readonly Prepared[]): AuditEntry[] | undefined {
+  const last = unsure.at(-1);
+  if (last === undefined) return undefined;
+  const rows = db
+    .prepare('SELECT seq, prev_hash, hash FROM audit_log WHERE seq > ? AND ts = ? ORDER BY seq DESC')
+    .all(head.seq - UNSURE_WINDOW, last.content.ts) as { seq: number; prev_hash: string; hash: string }[];
+  for (const row of rows) {
+    if (hashOfText(row.prev_hash, `${last.hashed[0]}${row.seq}${last.hashed[1]}`) !== row.hash) continue;
+    const first = row.seq - unsure.length + 1;
+    if (first < 1) continue;
+    const before = db.prepare('SELECT hash FROM audit_log WHERE seq = ?').get(first - 1) as
+      | { hash: string }
+      | undefined;
+    const { entries } = sealAfter({ seq: first - 1, hash: before?.hash ?? GENESIS_HASH }, unsure);
+    if (entries.at(-1)?.hash === row.hash) return entries;
+  }
+  return undefined;
 }
 
 const storages = new WeakMap<Db, SqliteStorage>();
