@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { canonicalJson } from '../canonical-json.js';
 import type { AuditContent } from './schema.js';
 
@@ -19,5 +19,5 @@ export function entryHash(
 
 /** `sha256(prev_hash || text)`, hex, where `text` is the content's canonical JSON already written. */
 export function hashOfText(prevHash: string, text: string): string {
-  return createHash('sha256').update(prevHash).update(text).digest('hex');
+  return hash('sha256', `${prevHash}${text}`, 'hex');
 }
