@@ -93,24 +93,36 @@ describe('group commit', () => {
     expect(await other.verify()).toMatchObject({ ok: true, entries: 4 });
   });
 
-  it('answers a read before its entry is committed, and commits it when the runtime closes', async () => {
-    const sandbox = await startTestSandbox();
-    const dbPath = join(dir, 'runtime.db');
-    const runtime = await createRuntime(testConfig(sandbox, { dbPath }), runtimeOptions());
-    try {
-      const answered = await runtime.executor.execute({
-        tool: 'get_balances',
-        input: {},
-        actor: cliActor('operator'),
+  it.each([
+    { auditThread: false, writer: 'in the request thread (a short command)' },
+    { auditThread: true, writer: 'in a thread of its own (serve)' },
+  ])(
+    'answers reads before their entries are committed, and commits them all when the runtime closes: writer $writer',
+    async ({ auditThread }) => {
+      const sandbox = await startTestSandbox();
+      const dbPath = join(dir, `runtime-${auditThread}.db`);
+      const runtime = await createRuntime(testConfig(sandbox, { dbPath }), {
+        ...runtimeOptions(),
+        auditThread,
       });
-      expect(answered.status).toBe('ok');
-    } finally {
-      await runtime.close();
-      await sandbox.close();
-    }
-    const log = new AuditLog(sqliteStorage(openDatabase(dbPath)));
-    const reads = (await log.list({ limit: 100 })).filter((e) => e.tool === 'get_balances');
-    expect(reads).toMatchObject([{ actor: 'cli:operator', event: 'executed', outcome: 'ok' }]);
-    expect(await log.verify()).toMatchObject({ ok: true });
-  });
+      try {
+        for (let i = 0; i < 30; i += 1) {
+          const answered = await runtime.executor.execute({
+            tool: 'get_balances',
+            input: {},
+            actor: cliActor('operator'),
+          });
+          expect(answered.status).toBe('ok');
+        }
+      } finally {
+        await runtime.close();
+        await sandbox.close();
+      }
+      const log = new AuditLog(sqliteStorage(openDatabase(dbPath)));
+      const reads = (await log.list({ limit: 100 })).filter((e) => e.tool === 'get_balances');
+      expect(reads).toHaveLength(30);
+      expect(reads[29]).toMatchObject({ actor: 'cli:operator', event: 'executed', outcome: 'ok' });
+      expect(await log.verify()).toMatchObject({ ok: true });
+    },
+  );
 });
