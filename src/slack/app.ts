@@ -159,7 +159,7 @@ function registerAll(
     services.log.error('slack: a listener failed', { error });
   });
   app.use(inflight.middleware);
-  app.use(answerDatabaseDown(services.log));
+  app.use(answerDatabaseDown(services.log, services.call));
   app.use(handleEventsOnce(services.seen, services.log));
   app.use(resolveActor(services.identities, services.call));
   commands.register(app, services);

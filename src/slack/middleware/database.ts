@@ -1,22 +1,20 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { isDatabaseUnreachable } from '../../core/errors.js';
 import type { Logger } from '../../core/log.js';
+import { DATABASE_UNREACHABLE } from '../../present/failure.js';
 import { databaseDownMessage } from '../render/outcome.js';
-import { replyTo } from '../respond.js';
-
-/** The response_url of a command or a button in a message, where an answer to the person goes. */
-function responseUrlOf(body: AnyMiddlewareArgs['body']): string | undefined {
-  const url = 'response_url' in body ? body.response_url : undefined;
-  return typeof url === 'string' && url !== '' ? url : undefined;
-}
+import type { SlackCall } from '../store/outbox.js';
+import { answerWherever } from './answer.js';
 
 /**
  * Bolt global middleware, outermost: when anything after it (the once-only check, the person's
  * lookup, a listener) fails because the database cannot be reached, the request is acknowledged and
- * the person told so, ephemerally, instead of a generic error or nothing. Other errors go on to
+ * the person told so wherever they are (a command or a button ephemerally, a form on its first
+ * field, the App Home in its tab), instead of a generic error or nothing. (A listener that already
+ * acknowledged shows its own outcome, the database's failure included.) Other errors go on to
  * Bolt's error handler.
  */
-export function answerDatabaseDown(log: Logger): Middleware<AnyMiddlewareArgs> {
+export function answerDatabaseDown(log: Logger, call: SlackCall): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     try {
       await args.next();
@@ -26,12 +24,12 @@ export function answerDatabaseDown(log: Logger): Middleware<AnyMiddlewareArgs> {
         type: args.body.type,
         error,
       });
-      // Acknowledging twice is harmless (the receivers ignore a second one).
-      if ('ack' in args && typeof args.ack === 'function') await args.ack();
-      const url = responseUrlOf(args.body);
-      if (url === undefined) return;
+      const answer = {
+        message: databaseDownMessage(),
+        formError: `${DATABASE_UNREACHABLE.state}: nothing was submitted. ${DATABASE_UNREACHABLE.advice}`,
+      };
       try {
-        await replyTo(url)(databaseDownMessage());
+        await answerWherever(args, answer, call);
       } catch (replyError) {
         log.error('slack: the answer could not be sent', { error: replyError });
       }
