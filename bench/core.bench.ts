@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,10 +25,31 @@ const median = (values: number[]): number => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+/** CPU time of this process's main thread so far, in µs (Linux; undefined elsewhere). */
+function mainThreadCpuUs(): number | undefined {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds per call. */
 async function timeIt(fn: () => Promise<unknown>, n: number): Promise<number> {
   const started = performance.now();
   for (let i = 0; i < n; i += 1) await fn();
   return (performance.now() - started) / n;
+}
+
+/** Milliseconds per call, and the main thread's CPU µs per call when the system tells it. */
+async function timeWithCpu(
+  fn: () => Promise<unknown>,
+  n: number,
+): Promise<{ ms: number; cpuUs: number | undefined }> {
+  const cpu = mainThreadCpuUs();
+  const ms = await timeIt(fn, n);
+  const after = mainThreadCpuUs();
+  return { ms, cpuUs: cpu === undefined || after === undefined ? undefined : (after - cpu) / n };
 }
 
 /** The database settings of one run: the SQLite file, or a new PostgreSQL database and its key file. */
@@ -125,13 +146,16 @@ async function readRatio(
   };
   const names = Object.keys(ways) as (keyof typeof ways)[];
   const times: Record<keyof typeof ways, number[]> = { direct: [], serve: [], command: [] };
+  const cpu: Record<keyof typeof ways, number[]> = { direct: [], serve: [], command: [] };
   for (const name of names) await timeIt(ways[name], CALLS);
   // Each round times the three back to back, starting with another each time; a ratio is taken
   // within each round (the machine's load drifts between rounds), and the median of them reported.
   for (let round = 0; round < ROUNDS; round += 1) {
     for (let k = 0; k < names.length; k += 1) {
       const name = names[(round + k) % names.length] as keyof typeof ways;
-      times[name].push(await timeIt(ways[name], CALLS));
+      const timed = await timeWithCpu(ways[name], CALLS);
+      times[name].push(timed.ms);
+      if (timed.cpuUs !== undefined) cpu[name].push(timed.cpuUs);
     }
   }
   const ratio = (name: 'serve' | 'command') =>
@@ -143,6 +167,15 @@ async function readRatio(
       `with the audit writer in the caller's thread (a short CLI command) ${median(times.command).toFixed(3)} ms/call, ` +
       `${ratio('command').toFixed(2)}x`,
   );
+  if (cpu.direct.length === ROUNDS) {
+    // The request thread's own CPU, less sensitive to the machine's load than the clock.
+    const per = (name: keyof typeof ways) => median(cpu[name]);
+    console.log(
+      `  main thread CPU per read: direct ${per('direct').toFixed(1)} µs, executor +${(per('serve') - per('direct')).toFixed(1)} µs ` +
+        `(${(per('serve') / per('direct')).toFixed(2)}x), writer in the caller's thread +${(per('command') - per('direct')).toFixed(1)} µs ` +
+        `(${(per('command') / per('direct')).toFixed(2)}x)`,
+    );
+  }
 }
 
 async function benchOn(backend: 'SQLite' | 'PostgreSQL'): Promise<void> {

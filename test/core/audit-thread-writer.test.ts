@@ -138,6 +138,7 @@ function writerSuite(backend: string, fresh: (name: string) => Promise<Target>):
       const next = await storage.appendAudit(fresher ?? [], { durable: true, unsure: lost });
       expect(next.of).toBe('batch');
       expect(next.entries.map((e) => e.seq)).toEqual([4]);
+      await Promise.all([first.onDisk, again.onDisk, next.onDisk]);
     });
   });
 }

@@ -42,7 +42,8 @@ async function commit(id: number, batch: readonly Pending[], options: WriteOptio
       return 'entry' in result && told[i]?.noted ? { seq: result.entry.seq } : result;
     });
     send({ type: 'committed', id, of: committed.of, results });
-    committed.onDisk.then(
+    // Awaited here, so the connection closes only once the batch is on disk (or known not to be).
+    await committed.onDisk.then(
       () => send({ type: 'disk', id }),
       (error: unknown) => send({ type: 'disk', id, error: toWire(error) }),
     );

@@ -27,14 +27,20 @@ export class WalBarrier {
   /** Resolves once the WAL is on disk past everything committed before this call. */
   after(): Promise<void> {
     const flushed = new Promise<void>((resolve, reject) => this.#waiting.push({ resolve, reject }));
-    this.#running ??= this.#run().finally(() => {
-      this.#running = undefined;
-    });
+    this.#running ??= this.#run();
     return flushed;
   }
 
+  /**
+   * Barriers until nobody waits. It lets go of `#running` in the same step as it finds the queue
+   * empty: a caller arriving after that starts the next run, and none waits for a run that ended.
+   */
   async #run(): Promise<void> {
-    while (this.#waiting.length > 0) {
+    for (;;) {
+      if (this.#waiting.length === 0) {
+        this.#running = undefined;
+        return;
+      }
       const waiting = this.#waiting.splice(0);
       try {
         await this.#store.pool.query(
