@@ -153,3 +153,31 @@ export async function clickButton(
   const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
   return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
 }
+
+/** A form's values as Slack submits them for `SlackDriver.submit`. */
+export type FormValues = Record<string, string | { option: string }>;
+
+/**
+ * `/bank payout 777 USD …` by `user`: the form it opens (as sent to views.open) and its values as
+ * Slack would submit them untouched, with a purpose chosen (the one field the command leaves open).
+ */
+export async function openPayoutForm(
+  t: SlackTest,
+  user: string,
+): Promise<{ command: string; view: Payload; values: FormValues }> {
+  const { id: command } = await t.slack.command(
+    user,
+    'payout 777 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH',
+  );
+  const form = await t.api.waitFor(() =>
+    t.api.callsOf('views.open').find((c) => c.args.trigger_id === `trigger-${command}`),
+  );
+  const view = form.args.view as Payload;
+  const values: FormValues = { purposeCode: { option: 'GOODS_PURCHASED' } };
+  for (const block of view.blocks as Payload[]) {
+    const initial = block.element?.initial_option?.value ?? block.element?.initial_value;
+    if (block.type === 'input' && typeof initial === 'string')
+      values[block.block_id] = block.element.type === 'static_select' ? { option: initial } : initial;
+  }
+  return { command, view, values };
+}

@@ -17,11 +17,12 @@ import {
   clickButton,
   cliEnvFor,
   directMessages,
+  openPayoutForm,
   PEOPLE,
   waitShown,
   whereIs,
 } from '../helpers/slack-approvals.js';
-import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
+import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 
 /**
  * Approvals reach Slack from the change feed whatever opened them and whichever process changed
@@ -125,24 +126,8 @@ describe('approvals asked for by an assistant', () => {
 
 describe('approvals asked for in a Slack form', () => {
   it('keep where they were asked: the message names the channel, the requester is told by direct message', async () => {
-    const { id: command } = await t.slack.command(
-      PEOPLE.olivia,
-      'payout 777 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH',
-    );
-    const form = await t.api.waitFor(() =>
-      t.api.callsOf('views.open').find((c) => c.args.trigger_id === `trigger-${command}`),
-    );
-    // What the form was pre-filled with, as Slack submits it, and the purpose the person chose.
-    const values: Record<string, string | { option: string }> = {
-      purposeCode: { option: 'GOODS_PURCHASED' },
-    };
-    for (const block of form.args.view.blocks as Payload[]) {
-      const initial = block.element?.initial_option?.value ?? block.element?.initial_value;
-      if (block.type === 'input' && typeof initial === 'string') {
-        values[block.block_id] = block.element.type === 'static_select' ? { option: initial } : initial;
-      }
-    }
-    const submitted = await t.slack.submit(PEOPLE.olivia, form.args.view, values);
+    const { command, view, values } = await openPayoutForm(t, PEOPLE.olivia);
+    const submitted = await t.slack.submit(PEOPLE.olivia, view, values);
     expect(submitted.status).toBe(200);
     const answer = textOf((await t.api.answers(command)).at(-1)?.body ?? {});
     const id = /apr_\w+/.exec(answer)?.[0] ?? '';

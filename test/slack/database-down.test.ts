@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailable, TEST_SERVER_URL, useTestDatabase } from '../helpers/postgres.js';
 import { type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
-import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
+import { openPayoutForm } from '../helpers/slack-approvals.js';
+import { buttonsOf, textOf } from '../helpers/slack-requests.js';
 import { TcpGate } from '../helpers/tcp-gate.js';
 
 const available = await postgresAvailable();
@@ -73,24 +74,10 @@ describe.skipIf(!available)('Slack while the database cannot be reached', () => 
   });
 
   it('tells a person who submits a form or opens the App Home while it is away, then works again', async () => {
-    const { id: command } = await t.slack.command(
-      USERS.operator,
-      'payout 777 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH',
-    );
-    const form = await t.api.waitFor(() =>
-      t.api.callsOf('views.open').find((c) => c.args.trigger_id === `trigger-${command}`),
-    );
-    const values: Record<string, string | { option: string }> = {
-      purposeCode: { option: 'GOODS_PURCHASED' },
-    };
-    for (const block of form.args.view.blocks as Payload[]) {
-      const initial = block.element?.initial_option?.value ?? block.element?.initial_value;
-      if (block.type === 'input' && typeof initial === 'string')
-        values[block.block_id] = block.element.type === 'static_select' ? { option: initial } : initial;
-    }
+    const { command, view, values } = await openPayoutForm(t, USERS.operator);
 
     await gate.shut();
-    const submitted = await t.slack.submit(USERS.operator, form.args.view, values);
+    const submitted = await t.slack.submit(USERS.operator, view, values);
     expect(submitted.status).toBe(200);
     const ack = (await submitted.json()) as { response_action?: string; errors?: Record<string, string> };
     expect(ack.response_action).toBe('errors');
@@ -105,7 +92,7 @@ describe.skipIf(!available)('Slack while the database cannot be reached', () => 
     expect(textOf(home.args.view)).toContain('bankops cannot reach its database');
 
     await gate.open();
-    const again = await t.slack.submit(USERS.operator, form.args.view, values);
+    const again = await t.slack.submit(USERS.operator, view, values);
     expect(again.status).toBe(200);
     const answer = textOf((await t.api.answers(command)).at(-1)?.body ?? {});
     expect(answer).toMatch(/apr_\w+/);
