@@ -1,7 +1,5 @@
 // The audit writer's thread (./thread-writer.ts starts it): its own connection to the database,
 // over which it validates, serializes, chains and commits the batches the group commit hands it.
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db.js';
 import type { Storage } from '../store/index.js';
@@ -27,22 +25,6 @@ async function open(target: WriterTarget): Promise<{ storage: Storage; close: ()
   return { storage: postgresStorage(store), close: () => store.pool.end() };
 }
 
-/**
- * The thread yields to the ones that answer people: a nice value of 10 (Linux; each thread has its
- * own). On a busy host a request thread woken by a reply then runs at once instead of waiting for
- * the writer's time slice to end; the writer still gets its share, and a batch waits at most for
- * the requests of the moment. Elsewhere the thread keeps the process's priority.
- */
-function yieldToRequests(): void {
-  try {
-    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(thread)) setPriority(thread, 10);
-  } catch {
-    // No per-thread priority here (not Linux): nothing to change.
-  }
-}
-
-yieldToRequests();
 const port = parentPort;
 if (port === null) throw new Error('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);
