@@ -104,6 +104,22 @@ describe('AuditLog append and verify', () => {
     expect(second.ts).toBe('2025-01-15T09:30:00.001Z');
   });
 
+  it('hashes non-ASCII text as its UTF-8 bytes, as two hash updates (prev_hash, then the text) did', async () => {
+    const input = { note: 'Zahlung für Müller – 12,50 €', memo: '送金 🇩🇪 👩‍👩‍👧', odd: '\ud800 alone' };
+    await log.append(sampleEntry(1));
+    const entry = await log.append(sampleEntry(2, { input, error: 'refusé: ß ≠ ss' }));
+    const { prevHash, hash, ...content } = entry;
+    const text = canonicalJson(content);
+    expect(text).toContain('für Müller');
+    const twoUpdates = createHash('sha256').update(prevHash).update(text).digest('hex');
+    const utf8Bytes = createHash('sha256')
+      .update(Buffer.concat([Buffer.from(prevHash, 'utf8'), Buffer.from(text, 'utf8')]))
+      .digest('hex');
+    expect(hash).toBe(twoUpdates);
+    expect(hash).toBe(utf8Bytes);
+    expect(await log.verify()).toMatchObject({ ok: true, entries: 2 });
+  });
+
   it('reports an empty log as valid with the genesis head', async () => {
     expect(await log.verify()).toEqual({ ok: true, entries: 0, head: GENESIS_HASH, headSeq: 0 });
     expect(await log.head()).toEqual({ seq: 0, hash: GENESIS_HASH });

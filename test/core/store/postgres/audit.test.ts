@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../../src/core/audit/index.js';
 import { type Prepared, prepareEntry } from '../../../../src/core/audit/seal.js';
+import { canonicalJson } from '../../../../src/core/canonical-json.js';
 import { openDatabase } from '../../../../src/core/db.js';
 import { auditHead } from '../../../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../../../src/core/store/postgres/audit-verify.js';
@@ -32,6 +34,20 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
       expect(fromPg).toEqual(fromSqlite);
     }
     expect(await verifyAuditLog(store.pool)).toEqual(await sqlite.verify());
+  });
+
+  it('hashes non-ASCII text as the server does (its UTF-8 bytes), and as two hash updates did', async () => {
+    const log = new AuditLog(postgresStorage(store), { now: steppingClock() });
+    const input = { note: 'Zahlung für Müller – 12,50 €', memo: '送金 🇩🇪 👩‍👩‍👧' };
+    const entry = await log.append(sampleEntry(1, { input, error: 'refusé: ß ≠ ss' }));
+    const { prevHash, hash, ...content } = entry;
+    const twoUpdates = createHash('sha256').update(prevHash).update(canonicalJson(content)).digest('hex');
+    expect(hash).toBe(twoUpdates);
+    const stored = await store.pool.query<{ hash: string }>('SELECT hash FROM audit_log WHERE seq = $1', [
+      entry.seq,
+    ]);
+    expect(stored.rows[0]?.hash).toBe(twoUpdates);
+    expect(await verifyAuditLog(store.pool)).toMatchObject({ ok: true });
   });
 
   it('keeps one chain when two replicas append at once, each in group commits', async () => {
