@@ -157,30 +157,41 @@ export class GroupCommit {
 
   /**
    * Flushes, trying again until `deadline` (ms since the epoch) while the database fails; what is
-   * still waiting then is refused and said so in the log. Returns how many entries were lost.
+   * still waiting then is refused and said so in the log. A flush that hangs (a commit, or a durable
+   * batch's wait for the disk, that never ends) is given up at `deadline` too. Returns how many
+   * entries were lost.
    */
   async close(deadline: number): Promise<number> {
     for (;;) {
       try {
-        await this.flush();
-        return 0;
+        if (await beforeDeadline(this.flush(), deadline)) return 0;
+        return this.#giveUp(new Error('the audit log was still writing when it had to close'));
       } catch (error) {
         const pause = this.#failing?.pauseMs ?? RETRY_MS[0];
-        if (Date.now() + pause >= deadline) {
-          const lost = this.#queue.splice(0);
-          this.#clearTimer();
-          if (lost.length > 0) {
-            this.#log?.error('audit entries could not be written before closing: they are lost', {
-              count: lost.length,
-              error,
-            });
-          }
-          for (const queued of lost) queued.reject?.(error);
-          return lost.length;
-        }
+        if (Date.now() + pause >= deadline) return this.#giveUp(error);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
+  }
+
+  /** At closing: what is still queued is refused, and what is not known to be on disk is said. */
+  #giveUp(error: unknown): number {
+    const lost = this.#queue.splice(0);
+    this.#clearTimer();
+    if (lost.length > 0) {
+      this.#log?.error('audit entries could not be written before closing: they are lost', {
+        count: lost.length,
+        error,
+      });
+    }
+    for (const queued of lost) queued.reject?.(error);
+    if (this.#toDisk.size > 0) {
+      this.#log?.error('audit batches committed but not known to be on disk when closing', {
+        batches: this.#toDisk.size,
+        error,
+      });
+    }
+    return lost.length;
   }
 
   #schedule(durable: boolean): void {
@@ -360,5 +371,18 @@ export class GroupCommit {
       });
     }
     this.#failing = { error, pauseMs };
+  }
+}
+
+/** Whether `work` ended before `deadline` (ms since the epoch); it rejects if `work` did first. */
+async function beforeDeadline(work: Promise<void>, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
