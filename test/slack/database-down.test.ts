@@ -97,4 +97,34 @@ describe.skipIf(!available)('Slack while the database cannot be reached', () => 
     const answer = textOf((await t.api.answers(command)).at(-1)?.body ?? {});
     expect(answer).toMatch(/apr_\w+/);
   });
+
+  // The corridor step acknowledges with a "loading" view first; the refusal of a corridor the service
+  // does not know waits for its audit entry, which cannot be written: the form must say so.
+  it('tells a person whose form already shows "loading" (the beneficiary corridor) that it is away', async () => {
+    const { triggerId } = await t.slack.command(USERS.operator, 'create_beneficiary');
+    const corridor = await t.api.waitFor(() =>
+      t.api.callsOf('views.open').find((c) => c.args.trigger_id === triggerId),
+    );
+    await gate.shut();
+    try {
+      const step = await t.slack.submit(
+        USERS.operator,
+        corridor.args.view,
+        {
+          currency: 'not a currency',
+          entityType: { option: 'INDIVIDUAL' },
+          paymentMethod: { option: 'LOCAL' },
+          country: 'US',
+        },
+        'V-BEN-DOWN',
+      );
+      expect(((await step.json()) as { response_action?: string }).response_action).toBe('update');
+      const updated = await t.api.waitFor(() =>
+        t.api.callsOf('views.update').find((c) => c.args.view_id === 'V-BEN-DOWN'),
+      );
+      expect(textOf(updated.args.view)).toContain('bankops cannot reach its database');
+    } finally {
+      await gate.open();
+    }
+  });
 });

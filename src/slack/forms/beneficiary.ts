@@ -1,6 +1,7 @@
-import { internalError } from '../../core/errors.js';
+import { internalError, isDatabaseUnreachable } from '../../core/errors.js';
 import type { AnyTool } from '../../core/tool.js';
 import type { JsonSchema } from '../../present/args.js';
+import { DATABASE_UNREACHABLE } from '../../present/failure.js';
 import type { Asker } from '../asker.js';
 import { VIEWS } from '../ids.js';
 import { formTarget } from '../metadata.js';
@@ -114,11 +115,14 @@ export async function showCorridorFields(
 ): Promise<void> {
   const schemaTool = services.registry.get('get_beneficiary_schema');
   if (schemaTool === undefined) throw internalError('get_beneficiary_schema is not in the registry');
-  const result = await services.executor.execute({
-    tool: schemaTool.name,
-    input: corridor,
-    actor: asker.actor,
-  });
+  // The form already shows "loading" (acknowledged): a failure must end up in it, not leave it so.
+  const result = await services.executor
+    .execute({ tool: schemaTool.name, input: corridor, actor: asker.actor })
+    .catch((error: unknown) => {
+      if (!isDatabaseUnreachable(error)) throw error;
+      const message = `${DATABASE_UNREACHABLE.state}. ${DATABASE_UNREACHABLE.advice}`;
+      return { status: 'failed', tool: schemaTool.name, error: { kind: 'internal', message } } as const;
+    });
   let view: ModalView;
   if (result.status === 'ok' && typeof result.output.schema === 'object' && result.output.schema !== null) {
     view = corridorFieldsForm(result.output.schema as JsonSchema, corridor, where);
