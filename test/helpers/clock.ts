@@ -8,6 +8,8 @@ export interface ManualClock extends Clock {
   set(at: Date | string): void;
   /** Timers waiting to fire. */
   readonly waiting: number;
+  /** Whether a timer waits to fire at `at` (ms since the epoch): someone is paused until then. */
+  waitsUntil(at: number): boolean;
 }
 
 interface Timer {
@@ -70,6 +72,7 @@ export function manualClock(start: Date | string | number = Date.now()): ManualC
     get waiting() {
       return timers.size;
     },
+    waitsUntil: (at) => [...timers].some((timer) => timer.due === at),
   };
   return clock;
 }

@@ -116,6 +116,9 @@ async function rideOutage(start: number, outageMs: number, alreadyRefused: numbe
   for (let k = 0; ; k += 1) {
     due = Math.min(due + resendPauseMs(k, DELAYS), start + WINDOW_MS);
     if (due >= start + outageMs) return refused;
+    // The engine is done with the last send (its outcome recorded, the window checked) once it
+    // waits for this one: moving the clock earlier could close the window under it.
+    await until(() => clock.waitsUntil(due), `the pause before re-send ${k + 1}`);
     clock.set(new Date(due));
     refused += 1;
     await until(async () => (await refusedSends()) >= refused, `re-send ${k + 1}`);
