@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, runCliHere } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
+import { writeFingerprintKey } from '../helpers/postgres.js';
 
 /** `BANKOPS_DATABASE_URL` at the CLI: the database it names, never its password. */
 
@@ -16,8 +15,7 @@ beforeAll(async () => {
   const port = await freePort();
   url = `postgres://ops:s3cret@127.0.0.1:${port}/bank`;
   where = `127.0.0.1:${port}/bank`;
-  keyFile = join(home.dir, 'fingerprint.key');
-  writeFileSync(keyFile, 'ab'.repeat(32), { mode: 0o600 });
+  keyFile = writeFingerprintKey(home.dir);
 });
 afterAll(() => home.cleanup());
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,12 @@ import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
 import type { Logger } from '../../src/core/log.js';
 import { verifyAuditLog } from '../../src/core/store/postgres/audit-verify.js';
-import { postgresAvailable, TEST_SERVER_URL, useTestDatabase } from '../helpers/postgres.js';
+import {
+  postgresAvailable,
+  TEST_SERVER_URL,
+  useTestDatabase,
+  writeFingerprintKey,
+} from '../helpers/postgres.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 import { TcpGate } from '../helpers/tcp-gate.js';
 
@@ -37,8 +42,7 @@ describe.skipIf(!available)('audit entries of reads while the database is away',
   const read = () => runtime.executor.execute({ tool: 'get_balances', input: {}, actor: operator });
 
   beforeAll(async () => {
-    const keyFile = join(dir, 'fingerprint.key');
-    writeFileSync(keyFile, 'ab'.repeat(32), { mode: 0o600 });
+    const keyFile = writeFingerprintKey(dir);
     const server = new URL(TEST_SERVER_URL);
     gate = await TcpGate.open({ host: server.hostname, port: Number(server.port || 5432) });
     const url = new URL(database.url());

@@ -18,7 +18,7 @@ import {
 import { runCliHere } from '../helpers/cli.js';
 import { manualClock } from '../helpers/clock.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const available = await postgresAvailable();
@@ -69,8 +69,7 @@ describe.skipIf(!available)('two replicas on one PostgreSQL database', () => {
     sandbox = await startTestSandbox();
     const keys = mkdtempSync(join(tmpdir(), 'bankops-key-'));
     dirs.push(keys);
-    keyFile = join(keys, 'fingerprint.key');
-    writeFileSync(keyFile, 'cd'.repeat(32), { mode: 0o600 });
+    keyFile = writeFingerprintKey(keys);
   });
   afterAll(async () => {
     await child?.kill();

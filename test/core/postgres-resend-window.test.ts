@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { manualClock } from '../helpers/clock.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 import { resendTakeover } from '../helpers/resend-window.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
@@ -24,8 +24,7 @@ describe.skipIf(!available)('an approval re-sent in the background, on PostgreSQ
     sandbox = await startTestSandbox();
     const keys = mkdtempSync(join(tmpdir(), 'bankops-key-'));
     dirs.push(keys);
-    keyFile = join(keys, 'fingerprint.key');
-    writeFileSync(keyFile, 'cd'.repeat(32), { mode: 0o600 });
+    keyFile = writeFingerprintKey(keys);
   });
   afterAll(async () => {
     for (const runtime of replicas) await runtime.close();

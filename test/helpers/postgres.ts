@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createPgPool, type PgPoolOptions, type PgStore } from '../../src/core/store/postgres/pool.js';
@@ -119,4 +121,14 @@ export function useTestDatabase(): TestDatabase {
       return role;
     },
   };
+}
+
+/**
+ * The fingerprint key file every replica of a PostgreSQL deployment shares
+ * (`BANKOPS_FINGERPRINT_KEY_FILE`): `fingerprint.key` in `dir`, private to its owner. Returns its path.
+ */
+export function writeFingerprintKey(dir: string): string {
+  const file = join(dir, 'fingerprint.key');
+  writeFileSync(file, 'cd'.repeat(32), { mode: 0o600 });
+  return file;
 }

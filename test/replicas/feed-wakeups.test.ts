@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { SANDBOX_DEFAULTS } from '../../src/sandbox/index.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
 import { manualClock } from '../helpers/clock.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
 
 const available = await postgresAvailable();
@@ -28,7 +28,7 @@ describe.skipIf(!available)('followers across replicas on PostgreSQL', () => {
     const config = {
       ...testConfig(sandbox, { dbPath: join(dir, `${name}.db`) }),
       databaseUrl: database.url(),
-      fingerprintKeyFile: join(dir, 'key'),
+      fingerprintKeyFile: join(dir, 'fingerprint.key'),
     };
     const runtime = await createRuntime(config, { ...runtimeOptions(), owner: `${name}:1` });
     runtimes.push(runtime);
@@ -38,7 +38,7 @@ describe.skipIf(!available)('followers across replicas on PostgreSQL', () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     dir = mkdtempSync(join(tmpdir(), 'bankops-wakeups-'));
-    writeFileSync(join(dir, 'key'), 'ef'.repeat(32), { mode: 0o600 });
+    writeFingerprintKey(dir);
   });
   afterAll(async () => {
     for (const runtime of runtimes) await runtime.close();
@@ -125,7 +125,7 @@ describe.skipIf(!available)('expiry across replicas on PostgreSQL', () => {
   beforeAll(async () => {
     sandbox = await startTestSandbox();
     dir = mkdtempSync(join(tmpdir(), 'bankops-expiry-'));
-    writeFileSync(join(dir, 'key'), 'ef'.repeat(32), { mode: 0o600 });
+    writeFingerprintKey(dir);
   });
   afterAll(async () => {
     for (const runtime of runtimes) await runtime.close();
@@ -139,7 +139,7 @@ describe.skipIf(!available)('expiry across replicas on PostgreSQL', () => {
       const config = {
         ...testConfig(sandbox, { dbPath: join(dir, `${name}.db`) }),
         databaseUrl: database.url(),
-        fingerprintKeyFile: join(dir, 'key'),
+        fingerprintKeyFile: join(dir, 'fingerprint.key'),
       };
       const runtime = await createRuntime(config, {
         ...runtimeOptions({ clock, background: true }),

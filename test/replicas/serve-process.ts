@@ -10,6 +10,7 @@ import {
   startSandbox,
 } from '../../src/sandbox/index.js';
 import { CLI } from '../helpers/cli.js';
+import { writeFingerprintKey } from '../helpers/postgres.js';
 import { SlackApiStandIn } from '../helpers/slack-api.js';
 import { BOT_TOKEN, SIGNING_SECRET } from '../helpers/slack-app.js';
 import { APPROVALS_CHANNEL, APPROVERS, APPROVERS_GROUP } from '../helpers/slack-approvals.js';
@@ -125,8 +126,7 @@ async function spawnServe(
  */
 export async function startReplicaSet(options: ReplicaSetOptions): Promise<ReplicaSet> {
   const dir = mkdtempSync(join(tmpdir(), 'bankops-replicas-'));
-  const keyFile = join(dir, 'fingerprint.key');
-  writeFileSync(keyFile, 'ab'.repeat(32), { mode: 0o600 });
+  const keyFile = writeFingerprintKey(dir);
   const policy = join(dir, 'policy.yaml');
   writeFileSync(policy, options.policyYaml);
   const sandbox = await startSandbox(0, { ...options.sandbox, credentials: { ...SANDBOX_DEFAULTS } });

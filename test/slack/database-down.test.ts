@@ -1,8 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresAvailable, TEST_SERVER_URL, useTestDatabase } from '../helpers/postgres.js';
+import {
+  postgresAvailable,
+  TEST_SERVER_URL,
+  useTestDatabase,
+  writeFingerprintKey,
+} from '../helpers/postgres.js';
 import { type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
 import { openPayoutForm } from '../helpers/slack-approvals.js';
 import { buttonsOf, textOf } from '../helpers/slack-requests.js';
@@ -20,10 +25,9 @@ describe.skipIf(!available)('Slack while the database cannot be reached', () => 
   let gate: TcpGate;
   let t: SlackTest;
   const keys = mkdtempSync(join(tmpdir(), 'bankops-keys-'));
-  const fingerprintKeyFile = join(keys, 'fingerprint.key');
+  const fingerprintKeyFile = writeFingerprintKey(keys);
 
   beforeAll(async () => {
-    writeFileSync(fingerprintKeyFile, 'cd'.repeat(32), { mode: 0o600 });
     const server = new URL(TEST_SERVER_URL);
     gate = await TcpGate.open({ host: server.hostname, port: Number(server.port || 5432) });
     const url = new URL(database.url());

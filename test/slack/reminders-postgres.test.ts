@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe } from 'vitest';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 import { remindersScenario } from '../helpers/reminders-scenario.js';
 
 const available = await postgresAvailable();
@@ -11,8 +11,7 @@ const available = await postgresAvailable();
 describe.skipIf(!available)('reminders and the digest on PostgreSQL', () => {
   const database = useTestDatabase();
   const keys = mkdtempSync(join(tmpdir(), 'bankops-keys-'));
-  const fingerprintKeyFile = join(keys, 'fingerprint.key');
-  writeFileSync(fingerprintKeyFile, 'ab'.repeat(32), { mode: 0o600 });
+  const fingerprintKeyFile = writeFingerprintKey(keys);
   afterAll(() => rmSync(keys, { recursive: true, force: true }));
   remindersScenario({ database: () => ({ url: database.url(), fingerprintKeyFile }) });
 });
