@@ -16,6 +16,7 @@ import { createRuntime, type Runtime } from '../src/app/runtime.js';
 import { cliActor } from '../src/core/actors.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../test/helpers/postgres.js';
+import { serviceEnv } from '../test/helpers/sandbox.js';
 
 const ROUNDS = 15;
 const CALLS = Number(process.argv[2] ?? 200);
@@ -112,11 +113,7 @@ function runtimeAgainst(
 ): Promise<Runtime> {
   return createRuntime(
     loadConfig({
-      BANKOPS_BASE_URL: url,
-      BANKOPS_API_KEY: c.apiKey,
-      BANKOPS_PRODUCT_ID: c.productId,
-      BANKOPS_USER_ID: c.userId,
-      BANKOPS_COMPANY_ID: c.companyId,
+      ...serviceEnv(url, c),
       ...database,
     }),
     { recover: false, auditThread },

@@ -13,6 +13,7 @@ import { createRuntime } from '../src/app/runtime.js';
 import { mcpStdioActor } from '../src/core/actors.js';
 import { createServiceClient } from '../src/core/client/index.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
+import { serviceEnv } from '../test/helpers/sandbox.js';
 
 export const PATHS = ['direct', 'executor', 'echo', 'floor', 'stdio'] as const;
 export type PathName = (typeof PATHS)[number];
@@ -131,11 +132,7 @@ export async function measureCalls(options: {
   const sandbox = await startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
   const c = sandbox.credentials;
   const service = {
-    BANKOPS_BASE_URL: sandbox.url,
-    BANKOPS_API_KEY: c.apiKey,
-    BANKOPS_PRODUCT_ID: c.productId,
-    BANKOPS_USER_ID: c.userId,
-    BANKOPS_COMPANY_ID: c.companyId,
+    ...serviceEnv(sandbox.url, c),
   };
   const direct = createServiceClient({
     baseUrl: sandbox.url,

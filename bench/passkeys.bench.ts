@@ -12,6 +12,7 @@ import { createRuntime, type Runtime } from '../src/app/runtime.js';
 import { cliActor } from '../src/core/actors.js';
 import { optional } from '../src/core/optional.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
+import { serviceEnv } from '../test/helpers/sandbox.js';
 import { SoftPasskey } from '../test/helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../test/helpers/step-up.js';
 
@@ -46,11 +47,7 @@ async function runtimeWith(name: string, policy: string | undefined): Promise<Ru
   }
   return createRuntime(
     loadConfig({
-      BANKOPS_BASE_URL: sandbox.url,
-      BANKOPS_API_KEY: c.apiKey,
-      BANKOPS_PRODUCT_ID: c.productId,
-      BANKOPS_USER_ID: c.userId,
-      BANKOPS_COMPANY_ID: c.companyId,
+      ...serviceEnv(sandbox.url, c),
       BANKOPS_DB: join(dir, `${name}.db`),
       BANKOPS_PUBLIC_URL: ORIGIN,
       ...optional('BANKOPS_POLICY', policyPath),

@@ -13,7 +13,7 @@ import {
   useTestDatabase,
   writeFingerprintKey,
 } from '../helpers/postgres.js';
-import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type RunningSandbox, serviceEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { TcpGate } from '../helpers/tcp-gate.js';
 
 const available = await postgresAvailable();
@@ -51,11 +51,7 @@ describe.skipIf(!available)('audit entries of reads while the database is away',
     const c = sandbox.credentials;
     runtime = await createRuntime(
       loadConfig({
-        BANKOPS_BASE_URL: sandbox.url,
-        BANKOPS_API_KEY: c.apiKey,
-        BANKOPS_PRODUCT_ID: c.productId,
-        BANKOPS_USER_ID: c.userId,
-        BANKOPS_COMPANY_ID: c.companyId,
+        ...serviceEnv(sandbox.url, c),
         BANKOPS_DB: join(dir, 'unused.db'),
         BANKOPS_DATABASE_URL: url.toString(),
         BANKOPS_FINGERPRINT_KEY_FILE: keyFile,

@@ -16,7 +16,7 @@ import type { Actor } from '../../src/core/policy/types.js';
 import type { Registry } from '../../src/core/registry.js';
 import type { ExecuteResult } from '../../src/core/results.js';
 import type { AnyTool } from '../../src/core/tool.js';
-import { type RunningSandbox, startTestSandbox } from './sandbox.js';
+import { type RunningSandbox, serviceEnv, startTestSandbox } from './sandbox.js';
 
 export interface TestCore {
   sandbox: RunningSandbox;
@@ -79,11 +79,7 @@ export function testConfig(
 ): Config {
   const c = sandbox.credentials;
   return loadConfig({
-    BANKOPS_BASE_URL: sandbox.url,
-    BANKOPS_API_KEY: c.apiKey,
-    BANKOPS_PRODUCT_ID: c.productId,
-    BANKOPS_USER_ID: c.userId,
-    BANKOPS_COMPANY_ID: c.companyId,
+    ...serviceEnv(sandbox.url, c),
     BANKOPS_USER_EMAIL: c.userEmail,
     BANKOPS_PROGRAM_CODE: c.programCode,
     BANKOPS_AGENT_CODE: c.agentCode,

@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { type ClientConfig, createServiceClient, type ServiceClient } from '../../src/core/client/index.js';
-import { type RunningSandbox, SANDBOX_DEFAULTS, startSandbox } from '../../src/sandbox/index.js';
+import {
+  type RunningSandbox,
+  SANDBOX_DEFAULTS,
+  type SandboxCredentials,
+  startSandbox,
+} from '../../src/sandbox/index.js';
 
 export type { RunningSandbox };
 
 /** A sandbox on a free loopback port with the default credentials. Close it in `afterAll`. */
 export function startTestSandbox(): Promise<RunningSandbox> {
   return startSandbox(0, { credentials: { ...SANDBOX_DEFAULTS } });
+}
+
+/** The environment that points bankops at a sandbox at `url` with its credentials (`BANKOPS_BASE_URL` …). */
+export function serviceEnv(url: string, c: SandboxCredentials): Record<string, string> {
+  return {
+    BANKOPS_BASE_URL: url,
+    BANKOPS_API_KEY: c.apiKey,
+    BANKOPS_PRODUCT_ID: c.productId,
+    BANKOPS_USER_ID: c.userId,
+    BANKOPS_COMPANY_ID: c.companyId,
+  };
 }
 
 /** A client configured with the sandbox's credentials (override anything, e.g. `now` or `timeoutMs`). */

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultPolicyPath } from '../../src/core/policy/default-path.js';
 import { runCli } from '../helpers/cli.js';
 import { testConfig } from '../helpers/core.js';
-import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';
+import { type RunningSandbox, serviceEnv, startTestSandbox } from '../helpers/sandbox.js';
 import { MODERN, PAYOUT, textOf } from './helpers.js';
 
 // Two `bankops serve` processes on one database and one service, as replicas behind a load
@@ -70,11 +70,7 @@ beforeAll(async () => {
   const config = testConfig(sandbox, { dbPath: join(dir, 'bankops.db'), policyPath });
   const c = sandbox.credentials;
   env = {
-    BANKOPS_BASE_URL: sandbox.url,
-    BANKOPS_API_KEY: c.apiKey,
-    BANKOPS_PRODUCT_ID: c.productId,
-    BANKOPS_USER_ID: c.userId,
-    BANKOPS_COMPANY_ID: c.companyId,
+    ...serviceEnv(sandbox.url, c),
     BANKOPS_DB: config.databasePath,
     BANKOPS_POLICY: policyPath,
   };
