@@ -2,6 +2,7 @@ import { BalanceAlerts } from '../core/alerts/index.js';
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
 import { ThreadWriter } from '../core/audit/thread-writer.js';
+import { inlineWriter } from '../core/audit/writer.js';
 import {
   type ClientConfig,
   createServiceClient,
@@ -122,16 +123,21 @@ export interface RuntimeObserver {
 export { sandboxDatabasePath } from './shared-sandbox.js';
 
 /** The audit log's writer thread, on the same database; none for a database only this connection sees. */
-function auditWriterOf(config: Config, wanted: boolean, log: Logger): ThreadWriter | undefined {
-  if (!wanted) return undefined;
-  if (config.databaseUrl !== undefined)
-    return new ThreadWriter(
-      { kind: 'postgres', url: config.databaseUrl, applicationName: 'bankops-audit' },
-      { log },
-    );
-  return config.databasePath === ':memory:'
-    ? undefined
-    : new ThreadWriter({ kind: 'sqlite', file: config.databasePath }, { log });
+function auditWriterOf(
+  config: Config,
+  storage: Storage,
+  wanted: boolean,
+  log: Logger,
+): ThreadWriter | undefined {
+  if (!wanted || (config.databaseUrl === undefined && config.databasePath === ':memory:')) return undefined;
+  // A thread that does not start in time leaves the work to this one, as a short command does.
+  const options = { log, fallback: inlineWriter(storage) };
+  return config.databaseUrl !== undefined
+    ? new ThreadWriter(
+        { kind: 'postgres', url: config.databaseUrl, applicationName: 'bankops-audit' },
+        options,
+      )
+    : new ThreadWriter({ kind: 'sqlite', file: config.databasePath }, options);
 }
 
 /** The names in the policy that point nowhere: not errors (they match nothing), but usually a slip. */
@@ -182,7 +188,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
     log,
     ...optional('maxWaiting', options.auditMaxWaiting),
-    ...optional('writer', auditWriterOf(config, options.auditThread ?? options.background === true, log)),
+    ...optional(
+      'writer',
+      auditWriterOf(config, storage, options.auditThread ?? options.background === true, log),
+    ),
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });

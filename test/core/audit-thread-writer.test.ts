@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AuditInputError, AuditLog } from '../../src/core/audit/index.js';
 import { prepareEntry } from '../../src/core/audit/seal.js';
 import { ThreadWriter, type WriterTarget } from '../../src/core/audit/thread-writer.js';
+import { inlineWriter } from '../../src/core/audit/writer.js';
 import { openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
@@ -175,3 +176,24 @@ if (pgAvailable) {
     };
   });
 }
+
+describe('a writer thread that cannot start', () => {
+  it('leaves the batches to the fallback writer in this thread, said once in the log', async () => {
+    const file = join(dir, 'fallback.db');
+    const storage = sqliteStorage(openDatabase(file));
+    const logged: string[] = [];
+    const log = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (message: string) => logged.push(message),
+    };
+    // A directory where the thread expects the database file: it fails to open it and stops.
+    const writer = new ThreadWriter({ kind: 'sqlite', file: dir }, { log, fallback: inlineWriter(storage) });
+    const audit = new AuditLog(storage, { writer });
+    await audit.append(sampleEntry(1, { requestIds: ['first'] }));
+    await audit.append(sampleEntry(2, { requestIds: ['second'] }));
+    expect((await audit.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual(['first', 'second']);
+    expect(logged.filter((m) => m.includes('did not start'))).toHaveLength(1);
+    await audit.close();
+  });
+});

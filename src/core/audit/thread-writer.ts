@@ -9,12 +9,19 @@ export type { WriterTarget } from './writer-messages.js';
 
 /** How long `close` waits for the thread to finish what it holds and close its connection. */
 const CLOSE_TIMEOUT_MS = 5_000;
+/** How long a new thread may take to load and open its connection before it is given up. */
+const START_TIMEOUT_MS = 10_000;
 
 export interface ThreadWriterOptions {
   /** Where a thread that stopped with batches in flight is reported. */
   log?: Pick<Logger, 'error'>;
   /** Told of each thread started (tests stop one). */
   onThread?: (thread: Worker) => void;
+  /**
+   * Where batches go when a thread does not start within 10 s (it hangs loading): this thread's
+   * own writer, from then on. Without it such a batch fails, as when the database is away.
+   */
+  fallback?: AuditWriter;
 }
 
 interface Call {
@@ -48,7 +55,11 @@ export class ThreadWriter implements AuditWriter {
   readonly #target: WriterTarget;
   readonly #log: Pick<Logger, 'error'> | undefined;
   readonly #onThread: ((thread: Worker) => void) | undefined;
+  readonly #fallback: AuditWriter | undefined;
   #worker: Worker | undefined;
+  /** Resolves true once the current thread is ready, false if it did not start in time. */
+  #ready: Promise<boolean> | undefined;
+  #fellBack = false;
   #next = 0;
   readonly #calls = new Map<number, Call>();
 
@@ -56,10 +67,29 @@ export class ThreadWriter implements AuditWriter {
     this.#target = target;
     this.#log = options.log;
     this.#onThread = options.onThread;
+    this.#fallback = options.fallback;
   }
 
-  commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
+  async commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
+    if (this.#fellBack && this.#fallback !== undefined) return this.#fallback.commit(batch, options);
     const worker = this.#started();
+    worker.ref();
+    if (!(await this.#ready)) {
+      this.#worker = undefined;
+      void worker.terminate();
+      if (this.#fallback === undefined)
+        throw new Error(`the audit writer's thread did not start within ${START_TIMEOUT_MS / 1000} s`);
+      this.#log?.error(
+        "the audit writer's thread did not start; the audit log is written from this thread instead",
+        { seconds: START_TIMEOUT_MS / 1000 },
+      );
+      this.#fellBack = true;
+      return this.#fallback.commit(batch, options);
+    }
+    return this.#send(worker, batch, options);
+  }
+
+  #send(worker: Worker, batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
     this.#next += 1;
     const id = this.#next;
     const sent = new Promise<WriterCommit>((resolve, reject) => {
@@ -98,6 +128,7 @@ export class ThreadWriter implements AuditWriter {
   }
 
   async close(): Promise<void> {
+    await this.#fallback?.close();
     const worker = this.#worker;
     if (worker === undefined) return;
     worker.ref();
@@ -112,6 +143,18 @@ export class ThreadWriter implements AuditWriter {
     if (this.#worker !== undefined) return this.#worker;
     const worker = startThread(this.#target);
     worker.unref();
+    this.#ready = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), START_TIMEOUT_MS);
+      timer.unref();
+      const settle = (ready: boolean) => {
+        clearTimeout(timer);
+        resolve(ready);
+      };
+      worker.on('message', (message: FromWriter) => {
+        if (message.type === 'ready') settle(true);
+      });
+      worker.once('exit', () => settle(false));
+    });
     worker.on('message', (message: FromWriter) => this.#heard(message));
     worker.on('error', (error) => this.#stopped(worker, error));
     worker.on('exit', (code) =>
@@ -123,6 +166,7 @@ export class ThreadWriter implements AuditWriter {
   }
 
   #heard(message: FromWriter): void {
+    if (message.type === 'ready') return;
     const call = this.#calls.get(message.id);
     if (call === undefined) return;
     if (message.type === 'failed') {

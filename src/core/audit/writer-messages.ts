@@ -17,6 +17,8 @@ export type ToWriter =
  * failed as a whole (the database's error).
  */
 export type FromWriter =
+  /** The thread opened its connection and listens. */
+  | { type: 'ready' }
   | {
       type: 'committed';
       id: number;

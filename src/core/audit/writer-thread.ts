@@ -66,3 +66,4 @@ port.on('message', (message: ToWriter) => {
     .then(() => opened.close())
     .finally(() => port.close());
 });
+send({ type: 'ready' });
