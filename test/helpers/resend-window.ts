@@ -12,13 +12,14 @@ const DELAYS = [1000, 4000];
 const FAULTS = 1000;
 
 /** Payout sends the sandbox refused (503) under the fault `outage` injected. */
-async function refused(sandbox: RunningSandbox): Promise<number> {
+export async function refused(sandbox: RunningSandbox): Promise<number> {
   const answer = await fetch(`${sandbox.url}/_sandbox/faults`);
   const body = (await answer.json()) as { faults: { remaining: number | null }[] };
   return body.faults.reduce((n, f) => n + (FAULTS - (f.remaining ?? 0)), 0);
 }
 
-async function outage(sandbox: RunningSandbox): Promise<void> {
+/** The sandbox answers every payout with 503 from now on (an outcome bankops cannot know). */
+export async function outage(sandbox: RunningSandbox): Promise<void> {
   const answer = await fetch(`${sandbox.url}/_sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -15,8 +15,11 @@ export function resendInBackground(ctx: EngineContext, id: string, lease: { stop
   let stopped = false;
   let wake: () => void = () => undefined;
   let cancelPause: () => void = () => undefined;
+  // A stop that came while the loop read the row (after its check) ends the pause at once: it must
+  // not wait for the next re-send's time, which can be a minute away.
   const pause = (ms: number): Promise<void> =>
     new Promise((resolve) => {
+      if (stopped) return resolve();
       wake = resolve;
       cancelPause = ctx.clock.after(ms, resolve);
     });
