@@ -1,6 +1,9 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditInputError, AuditLog } from '../../src/core/audit/index.js';
@@ -17,6 +20,8 @@ import { sampleEntry } from '../helpers/audit.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-thread-writer-'));
+/** A process that writes a durable entry and a read's through the writer thread, then leaves. */
+const WRITE_AND_LEAVE = fileURLToPath(new URL('../helpers/audit-write-and-leave.ts', import.meta.url));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const pgAvailable = await postgresAvailable();
 
@@ -51,6 +56,25 @@ function writerSuite(backend: string, fresh: (name: string) => Promise<Target>):
       );
       expect(await other.verify()).toMatchObject({ ok: true, entries: 64 });
       await log.close();
+    });
+
+    it('keeps no process alive once its batches are written, a durable one and a read', async () => {
+      const { storage, target } = await fresh('exit');
+      // The process writes, never closes, and must end by itself; it is killed if it has not in 15 s.
+      const child = spawn(process.execPath, ['--import', 'tsx', WRITE_AND_LEAVE, JSON.stringify(target)], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+      });
+      const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+      clearTimeout(killer);
+      expect({ code, signal, out }).toEqual({ code: 0, signal: null, out: 'written\n' });
+      const log = new AuditLog(storage);
+      expect((await log.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual(['durable', 'read']);
+      expect(await log.verify()).toMatchObject({ ok: true, entries: 2 });
     });
 
     it('refuses an entry that breaks the schema alone, with its own error', async () => {

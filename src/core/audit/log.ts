@@ -46,6 +46,7 @@ export interface RecordOptions extends AppendOptions {
   durable: boolean;
 }
 
+const NO_OPTIONS: AppendOptions = {};
 const DEFAULT_LIST_LIMIT = 100;
 /** Rows read at a time by checks over the whole log. */
 const PAGE = 1000;
@@ -125,9 +126,10 @@ export class AuditLog {
    * caller must not change `input` after the call.
    */
   record(input: AuditEntryInput, options: RecordOptions): Promise<AuditEntry> {
-    // Its time is now; it is validated, redacted and serialized with its batch, off the caller's path.
-    const ts = this.#now().toISOString();
-    return this.#group.add({ input, ts, options: this.#optionsOf(options) }, options.durable);
+    // Its time is now; it is validated, redacted and serialized (its time written out too) with
+    // its batch, off the caller's path.
+    const at = this.#now().getTime();
+    return this.#group.add({ input, at, options: this.#optionsOf(options) }, options.durable);
   }
 
   /**
@@ -136,13 +138,9 @@ export class AuditLog {
    * while the queue is full (see `accepting`) the entry is dropped, and logged. The caller must
    * not change `input` after the call.
    */
-  note(input: AuditEntryInput, options: AppendOptions = {}): void {
-    this.#group.note({
-      input,
-      ts: this.#now().toISOString(),
-      options: this.#optionsOf(options),
-      noted: true,
-    });
+  note(input: AuditEntryInput, options: AppendOptions = NO_OPTIONS): void {
+    // The options as given: unlike `record`'s, they hold nothing the writer does not need.
+    this.#group.note({ input, at: this.#now().getTime(), options, noted: true });
   }
 
   /** What preparing an entry needs of the options: the secrets to scrub, nothing else. */

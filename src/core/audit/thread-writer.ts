@@ -7,6 +7,9 @@ import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
 
 export type { WriterTarget } from './writer-messages.js';
 
+/** A batch the thread said is on disk as it committed. */
+const ON_DISK: Promise<void> = Promise.resolve();
+
 /** How long `close` waits for the thread to finish what it holds and close its connection. */
 const CLOSE_TIMEOUT_MS = 5_000;
 /** How long a new thread may take to load and open its connection before it is given up. */
@@ -173,9 +176,13 @@ export class ThreadWriter implements AuditWriter {
       this.#done(message.id);
       call.committed.reject(fromWire(message.error));
     } else if (message.type === 'committed') {
-      const onDisk = new Promise<void>((resolve, reject) => {
-        call.disk = { resolve, reject };
-      });
+      let onDisk = ON_DISK;
+      if (message.onDisk === true) this.#done(message.id);
+      else {
+        onDisk = new Promise<void>((resolve, reject) => {
+          call.disk = { resolve, reject };
+        });
+      }
       const results = message.results.map(
         (result): Written => ('refused' in result ? { refused: fromWire(result.refused) } : result),
       );

@@ -14,7 +14,8 @@ export type ToWriter =
 
 /**
  * From the writer's thread: a batch committed (each entry's fate), then on disk; or the commit
- * failed as a whole (the database's error).
+ * failed as a whole (the database's error). A batch that has nothing more to wait for once
+ * committed (`onDisk`) gets no `disk` message: one message per batch, not two.
  */
 export type FromWriter =
   /** The thread opened its connection and listens. */
@@ -24,6 +25,8 @@ export type FromWriter =
       id: number;
       of: 'batch' | 'unsure';
       results: ({ entry: AuditEntry } | { seq: number } | { refused: WireError })[];
+      /** On disk already, or never waited for (a relaxed batch): no `disk` message follows. */
+      onDisk?: true;
     }
   | { type: 'disk'; id: number; error?: WireError }
   | { type: 'failed'; id: number; error: WireError };

@@ -29,8 +29,14 @@ const port = parentPort;
 if (port === null) throw new Error('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);
 
-const opened = await open(workerData as WriterTarget);
+const target = workerData as WriterTarget;
+const opened = await open(target);
 const writer = inlineWriter(opened.storage);
+/**
+ * Whether a batch is as durable as it will be once committed: SQLite's commit returns once on disk
+ * (a durable batch's `synchronous = FULL`), and a relaxed batch is never waited for on either.
+ */
+const onDiskOnCommit = (options: WriteOptions): boolean => target.kind === 'sqlite' || !options.durable;
 
 async function commit(id: number, batch: readonly Pending[], options: WriteOptions): Promise<void> {
   try {
@@ -41,6 +47,11 @@ async function commit(id: number, batch: readonly Pending[], options: WriteOptio
       if ('refused' in result) return { refused: toWire(result.refused) };
       return 'entry' in result && told[i]?.noted ? { seq: result.entry.seq } : result;
     });
+    if (onDiskOnCommit(options)) {
+      await committed.onDisk;
+      send({ type: 'committed', id, of: committed.of, results, onDisk: true });
+      return;
+    }
     send({ type: 'committed', id, of: committed.of, results });
     // Awaited here, so the connection closes only once the batch is on disk (or known not to be).
     await committed.onDisk.then(

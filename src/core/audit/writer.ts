@@ -6,7 +6,8 @@ import { type Prepared, type PrepareOptions, prepareEntry } from './seal.js';
 export interface Pending {
   input: AuditEntryInput;
   options: PrepareOptions;
-  ts: string;
+  /** When it was recorded, in ms since the epoch (written out as its `ts` by the writer). */
+  at: number;
   /** Nobody waits for the entry itself (`AuditLog.note`): its place in the chain is answer enough. */
   noted?: true;
 }
@@ -50,7 +51,7 @@ function prepareAll(
 ): (Prepared | { refused: unknown })[] {
   return batch.map((pending) => {
     try {
-      return prepareEntry(pending.input, pending.options, secrets, pending.ts);
+      return prepareEntry(pending.input, pending.options, secrets, new Date(pending.at).toISOString());
     } catch (error) {
       return { refused: error };
     }
