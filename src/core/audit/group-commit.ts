@@ -325,7 +325,7 @@ export class GroupCommit {
     for (const [i, queued] of batch.entries()) {
       const result = results[i];
       if (result !== undefined && 'entry' in result) written.push([queued, result.entry]);
-      else if (queued.resolve === undefined && result !== undefined && 'seq' in result) continue;
+      else if (queued.resolve === undefined && result !== undefined && 'noted' in result) continue;
       else {
         const error =
           result !== undefined && 'refused' in result

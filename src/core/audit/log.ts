@@ -178,7 +178,7 @@ export class AuditLog {
   /** One commit of a batch at the chain's head (see `CommitBatch`), by the writer. */
   readonly #commit: CommitBatch = async (batch, options) => {
     const committed = await this.#writer.commit(batch, { ...options, secrets: this.#secrets() });
-    // A noted entry comes back from the writer's thread as its place alone (`seq`): written too.
+    // A noted entry comes back from the writer's thread as written, without its entry: counted too.
     this.#onWritten?.(committed.results.filter((result) => !('refused' in result)).length);
     return committed;
   };

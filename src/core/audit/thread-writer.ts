@@ -7,6 +7,9 @@ import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
 
 export type { WriterTarget } from './writer-messages.js';
 
+/** A noted entry the thread wrote. */
+const NOTED: Written = { noted: true };
+
 /** A batch the thread said is on disk as it committed. */
 const ON_DISK: Promise<void> = Promise.resolve();
 
@@ -183,9 +186,10 @@ export class ThreadWriter implements AuditWriter {
           call.disk = { resolve, reject };
         });
       }
-      const results = message.results.map(
-        (result): Written => ('refused' in result ? { refused: fromWire(result.refused) } : result),
-      );
+      const results = message.results.map((result): Written => {
+        if (result === null) return NOTED;
+        return 'refused' in result ? { refused: fromWire(result.refused) } : result;
+      });
       call.committed.resolve({ of: message.of, results, onDisk });
     } else {
       this.#done(message.id);

@@ -24,7 +24,8 @@ export type FromWriter =
       type: 'committed';
       id: number;
       of: 'batch' | 'unsure';
-      results: ({ entry: AuditEntry } | { seq: number } | { refused: WireError })[];
+      /** `null`: a noted entry, written (nobody waits for it: nothing more is sent back). */
+      results: ({ entry: AuditEntry } | { refused: WireError } | null)[];
       /** On disk already, or never waited for (a relaxed batch): no `disk` message follows. */
       onDisk?: true;
     }

@@ -42,10 +42,11 @@ async function commit(id: number, batch: readonly Pending[], options: WriteOptio
   try {
     const committed = await writer.commit(batch, options);
     const told = committed.of === 'unsure' ? (options.unsure ?? []) : batch;
-    // A noted entry's caller does not wait for it: its place is all that goes back.
+    // A noted entry's caller does not wait for it: that it was written is all that goes back.
     const results = committed.results.map((result, i) => {
       if ('refused' in result) return { refused: toWire(result.refused) };
-      return 'entry' in result && told[i]?.noted ? { seq: result.entry.seq } : result;
+      if ('noted' in result || told[i]?.noted) return null;
+      return result;
     });
     if (onDiskOnCommit(options)) {
       await committed.onDisk;

@@ -13,10 +13,10 @@ export interface Pending {
 }
 
 /**
- * What became of one entry of a batch: sealed in the chain (the entry, or only its place for a
- * noted one), or refused alone (it breaks the schema).
+ * What became of one entry of a batch: sealed in the chain (the entry, or only that for a noted
+ * one), or refused alone (it breaks the schema).
  */
-export type Written = { entry: AuditEntry } | { seq: number } | { refused: unknown };
+export type Written = { entry: AuditEntry } | { noted: true } | { refused: unknown };
 
 /** One commit of a batch: each entry's fate, in order, and when the committed ones are on disk. */
 export interface WriterCommit {
