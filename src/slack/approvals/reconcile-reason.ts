@@ -1,11 +1,14 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { ApprovalView } from '../../core/approvals/types.js';
+import type { ApprovalActionResult, ApprovalView } from '../../core/approvals/types.js';
+import { isDatabaseUnreachable } from '../../core/errors.js';
 import { whyNotReconcile } from '../../present/approval-decide.js';
 import { approvalOutcome } from '../../present/approval-outcome.js';
 import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { line } from '../render/message.js';
+import { databaseDownMessage } from '../render/outcome.js';
 import { replyTo } from '../respond.js';
+import type { SlackServices } from '../services.js';
 import { answerClicker, BROKEN, type ButtonArgs, outcomeLine } from './buttons.js';
 import { type HomeServices, publishHome } from './home-tab.js';
 import { reconcileReasonModal } from './reconcile-modal.js';
@@ -52,9 +55,11 @@ const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
  * The reason, submitted: blank is refused inline, and so is someone who may not settle it; then the
  * modal closes at once (Send again may wait on the service longer than Slack waits for an answer)
  * and the executor settles it as `bankops approvals reconcile` does, audited, judging again who
- * may. The person is told where they clicked; the message changes through the feed.
+ * may. The person is told where they clicked; the message changes through the feed. The database
+ * going away once the form closed is told there too: the global middleware can no longer answer a
+ * form already acknowledged.
  */
-export function reconcileReasonSubmitted(services: HomeServices) {
+export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServices, 'log'>) {
   return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
     const target = reconcileTarget.decode(body.view.private_metadata);
     if (target === undefined) return inline(ack, 'This form names no approval; close it and click again.');
@@ -73,12 +78,30 @@ export function reconcileReasonSubmitted(services: HomeServices) {
           : whyNotReconcile(services.executor.policy, context.actor, view);
     if (why !== undefined) return inline(ack, `Not settled: ${why}.`);
     await ack();
-    const result = await services.executor.reconcile(target.approvalId, context.actor, {
-      outcome: target.outcome,
-      reason,
-      // Settled only if it is still the attempt this form showed (checked again in the transaction).
-      requestId: target.requestId,
-    });
+    let result: ApprovalActionResult;
+    try {
+      result = await services.executor.reconcile(target.approvalId, context.actor, {
+        outcome: target.outcome,
+        reason,
+        // Settled only if it is still the attempt this form showed (checked again in the transaction).
+        requestId: target.requestId,
+      });
+    } catch (error) {
+      if (!isDatabaseUnreachable(error)) throw error;
+      services.log.warn('slack: the database cannot be reached; the reconcile form was answered so', {
+        approvalId: target.approvalId,
+        error,
+      });
+      const down = databaseDownMessage();
+      if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(down);
+      // The App Home's list of approvals needs the database too: the answer is all it shows.
+      else
+        await services.call('views.publish', {
+          user_id: body.user.id,
+          view: { type: 'home', blocks: down.blocks },
+        });
+      return;
+    }
     const answer = outcomeLine(
       approvalOutcome('reconcile', result, (id) => id),
       services.executor.policy,
