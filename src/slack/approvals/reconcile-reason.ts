@@ -5,6 +5,7 @@ import { whyNotReconcile } from '../../present/approval-decide.js';
 import { approvalOutcome } from '../../present/approval-outcome.js';
 import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
+import { homeAnswer } from '../middleware/answer.js';
 import { line } from '../render/message.js';
 import { databaseDownMessage } from '../render/outcome.js';
 import { replyTo } from '../respond.js';
@@ -95,11 +96,7 @@ export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServ
       const down = databaseDownMessage();
       if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(down);
       // The App Home's list of approvals needs the database too: the answer is all it shows.
-      else
-        await services.call('views.publish', {
-          user_id: body.user.id,
-          view: { type: 'home', blocks: down.blocks },
-        });
+      else await homeAnswer(services.call, body.user.id, down);
       return;
     }
     const answer = outcomeLine(

@@ -11,6 +11,11 @@ export interface Answer {
   formError: string;
 }
 
+/** Shows `message` as the person's whole App Home: what its list of approvals would need is away. */
+export async function homeAnswer(call: SlackCall, userId: string, message: SlackMessage): Promise<void> {
+  await call('views.publish', { user_id: userId, view: { type: 'home', blocks: message.blocks } });
+}
+
 /**
  * Answers a request that goes no further (a stranger, the database away), once, wherever the
  * person is: a command or a button through its response_url, a form inline on its first field (a
@@ -25,8 +30,7 @@ export async function answerWherever(
   const { message } = answer;
   const { userId } = args.context;
   const publishHome = async () => {
-    if (userId !== undefined)
-      await call('views.publish', { user_id: userId, view: { type: 'home', blocks: message.blocks } });
+    if (userId !== undefined) await homeAnswer(call, userId, message);
   };
   if ('command' in args) {
     await args.ack();
