@@ -66,6 +66,8 @@ describe('a background re-send, when its process stops', () => {
       stopped = true;
     });
     await new Promise((resolve) => setImmediate(resolve));
+    // The re-send is still in that read: it has not paused yet.
+    expect(clock.waitsUntil(nextSend)).toBe(false);
     open();
     await held;
 

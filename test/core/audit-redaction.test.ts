@@ -162,3 +162,30 @@ describe('AuditLog keeps secrets out of the database file', () => {
     expect(bytesOf(file).includes(Buffer.from('411111******1111'))).toBe(true);
   });
 });
+
+describe("a read's entry (noted, written later with its batch)", () => {
+  it('is redacted by the options given at the call, whatever the caller does with them after', async () => {
+    const db = openDatabase(join(tmp.dir, 'noted.db'));
+    const log = new AuditLog(sqliteStorage(db), { now: steppingClock() });
+    const options = { extraKeys: ['code'], secrets: [ASSIGNMENT_CODE] };
+    log.note(
+      {
+        actor: 'cli:alice',
+        frontEnd: 'cli',
+        tool: 'get_assignment_b',
+        input: { code: ASSIGNMENT_CODE, note: `looked up ${ASSIGNMENT_CODE}` },
+        decision: 'allow',
+        event: 'executed',
+        outcome: 'ok',
+      },
+      options,
+    );
+    // The caller reuses its object for another call before the batch is prepared.
+    options.extraKeys = [];
+    options.secrets = [];
+    const [entry] = await log.tail(1);
+    expect(entry?.input).toEqual({ code: REDACTED, note: `looked up ${REDACTED}` });
+    await log.close();
+    db.close();
+  });
+});

@@ -28,7 +28,7 @@ interface Queued {
   pending: Pending;
   durable: boolean;
   /** When it was recorded (`performance.now()`): its window ends `RELAXED_WINDOW_MS` later. */
-  at: number;
+  queuedAt: number;
   /** Absent for a noted entry: nobody waits for it. */
   resolve?: (entry: AuditEntry) => void;
   reject?: (error: unknown) => void;
@@ -116,7 +116,7 @@ export class GroupCommit {
     if (!durable && !this.accepting()) return Promise.reject(new AuditBacklogFullError(this.#queue.length));
     return new Promise<AuditEntry>((resolve, reject) => {
       this.#recorded += 1;
-      this.#queue.push({ n: this.#recorded, pending, durable, at: performance.now(), resolve, reject });
+      this.#queue.push({ n: this.#recorded, pending, durable, queuedAt: performance.now(), resolve, reject });
       this.#schedule(durable);
     });
   }
@@ -135,7 +135,7 @@ export class GroupCommit {
       return;
     }
     this.#recorded += 1;
-    this.#queue.push({ n: this.#recorded, pending, durable: false, at: performance.now() });
+    this.#queue.push({ n: this.#recorded, pending, durable: false, queuedAt: performance.now() });
     this.#schedule(false);
   }
 
@@ -204,7 +204,7 @@ export class GroupCommit {
     } else if (this.#failing === undefined) {
       if (this.#queue.length >= RELAXED_START) this.#kick();
       else {
-        const oldest = this.#queue[0]?.at ?? performance.now();
+        const oldest = this.#queue[0]?.queuedAt ?? performance.now();
         const left = Math.max(0, oldest + RELAXED_WINDOW_MS - performance.now());
         this.#timer ??= setTimeout(this.#start, left);
       }
@@ -221,7 +221,7 @@ export class GroupCommit {
     if (oldest === undefined) return false;
     return (
       this.#queue.length >= RELAXED_START ||
-      performance.now() >= oldest.at + RELAXED_WINDOW_MS ||
+      performance.now() >= oldest.queuedAt + RELAXED_WINDOW_MS ||
       this.#queue.some((queued) => queued.durable)
     );
   }

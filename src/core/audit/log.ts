@@ -1,6 +1,5 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { Logger } from '../log.js';
-import { optional } from '../optional.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import { type CommitBatch, GroupCommit } from './group-commit.js';
 import { entryOf } from './rows.js';
@@ -46,7 +45,6 @@ export interface RecordOptions extends AppendOptions {
   durable: boolean;
 }
 
-const NO_OPTIONS: AppendOptions = {};
 const DEFAULT_LIST_LIMIT = 100;
 /** Rows read at a time by checks over the whole log. */
 const PAGE = 1000;
@@ -138,14 +136,18 @@ export class AuditLog {
    * while the queue is full (see `accepting`) the entry is dropped, and logged. The caller must
    * not change `input` after the call.
    */
-  note(input: AuditEntryInput, options: AppendOptions = NO_OPTIONS): void {
-    // The options as given: unlike `record`'s, they hold nothing the writer does not need.
-    this.#group.note({ input, at: this.#now().getTime(), options, noted: true });
+  note(input: AuditEntryInput, options: AppendOptions = {}): void {
+    // The options are copied now: the caller may reuse its object before the batch is prepared.
+    this.#group.note({ input, at: this.#now().getTime(), options: this.#optionsOf(options), noted: true });
   }
 
   /** What preparing an entry needs of the options: the secrets to scrub, nothing else. */
   #optionsOf({ extraKeys, secrets }: AppendOptions): AppendOptions {
-    return { ...optional('extraKeys', extraKeys), ...optional('secrets', secrets) };
+    // Field by field: this runs for every read.
+    const kept: AppendOptions = {};
+    if (extraKeys !== undefined) kept.extraKeys = extraKeys;
+    if (secrets !== undefined) kept.secrets = secrets;
+    return kept;
   }
 
   /** Whether a read's entry would be taken now: false while the queue is full (the database away). */

@@ -48,12 +48,15 @@ async function commit(id: number, batch: readonly Pending[], options: WriteOptio
       if ('noted' in result || told[i]?.noted) return null;
       return result;
     });
-    if (onDiskOnCommit(options)) {
-      await committed.onDisk;
-      send({ type: 'committed', id, of: committed.of, results, onDisk: true });
-      return;
-    }
-    send({ type: 'committed', id, of: committed.of, results });
+    // Said on disk in the same message only once it is: a batch that committed is never said failed.
+    const onDisk =
+      onDiskOnCommit(options) &&
+      (await committed.onDisk.then(
+        () => true,
+        () => false,
+      ));
+    send({ type: 'committed', id, of: committed.of, results, ...(onDisk ? { onDisk: true as const } : {}) });
+    if (onDisk) return;
     // Awaited here, so the connection closes only once the batch is on disk (or known not to be).
     await committed.onDisk.then(
       () => send({ type: 'disk', id }),

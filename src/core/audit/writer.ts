@@ -8,7 +8,7 @@ export interface Pending {
   options: PrepareOptions;
   /** When it was recorded, in ms since the epoch (written out as its `ts` by the writer). */
   at: number;
-  /** Nobody waits for the entry itself (`AuditLog.note`): its place in the chain is answer enough. */
+  /** Nobody waits for the entry itself (`AuditLog.note`): that it was written is answer enough. */
   noted?: true;
 }
 
