@@ -61,6 +61,7 @@ const E2E = [
   'test/cli/db-copy-tables.test.ts',
   'test/cli/postgres-database.test.ts',
   'test/slack/database-down.test.ts',
+  'test/slack/database-down-settle.test.ts',
   'test/replicas/**/*.test.ts',
 ];
 

@@ -27,6 +27,11 @@ export class TcpGate {
 
   async open(): Promise<void> {
     const server = createServer((client) => {
+      // Accepted just as the gate shut: cut at once, as the rest were.
+      if (this.#server !== server) {
+        client.destroy();
+        return;
+      }
       const upstream = tcpConnect(this.#target.port, this.#target.host);
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket);
@@ -50,7 +55,12 @@ export class TcpGate {
   async shut(): Promise<void> {
     const server = this.#server;
     this.#server = undefined;
+    // No new connection first, then every open one cut.
+    const closed =
+      server === undefined
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => server.close(() => resolve()));
     for (const socket of this.#sockets) socket.destroy();
-    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closed;
   }
 }

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LockKey } from '../../src/core/store/postgres/locks.js';
+import { fault } from '../helpers/approvals.js';
+import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
+import { type SlackTest, USERS } from '../helpers/slack-app.js';
+import { askApproval, clickButton, shown, whereIs } from '../helpers/slack-approvals.js';
+import { type GatedSlack, startGatedSlack } from '../helpers/slack-gated.js';
+import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
+import type { TcpGate } from '../helpers/tcp-gate.js';
+
+const available = await postgresAvailable();
+
+/**
+ * Settling an unresolved approval from Slack (Sent, Not sent, Send again) while the database cannot
+ * be reached: the form that has closed already still tells the person, and nothing is settled.
+ * (The other Slack answers while it is away: database-down.test.ts.)
+ */
+describe.skipIf(!available)('Slack settling an approval while the database cannot be reached', () => {
+  const database = useTestDatabase();
+  let app: GatedSlack;
+  let gate: TcpGate;
+  let t: SlackTest;
+
+  beforeAll(async () => {
+    app = await startGatedSlack(database, {
+      slack: { groups: { missRefreshMs: 0 } },
+      config: { approvalsChannel: 'C0APPROVALS' },
+      // One send, no re-sends: a payout the service does not answer is unresolved at once.
+      core: { resendDelaysMs: [], resendWindowMs: 0 },
+    });
+    ({ gate, t } = app);
+  });
+  afterAll(() => app?.close());
+
+  // The form is acknowledged (closed) before the approval is settled: the database going away in
+  // between can no longer be answered on the form. bankops's write transactions take one advisory
+  // lock first; the test holds it on its own connection (not through the gate), so the settlement
+  // cannot get past it before the gate shuts, whenever it starts.
+  it('tells a person whose Send again form meets the database away, before or after it closed, and settles nothing', async () => {
+    const id = await askApproval(
+      t,
+      USERS.operator,
+      'payout 301 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED',
+    );
+    await fault(t, '/svc/banking/api/v1/payouts', { status: 503 });
+    expect(await clickButton(t, USERS.treasurer, id, 'Approve')).toContain('Outcome unknown');
+    expect((await t.runtime.executor.getApproval(id))?.state).toBe('unresolved');
+    const again = await t.api.waitFor(() =>
+      buttonsOf(shown(t.api, id) ?? {}).find((b) => b.text === 'Send again'),
+    );
+    const opened = t.api.callsOf('views.open').length;
+    const click = await t.slack.click(USERS.dana, again, { channel: whereIs(t.api, id)?.channel ?? '' });
+    const modal = (await t.api.waitFor(() => t.api.callsOf('views.open')[opened])).args.view as Payload;
+
+    // Away before the form is acknowledged (its approval is read first): said on the form itself.
+    await gate.shut();
+    try {
+      const early = await t.slack.submit(USERS.dana, modal, { reason: 'nothing under this request id' });
+      const refused = (await early.json()) as { response_action?: string; errors?: Record<string, string> };
+      expect(refused.response_action).toBe('errors');
+      expect(Object.values(refused.errors ?? {}).join(' ')).toContain('bankops cannot reach its database');
+    } finally {
+      await gate.open();
+    }
+
+    const holder = await database.store().pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+      const submitted = await t.slack.submit(USERS.dana, modal, { reason: 'nothing under this request id' });
+      expect(submitted.status).toBe(200);
+      expect(await submitted.text()).toBe('');
+      await gate.shut();
+      const [answer] = await t.api.answers(click.id);
+      expect(textOf(answer?.body ?? {})).toContain('bankops cannot reach its database');
+      expect(textOf(answer?.body ?? {})).toContain('Try again once it is back');
+      expect(answer?.body.response_type).toBe('ephemeral');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await gate.open();
+    }
+    expect((await t.runtime.executor.getApproval(id))?.state).toBe('unresolved');
+    const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
+    expect(entries.filter((e) => e.decision === 'reconciled')).toEqual([]);
+  });
+});
