@@ -140,8 +140,8 @@ export async function askApproval(t: SlackTest, user: string, text: string): Pro
   return approval;
 }
 
-/** Clicks a button of the approval message (or of `message`) as `user`; resolves with the ephemeral answer's text. */
-export async function clickButton(
+/** Clicks a button of the approval message (or of `message`) as `user`; resolves with the click's id. */
+export async function pressButton(
   t: SlackTest,
   user: string,
   approvalId: string,
@@ -151,6 +151,18 @@ export async function clickButton(
   const target = buttonsOf(message ?? shown(t.api, approvalId) ?? {}).find((b) => b.text === label);
   if (target === undefined) throw new Error(`no ${label} on ${approvalId}`);
   const { id } = await t.slack.click(user, target, { channel: whereIs(t.api, approvalId)?.channel ?? '' });
+  return id;
+}
+
+/** Clicks a button of the approval message (or of `message`) as `user`; resolves with the ephemeral answer's text. */
+export async function clickButton(
+  t: SlackTest,
+  user: string,
+  approvalId: string,
+  label: string,
+  message?: Payload,
+): Promise<string> {
+  const id = await pressButton(t, user, approvalId, label, message);
   return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
 }
 

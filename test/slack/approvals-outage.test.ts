@@ -16,6 +16,7 @@ import {
   cliEnvFor,
   directMessages,
   PEOPLE,
+  pressButton,
   shown,
   threadOf,
   waitShown,
@@ -66,7 +67,8 @@ const click = (user: string, approvalId: string, label: string): Promise<string>
 /** Clicks a button that opens a modal; the modal as bankops sent it to views.open. */
 async function openModal(user: string, approvalId: string, label: string): Promise<Payload> {
   const before = t.api.callsOf('views.open').length;
-  void click(user, approvalId, label);
+  // A button that opens a form answers nothing where it was clicked: only the form is waited for.
+  await pressButton(t, user, approvalId, label);
   const opened = await t.api.waitFor(() => t.api.callsOf('views.open')[before]);
   return opened.args.view as Payload;
 }
