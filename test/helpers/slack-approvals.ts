@@ -155,14 +155,9 @@ export async function pressButton(
 }
 
 /** Clicks a button of the approval message (or of `message`) as `user`; resolves with the ephemeral answer's text. */
-export async function clickButton(
-  t: SlackTest,
-  user: string,
-  approvalId: string,
-  label: string,
-  message?: Payload,
-): Promise<string> {
-  const id = await pressButton(t, user, approvalId, label, message);
+export async function clickButton(...press: Parameters<typeof pressButton>): Promise<string> {
+  const [t] = press;
+  const id = await pressButton(...press);
   return textOf((await t.api.answers(id)).at(-1)?.body ?? {});
 }
 
