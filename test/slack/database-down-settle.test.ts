@@ -3,7 +3,7 @@ import { LockKey } from '../../src/core/store/postgres/locks.js';
 import { fault } from '../helpers/approvals.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
 import { type SlackTest, USERS } from '../helpers/slack-app.js';
-import { askApproval, clickButton, shown, whereIs } from '../helpers/slack-approvals.js';
+import { askApproval, clickButton, pressButton, shown, whereIs } from '../helpers/slack-approvals.js';
 import { type GatedSlack, startGatedSlack } from '../helpers/slack-gated.js';
 import { buttonsOf, type Payload, textOf } from '../helpers/slack-requests.js';
 import type { TcpGate } from '../helpers/tcp-gate.js';
@@ -11,8 +11,9 @@ import type { TcpGate } from '../helpers/tcp-gate.js';
 const available = await postgresAvailable();
 
 /**
- * Settling an unresolved approval from Slack (Sent, Not sent, Send again) while the database cannot
- * be reached: the form that has closed already still tells the person, and nothing is settled.
+ * Settling an unresolved approval from Slack (Sent, Not sent, Send again), and voting, while the
+ * database cannot be reached: a form that has closed already, or a button already acknowledged,
+ * still tells the person, and nothing is settled or counted.
  * (The other Slack answers while it is away: database-down.test.ts.)
  */
 describe.skipIf(!available)('Slack settling an approval while the database cannot be reached', () => {
@@ -83,5 +84,33 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
     expect((await t.runtime.executor.getApproval(id))?.state).toBe('unresolved');
     const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
     expect(entries.filter((e) => e.decision === 'reconciled')).toEqual([]);
+  });
+
+  // A button is acknowledged before its listener reads or writes anything: the database going away
+  // after that is told through the message's response_url (the receiver takes the second
+  // acknowledgement as said already, and the answer still goes).
+  it('tells an approver whose Approve click meets the database away after it was acknowledged, and counts no vote', async () => {
+    const id = await askApproval(
+      t,
+      USERS.operator,
+      'payout 302 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED',
+    );
+    const holder = await database.store().pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+      const click = await pressButton(t, USERS.treasurer, id, 'Approve');
+      await gate.shut();
+      const [answer] = await t.api.answers(click);
+      expect(textOf(answer?.body ?? {})).toContain('bankops cannot reach its database');
+      expect(answer?.body.response_type).toBe('ephemeral');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await gate.open();
+    }
+    const view = await t.runtime.executor.getApproval(id);
+    expect(view?.state).toBe('pending');
+    expect(view?.votes ?? []).toEqual([]);
   });
 });
