@@ -44,9 +44,14 @@ describe('the pending approvals the reminders look at', () => {
     expect(waiting[1]).toMatchObject({ id: 'apr_w0001', attempt: 1, attemptStartedAt: at(1) });
     expect(waiting.at(-1)?.id).toBe(`apr_w0${count - 1}`);
 
-    // The list behind it pages: newest first, the second page holding the oldest.
+    // The list behind it pages: newest first, the second page, after the first's last, holding the oldest.
     const first = await core.executor.listApprovals({ state: 'pending', limit: 500 });
-    const second = await core.executor.listApprovals({ state: 'pending', limit: 500, offset: 500 });
+    const last = first.at(-1);
+    const second = await core.executor.listApprovals({
+      state: 'pending',
+      limit: 500,
+      ...(last === undefined ? {} : { after: { id: last.id, createdAt: last.createdAt } }),
+    });
     expect(first).toHaveLength(500);
     expect(second).toHaveLength(count - 500);
     expect(second.at(-1)?.id).toBe('apr_w0000');

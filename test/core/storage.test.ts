@@ -237,6 +237,34 @@ describe.each(BACKENDS)('$name', (backend) => {
     ]);
   });
 
+  it('pages approvals newest first from the last one seen, none lost when one is decided between two pages', async () => {
+    const [a, b] = await backend.twoReplicas();
+    // Recorded in the order of their ids, two pairs at the same time: both backends agree on ties.
+    const times = [0, 1, 1, 2, 3, 3, 4];
+    await a.transaction(async (tx) => {
+      for (const [n, seconds] of times.entries())
+        await tx.approvals.insert(row(`apr_k${n}`, { created_at: at(seconds) }));
+    });
+    const page = (after?: ApprovalRow) =>
+      b.read((s) =>
+        s.approvals.list({
+          state: 'pending',
+          limit: 2,
+          ...(after === undefined ? {} : { after: { id: after.id, createdAt: after.created_at } }),
+        }),
+      );
+    const ids = (rows: ApprovalRow[]) => rows.map((r) => r.id);
+    const first = await page();
+    expect(ids(first)).toEqual(['apr_k6', 'apr_k5']);
+    // The newest is decided before the next page is read: skipping by count would now pass over one.
+    await a.transaction((tx) => tx.approvals.update('apr_k6', { state: 'pending' }, { state: 'approved' }));
+    const second = await page(first.at(-1));
+    expect(ids(second)).toEqual(['apr_k4', 'apr_k3']);
+    const third = await page(second.at(-1));
+    expect(ids(third)).toEqual(['apr_k2', 'apr_k1']);
+    expect(ids(await page(third.at(-1)))).toEqual(['apr_k0']);
+  });
+
   it('keeps one audit chain for appenders on two replicas, relaxed and durable alike', async () => {
     const [a, b] = await backend.twoReplicas();
     const [one, two] = [new AuditLog(a), new AuditLog(b)];

@@ -111,6 +111,6 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
     }
     const view = await t.runtime.executor.getApproval(id);
     expect(view?.state).toBe('pending');
-    expect(view?.votes ?? []).toEqual([]);
+    expect(view?.approvals).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { optional } from '../optional.js';
 import { reminderOfRule } from '../policy/reminder.js';
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
@@ -139,11 +140,12 @@ export class ApprovalEngine implements ApprovalService {
   async waiting(): Promise<WaitingApproval[]> {
     const policy = this.#ctx.deps.policy.current();
     const found = new Map<string, WaitingApproval>();
-    for (let offset = 0; ; offset += MAX_LIST_LIMIT) {
+    for (let after: ApprovalFilter['after']; ; ) {
       const rows = await this.#ctx.read((s) =>
-        s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT, offset }),
+        s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT, ...optional('after', after) }),
       );
-      // Newest first: one opened between two pages shifts the rest down; seen twice, kept once.
+      // Each page starts after the last of the one before: one opened or decided in between moves
+      // none of the others out of view.
       for (const row of rows)
         found.set(row.id, {
           id: row.id,
@@ -153,7 +155,9 @@ export class ApprovalEngine implements ApprovalService {
           expiresAt: row.expires_at,
           reminderMs: reminderOfRule(policy, row.policy_rule),
         });
-      if (rows.length < MAX_LIST_LIMIT) break;
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < MAX_LIST_LIMIT) break;
+      after = { id: last.id, createdAt: last.created_at };
     }
     // Oldest first: the longest waiting are reminded first.
     return [...found.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));

@@ -129,7 +129,10 @@ export interface ApprovalStore {
   unfinished(): Promise<ApprovalRow[]>;
   /** Sent money whose final status is due to be asked again. */
   settlementsDue(now: string, limit: number): Promise<ApprovalRow[]>;
-  /** Newest first, at most `limit` (default 50, at most 500), after skipping `offset`. */
+  /**
+   * Newest first (approvals of the same time in an order of the backend's own that never changes),
+   * at most `limit` (default 50, at most 500), after `after` when given.
+   */
   list(filter: ApprovalFilter): Promise<ApprovalRow[]>;
   /** How many approvals are in each state (states with none left out), and the oldest pending one's time. */
   census(): Promise<ApprovalCensus>;
@@ -148,12 +151,6 @@ export interface NewVote {
   attempt: number;
   at: string;
   evidenceJson?: string | null;
-}
-
-/** The rows a filter skips first: a whole number, 0 unless it says. */
-export function listOffset(filter: ApprovalFilter): number {
-  const wanted = filter.offset;
-  return wanted !== undefined && Number.isFinite(wanted) ? Math.max(Math.trunc(wanted), 0) : 0;
 }
 
 /** The list limit a filter asks for, within bounds. */

@@ -33,8 +33,11 @@ export interface ApprovalFilter {
   requester?: string;
   tool?: string;
   limit?: number;
-  /** Rows to skip first (paging through more than one list's limit). */
-  offset?: number;
+  /**
+   * Only those listed after this one, newest first: the next page starts after the last approval of
+   * the one before, so an approval that changes state between two pages moves no other out of view.
+   */
+  after?: { id: string; createdAt: string };
 }
 
 /** Told after each committed change, in this process (other processes follow the feed). */

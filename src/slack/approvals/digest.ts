@@ -1,4 +1,5 @@
-import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
+import type { ApprovalFilter, ApprovalState, ApprovalView } from '../../core/approvals/types.js';
+import { optional } from '../../core/optional.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import { type DigestContent, digestMessage, isEmptyDigest } from './digest-message.js';
 import { type DigestTime, digestDueDay, formatDigestTime } from './digest-time.js';
@@ -15,15 +16,22 @@ const LIST_LIMIT = 500;
 export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'>;
 
 /**
- * Every approval in a state (newest first), page after page: the digest's counts are true however
- * many wait or are unresolved. One changed state between two pages may be seen twice: kept once.
+ * Every approval in a state (newest first), page after page, each starting after the last of the
+ * one before: the digest's counts are true however many wait or are unresolved, and one that
+ * changes state between two pages moves none of the others out of view.
  */
 async function listAll(services: DigestServices, state: ApprovalState): Promise<ApprovalView[]> {
-  const found = new Map<string, ApprovalView>();
-  for (let offset = 0; ; offset += LIST_LIMIT) {
-    const page = await services.executor.listApprovals({ state, limit: LIST_LIMIT, offset });
-    for (const view of page) if (!found.has(view.id)) found.set(view.id, view);
-    if (page.length < LIST_LIMIT) return [...found.values()];
+  const found: ApprovalView[] = [];
+  for (let after: ApprovalFilter['after']; ; ) {
+    const page = await services.executor.listApprovals({
+      state,
+      limit: LIST_LIMIT,
+      ...optional('after', after),
+    });
+    found.push(...page);
+    const last = page.at(-1);
+    if (last === undefined || page.length < LIST_LIMIT) return found;
+    after = { id: last.id, createdAt: last.createdAt };
   }
 }
 

@@ -5,7 +5,6 @@ import {
   type ApprovalStore,
   type Expected,
   listLimit,
-  listOffset,
   type NewVote,
   type VoteRow,
 } from '../../approvals/store.js';
@@ -153,10 +152,17 @@ export class SqliteApprovalStore implements ApprovalStore {
       where.push(`${column} = ?`);
       params.push(value);
     }
+    if (filter.after !== undefined) {
+      // Older than the last one seen, or as old and recorded before it (its rowid, found by its id).
+      where.push(
+        '(created_at < ? OR (created_at = ? AND rowid < (SELECT rowid FROM approvals WHERE id = ?)))',
+      );
+      params.push(filter.after.createdAt, filter.after.createdAt, filter.after.id);
+    }
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
     return this.db
-      .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`)
-      .all(...params, listLimit(filter), listOffset(filter)) as ApprovalRow[];
+      .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
+      .all(...params, listLimit(filter)) as ApprovalRow[];
   }
 
   async census(): Promise<ApprovalCensus> {

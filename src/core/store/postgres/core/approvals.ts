@@ -6,7 +6,6 @@ import {
   type ApprovalStore,
   type Expected,
   listLimit,
-  listOffset,
   type NewVote,
   type VoteRow,
 } from '../../../approvals/store.js';
@@ -159,13 +158,13 @@ export class PgApprovalStore implements ApprovalStore {
       values.push(value);
       where.push(`${column} = $${values.length}`);
     }
-    values.push(listLimit(filter), listOffset(filter));
+    if (filter.after !== undefined) {
+      values.push(filter.after.createdAt, filter.after.id);
+      where.push(`(created_at, id) < ($${values.length - 1}, $${values.length})`);
+    }
+    values.push(listLimit(filter));
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-    const n = values.length;
-    return this.#all(
-      `${SELECT} ${clause} ORDER BY created_at DESC, id DESC LIMIT $${n - 1} OFFSET $${n}`,
-      values,
-    );
+    return this.#all(`${SELECT} ${clause} ORDER BY created_at DESC, id DESC LIMIT $${values.length}`, values);
   }
 
   async census(): Promise<ApprovalCensus> {
