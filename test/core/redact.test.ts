@@ -145,6 +145,22 @@ describe('card numbers', () => {
     expect(maskCardNumbersInText('ref 4111111111111112, amount 250000')).toBe(
       'ref 4111111111111112, amount 250000',
     );
+    expect(maskCardNumbersInText('pan:4111111111111111; (5555555555554444).')).toBe(
+      'pan:411111******1111; (555555******4444).',
+    );
+  });
+
+  it('leaves digits inside an identifier alone, even a Luhn-valid run of them', () => {
+    // Both runs pass the Luhn check: as words of their own they would be masked.
+    for (const id of [
+      'apr_e5842622278323e27bb359c1-1',
+      'apr_5842622278323e27bb359c12',
+      '41111111-1111-1111-4111-111111111111',
+      'req-4111111111111111',
+    ])
+      expect(maskCardNumbersInText(`sent again with the same request id ${id} by cli:approver2`)).toBe(
+        `sent again with the same request id ${id} by cli:approver2`,
+      );
   });
 });
 
