@@ -2,15 +2,6 @@ import type { AuditEntry } from './schema.js';
 import type { WireError } from './wire-error.js';
 import type { Pending, WriteOptions } from './writer.js';
 
-/**
- * How far below the process's priority the audit writer's thread runs (its nice value above the
- * process's, on Linux). Its work is never on a caller's path: on a busy machine the threads that
- * answer requests, and a service on the same host, go first and the thread commits in their gaps.
- * At 10 it still gets about a tenth of a contended core, many times what a process's entries need
- * (a batch of reads' entries takes well under a millisecond to commit).
- */
-export const WRITER_NICENESS = 10;
-
 /** The database the audit writer's thread opens a connection of its own to. */
 export type WriterTarget =
   | { kind: 'sqlite'; file: string }
