@@ -145,7 +145,15 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
     }
   }
 
-  const ask = (user: string, text: string): Promise<string> => askApproval(t, user, text);
+  /**
+   * Asks for an approval and waits until its message is posted and where it is recorded: Slack has
+   * the message a moment before the database says where it is, and a reminder needs the latter.
+   */
+  const ask = async (user: string, text: string): Promise<string> => {
+    const id = await askApproval(t, user, text);
+    await t.api.waitFor(async () => (await replica.slack.services.approvalMessages.get(id)) !== undefined);
+    return id;
+  };
 
   const click = (user: string, approvalId: string, label: string): Promise<string> =>
     clickButton(t, user, approvalId, label);
