@@ -207,16 +207,64 @@ function passesLuhn(digits: string): boolean {
 }
 
 /**
- * Masks every Luhn-valid run of 13–19 digits (spaces or dashes allowed between digits) that stands
- * as a word of its own. Digits inside an identifier (`apr_e5842622278323e2…`, a UUID's groups) are
- * part of it, not a card number: about one random hexadecimal id in two hundred holds a run that
- * passes the check, and masking it would garble the id in the audit log.
+ * The ids bankops makes itself, whose hexadecimal digits hold a Luhn-valid run of 13 or more by
+ * chance (about one approval id in two hundred): approval ids (`apr_` and 24, with an attempt's
+ * `-N`), keyed request ids (`idem-` and 32) and UUIDs.
+ */
+const OWN_IDS =
+  /\b(?:apr_[0-9a-f]{24}(?:-\d+)?|idem-[0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})\b/gi;
+
+/** Groups of digits joined by one space or dash each (`4111 1111 1111 1111 12/28` holds one). */
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+
+/**
+ * Masks every Luhn-valid card number in `text`: 13–19 digits, written whole or in groups joined by
+ * one space or dash, wherever it stands (glued to a word, escaped, URL-encoded), the longest first
+ * when several groups in a row could be one; digits in a group next to it (`12/28`, a CVC) do not
+ * hide it. Not inside one of bankops's own ids: masking those would garble the id an audit entry is
+ * found by.
  */
 export function maskCardNumbersInText(text: string): string {
-  return text.replace(/(?<![\w-])\d(?:[ -]?\d){12,18}(?!\w|-\w)/g, (match) => {
-    const digits = match.replace(/[ -]/g, '');
-    return passesLuhn(digits) ? maskCardNumber(digits) : match;
-  });
+  // Found only when a card number is (most strings hold none).
+  let ids: (readonly [number, number])[] | undefined;
+  const inId = (start: number, end: number) => {
+    ids ??= [...text.matchAll(OWN_IDS)].map((m) => [m.index, m.index + m[0].length] as const);
+    return ids.some(([from, to]) => start < to && end > from);
+  };
+  return text.replace(DIGIT_RUN, (run, at: number) =>
+    maskRun(run, (start, end) => inId(at + start, at + end)),
+  );
+}
+
+/** One run of digit groups with each card number in it masked (see `maskCardNumbersInText`). */
+function maskRun(run: string, inId: (start: number, end: number) => boolean): string {
+  if (run.length < 13) return run; // fewer than 13 digits
+  const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
+  let out = '';
+  let copied = 0;
+  let first = 0;
+  while (first < groups.length) {
+    const start = (groups[first] as { start: number }).start;
+    // The longest card number that starts with this group, if any; the next one starts after it.
+    let found: { end: number; digits: string } | undefined;
+    let next = first + 1;
+    let digits = '';
+    for (let last = first; last < groups.length; last += 1) {
+      const group = groups[last] as { start: number; end: number };
+      digits += run.slice(group.start, group.end);
+      if (digits.length > 19) break;
+      if (digits.length >= 13 && passesLuhn(digits) && !inId(start, group.end)) {
+        found = { end: group.end, digits };
+        next = last + 1;
+      }
+    }
+    if (found !== undefined) {
+      out += `${run.slice(copied, start)}${maskCardNumber(found.digits)}`;
+      copied = found.end;
+    }
+    first = next;
+  }
+  return out + run.slice(copied);
 }
 
 /**

@@ -150,17 +150,36 @@ describe('card numbers', () => {
     );
   });
 
-  it('leaves digits inside an identifier alone, even a Luhn-valid run of them', () => {
-    // Both runs pass the Luhn check: as words of their own they would be masked.
+  it('masks a card number glued to other text, escaped or encoded', () => {
+    for (const [text, masked] of <[string, string][]>[
+      ['line1\\n4111111111111111', 'line1\\n411111******1111'],
+      ['pan%3D4111111111111111', 'pan%3D411111******1111'],
+      ['_4111 1111 1111 1111_', '_411111******1111_'],
+      ['card_4111111111111111', 'card_411111******1111'],
+      ['ref-4111111111111111', 'ref-411111******1111'],
+      ['4111111111111111-declined', '411111******1111-declined'],
+      ['pan4111111111111111EUR', 'pan411111******1111EUR'],
+      // Digits next to it do not hide it.
+      ['card 4111111111111111 12/28', 'card 411111******1111 12/28'],
+      ['4111 1111 1111 1111 123', '411111******1111 123'],
+      // A long reference is no card number, nor is any part of it.
+      ['ref 123456789012345678901234', 'ref 123456789012345678901234'],
+    ])
+      expect(maskCardNumbersInText(text)).toBe(masked);
+  });
+
+  it("leaves bankops's own ids alone, even one holding a Luhn-valid run, and masks a card number beside one", () => {
+    // Each holds a run that passes the Luhn check.
     for (const id of [
       'apr_e5842622278323e27bb359c1-1',
       'apr_5842622278323e27bb359c12',
       '41111111-1111-1111-4111-111111111111',
-      'req-4111111111111111',
-    ])
-      expect(maskCardNumbersInText(`sent again with the same request id ${id} by cli:approver2`)).toBe(
-        `sent again with the same request id ${id} by cli:approver2`,
-      );
+      'idem-5842622278323e27bb359c1aaaaaaaaa',
+    ]) {
+      const text = `sent again with the same request id ${id} by cli:approver2`;
+      expect(maskCardNumbersInText(text)).toBe(text);
+      expect(maskCardNumbersInText(`${id} 4111111111111111`)).toBe(`${id} 411111******1111`);
+    }
   });
 });
 
