@@ -130,8 +130,9 @@ export interface ApprovalStore {
   /** Sent money whose final status is due to be asked again. */
   settlementsDue(now: string, limit: number): Promise<ApprovalRow[]>;
   /**
-   * Newest first (approvals of the same time in an order of the backend's own that never changes),
-   * at most `limit` (default 50, at most 500), after `after` when given.
+   * Newest first (approvals of the same time in the backend's own order: on SQLite the later
+   * recorded first, on PostgreSQL by id), at most `limit` (default 50, at most 500), after `after`
+   * when given.
    */
   list(filter: ApprovalFilter): Promise<ApprovalRow[]>;
   /** How many approvals are in each state (states with none left out), and the oldest pending one's time. */

@@ -1,39 +1,18 @@
-import type { ApprovalFilter, ApprovalState, ApprovalView } from '../../core/approvals/types.js';
-import { optional } from '../../core/optional.js';
+import { MAX_LIST_LIMIT } from '../../core/approvals/store.js';
+import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import { type DigestContent, digestMessage, isEmptyDigest } from './digest-message.js';
 import { type DigestTime, digestDueDay, formatDigestTime } from './digest-time.js';
 import type { ApprovalServices } from './index.js';
+import { listAllApprovals } from './list-all.js';
 import { approvalChannel } from './requested.js';
 
 /** The digest looks every half minute: one clock reading, no query, until its time comes. */
 export const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
-/** The most one list returns (newest first); the digest pages on past it where it counts all. */
-const LIST_LIMIT = 500;
 
 export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'>;
-
-/**
- * Every approval in a state (newest first), page after page, each starting after the last of the
- * one before: the digest's counts are true however many wait or are unresolved, and one that
- * changes state between two pages moves none of the others out of view.
- */
-async function listAll(services: DigestServices, state: ApprovalState): Promise<ApprovalView[]> {
-  const found: ApprovalView[] = [];
-  for (let after: ApprovalFilter['after']; ; ) {
-    const page = await services.executor.listApprovals({
-      state,
-      limit: LIST_LIMIT,
-      ...optional('after', after),
-    });
-    found.push(...page);
-    const last = page.at(-1);
-    if (last === undefined || page.length < LIST_LIMIT) return found;
-    after = { id: last.id, createdAt: last.createdAt };
-  }
-}
 
 const emptyContent = (): DigestContent => ({ waiting: [], expired: [], failed: [], unresolved: [] });
 
@@ -42,13 +21,13 @@ async function gather(services: DigestServices, now: Date): Promise<Map<string, 
   const since = new Date(now.getTime() - DAY_MS).toISOString();
   // What waits and what is unresolved: all of it. What expired or failed: the newest page, the
   // last 24 hours of it (more than 500 in a day is beyond a digest's use).
-  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: LIST_LIMIT });
+  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: MAX_LIST_LIMIT });
   const [waiting, expired, failed, succeeded, unresolved] = await Promise.all([
-    listAll(services, 'pending'),
+    listAllApprovals(services.executor, 'pending'),
     list('expired'),
     list('failed'),
     list('succeeded'),
-    listAll(services, 'unresolved'),
+    listAllApprovals(services.executor, 'unresolved'),
   ]);
   const byChannel = new Map<string, DigestContent>();
   const add = (section: keyof DigestContent, views: readonly ApprovalView[] | undefined) => {

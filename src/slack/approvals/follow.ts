@@ -5,6 +5,7 @@ import { optional } from '../../core/optional.js';
 import type { OutboxCall } from '../store/outbox-rows.js';
 import { slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
+import { listAllApprovals } from './list-all.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
 import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
@@ -56,10 +57,13 @@ export class ApprovalFollower {
     this.#follower = undefined;
   }
 
-  /** Posts every waiting approval that has no message yet (before the feed's position, or a first start). */
+  /**
+   * Posts every waiting approval that has no message yet (before the feed's position, or a first
+   * start), however many wait.
+   */
   async catchUp(): Promise<number> {
     let posted = 0;
-    for (const view of await this.#services.executor.listApprovals({ state: 'pending', limit: 1000 })) {
+    for (const view of await listAllApprovals(this.#services.executor, 'pending')) {
       if ((await this.#poster.messages.get(view.id)) !== undefined) continue;
       if ((await this.#poster.ensure(view))?.postedNow) posted += 1;
     }

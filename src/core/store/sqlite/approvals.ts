@@ -153,11 +153,10 @@ export class SqliteApprovalStore implements ApprovalStore {
       params.push(value);
     }
     if (filter.after !== undefined) {
-      // Older than the last one seen, or as old and recorded before it (its rowid, found by its id).
-      where.push(
-        '(created_at < ? OR (created_at = ? AND rowid < (SELECT rowid FROM approvals WHERE id = ?)))',
-      );
-      params.push(filter.after.createdAt, filter.after.createdAt, filter.after.id);
+      // Older than the last one seen, or as old and recorded before it (its rowid, found by its id):
+      // one range of the (state, created_at) index, which holds the rowid too.
+      where.push('(created_at, rowid) < (?, (SELECT rowid FROM approvals WHERE id = ?))');
+      params.push(filter.after.createdAt, filter.after.id);
     }
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
     return this.db
