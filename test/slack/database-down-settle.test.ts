@@ -101,7 +101,7 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
       await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
       const click = await pressButton(t, USERS.treasurer, id, 'Approve');
       await gate.shut();
-      const [answer] = await t.api.answers(click);
+      const [answer] = await t.api.answers(click, 1, 20_000);
       expect(textOf(answer?.body ?? {})).toContain('bankops cannot reach its database');
       expect(answer?.body.response_type).toBe('ephemeral');
     } finally {
