@@ -6,6 +6,7 @@ import type {
   ApprovalActionResult,
   ApprovalFilter,
   ApprovalListener,
+  ApprovalState,
   ApprovalView,
   Reconciliation,
   RequestOrigin,
@@ -321,6 +322,11 @@ export class Executor {
 
   listApprovals(filter?: ApprovalFilter): Promise<ApprovalView[]> {
     return this.approvals.list(filter);
+  }
+
+  /** Every approval in a state, newest first, however many (`listApprovals` gives 500 at most). */
+  listAllApprovals(state: ApprovalState): Promise<ApprovalView[]> {
+    return this.approvals.listAll(state);
   }
 
   /** The pending approvals with their rules' reminders, read cheaply (Slack's reminders poll it). */

@@ -12,12 +12,13 @@ import { stopResending } from './resend.js';
 import { releaseApproval } from './send.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
-import { MAX_LIST_LIMIT } from './store.js';
+import { type ApprovalRow, MAX_LIST_LIMIT } from './store.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
   ApprovalListener,
   ApprovalService,
+  ApprovalState,
   ApprovalView,
   OpenApprovalRequest,
   Reconciliation,
@@ -132,35 +133,53 @@ export class ApprovalEngine implements ApprovalService {
     });
   }
 
+  async listAll(state: ApprovalState): Promise<ApprovalView[]> {
+    await expireDue(this.#ctx);
+    const rows = await this.#allRows(state);
+    return this.#ctx.read(async (s) => {
+      const views: ApprovalView[] = [];
+      for (const row of rows) views.push(await this.#ctx.view(s, row));
+      return views;
+    });
+  }
+
   /**
-   * Every pending approval, lightly (the reminders' poll, every 30 s in `serve`): pages of the
-   * `(state, created_at)` index, no votes, no expiry sweep; all of them, however many. Each with its
-   * rule's reminder, found by the rule label it keeps in the policy in force now.
+   * Every approval in a state, newest first, page after page of the `(state, created_at)` index,
+   * each starting after the last of the one before: one opened or decided in between moves none of
+   * the others out of view, and none is seen twice.
+   */
+  async #allRows(state: ApprovalState): Promise<ApprovalRow[]> {
+    const found: ApprovalRow[] = [];
+    for (let after: ApprovalFilter['after']; ; ) {
+      const rows = await this.#ctx.read((s) =>
+        s.approvals.list({ state, limit: MAX_LIST_LIMIT, ...optional('after', after) }),
+      );
+      found.push(...rows);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < MAX_LIST_LIMIT) return found;
+      after = { id: last.id, createdAt: last.created_at };
+    }
+  }
+
+  /**
+   * Every pending approval, lightly (the reminders' poll, every 30 s in `serve`): no votes, no
+   * expiry sweep; all of them, however many. Each with its rule's reminder, found by the rule label
+   * it keeps in the policy in force now.
    */
   async waiting(): Promise<WaitingApproval[]> {
     const policy = this.#ctx.deps.policy.current();
-    const found = new Map<string, WaitingApproval>();
-    for (let after: ApprovalFilter['after']; ; ) {
-      const rows = await this.#ctx.read((s) =>
-        s.approvals.list({ state: 'pending', limit: MAX_LIST_LIMIT, ...optional('after', after) }),
-      );
-      // Each page starts after the last of the one before: one opened or decided in between moves
-      // none of the others out of view.
-      for (const row of rows)
-        found.set(row.id, {
-          id: row.id,
-          createdAt: row.created_at,
-          attempt: row.attempt,
-          attemptStartedAt: row.attempt === 1 ? row.created_at : row.updated_at,
-          expiresAt: row.expires_at,
-          reminderMs: reminderOfRule(policy, row.policy_rule),
-        });
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < MAX_LIST_LIMIT) break;
-      after = { id: last.id, createdAt: last.created_at };
-    }
+    const waiting = (await this.#allRows('pending')).map(
+      (row): WaitingApproval => ({
+        id: row.id,
+        createdAt: row.created_at,
+        attempt: row.attempt,
+        attemptStartedAt: row.attempt === 1 ? row.created_at : row.updated_at,
+        expiresAt: row.expires_at,
+        reminderMs: reminderOfRule(policy, row.policy_rule),
+      }),
+    );
     // Oldest first: the longest waiting are reminded first.
-    return [...found.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return waiting.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
   /** Marks every pending approval past its deadline `expired` (also done lazily on open, get, list). */

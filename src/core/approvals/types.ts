@@ -94,6 +94,8 @@ export interface ApprovalService {
   reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult>;
   get(id: string): Promise<ApprovalView | undefined>;
   list(filter?: ApprovalFilter): Promise<ApprovalView[]>;
+  /** Every approval in a state, newest first, however many (`list` gives 500 at most). */
+  listAll(state: ApprovalState): Promise<ApprovalView[]>;
   /**
    * The approval a requester's idempotency key is bound to (open or succeeded), with the request
    * fingerprint it holds: one key stands for one input, whether it ran directly or waits here.

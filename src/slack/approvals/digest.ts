@@ -1,16 +1,16 @@
-import { MAX_LIST_LIMIT } from '../../core/approvals/store.js';
 import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import { type DigestContent, digestMessage, isEmptyDigest } from './digest-message.js';
 import { type DigestTime, digestDueDay, formatDigestTime } from './digest-time.js';
 import type { ApprovalServices } from './index.js';
-import { listAllApprovals } from './list-all.js';
 import { approvalChannel } from './requested.js';
 
 /** The digest looks every half minute: one clock reading, no query, until its time comes. */
 export const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
+/** The most one list returns (newest first): the expired and failed of the last day are read from it. */
+const LIST_LIMIT = 500;
 
 export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'>;
 
@@ -21,13 +21,13 @@ async function gather(services: DigestServices, now: Date): Promise<Map<string, 
   const since = new Date(now.getTime() - DAY_MS).toISOString();
   // What waits and what is unresolved: all of it. What expired or failed: the newest page, the
   // last 24 hours of it (more than 500 in a day is beyond a digest's use).
-  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: MAX_LIST_LIMIT });
+  const list = (state: ApprovalState) => services.executor.listApprovals({ state, limit: LIST_LIMIT });
   const [waiting, expired, failed, succeeded, unresolved] = await Promise.all([
-    listAllApprovals(services.executor, 'pending'),
+    services.executor.listAllApprovals('pending'),
     list('expired'),
     list('failed'),
     list('succeeded'),
-    listAllApprovals(services.executor, 'unresolved'),
+    services.executor.listAllApprovals('unresolved'),
   ]);
   const byChannel = new Map<string, DigestContent>();
   const add = (section: keyof DigestContent, views: readonly ApprovalView[] | undefined) => {

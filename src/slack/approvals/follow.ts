@@ -5,7 +5,6 @@ import { optional } from '../../core/optional.js';
 import type { OutboxCall } from '../store/outbox-rows.js';
 import { slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
-import { listAllApprovals } from './list-all.js';
 import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
 import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
@@ -63,7 +62,7 @@ export class ApprovalFollower {
    */
   async catchUp(): Promise<number> {
     let posted = 0;
-    for (const view of await listAllApprovals(this.#services.executor, 'pending')) {
+    for (const view of await this.#services.executor.listAllApprovals('pending')) {
       if ((await this.#poster.messages.get(view.id)) !== undefined) continue;
       if ((await this.#poster.ensure(view))?.postedNow) posted += 1;
     }
