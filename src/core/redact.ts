@@ -214,8 +214,14 @@ function passesLuhn(digits: string): boolean {
 const OWN_IDS =
   /\b(?:apr_[0-9a-f]{24}(?:-\d+)?|idem-[0-9a-f]{32}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12})\b/gi;
 
-/** Groups of digits joined by one space or dash each (`4111 1111 1111 1111 12/28` holds one). */
-const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+/**
+ * Groups of digits joined by one space or dash each, 13 digits or more in all (`4111 1111 1111 1111
+ * 12/28` holds one), from the first group: shorter runs (dates, amounts, a UUID's groups) are not
+ * looked at.
+ */
+const DIGIT_RUN = /(?<!\d[ -]?)\d(?:[ -]?\d){12,}/g;
+/** Whether a text holds such a run at all (most hold none: they are not looked at further). */
+const HAS_DIGIT_RUN = /\d(?:[ -]?\d){12}/;
 
 /**
  * Masks every Luhn-valid card number in `text`: 13–19 digits, written whole or in groups joined by
@@ -225,6 +231,7 @@ const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
  * found by.
  */
 export function maskCardNumbersInText(text: string): string {
+  if (!HAS_DIGIT_RUN.test(text)) return text;
   // Found only when a card number is (most strings hold none).
   let ids: (readonly [number, number])[] | undefined;
   const inId = (start: number, end: number) => {
@@ -238,7 +245,6 @@ export function maskCardNumbersInText(text: string): string {
 
 /** One run of digit groups with each card number in it masked (see `maskCardNumbersInText`). */
 function maskRun(run: string, inId: (start: number, end: number) => boolean): string {
-  if (run.length < 13) return run; // fewer than 13 digits
   const groups = [...run.matchAll(/\d+/g)].map((m) => ({ start: m.index, end: m.index + m[0].length }));
   let out = '';
   let copied = 0;
