@@ -33,6 +33,23 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
   });
   afterAll(() => app?.close());
 
+  /**
+   * Runs `steps` while bankops's write transactions wait: the test holds the advisory lock they
+   * take first, on its own connection (not through the gate). The gate is open again after.
+   */
+  async function whileWritesWait(steps: () => Promise<void>): Promise<void> {
+    const holder = await database.store().pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+      await steps();
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+      await gate.open();
+    }
+  }
+
   // The form is acknowledged (closed) before the approval is settled: the database going away in
   // between can no longer be answered on the form. bankops's write transactions take one advisory
   // lock first; the test holds it on its own connection (not through the gate), so the settlement
@@ -64,10 +81,7 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
       await gate.open();
     }
 
-    const holder = await database.store().pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+    await whileWritesWait(async () => {
       const submitted = await t.slack.submit(USERS.dana, modal, { reason: 'nothing under this request id' });
       expect(submitted.status).toBe(200);
       expect(await submitted.text()).toBe('');
@@ -76,11 +90,7 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
       expect(textOf(answer?.body ?? {})).toContain('bankops cannot reach its database');
       expect(textOf(answer?.body ?? {})).toContain('Try again once it is back');
       expect(answer?.body.response_type).toBe('ephemeral');
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-      await gate.open();
-    }
+    });
     expect((await t.runtime.executor.getApproval(id))?.state).toBe('unresolved');
     const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
     expect(entries.filter((e) => e.decision === 'reconciled')).toEqual([]);
@@ -95,20 +105,13 @@ describe.skipIf(!available)('Slack settling an approval while the database canno
       USERS.operator,
       'payout 302 USD to ben_us_ach_0001 from acc_usd_0001 destinationRail=ACH purposeCode=GOODS_PURCHASED',
     );
-    const holder = await database.store().pool.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query('SELECT pg_advisory_xact_lock($1)', [LockKey.Storage]);
+    await whileWritesWait(async () => {
       const click = await pressButton(t, USERS.treasurer, id, 'Approve');
       await gate.shut();
       const [answer] = await t.api.answers(click, 1, 20_000);
       expect(textOf(answer?.body ?? {})).toContain('bankops cannot reach its database');
       expect(answer?.body.response_type).toBe('ephemeral');
-    } finally {
-      await holder.query('ROLLBACK');
-      holder.release();
-      await gate.open();
-    }
+    });
     const view = await t.runtime.executor.getApproval(id);
     expect(view?.state).toBe('pending');
     expect(view?.approvals).toEqual([]);
