@@ -20,6 +20,13 @@ import { serviceEnv } from '../test/helpers/sandbox.js';
 
 const ROUNDS = 15;
 const CALLS = Number(process.argv[2] ?? 200);
+/**
+ * Calls of each way before the rounds. A runtime's audit writer is a new thread with a cold
+ * compiler: its first few thousand entries cost it about twice the CPU of a running `serve`'s (52–77
+ * µs against 30–37 µs an entry on these machines), which the rounds would count against the
+ * executor. The figure is a running server's, so each way is run to its steady state first.
+ */
+const WARMUP = 3_000;
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -144,7 +151,7 @@ async function readRatio(
   const names = Object.keys(ways) as (keyof typeof ways)[];
   const times: Record<keyof typeof ways, number[]> = { direct: [], serve: [], command: [] };
   const cpu: Record<keyof typeof ways, number[]> = { direct: [], serve: [], command: [] };
-  for (const name of names) await timeIt(ways[name], CALLS);
+  for (const name of names) await timeIt(ways[name], WARMUP);
   // Each round times the three back to back, starting with another each time; a ratio is taken
   // within each round (the machine's load drifts between rounds), and the median of them reported.
   for (let round = 0; round < ROUNDS; round += 1) {
