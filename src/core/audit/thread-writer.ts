@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
+import { releaseHeldBy, threadLockOf } from '../store/sqlite/thread-lock.js';
 import { fromWire } from './wire-error.js';
 import type { AuditWriter, Pending, WriteOptions, WriterCommit, Written } from './writer.js';
-import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
+import type { FromWriter, ToWriter, WriterData, WriterTarget } from './writer-messages.js';
 
 export type { WriterTarget } from './writer-messages.js';
 
@@ -39,15 +40,15 @@ interface Call {
  * The thread's code: the compiled module beside this one; from the sources (tests, `tsx`), the
  * TypeScript module loaded through tsx's loader, registered in that thread first.
  */
-function startThread(target: WriterTarget): Worker {
+function startThread(workerData: WriterData): Worker {
   const source = import.meta.url.endsWith('.ts');
   const entry = new URL(source ? './writer-thread.ts' : './writer-thread.js', import.meta.url);
-  if (!source) return new Worker(entry, { workerData: target });
+  if (!source) return new Worker(entry, { workerData });
   // Resolved here, beside this module: an evaluated thread resolves a bare name from the working
   // directory, which need not be the project's.
   const tsx = import.meta.resolve('tsx/esm/api');
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(boot, { eval: true, workerData: target });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 /**
@@ -147,7 +148,13 @@ export class ThreadWriter implements AuditWriter {
 
   #started(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const worker = startThread(this.#target);
+    const target = this.#target;
+    // On SQLite the thread shares the file's lock between this process's threads: a thread that
+    // stops holding it (killed mid-commit) frees it, as its connection's end frees SQLite's.
+    const threadLock = target.kind === 'sqlite' ? threadLockOf(target.file).buffer : undefined;
+    const worker = startThread(threadLock === undefined ? target : { ...target, threadLock });
+    const { threadId } = worker;
+    if (threadLock !== undefined) worker.once('exit', () => releaseHeldBy(threadLock, threadId));
     worker.unref();
     this.#ready = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), START_TIMEOUT_MS);

@@ -1,17 +1,21 @@
 // The audit writer's thread (./thread-writer.ts starts it): its own connection to the database,
 // over which it validates, serializes, chains and commits the batches the group commit hands it.
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db.js';
 import type { Storage } from '../store/index.js';
 import { createPgPool } from '../store/postgres/pool.js';
 import { postgresStorage } from '../store/postgres/storage.js';
 import { sqliteStorage } from '../store/sqlite/storage.js';
+import { adoptThreadLock } from '../store/sqlite/thread-lock.js';
 import { toWire } from './wire-error.js';
 import { inlineWriter, type Pending, type WriteOptions } from './writer.js';
-import type { FromWriter, ToWriter, WriterTarget } from './writer-messages.js';
+import { type FromWriter, type ToWriter, WRITER_NICENESS, type WriterData } from './writer-messages.js';
 
-async function open(target: WriterTarget): Promise<{ storage: Storage; close: () => Promise<void> }> {
+async function open(target: WriterData): Promise<{ storage: Storage; close: () => Promise<void> }> {
   if (target.kind === 'sqlite') {
+    // The file's lock between this process's threads, shared with the thread that started this one.
+    if (target.threadLock !== undefined) adoptThreadLock(target.file, target.threadLock);
     const db = openDatabase(target.file);
     return {
       storage: sqliteStorage(db),
@@ -25,11 +29,26 @@ async function open(target: WriterTarget): Promise<{ storage: Storage; close: ()
   return { storage: postgresStorage(store), close: () => store.pool.end() };
 }
 
+/**
+ * The thread runs `WRITER_NICENESS` below the process's priority. On Linux a thread has a nice
+ * value of its own (`setpriority` with pid 0 is the calling thread); elsewhere the call would lower
+ * the whole process, so it is made on Linux only.
+ */
+function lowerPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(Math.min(19, getPriority() + WRITER_NICENESS));
+  } catch {
+    // A sandbox that forbids it: the thread runs at the process's priority, as before.
+  }
+}
+
+lowerPriority();
 const port = parentPort;
 if (port === null) throw new Error('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);
 
-const target = workerData as WriterTarget;
+const target = workerData as WriterData;
 const opened = await open(target);
 const writer = inlineWriter(opened.storage);
 /**

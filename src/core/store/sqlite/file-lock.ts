@@ -2,6 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import type { Db } from '../../db.js';
 import { Mutex } from '../mutex.js';
+import { threadLockOf } from './thread-lock.js';
+
+/** How long a write waits for another thread of the process: SQLite's busy timeout (src/core/db.ts). */
+const THREAD_WAIT_MS = 5_000;
 
 /**
  * One lock per database file in this process, shared by the core's storage and every other store
@@ -33,18 +37,28 @@ const holding = new AsyncLocalStorage<Held>();
 
 /**
  * Runs `work` holding the lock of `db`'s file, after every earlier holder. Work that already holds
- * it (called from inside a holder) runs at once.
+ * it (called from inside a holder) runs at once. Work that writes (all but `{ write: false }`) also
+ * takes the file's lock between this process's threads (./thread-lock.ts), awaited, so this thread
+ * never waits for the audit writer's thread inside SQLite's busy handler.
  */
-export async function underFileLock<T>(db: Db, work: () => Promise<T> | T): Promise<T> {
+export async function underFileLock<T>(
+  db: Db,
+  work: () => Promise<T> | T,
+  options: { write?: boolean } = {},
+): Promise<T> {
   const mutex = mutexOf(db);
   const current = holding.getStore();
   if (current?.mutex === mutex && current.held) return work();
   const release = await mutex.lock();
   const held: Held = { mutex, held: true };
+  let releaseThreads: (() => void) | undefined;
   try {
+    if (options.write !== false && !db.memory)
+      releaseThreads = await threadLockOf(db.name).acquire(THREAD_WAIT_MS);
     return await holding.run(held, work);
   } finally {
     held.held = false;
+    releaseThreads?.();
     release();
   }
 }

@@ -115,7 +115,7 @@ export class SqliteStorage implements Storage {
 
   async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
     const open: Open = { write, done: false, afterCommit: [] };
-    const result = await underFileLock(this.#db, () => this.#inTransaction(open, work, durable));
+    const result = await underFileLock(this.#db, () => this.#inTransaction(open, work, durable), { write });
     for (const callback of open.afterCommit) callback();
     return result;
   }

@@ -1,0 +1,93 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
+import { openDatabase } from '../../src/core/db.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';
+import { sampleEntry } from '../helpers/audit.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bankops-thread-lock-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const HOLDER = new URL('../helpers/sqlite-lock-holder.ts', import.meta.url).href;
+
+/** The holder thread, loaded through tsx as the audit writer's thread is from the sources. */
+function startHolder(file: string): Worker {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(HOLDER)}); })`;
+  return new Worker(boot, { eval: true, workerData: { file, threadLock: threadLockOf(file).buffer } });
+}
+
+/** The next message of `worker` that is `expected`. */
+async function heard(worker: Worker, expected: string): Promise<void> {
+  for (;;) {
+    const [message] = (await once(worker, 'message')) as [string];
+    if (message === expected) return;
+  }
+}
+
+/** A file with a table to write, and this thread's storage on it. */
+function fileWithTable(name: string) {
+  const file = join(dir, `${name}.db`);
+  const db = openDatabase(file);
+  db.exec('CREATE TABLE lock_test (who TEXT NOT NULL)');
+  const storage = sqliteStorage(db);
+  const write = (who: string) =>
+    storage.transaction(async () => {
+      db.prepare('INSERT INTO lock_test (who) VALUES (?)').run(who);
+    });
+  const rows = () =>
+    (db.prepare('SELECT who FROM lock_test ORDER BY rowid').all() as { who: string }[]).map((r) => r.who);
+  return { file, db, write, rows };
+}
+
+describe('SQLite write lock between the threads of a process', () => {
+  it('a write waits for another thread of the process without stopping the event loop', async () => {
+    const { file, db, write, rows } = fileWithTable('awaits');
+    const holder = startHolder(file);
+    await heard(holder, 'holding');
+
+    let settled = false;
+    const mine = write('request thread').finally(() => {
+      settled = true;
+    });
+    // While the write waits, this thread still answers: a round trip through its event loop. A
+    // thread stuck in SQLite's busy handler would not hear the answer before its timeout.
+    holder.postMessage('ping');
+    await heard(holder, 'pong');
+    expect(settled).toBe(false);
+
+    holder.postMessage('commit');
+    await mine;
+    await heard(holder, 'committed');
+    expect(rows()).toEqual(['other thread', 'request thread']);
+    await holder.terminate();
+    db.close();
+  });
+
+  it("the audit writer's thread, stopped while it holds the lock, frees it", async () => {
+    const { file, db, write, rows } = fileWithTable('writer-stops');
+    let thread: Worker | undefined;
+    const writer = new ThreadWriter({ kind: 'sqlite', file }, { onThread: (started) => (thread = started) });
+    await writer.commit([{ input: sampleEntry(1), options: {}, at: Date.now() }], {
+      durable: true,
+      secrets: [],
+    });
+    if (thread === undefined) throw new Error('no writer thread started');
+    // The lock as the thread holds it mid-commit (its id in the cell); then the thread stops.
+    const cell = new Int32Array(threadLockOf(file).buffer);
+    Atomics.store(cell, 0, thread.threadId + 1);
+    const exited = once(thread, 'exit');
+    await thread.terminate();
+    await exited;
+    await write('after the writer stopped');
+    expect(rows()).toEqual(['after the writer stopped']);
+    expect(Atomics.load(cell, 0)).toBe(0);
+    await writer.close();
+    db.close();
+  });
+});
