@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,6 @@ import { AuditInputError, AuditLog } from '../../src/core/audit/index.js';
 import { prepareEntry } from '../../src/core/audit/seal.js';
 import { ThreadWriter, type WriterTarget } from '../../src/core/audit/thread-writer.js';
 import { inlineWriter } from '../../src/core/audit/writer.js';
-import { WRITER_NICENESS } from '../../src/core/audit/writer-messages.js';
 import { openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
@@ -25,12 +24,6 @@ const dir = mkdtempSync(join(tmpdir(), 'bankops-thread-writer-'));
 const WRITE_AND_LEAVE = fileURLToPath(new URL('../helpers/audit-write-and-leave.ts', import.meta.url));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const pgAvailable = await postgresAvailable();
-
-/** A thread's nice value (Linux: field 19 of its `stat`, after the parenthesised name). */
-function threadNiceness(task: number): number {
-  const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-}
 
 /** A database for one test, its storage in this thread, and the writer thread's target on it. */
 interface Target {
@@ -83,24 +76,6 @@ function writerSuite(backend: string, fresh: (name: string) => Promise<Target>):
       expect((await log.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual(['durable', 'read']);
       expect(await log.verify()).toMatchObject({ ok: true, entries: 2 });
     });
-
-    it.runIf(process.platform === 'linux')(
-      'runs below the priority of the thread that answers requests, and only that thread',
-      async () => {
-        const { log } = await logOn('priority');
-        const base = threadNiceness(process.pid);
-        const below = Math.min(19, base + WRITER_NICENESS);
-        const lowered = () =>
-          readdirSync('/proc/self/task').filter((task) => threadNiceness(Number(task)) === below);
-        expect(lowered()).toEqual([]);
-        await log.record(sampleEntry(1), { durable: true });
-        // The writer's thread, and no other: this thread and the rest of the process keep theirs.
-        expect(lowered()).toHaveLength(1);
-        expect(threadNiceness(process.pid)).toBe(base);
-        await log.close();
-        expect(lowered()).toEqual([]);
-      },
-    );
 
     it('refuses an entry that breaks the schema alone, with its own error', async () => {
       const { log } = await logOn('refused');

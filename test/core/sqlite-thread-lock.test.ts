@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
 import { openDatabase } from '../../src/core/db.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
-import { threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';
+import { THREAD_WAIT_MS, threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';
 import { sampleEntry } from '../helpers/audit.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-thread-lock-'));
@@ -49,45 +49,53 @@ describe('SQLite write lock between the threads of a process', () => {
   it('a write waits for another thread of the process without stopping the event loop', async () => {
     const { file, db, write, rows } = fileWithTable('awaits');
     const holder = startHolder(file);
-    await heard(holder, 'holding');
+    try {
+      await heard(holder, 'holding');
+      let settled = false;
+      const mine = write('request thread').finally(() => {
+        settled = true;
+      });
+      // While the write waits, this thread still answers: a round trip through its event loop. A
+      // thread stuck in SQLite's busy handler would not hear the answer before its timeout.
+      holder.postMessage('ping');
+      await heard(holder, 'pong');
+      expect(settled).toBe(false);
 
-    let settled = false;
-    const mine = write('request thread').finally(() => {
-      settled = true;
-    });
-    // While the write waits, this thread still answers: a round trip through its event loop. A
-    // thread stuck in SQLite's busy handler would not hear the answer before its timeout.
-    holder.postMessage('ping');
-    await heard(holder, 'pong');
-    expect(settled).toBe(false);
-
-    holder.postMessage('commit');
-    await mine;
-    await heard(holder, 'committed');
-    expect(rows()).toEqual(['other thread', 'request thread']);
-    await holder.terminate();
-    db.close();
+      holder.postMessage('commit');
+      await mine;
+      await heard(holder, 'committed');
+      expect(rows()).toEqual(['other thread', 'request thread']);
+    } finally {
+      await holder.terminate();
+      db.close();
+    }
   });
 
-  it("the audit writer's thread, stopped while it holds the lock, frees it", async () => {
+  it("the audit writer's thread, stopped while it holds the lock, frees it for a write waiting on it", async () => {
     const { file, db, write, rows } = fileWithTable('writer-stops');
     let thread: Worker | undefined;
     const writer = new ThreadWriter({ kind: 'sqlite', file }, { onThread: (started) => (thread = started) });
-    await writer.commit([{ input: sampleEntry(1), options: {}, at: Date.now() }], {
-      durable: true,
-      secrets: [],
-    });
-    if (thread === undefined) throw new Error('no writer thread started');
-    // The lock as the thread holds it mid-commit (its id in the cell); then the thread stops.
-    const cell = new Int32Array(threadLockOf(file).buffer);
-    Atomics.store(cell, 0, thread.threadId + 1);
-    const exited = once(thread, 'exit');
-    await thread.terminate();
-    await exited;
-    await write('after the writer stopped');
-    expect(rows()).toEqual(['after the writer stopped']);
-    expect(Atomics.load(cell, 0)).toBe(0);
-    await writer.close();
-    db.close();
+    try {
+      await writer.commit([{ input: sampleEntry(1), options: {}, at: Date.now() }], {
+        durable: true,
+        secrets: [],
+      });
+      if (thread === undefined) throw new Error('no writer thread started');
+      // The lock as the thread holds it mid-commit (its id in the cell); a write waits for it, and
+      // the thread stops.
+      const cell = new Int32Array(threadLockOf(file).buffer);
+      Atomics.store(cell, 0, thread.threadId + 1);
+      const started = performance.now();
+      const waiting = write('after the writer stopped');
+      await thread.terminate();
+      await waiting;
+      // Woken when the lock is freed, not when its wait runs out (5 s).
+      expect(performance.now() - started).toBeLessThan(THREAD_WAIT_MS / 2);
+      expect(rows()).toEqual(['after the writer stopped']);
+      expect(Atomics.load(cell, 0)).toBe(0);
+    } finally {
+      await writer.close();
+      db.close();
+    }
   });
 });

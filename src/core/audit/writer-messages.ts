@@ -2,17 +2,6 @@ import type { AuditEntry } from './schema.js';
 import type { WireError } from './wire-error.js';
 import type { Pending, WriteOptions } from './writer.js';
 
-/**
- * How far below the process's priority the audit writer's thread runs (its nice value above the
- * process's, on Linux): on a busy machine the thread that answers requests, and a service on the
- * same host, go first, and the writer commits reads' entries in their gaps. It still gets about a
- * tenth of a contended core, many times what a process's entries need. Two costs, both only on a
- * machine saturated by other work (docs/audit.md has the figures): a write's entry, which its
- * caller waits for, commits later; and a write of the request thread waits while the writer holds
- * SQLite's lock, awaited (src/core/store/sqlite/thread-lock.ts), never blocking the event loop.
- */
-export const WRITER_NICENESS = 10;
-
 /** The database the audit writer's thread opens a connection of its own to. */
 export type WriterTarget =
   | { kind: 'sqlite'; file: string }

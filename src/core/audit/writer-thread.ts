@@ -1,49 +1,43 @@
 // The audit writer's thread (./thread-writer.ts starts it): its own connection to the database,
 // over which it validates, serializes, chains and commits the batches the group commit hands it.
-import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db.js';
 import type { Storage } from '../store/index.js';
 import { createPgPool } from '../store/postgres/pool.js';
 import { postgresStorage } from '../store/postgres/storage.js';
 import { sqliteStorage } from '../store/sqlite/storage.js';
-import { adoptThreadLock } from '../store/sqlite/thread-lock.js';
+import { adoptThreadLock, THREAD_WAIT_MS, threadLockOf } from '../store/sqlite/thread-lock.js';
 import { toWire } from './wire-error.js';
 import { inlineWriter, type Pending, type WriteOptions } from './writer.js';
-import { type FromWriter, type ToWriter, WRITER_NICENESS, type WriterData } from './writer-messages.js';
+import type { FromWriter, ToWriter, WriterData } from './writer-messages.js';
 
 async function open(target: WriterData): Promise<{ storage: Storage; close: () => Promise<void> }> {
   if (target.kind === 'sqlite') {
-    // The file's lock between this process's threads, shared with the thread that started this one.
-    if (target.threadLock !== undefined) adoptThreadLock(target.file, target.threadLock);
-    const db = openDatabase(target.file);
-    return {
-      storage: sqliteStorage(db),
-      close: async () => {
-        db.close();
-      },
-    };
+    // The file's lock between this process's threads, shared with the thread that started this one,
+    // held while the connection opens: its migrations write (each checks in `BEGIN IMMEDIATE`).
+    let release: (() => void) | undefined;
+    if (target.threadLock !== undefined) {
+      adoptThreadLock(target.file, target.threadLock);
+      release = await threadLockOf(target.file).acquire(THREAD_WAIT_MS);
+    }
+    try {
+      const db = openDatabase(target.file);
+      const storage = sqliteStorage(db);
+      return {
+        storage,
+        close: async () => {
+          db.close();
+        },
+      };
+    } finally {
+      release?.();
+    }
   }
   // Two connections: one commit at a time, and a durable batch's WAL barrier beside the next one.
   const store = createPgPool(target.url, { applicationName: target.applicationName, max: 2 });
   return { storage: postgresStorage(store), close: () => store.pool.end() };
 }
 
-/**
- * The thread runs `WRITER_NICENESS` below the process's priority. On Linux a thread has a nice
- * value of its own (`setpriority` with pid 0 is the calling thread); elsewhere the call would lower
- * the whole process, so it is made on Linux only.
- */
-function lowerPriority(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    setPriority(Math.min(19, getPriority() + WRITER_NICENESS));
-  } catch {
-    // A sandbox that forbids it: the thread runs at the process's priority, as before.
-  }
-}
-
-lowerPriority();
 const port = parentPort;
 if (port === null) throw new Error('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);

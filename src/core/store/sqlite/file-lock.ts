@@ -2,10 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import type { Db } from '../../db.js';
 import { Mutex } from '../mutex.js';
-import { threadLockOf } from './thread-lock.js';
-
-/** How long a write waits for another thread of the process: SQLite's busy timeout (src/core/db.ts). */
-const THREAD_WAIT_MS = 5_000;
+import { THREAD_WAIT_MS, threadLockOf } from './thread-lock.js';
 
 /**
  * One lock per database file in this process, shared by the core's storage and every other store

@@ -5,6 +5,9 @@ import { internalError } from '../../errors.js';
 /** The cell's value when no thread holds the lock; a holder writes its thread's id plus one. */
 const FREE = 0;
 
+/** How long a write waits for another thread of the process: SQLite's busy timeout (src/core/db.ts). */
+export const THREAD_WAIT_MS = 5_000;
+
 /**
  * The write lock of one SQLite file between the threads of this process: the thread that answers
  * requests and the audit writer's thread, each with a connection of its own. Without it, one
@@ -35,7 +38,14 @@ export class ThreadLock {
       const left = deadline - performance.now();
       if (left <= 0) throw busy();
       const waited = Atomics.waitAsync(this.#cell, 0, held, left);
-      if (waited.async) await waited.value;
+      if (!waited.async) continue;
+      // A pending wait does not keep a thread alive: this timer does, for as long as it may last.
+      const alive = setTimeout(() => undefined, left);
+      try {
+        await waited.value;
+      } finally {
+        clearTimeout(alive);
+      }
     }
   }
 
@@ -44,9 +54,11 @@ export class ThreadLock {
   }
 }
 
-/** What SQLite says when its busy timeout runs out, so callers see one error whichever lock waited. */
+/** As SQLite's error when its busy timeout runs out (its code), saying which lock waited. */
 function busy(): Error {
-  return Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+  return Object.assign(new Error('database is locked (by another thread of this process)'), {
+    code: 'SQLITE_BUSY',
+  });
 }
 
 /**
