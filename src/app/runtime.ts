@@ -27,6 +27,7 @@ import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
+import { backgroundErrorReporter } from './background-errors.js';
 import { type Backend, openStores } from './database.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
 import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
@@ -296,11 +297,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.background) {
     // The claims of scheduled work are pruned wherever jobs run (serve, the stdio MCP server).
     if (!scheduler.has(PRUNE_CLAIMS_JOB)) scheduler.every(pruneClaimsJob(storage, log));
-    approvals.startBackground((error) =>
-      log.error('approvals background work failed; it goes on', {
-        error,
-      }),
-    );
+    approvals.startBackground(backgroundErrorReporter(log));
   }
 
   return {
