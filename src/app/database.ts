@@ -83,17 +83,20 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
   };
 }
 
+/** Why this configuration cannot start: PostgreSQL without the operator's fingerprint key file. */
+export function missingFingerprintKey(config: Config): string | undefined {
+  if (config.databaseUrl === undefined || config.fingerprintKeyFile !== undefined) return undefined;
+  return 'BANKOPS_FINGERPRINT_KEY_FILE is required with BANKOPS_DATABASE_URL: every replica reads the same key and it is never stored in the database; make one with `umask 077; openssl rand -hex 32 > FILE`';
+}
+
 /**
  * Every store of the core on the chosen backend (`openStorage`). With PostgreSQL the fingerprint
  * key comes from `BANKOPS_FINGERPRINT_KEY_FILE`, required: replicas share it and it is never in the
  * database. With SQLite it stays beside the file as before.
  */
 export async function openStores(config: Config, log: Logger): Promise<Database> {
-  if (config.databaseUrl !== undefined && config.fingerprintKeyFile === undefined) {
-    throw notConfigured(
-      'BANKOPS_FINGERPRINT_KEY_FILE is required with BANKOPS_DATABASE_URL: every replica reads the same key and it is never stored in the database; make one with `umask 077; openssl rand -hex 32 > FILE`',
-    );
-  }
+  const missing = missingFingerprintKey(config);
+  if (missing !== undefined) throw notConfigured(missing);
   // The operator's file when named (always, with PostgreSQL); else the one beside the SQLite file.
   const key = fingerprintKey(config.databasePath, config.fingerprintKeyFile);
   const opened = await openStorage(config, log);

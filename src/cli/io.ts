@@ -43,6 +43,13 @@ export const err = (text: string): void => {
   cliIo().stderr.write(text);
 };
 /** Exit codes of `bankops call` and the approval commands (documented in README). */
+/**
+ * An error as the CLI says it, on one line: `bankops: <message>`, or the message alone when it
+ * already speaks as bankops (`bankops cannot reach its database at …`).
+ */
+export const errorLine = (message: string): string =>
+  message.startsWith('bankops ') ? message : `bankops: ${message}`;
+
 export const EXIT = {
   ok: 0,
   failed: 1,

@@ -1,7 +1,7 @@
 import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
 import { packageVersion } from '../core/version.js';
 import { didYouMean } from '../present/suggest.js';
-import { type CliIo, EXIT, err, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
+import { type CliIo, EXIT, err, errorLine, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
 
 export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
@@ -193,7 +193,7 @@ export function main(argv: string[], io: CliIo = processIo()): Promise<number | 
         coded instanceof UsageError && coded.help !== undefined
           ? `usage: ${usageLine(coded.help, argv)}\n`
           : '';
-      err(`bankops: ${coded.message}\n${usage}`);
+      err(`${errorLine(coded.message)}\n${usage}`);
       return exitCodeOf(coded.code);
     }
   });

@@ -107,8 +107,6 @@ describe.skipIf(!available)('bankops db migrate on PostgreSQL', () => {
   it('names an unreachable database in one line, exit 1', async () => {
     const run = await runCliHere(['db', 'migrate', '--url', 'postgres://postgres@127.0.0.1:1/none'], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toBe(
-      'bankops: bankops cannot reach its database at 127.0.0.1:1/none (connection refused)\n',
-    );
+    expect(run.stderr).toBe('bankops cannot reach its database at 127.0.0.1:1/none (connection refused)\n');
   });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, runCliHere } from '../helpers/cli.js';
 import { freePort } from '../helpers/ports.js';
@@ -28,9 +30,7 @@ describe('the CLI on PostgreSQL', () => {
     ]) {
       const run = await runCliHere(args, env);
       expect(run.code).toBe(1);
-      expect(run.stderr).toBe(
-        `bankops: bankops cannot reach its database at ${where} (connection refused)\n`,
-      );
+      expect(run.stderr).toBe(`bankops cannot reach its database at ${where} (connection refused)\n`);
       expect(run.stdout).toBe('');
     }
   });
@@ -40,6 +40,28 @@ describe('the CLI on PostgreSQL', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('BANKOPS_FINGERPRINT_KEY_FILE is required with BANKOPS_DATABASE_URL');
     expect(run.stderr).toContain('openssl rand -hex 32');
+  });
+
+  it('config check says the configuration cannot start without a usable fingerprint key file', async () => {
+    const without = await runCliHere(['config', 'check', '--json'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: url,
+    });
+    expect(without.code).toBe(2);
+    const checked = JSON.parse(without.stdout) as { frontEnds: { ready: boolean }[]; problems: string[] };
+    expect(checked.frontEnds.every((end) => !end.ready)).toBe(true);
+    expect(checked.problems).toEqual([expect.stringContaining('BANKOPS_FINGERPRINT_KEY_FILE is required')]);
+
+    const short = join(home.dir, 'short.key');
+    writeFileSync(short, 'c0ffee42c0ffee', { mode: 0o600 });
+    const bad = await runCliHere(['config', 'check', '--json'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: url,
+      BANKOPS_FINGERPRINT_KEY_FILE: short,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain('must hold at least 64 hex characters');
+    expect(bad.stdout).not.toContain('c0ffee42c0ffee');
   });
 
   it('shows the database in config check, without the password', async () => {

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadServeSettings } from '../../app/config.js';
-import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
+import { missingFingerprintKey } from '../../app/database.js';
+import { fingerprintKeyPath, readFingerprintKeyFile } from '../../app/fingerprint-key.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
+import { messageOf } from '../../core/errors.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
 import { describeDatabase } from '../../core/store/postgres/url.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
@@ -55,9 +57,31 @@ function storedIn(config: Config): string {
   return `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}, the key in ${key}`;
 }
 
+/**
+ * Why no front end could open the database: PostgreSQL without the fingerprint key file, or a key
+ * file named that cannot be used (its content never said). Whether the database answers is not
+ * checked here: `bankops db migrate` or `/healthz` say it.
+ */
+function keyProblem(config: Config): string | undefined {
+  const missing = missingFingerprintKey(config);
+  if (missing !== undefined || config.fingerprintKeyFile === undefined) return missing;
+  try {
+    readFingerprintKeyFile(config.fingerprintKeyFile);
+    return undefined;
+  } catch (error) {
+    return messageOf(error);
+  }
+}
+
 /** What each front end can do with this configuration, and what it still needs. */
 function frontEnds(config: Config | undefined, env: Env, problems: string[]): FrontEnd[] {
   if (config === undefined) return [];
+  const key = keyProblem(config);
+  if (key !== undefined) {
+    problems.push(key);
+    const words = 'cannot open the database: its fingerprint key (below)';
+    return ['CLI', 'MCP (stdio)', 'MCP (HTTP)', 'Slack'].map((name) => ({ name, ready: false, words }));
+  }
   const service =
     config.mode === 'embedded'
       ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`

@@ -1,6 +1,6 @@
 import { CodedError, ErrorCode } from '../../core/errors.js';
 import { createPgPool, type PgStore } from '../../core/store/postgres/pool.js';
-import { EXIT, err } from '../io.js';
+import { EXIT, err, errorLine } from '../io.js';
 
 /** A pool for a command that runs a few statements, named in `pg_stat_activity`. */
 export const commandPool = (url: string, name: string): PgStore =>
@@ -15,7 +15,7 @@ export async function refusalsExitOne(work: () => Promise<number>): Promise<numb
     return await work();
   } catch (error) {
     if (!(error instanceof CodedError) || error.code === ErrorCode.Usage) throw error;
-    err(`bankops: ${error.message.split('\n')[0]}\n`);
+    err(`${errorLine(error.message.split('\n')[0] ?? '')}\n`);
     return EXIT.failed;
   }
 }
