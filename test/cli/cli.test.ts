@@ -234,6 +234,15 @@ describe('bankops audit', () => {
       /^audit log BROKEN at entry 3: content does not match its hash \(the entry was changed\) \(\d+ entries checked\)$/m,
     );
   });
+
+  it('suggests the audit command meant, before opening the database', async () => {
+    const run = await runCli(['audit', 'verfy'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: 'postgres://ops@127.0.0.1:1/bank',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("bankops: unknown audit command 'verfy'; did you mean verify?");
+  });
 });
 
 describe('help', () => {

@@ -118,4 +118,29 @@ describe('bankops db backup', () => {
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('usage: bankops db backup <file> [--force]');
   });
+
+  it('names a directory that does not exist, and leaves nothing behind', async () => {
+    const run = await runCliHere(['db', 'backup', join(tmp.dir, 'no', 'such', 'x.db')], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`bankops: db backup: no directory ${join(tmp.dir, 'no', 'such')}`);
+    expect(run.stderr).not.toContain('.partial');
+  });
+
+  it('points to pg_dump when the data is in PostgreSQL', async () => {
+    const run = await runCliHere(['db', 'backup', join(tmp.dir, 'pg.db')], {
+      ...env,
+      BANKOPS_DATABASE_URL: 'postgres://ops@127.0.0.1:1/bank',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'keeps its data in PostgreSQL (BANKOPS_DATABASE_URL): back that up with pg_dump',
+    );
+    expect(existsSync(join(tmp.dir, 'pg.db'))).toBe(false);
+  });
+
+  it('suggests the db command meant', async () => {
+    const run = await runCliHere(['db', 'bakup', join(tmp.dir, 'y.db')], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("unknown db command 'bakup'; did you mean backup?");
+  });
 });

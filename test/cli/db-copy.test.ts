@@ -113,6 +113,12 @@ describe.skipIf(!available)('bankops db copy', () => {
     await core.close();
   });
 
+  it('says what is wrong with its arguments', async () => {
+    const extra = await runCliHere(['db', 'copy', '--to', 'postgres://ops@127.0.0.1:1/bank', 'extra'], env);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain("db copy takes only --to postgres://…, not 'extra'");
+  });
+
   it('refuses to finish when the chain does not verify, leaving the target empty', async () => {
     const broken = join(dirname(core.dbPath), 'broken.db');
     core.db.exec(`VACUUM INTO '${broken}'`);

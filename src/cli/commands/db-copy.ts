@@ -32,12 +32,20 @@ export async function dbCopy(args: string[]): Promise<number> {
     options: { to: { type: 'string' } },
   });
   const to = values.to;
-  if (positionals.length > 0 || to === undefined)
-    throw new UsageError('db copy takes --to postgres://…', DB_HELP);
+  if (to === undefined) throw new UsageError('db copy takes --to postgres://…', DB_HELP);
+  if (positionals.length > 0)
+    throw new UsageError(`db copy takes only --to postgres://…, not '${positionals.join(' ')}'`, DB_HELP);
   if (!isPostgresUrl(to))
     throw new UsageError('db copy --to takes a postgres:// or postgresql:// URL', DB_HELP);
-  const file = cliConfig().databasePath;
-  if (!existsSync(file)) throw notConfigured(`no database at ${file} (BANKOPS_DB) to copy`);
+  const config = cliConfig();
+  const file = config.databasePath;
+  if (!existsSync(file)) {
+    const where =
+      config.databaseUrl === undefined
+        ? ''
+        : ': the copy reads the SQLite file of BANKOPS_DB (this configuration also names BANKOPS_DATABASE_URL, which db copy does not read)';
+    throw notConfigured(`no database at ${file} (BANKOPS_DB) to copy${where}`);
+  }
   return refusalsExitOne(async () => {
     const db = openDatabase(file, { synchronous: 'NORMAL' });
     const target = commandPool(to, 'db copy');

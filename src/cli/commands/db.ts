@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { openDatabase } from '../../core/db.js';
 import { notConfigured } from '../../core/errors.js';
+import { didYouMean } from '../../present/suggest.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, err, out, UsageError } from '../io.js';
 import { dbCopy } from './db-copy.js';
@@ -62,8 +63,10 @@ export async function dbCommand(args: string[]): Promise<number> {
       return dbMigrate(rest);
     case 'copy':
       return dbCopy(rest);
-    default:
-      throw new UsageError(`unknown subcommand 'db ${sub}'`, DB_HELP);
+    default: {
+      const hint = didYouMean(sub, ['backup', 'migrate', 'copy']);
+      throw new UsageError(`unknown db command '${sub}'${hint === '' ? '' : `; ${hint}`}`, DB_HELP);
+    }
   }
 }
 
@@ -93,8 +96,14 @@ function linkInPlace(draft: string, target: string): void {
 
 async function backup(target: string, force: boolean): Promise<number> {
   const config = cliConfig();
+  if (config.databaseUrl !== undefined)
+    throw notConfigured(
+      `db backup copies the SQLite file, and this configuration keeps its data in PostgreSQL (BANKOPS_DATABASE_URL): back that up with pg_dump (docs/deploy.md, "Backups")`,
+    );
   const source = resolve(config.databasePath);
   if (!existsSync(source)) throw notConfigured(`no database at ${source} (BANKOPS_DB) to back up`);
+  if (!existsSync(dirname(target)))
+    throw new UsageError(`db backup: no directory ${dirname(target)}`, DB_HELP);
   if (target === source) throw new UsageError('db backup: the copy cannot be the database itself', DB_HELP);
   if (existsSync(target) && !force)
     throw new UsageError(`db backup: ${target} exists; --force replaces it`, DB_HELP);
