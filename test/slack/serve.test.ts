@@ -62,6 +62,8 @@ describe('bankops serve: one listener for every front end', () => {
     expect(served.stderr().match(/Slack is off/g)).toHaveLength(1);
     expect(served.stderr()).toContain('SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET');
     expect(served.stderr()).toMatch(/MCP over HTTP on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    // The tools it holds back are counted and said why: those whose input is a secret.
+    expect(served.stderr()).toMatch(/\(\d+ tools, \d+ whose input is a secret only with\s+--secret-inputs\)/);
     expect(served.stderr()).toMatch(/embedded sandbox of the service on http:\/\/127\.0\.0\.1:\d+/);
     expect(await (await fetch(`${served.url}/healthz`)).json()).toMatchObject({ status: 'ok', slack: 'off' });
     expect((await fetch(`${served.url}/slack/events`, { method: 'POST', body: 'x' })).status).toBe(404);

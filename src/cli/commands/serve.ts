@@ -133,12 +133,21 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
 }
 
 /** The tools an MCP client will list: the approval tools come with any toolset. */
-function toolCount(runtime: Runtime, options: ServeOptions): number {
-  return offeredTools(runtime.registry, {
-    ...optional('toolsets', options.toolsets),
-    readOnly: options.readOnly,
-    secretInputs: options.secretInputs,
-  }).length;
+/** What the banner says of MCP's tools: how many, and those held back (secret inputs, read-only). */
+function toolsSummary(runtime: Runtime, options: ServeOptions): string {
+  const offered = (secretInputs: boolean) =>
+    offeredTools(runtime.registry, {
+      ...optional('toolsets', options.toolsets),
+      readOnly: options.readOnly,
+      secretInputs,
+    }).length;
+  const count = offered(options.secretInputs === true);
+  const held = offered(true) - count;
+  return [
+    `${count} tools`,
+    ...(held === 0 ? [] : [`${held} whose input is a secret only with --secret-inputs`]),
+    ...(options.readOnly ? ['read-only'] : []),
+  ].join(', ');
 }
 
 /** What the banner says about MCP keys: how many, and whether any client can connect. */
@@ -203,7 +212,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       allowRemote: options.allowRemote,
       settings,
       metrics,
-      mcpSummary: `${toolCount(runtime, options)} tools${options.readOnly ? ', read-only' : ''}`,
+      mcpSummary: toolsSummary(runtime, options),
       mcp: {
         allowedOrigins: options.allowedOrigins,
         allowedHosts: options.allowedHosts,
