@@ -21,9 +21,15 @@ export function outputMode(json: boolean | undefined, env = cliIo().env): Output
   const forced = env.BANKOPS_OUTPUT?.trim().toLowerCase();
   const text = json === true ? false : forced === 'text' ? true : forced === 'json' ? false : tty;
   const color = text && tty && env.NO_COLOR === undefined && env.TERM !== 'dumb';
-  // A pseudo-terminal without a size says 0 columns: that means unknown, not none.
-  const width = cliIo().stdout.columns || Number(env.COLUMNS) || 120;
-  return { text, color, width };
+  return { text, color, width: terminalWidth(env) };
+}
+
+/**
+ * Columns of the terminal: its size, else `COLUMNS`, else 120. A pseudo-terminal without a size
+ * says 0 columns: that means unknown, not none.
+ */
+export function terminalWidth(env = cliIo().env): number {
+  return cliIo().stdout.columns || Number(env.COLUMNS) || 120;
 }
 
 const widest = (text: string): number => Math.max(...text.split('\n').map((line) => [...line].length));

@@ -49,6 +49,17 @@ describe('on a terminal', () => {
     );
   });
 
+  it("lays a tool's help out at a readable width on a terminal that gives no size", async () => {
+    const screen = await runInTerminal('stty cols 0 rows 0; bankops help create_payout', home.env);
+    expect(screen.code).toBe(0);
+    const lines = screen.plain.split('\n').filter((line) => line.trim() !== '');
+    // One word a line is what a width of 0 made; a real width keeps sentences on their lines.
+    expect(lines.filter((line) => line.trim().split(/\s+/).length > 4).length).toBeGreaterThan(
+      lines.length / 2,
+    );
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
+  });
+
   it('says each field’s problem whole, on a narrow terminal and on one that gives no size', async () => {
     const payout =
       'bankops call create_payout amount=100.123 sourceAccountId=acc_usd_0001 beneficiaryId=ben_us_ach_0001 ' +

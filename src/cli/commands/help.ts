@@ -1,7 +1,8 @@
 import { didYouMean } from '../../present/suggest.js';
 import { createRegistry } from '../../tools/index.js';
 import { cliConfig } from '../config.js';
-import { cliIo, EXIT, out, UsageError } from '../io.js';
+import { EXIT, out, UsageError } from '../io.js';
+import { terminalWidth } from '../output.js';
 import { renderToolHelp } from '../tool-help.js';
 
 export const HELP_HELP = `Usage: bankops help [<command> | <tool>]
@@ -41,7 +42,7 @@ export async function helpCommand(
   const registry = createRegistry();
   const tool = registry.get(topic);
   if (tool !== undefined) {
-    out(renderToolHelp(tool, cliConfig().defaults, cliIo().stdout.columns ?? 100));
+    out(renderToolHelp(tool, cliConfig().defaults, Math.min(terminalWidth(), 100)));
     return EXIT.ok;
   }
   const hint = didYouMean(topic, [...topics, ...registry.names()]);
