@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COPIED_TABLES, type CopiedTable } from '../../src/app/db-copy/tables.js';
 import { AuditLog } from '../../src/core/audit/index.js';
@@ -303,3 +306,37 @@ describe.skipIf(!available)('two copies started at once', () => {
     expect(rows.rows[0]?.n).toBe(20);
   });
 });
+
+describe.runIf(process.platform === 'linux')(
+  'bankops db copy while another process has the file open',
+  () => {
+    const tmp = tempDir('bankops-copy-open-');
+    afterAll(() => tmp.cleanup());
+
+    it('refuses, naming the process, and copies nothing; once it is gone the copy goes on to the target', async () => {
+      const file = join(tmp.dir, 'open.db');
+      openDatabase(file).close();
+      // A process that keeps the file open, as a serve that was not stopped would.
+      const holder = spawn(process.execPath, [
+        '-e',
+        `require('node:fs').openSync(${JSON.stringify(file)}, 'r'); console.log('open'); setInterval(() => {}, 1000)`,
+      ]);
+      try {
+        await once(createInterface({ input: holder.stdout }), 'line');
+        const target = 'postgres://ops@127.0.0.1:1/none';
+        const refused = await runCliHere(['db', 'copy', '--to', target], { BANKOPS_DB: file });
+        expect(refused.code).toBe(1);
+        expect(refused.stderr).toContain(`bankops: ${file} is open in pid ${holder.pid} (`);
+        expect(refused.stderr).toContain('stop every process using it first');
+        holder.kill();
+        await once(holder, 'exit');
+        // Nothing holds it now: the copy goes on, and meets the (unreachable) target.
+        const next = await runCliHere(['db', 'copy', '--to', target], { BANKOPS_DB: file });
+        expect(next.stderr).not.toContain('is open in');
+        expect(next.stderr).toContain('cannot reach its database at 127.0.0.1:1/none');
+      } finally {
+        holder.kill();
+      }
+    });
+  },
+);

@@ -25,7 +25,7 @@ export interface CopyResult {
 }
 
 /** A refusal or a failed check: nothing was written to the target. */
-const copyFailed = (message: string): CodedError =>
+export const copyFailed = (message: string): CodedError =>
   new CodedError({ code: ErrorCode.Internal, message, operation: 'db copy' });
 
 const hasTable = (db: Db, name: string): boolean =>

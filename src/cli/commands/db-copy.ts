@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type CopyProgress, copySqliteToPostgres } from '../../app/db-copy/copy.js';
+import { type CopyProgress, copyFailed, copySqliteToPostgres } from '../../app/db-copy/copy.js';
+import { processesWithOpen } from '../../app/db-copy/open-elsewhere.js';
 import { refuseNewer } from '../../app/sqlite-schema.js';
 import { openDatabase } from '../../core/db.js';
 import { notConfigured } from '../../core/errors.js';
@@ -47,6 +48,13 @@ export async function dbCopy(args: string[]): Promise<number> {
     throw notConfigured(`no database at ${file} (BANKOPS_DB) to copy${where}`);
   }
   return refusalsExitOne(async () => {
+    const openers = processesWithOpen(file);
+    if (openers.length > 0) {
+      const list = openers.map(({ pid, command }) => `pid ${pid}${command === '' ? '' : ` (${command})`}`);
+      throw copyFailed(
+        `${file} is open in ${list.join(', ')}: stop every process using it first, or what it writes after the copy stays behind (docs/deploy.md, "Moving from SQLite to PostgreSQL")`,
+      );
+    }
     const db = openDatabase(file, { synchronous: 'NORMAL' });
     const target = commandPool(to, 'db copy');
     try {
