@@ -86,4 +86,15 @@ describe('the CLI on PostgreSQL', () => {
       'BANKOPS_DATABASE_URL: must start with postgres:// or postgresql://',
     );
   });
+
+  it('refuses a PostgreSQL URL that cannot be read, the same way, naming the variable', async () => {
+    const run = await runCliHere(['audit', 'verify'], {
+      ...home.env,
+      BANKOPS_DATABASE_URL: 'postgres://no host',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'bankops: configuration error:\n  - BANKOPS_DATABASE_URL: cannot be read (expected postgres://user@host:port/database)\n',
+    );
+  });
 });
