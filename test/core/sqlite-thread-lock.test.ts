@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
 import { openDatabase } from '../../src/core/db.js';
+import { underFileLock } from '../../src/core/store/sqlite/file-lock.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { THREAD_WAIT_MS, threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';
 import { sampleEntry } from '../helpers/audit.js';
@@ -65,6 +66,35 @@ describe('SQLite write lock between the threads of a process', () => {
       await mine;
       await heard(holder, 'committed');
       expect(rows()).toEqual(['other thread', 'request thread']);
+    } finally {
+      await holder.terminate();
+      db.close();
+    }
+  });
+
+  it('a write inside a read transaction waits for another thread the same way', async () => {
+    const { file, db, rows } = fileWithTable('nested');
+    const holder = startHolder(file);
+    try {
+      await heard(holder, 'holding');
+      let settled = false;
+      const mine = sqliteStorage(db)
+        .read(() =>
+          underFileLock(db, () => {
+            db.prepare('INSERT INTO lock_test (who) VALUES (?)').run('inside a read');
+          }),
+        )
+        .finally(() => {
+          settled = true;
+        });
+      holder.postMessage('ping');
+      await heard(holder, 'pong');
+      expect(settled).toBe(false);
+
+      holder.postMessage('commit');
+      await mine;
+      await heard(holder, 'committed');
+      expect(rows()).toEqual(['other thread', 'inside a read']);
     } finally {
       await holder.terminate();
       db.close();

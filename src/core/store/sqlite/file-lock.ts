@@ -29,14 +29,49 @@ function mutexOf(db: Db): Mutex {
 interface Held {
   mutex: Mutex;
   held: boolean;
+  /** The lock between this process's threads, once the holder or a write inside it asked for it. */
+  threads?: Promise<() => void> | undefined;
+  /** Its release, once taken; the holder frees it when it ends. */
+  releaseThreads?: () => void;
 }
 const holding = new AsyncLocalStorage<Held>();
+
+/** Whether work on `db` must hold the lock between this process's threads: it writes to a file. */
+const writes = (db: Db, options: { write?: boolean }): boolean => options.write !== false && !db.memory;
+
+/** Takes the lock between this process's threads for `held`, once however many writes ask. */
+async function takeThreads(db: Db, held: Held): Promise<void> {
+  held.threads ??= threadLockOf(db.name)
+    .acquire(THREAD_WAIT_MS)
+    .then(
+      (release) => {
+        held.releaseThreads = release;
+        return release;
+      },
+      (error: unknown) => {
+        held.threads = undefined;
+        throw error;
+      },
+    );
+  await held.threads;
+}
+
+/** At the holder's end: the lock between threads is freed, now or once a pending wait for it ends. */
+function freeThreads(held: Held): void {
+  if (held.releaseThreads !== undefined) held.releaseThreads();
+  else
+    void held.threads?.then(
+      (release) => release(),
+      () => undefined,
+    );
+}
 
 /**
  * Runs `work` holding the lock of `db`'s file, after every earlier holder. Work that already holds
  * it (called from inside a holder) runs at once. Work that writes (all but `{ write: false }`) also
  * takes the file's lock between this process's threads (./thread-lock.ts), awaited, so this thread
- * never waits for the audit writer's thread inside SQLite's busy handler.
+ * never waits for the audit writer's thread inside SQLite's busy handler; a write inside a holder
+ * that only reads takes it then, and keeps it until that holder ends (its transaction now writes).
  */
 export async function underFileLock<T>(
   db: Db,
@@ -45,17 +80,20 @@ export async function underFileLock<T>(
 ): Promise<T> {
   const mutex = mutexOf(db);
   const current = holding.getStore();
-  if (current?.mutex === mutex && current.held) return work();
+  if (current?.mutex === mutex && current.held) {
+    // Joined at once, as ever, unless it must first wait for the other threads.
+    if (!writes(db, options) || current.releaseThreads !== undefined) return work();
+    await takeThreads(db, current);
+    return work();
+  }
   const release = await mutex.lock();
   const held: Held = { mutex, held: true };
-  let releaseThreads: (() => void) | undefined;
   try {
-    if (options.write !== false && !db.memory)
-      releaseThreads = await threadLockOf(db.name).acquire(THREAD_WAIT_MS);
+    if (writes(db, options)) await takeThreads(db, held);
     return await holding.run(held, work);
   } finally {
     held.held = false;
-    releaseThreads?.();
+    freeThreads(held);
     release();
   }
 }
