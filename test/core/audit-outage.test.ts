@@ -106,4 +106,34 @@ describe.skipIf(!available)('audit entries of reads while the database is away',
     // Reads are taken again.
     expect(await read()).toMatchObject({ status: 'ok' });
   });
+
+  it("refuses a write's entry at once while earlier attempts of reads' entries wait to be looked for", async () => {
+    await runtime.audit.flush();
+    await gate.shut();
+    try {
+      // Two failed attempts of reads' entries: two batches that may have committed, looked for in
+      // order before anything else is written.
+      expect(await read()).toMatchObject({ status: 'ok' });
+      await expect(runtime.audit.flush()).rejects.toThrow(/cannot reach its database/);
+      expect(await read()).toMatchObject({ status: 'ok' });
+      await expect(runtime.audit.flush()).rejects.toThrow(/cannot reach its database/);
+      // A write's entry cannot wait for the database to come back: its caller hears it now.
+      await expect(
+        runtime.audit.append({
+          actor: 'cli:operator',
+          frontEnd: 'cli',
+          tool: 'create_payout',
+          input: {},
+          decision: 'allow',
+          event: 'requested',
+          requestIds: ['req-during-outage'],
+        }),
+      ).rejects.toThrow(/cannot reach its database/);
+    } finally {
+      await gate.open();
+    }
+    await runtime.audit.flush();
+    expect(runtime.audit.waiting).toBe(0);
+    expect(await verifyAuditLog(database.store().pool)).toMatchObject({ ok: true });
+  });
 });

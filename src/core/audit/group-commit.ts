@@ -254,7 +254,13 @@ export class GroupCommit {
   /** Whether the batch left the queue (committed, or refused as a whole). */
   async #commitBatch(batch: Queued[]): Promise<boolean> {
     const older = await this.#lookForOlder();
-    if (older !== 'none') return older === 'found';
+    if (older === 'failed') {
+      // The database did not answer: a durable entry of this batch cannot be written now, and its
+      // caller hears it at once rather than wait for the database to come back.
+      this.#refuseDurable(batch, this.#failing?.error);
+      return false;
+    }
+    if (older === 'found') return true;
     const unsure = this.#unsure[0];
     let committed: WriterCommit;
     try {
@@ -352,11 +358,16 @@ export class GroupCommit {
     void settled.finally(() => this.#toDisk.delete(settled));
   }
 
-  #failed(batch: readonly Queued[], error: unknown): void {
-    // Durable entries are refused now: their callers wait, and must not act on an unwritten entry.
+  /** Durable entries are refused now: their callers wait, and must not act on an unwritten entry. */
+  #refuseDurable(batch: readonly Queued[], error: unknown): void {
     const refused = new Set(batch.filter((queued) => queued.durable));
+    if (refused.size === 0) return;
     this.#queue = this.#queue.filter((queued) => !refused.has(queued));
     for (const queued of refused) queued.reject?.(error);
+  }
+
+  #failed(batch: readonly Queued[], error: unknown): void {
+    this.#refuseDurable(batch, error);
     const kept = batch.filter((queued) => !queued.durable);
     // A commit cut off may have gone through: the next attempt looks for this batch first (settling
     // a refused entry again does nothing).
