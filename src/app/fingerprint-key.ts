@@ -29,7 +29,12 @@ export function readFingerprintKeyFile(file: string): Buffer {
       `${named} is open to every user of this machine (mode ${(mode & 0o777).toString(8)}); chmod 600 it`,
     );
   }
-  const text = readFileSync(file, 'utf8').trim();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw notConfigured(`${named} cannot be read: ${messageOf(error)}`, error);
+  }
   const key = /^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0 ? Buffer.from(text, 'hex') : undefined;
   if (key === undefined || key.length < KEY_BYTES) {
     throw notConfigured(`${named} must hold at least ${KEY_BYTES * 2} hex characters; ${MAKE_ONE}`);

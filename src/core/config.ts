@@ -42,7 +42,10 @@ const EnvSchema = z.object({
   BANKOPS_DB: text.optional(),
   BANKOPS_DATABASE_URL: text
     .refine((value) => /^postgres(?:ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
-    .refine((value) => URL.canParse(value), 'cannot be read (expected postgres://user@host:port/database)')
+    .refine(
+      (value) => !/^postgres(?:ql)?:\/\//i.test(value) || URL.canParse(value),
+      'cannot be read (expected postgres://user@host:port/database)',
+    )
     .optional(),
   BANKOPS_FINGERPRINT_KEY_FILE: text.optional(),
   BANKOPS_POLICY: text.optional(),

@@ -126,16 +126,21 @@ describe('bankops db backup', () => {
     expect(run.stderr).not.toContain('.partial');
   });
 
-  it('points to pg_dump when the data is in PostgreSQL', async () => {
-    const run = await runCliHere(['db', 'backup', join(tmp.dir, 'pg.db')], {
-      ...env,
-      BANKOPS_DATABASE_URL: 'postgres://ops@127.0.0.1:1/bank',
+  it('points to pg_dump when the data is in PostgreSQL, and still backs up the SQLite file of a move', async () => {
+    const pg = { BANKOPS_DATABASE_URL: 'postgres://ops@127.0.0.1:1/bank' };
+    const moved = await runCliHere(['db', 'backup', join(tmp.dir, 'pg.db')], {
+      ...pg,
+      BANKOPS_DB: join(tmp.dir, 'gone.db'),
     });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(
-      'keeps its data in PostgreSQL (BANKOPS_DATABASE_URL): back that up with pg_dump',
+    expect(moved.code).toBe(2);
+    expect(moved.stderr).toContain(
+      'keeps its data in PostgreSQL (BANKOPS_DATABASE_URL); back that up with pg_dump',
     );
     expect(existsSync(join(tmp.dir, 'pg.db'))).toBe(false);
+    // Before the move (docs/deploy.md, step 1) the file is still there: it is backed up.
+    const before = await runCliHere(['db', 'backup', join(tmp.dir, 'before-move.db')], { ...env, ...pg });
+    expect(before.code).toBe(0);
+    expect(existsSync(join(tmp.dir, 'before-move.db'))).toBe(true);
   });
 
   it('suggests the db command meant', async () => {

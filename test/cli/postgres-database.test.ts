@@ -87,6 +87,13 @@ describe('the CLI on PostgreSQL', () => {
     );
   });
 
+  it('says one problem of a URL that is not a database URL at all', async () => {
+    const run = await runCliHere(['audit', 'verify'], { ...home.env, BANKOPS_DATABASE_URL: 'garbage' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('BANKOPS_DATABASE_URL: must start with postgres://');
+    expect(run.stderr).not.toContain('cannot be read');
+  });
+
   it('refuses a PostgreSQL URL that cannot be read, the same way, naming the variable', async () => {
     const run = await runCliHere(['audit', 'verify'], {
       ...home.env,

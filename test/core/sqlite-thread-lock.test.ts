@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
 import { openDatabase } from '../../src/core/db.js';
@@ -95,6 +95,32 @@ describe('SQLite write lock between the threads of a process', () => {
       await mine;
       await heard(holder, 'committed');
       expect(rows()).toEqual(['other thread', 'inside a read']);
+    } finally {
+      await holder.terminate();
+      db.close();
+    }
+  });
+
+  it('a write left waiting by a read that ended takes the locks itself', async () => {
+    const { file, db, rows } = fileWithTable('orphan');
+    const cell = new Int32Array(threadLockOf(file).buffer);
+    const holder = startHolder(file);
+    try {
+      await heard(holder, 'holding');
+      let orphan: Promise<number> | undefined;
+      // The read does not wait for the write it starts: it ends while the write waits.
+      await sqliteStorage(db).read(async () => {
+        orphan = underFileLock(db, () => {
+          db.prepare('INSERT INTO lock_test (who) VALUES (?)').run('left waiting');
+          return Atomics.load(cell, 0);
+        });
+      });
+      holder.postMessage('commit');
+      await heard(holder, 'committed');
+      // It ran holding the lock between threads, as this thread (not after the read freed it).
+      expect(await orphan).toBe(threadId + 1);
+      expect(Atomics.load(cell, 0)).toBe(0);
+      expect(rows()).toEqual(['other thread', 'left waiting']);
     } finally {
       await holder.terminate();
       db.close();

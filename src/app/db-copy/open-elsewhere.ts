@@ -1,20 +1,22 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 
 /** A process of this machine that has the database open. */
 export interface Opener {
   pid: number;
-  /** Its command line, as `ps` shows it. */
-  command: string;
+  /** Its program's name (`/proc/<pid>/comm`): never its arguments, which may hold a password. */
+  name: string;
 }
 
 /**
- * The other processes of this machine that have the SQLite file (or its write-ahead log) open: a
- * `bankops serve` still writing would leave what it writes after a copy behind. Read from `/proc`
- * (Linux); elsewhere, or for processes this user may not look into, none are found.
+ * The other processes that have the SQLite file (or its write-ahead log) open, as far as this user
+ * can see them: a `bankops serve` still writing would leave what it writes after a copy behind.
+ * Read from `/proc` (Linux): processes of other users (unless run as root), in other containers or
+ * hidden by `hidepid`, and every process on other systems, are not found.
  */
 export function processesWithOpen(file: string): Opener[] {
-  const paths = new Set([resolve(file), `${resolve(file)}-wal`]);
+  // The links in /proc name the file's real path: through a symlink the setting may not.
+  const real = realpathSync(file);
+  const paths = new Set([real, `${real}-wal`]);
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid);
@@ -36,14 +38,14 @@ export function processesWithOpen(file: string): Opener[] {
         return false;
       }
     });
-    if (opens) found.push({ pid: Number(pid), command: commandOf(pid) });
+    if (opens) found.push({ pid: Number(pid), name: nameOf(pid) });
   }
   return found;
 }
 
-function commandOf(pid: string): string {
+function nameOf(pid: string): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
   } catch {
     return '';
   }

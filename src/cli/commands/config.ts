@@ -73,15 +73,22 @@ function keyProblem(config: Config): string | undefined {
   }
 }
 
-/** What each front end can do with this configuration, and what it still needs. */
+/**
+ * What each front end can do with this configuration, and what it still needs. None that would run
+ * can while the fingerprint key is missing or unusable: each says so, and the key's problem is
+ * listed with the others.
+ */
 function frontEnds(config: Config | undefined, env: Env, problems: string[]): FrontEnd[] {
   if (config === undefined) return [];
+  const ends = eachFrontEnd(config, env, problems);
   const key = keyProblem(config);
-  if (key !== undefined) {
-    problems.push(key);
-    const words = 'cannot open the database: its fingerprint key (below)';
-    return ['CLI', 'MCP (stdio)', 'MCP (HTTP)', 'Slack'].map((name) => ({ name, ready: false, words }));
-  }
+  if (key === undefined) return ends;
+  problems.unshift(key);
+  const words = 'cannot open the database: its fingerprint key (below)';
+  return ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
+}
+
+function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] {
   const service =
     config.mode === 'embedded'
       ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`

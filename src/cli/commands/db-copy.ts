@@ -50,9 +50,9 @@ export async function dbCopy(args: string[]): Promise<number> {
   return refusalsExitOne(async () => {
     const openers = processesWithOpen(file);
     if (openers.length > 0) {
-      const list = openers.map(({ pid, command }) => `pid ${pid}${command === '' ? '' : ` (${command})`}`);
+      const list = openers.map(({ pid, name }) => `pid ${pid}${name === '' ? '' : ` (${name})`}`);
       throw copyFailed(
-        `${file} is open in ${list.join(', ')}: stop every process using it first, or what it writes after the copy stays behind (docs/deploy.md, "Moving from SQLite to PostgreSQL")`,
+        `${file} is open in ${list.join(', ')}: stop every process using it first (what a running serve writes after the copy would stay behind; docs/deploy.md, "Moving from SQLite to PostgreSQL")`,
       );
     }
     const db = openDatabase(file, { synchronous: 'NORMAL' });

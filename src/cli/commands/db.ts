@@ -96,12 +96,15 @@ function linkInPlace(draft: string, target: string): void {
 
 async function backup(target: string, force: boolean): Promise<number> {
   const config = cliConfig();
-  if (config.databaseUrl !== undefined)
-    throw notConfigured(
-      `db backup copies the SQLite file, and this configuration keeps its data in PostgreSQL (BANKOPS_DATABASE_URL): back that up with pg_dump (docs/deploy.md, "Backups")`,
-    );
   const source = resolve(config.databasePath);
-  if (!existsSync(source)) throw notConfigured(`no database at ${source} (BANKOPS_DB) to back up`);
+  if (!existsSync(source)) {
+    // Before a move the SQLite file is still there, and backed up; after it, the data is elsewhere.
+    throw notConfigured(
+      config.databaseUrl === undefined
+        ? `no database at ${source} (BANKOPS_DB) to back up`
+        : `no database at ${source} (BANKOPS_DB) to back up: db backup copies the SQLite file, and this configuration keeps its data in PostgreSQL (BANKOPS_DATABASE_URL); back that up with pg_dump (docs/deploy.md, "Backups")`,
+    );
+  }
   if (!existsSync(dirname(target)))
     throw new UsageError(`db backup: no directory ${dirname(target)}`, DB_HELP);
   if (target === source) throw new UsageError('db backup: the copy cannot be the database itself', DB_HELP);

@@ -132,7 +132,6 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
   };
 }
 
-/** The tools an MCP client will list: the approval tools come with any toolset. */
 /** What the banner says of MCP's tools: how many, and those held back (secret inputs, read-only). */
 function toolsSummary(runtime: Runtime, options: ServeOptions): string {
   const offered = (secretInputs: boolean) =>

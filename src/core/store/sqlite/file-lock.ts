@@ -84,6 +84,8 @@ export async function underFileLock<T>(
     // Joined at once, as ever, unless it must first wait for the other threads.
     if (!writes(db, options) || current.releaseThreads !== undefined) return work();
     await takeThreads(db, current);
+    // The holder ended while this waited (it did not wait for this work): this work is on its own.
+    if (!current.held) return underFileLock(db, work, options);
     return work();
   }
   const release = await mutex.lock();
