@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
-import { openDatabase } from '../../src/core/db.js';
+import { type Db, openDatabase } from '../../src/core/db.js';
 import { underFileLock } from '../../src/core/store/sqlite/file-lock.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { THREAD_WAIT_MS, threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';
@@ -47,17 +47,20 @@ function fileWithTable(name: string) {
 }
 
 describe('SQLite write lock between the threads of a process', () => {
-  it('a write waits for another thread of the process without stopping the event loop', async () => {
-    const { file, db, write, rows } = fileWithTable('awaits');
+  /**
+   * While another thread holds a write transaction, `write` waits for it and this thread's event
+   * loop still answers (a round trip); once the other commits, the write goes through after it.
+   */
+  async function waitsWithoutBlocking(name: string, write: (db: Db) => Promise<unknown>, row: string) {
+    const { file, db, rows } = fileWithTable(name);
     const holder = startHolder(file);
     try {
       await heard(holder, 'holding');
       let settled = false;
-      const mine = write('request thread').finally(() => {
+      const mine = write(db).finally(() => {
         settled = true;
       });
-      // While the write waits, this thread still answers: a round trip through its event loop. A
-      // thread stuck in SQLite's busy handler would not hear the answer before its timeout.
+      // A thread stuck in SQLite's busy handler would not hear the answer before its timeout.
       holder.postMessage('ping');
       await heard(holder, 'pong');
       expect(settled).toBe(false);
@@ -65,40 +68,29 @@ describe('SQLite write lock between the threads of a process', () => {
       holder.postMessage('commit');
       await mine;
       await heard(holder, 'committed');
-      expect(rows()).toEqual(['other thread', 'request thread']);
+      expect(rows()).toEqual(['other thread', row]);
     } finally {
       await holder.terminate();
       db.close();
     }
+  }
+
+  const insert = (db: Db, who: string) => db.prepare('INSERT INTO lock_test (who) VALUES (?)').run(who);
+
+  it('a write waits for another thread of the process without stopping the event loop', async () => {
+    await waitsWithoutBlocking(
+      'awaits',
+      (db) => sqliteStorage(db).transaction(async () => insert(db, 'request thread')),
+      'request thread',
+    );
   });
 
   it('a write inside a read transaction waits for another thread the same way', async () => {
-    const { file, db, rows } = fileWithTable('nested');
-    const holder = startHolder(file);
-    try {
-      await heard(holder, 'holding');
-      let settled = false;
-      const mine = sqliteStorage(db)
-        .read(() =>
-          underFileLock(db, () => {
-            db.prepare('INSERT INTO lock_test (who) VALUES (?)').run('inside a read');
-          }),
-        )
-        .finally(() => {
-          settled = true;
-        });
-      holder.postMessage('ping');
-      await heard(holder, 'pong');
-      expect(settled).toBe(false);
-
-      holder.postMessage('commit');
-      await mine;
-      await heard(holder, 'committed');
-      expect(rows()).toEqual(['other thread', 'inside a read']);
-    } finally {
-      await holder.terminate();
-      db.close();
-    }
+    await waitsWithoutBlocking(
+      'nested',
+      (db) => sqliteStorage(db).read(() => underFileLock(db, () => insert(db, 'inside a read'))),
+      'inside a read',
+    );
   });
 
   it('a write left waiting by a read that ended takes the locks itself', async () => {
