@@ -26,7 +26,7 @@ export class ThreadLock {
 
   /**
    * Resolves with the release once this thread holds the lock. Gives up after `timeoutMs`, as
-   * SQLite's busy timeout would, with SQLite's own words: a thread that waits for the other while
+   * SQLite's busy timeout would, with SQLite's error code: a thread that waits for the other while
    * holding the lock (a transaction that waits for the audit writer) fails instead of hanging.
    */
   async acquire(timeoutMs: number): Promise<() => void> {
