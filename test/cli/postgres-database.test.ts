@@ -50,7 +50,11 @@ describe('the CLI on PostgreSQL', () => {
     expect(without.code).toBe(2);
     const checked = JSON.parse(without.stdout) as { frontEnds: { ready: boolean }[]; problems: string[] };
     expect(checked.frontEnds.every((end) => !end.ready)).toBe(true);
-    expect(checked.problems).toEqual([expect.stringContaining('BANKOPS_FINGERPRINT_KEY_FILE is required')]);
+    // The key first; the database it cannot reach too (an invalid value still exits 2).
+    expect(checked.problems).toEqual([
+      expect.stringContaining('BANKOPS_FINGERPRINT_KEY_FILE is required'),
+      `bankops cannot reach its database at ${where} (connection refused)`,
+    ]);
 
     const short = join(home.dir, 'short.key');
     writeFileSync(short, 'c0ffee42c0ffee', { mode: 0o600 });
@@ -64,16 +68,19 @@ describe('the CLI on PostgreSQL', () => {
     expect(bad.stdout).not.toContain('c0ffee42c0ffee');
   });
 
-  it('shows the database in config check, without the password', async () => {
+  it('shows the database in config check, without the password, and that it does not answer (exit 1)', async () => {
     const run = await runCliHere(['config', 'check', '--json'], {
       ...home.env,
       BANKOPS_DATABASE_URL: url,
       BANKOPS_FINGERPRINT_KEY_FILE: keyFile,
     });
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(1);
+    expect(run.json).toMatchObject({
+      database: { backend: 'postgres', where, reachable: false },
+      problems: [`bankops cannot reach its database at ${where} (connection refused)`],
+    });
     expect(run.stdout).not.toContain('s3cret');
     expect(run.stdout).toContain(`PostgreSQL at ${where}`);
-    expect(run.stdout).toContain(`audit log and approvals in PostgreSQL at ${where}, the key in ${keyFile}`);
   });
 
   it('refuses a database URL that is not PostgreSQL', async () => {

@@ -209,6 +209,16 @@ describe.skipIf(!available)('bankops serve replicas on one PostgreSQL database',
       Array.from({ length: LATEST_VERSION }, (_, i) => i + 1),
     ]);
 
+    // They log in as the server's superuser: each says the database alone does not guard the log.
+    for (const replica of replicas) {
+      expect(replica.stderr()).toContain("warning: postgres owns the audit log's table");
+      expect(
+        replica
+          .logs()
+          .filter((line) => line.level === 'warn' && String(line.message).startsWith('postgres owns')),
+      ).toHaveLength(1);
+    }
+
     const verify = await runCli(['audit', 'verify'], {
       BANKOPS_DATABASE_URL: database.url(),
       BANKOPS_FINGERPRINT_KEY_FILE: set.keyFile,

@@ -12,6 +12,7 @@ import { SLACK_OFF_HINT } from '../../slack/config.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
+import { checkDatabase, type DatabaseCheck } from './config-database.js';
 
 export const CONFIG_HELP = `Usage: bankops config check [--json]
 
@@ -20,7 +21,12 @@ database, CLI), with its value or what applies when it is unset; secrets say onl
 set. Then, for each front end (CLI, MCP on stdio, MCP over HTTP, Slack), whether it can run and
 what it still needs. .env.example lists the same variables with a line on each.
 
-Exit status: 0 the configuration is valid (a front end may still be off), 2 a value is invalid.
+Last, the database: it is connected to (3 s at most) and read, never changed: whether it
+answers, its schema's version against this bankops's, and on PostgreSQL how the audit log is
+guarded against the role bankops logs in as.
+
+Exit status: 0 the configuration is valid (a front end may still be off), 1 the database does not
+answer or was written by a newer bankops, 2 a value is invalid.
 `;
 
 interface FrontEnd {
@@ -145,7 +151,7 @@ function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] 
   return out;
 }
 
-export function configCommand(args: string[]): number {
+export async function configCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -170,7 +176,15 @@ export function configCommand(args: string[]): number {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
-  const ends = frontEnds(config, env, problems);
+  let ends = frontEnds(config, env, problems);
+  const invalid = problems.length > 0;
+  const database = config === undefined ? undefined : await checkDatabase(config);
+  if (database?.blocking !== undefined) {
+    problems.push(database.blocking);
+    const words = 'cannot use the database (below)';
+    ends = ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
+  }
+  const warnings = database?.warnings ?? [];
   const mode = outputMode(values.json);
   if (!mode.text) {
     printJson({
@@ -184,7 +198,9 @@ export function configCommand(args: string[]): number {
         };
       }),
       frontEnds: ends,
+      ...(database === undefined ? {} : { database: database.json }),
       problems,
+      warnings,
     });
   } else {
     const groups = Object.keys(GROUP_TITLES) as VariableGroup[];
@@ -200,9 +216,17 @@ export function configCommand(args: string[]): number {
         fields: ends.map((e) => ({ key: e.name, label: e.name, value: { text: e.words, kind: 'text' } })),
       });
     }
-    for (const problem of problems) blocks.push({ type: 'note', text: problem, tone: 'warning' });
+    if (database !== undefined) blocks.push({ type: 'record', title: 'Database', fields: database.fields });
+    for (const problem of [...problems, ...warnings])
+      blocks.push({ type: 'note', text: problem, tone: 'warning' });
     const doc: OutputDocument = { title: 'Configuration in force', blocks };
     printDocument(() => doc, mode);
   }
-  return problems.length === 0 ? EXIT.ok : EXIT.usage;
+  return exitOf(invalid, database);
+}
+
+/** An invalid value first (2), then a database that cannot be used (1). */
+function exitOf(invalid: boolean, database: DatabaseCheck | undefined): number {
+  if (invalid) return EXIT.usage;
+  return database?.blocking === undefined ? EXIT.ok : EXIT.failed;
 }

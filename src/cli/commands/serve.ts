@@ -7,6 +7,8 @@ import { type RunningServe, startServe } from '../../app/serve.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
+import type { Backend } from '../../core/store/backend.js';
+import { auditGuardWarning, inspectDatabase } from '../../core/store/postgres/inspect.js';
 import { describeDatabase } from '../../core/store/postgres/url.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
@@ -240,11 +242,14 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
           `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
         ];
   const { databaseUrl, fingerprintKeyFile } = runtime.config;
+  const guard = await auditGuardOf(runtime.backend);
+  if (guard !== undefined) log.warn(guard);
   const files =
     databaseUrl !== undefined
       ? [
           `audit log and approvals in PostgreSQL at ${describeDatabase(databaseUrl)}`,
           `${fingerprintKeyFile}: the key that fingerprints secret inputs, shared by every replica`,
+          ...(guard === undefined ? [] : [`warning: ${guard}`]),
         ]
       : db === ':memory:'
         ? []
@@ -260,4 +265,14 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const shown = lines.flatMap((line) => wrapLine(`  ${line}`, 100, '    '));
   process.stderr.write(`bankops serve\n${shown.join('\n')}\n`);
   return 'running';
+}
+
+/**
+ * On PostgreSQL, what to fix when the role `serve` logs in as may change the audit log (the log
+ * and the banner say it); nothing when the database answers that it may only read and append, or
+ * does not answer this once (the check is advice, never a reason not to start).
+ */
+async function auditGuardOf(backend: Backend): Promise<string | undefined> {
+  if (backend.kind !== 'postgres') return undefined;
+  return inspectDatabase(backend.store).then(auditGuardWarning, () => undefined);
 }

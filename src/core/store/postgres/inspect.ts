@@ -1,0 +1,78 @@
+import { databaseUnreachable, isUnreachable, sqlState } from './errors.js';
+import type { PgStore } from './pool.js';
+import { LATEST_VERSION } from './schema/index.js';
+
+/** What a PostgreSQL database is to this bankops, read without changing anything. */
+export interface PgDatabaseState {
+  /** The role the URL logs in as. */
+  role: string;
+  /** Its schema version (0: never migrated), and the newest this code knows. */
+  version: number;
+  latest: number;
+  /**
+   * How far the audit log's table is guarded against this role: `append-only` (it may read and
+   * insert only), `triggers` (it may also update or delete, which the table's triggers still
+   * refuse), `owner` (it owns the table or is a superuser, and could turn those triggers off).
+   * Undefined before the first migration.
+   */
+  auditGuard?: 'append-only' | 'triggers' | 'owner';
+}
+
+const STATE_SQL = `SELECT current_user AS role,
+  to_regclass('schema_version') IS NOT NULL AS versioned,
+  (SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass('audit_log'))
+    OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS owns,
+  has_table_privilege(to_regclass('audit_log'), 'UPDATE')
+    OR has_table_privilege(to_regclass('audit_log'), 'DELETE')
+    OR has_table_privilege(to_regclass('audit_log'), 'TRUNCATE') AS changes`;
+
+interface StateRow {
+  role: string;
+  versioned: boolean;
+  owns: boolean | null;
+  /** Null without an audit log table. */
+  changes: boolean | null;
+}
+
+/**
+ * The database's schema version and how its audit log is guarded against the role of the URL
+ * (`bankops config check`). Throws the one-line "cannot reach its database" error when the server
+ * does not answer or refuses the login.
+ */
+export async function inspectDatabase(store: PgStore): Promise<PgDatabaseState> {
+  try {
+    const row = (await store.pool.query<StateRow>(STATE_SQL)).rows[0];
+    if (row === undefined) throw new Error('the database answered no row to a state query');
+    const version = row.versioned
+      ? ((
+          await store.pool.query<{ v: number }>(
+            'SELECT coalesce(max(version), 0)::int AS v FROM schema_version',
+          )
+        ).rows[0]?.v ?? 0)
+      : 0;
+    const state: PgDatabaseState = { role: row.role, version, latest: LATEST_VERSION };
+    if (row.changes === null) return state;
+    return { ...state, auditGuard: row.owns === true ? 'owner' : row.changes ? 'triggers' : 'append-only' };
+  } catch (error) {
+    if (isUnreachable(error) || isLoginRefusal(error)) throw databaseUnreachable(store.where, error);
+    throw error;
+  }
+}
+
+/**
+ * What an operator must fix when the role bankops logs in as may change the audit log (it owns the
+ * table, is a superuser, or holds UPDATE or DELETE on it); undefined when it may only read and append.
+ */
+export function auditGuardWarning(state: PgDatabaseState): string | undefined {
+  if (state.auditGuard === 'owner')
+    return `${state.role} owns the audit log's table (or is a superuser), so the database alone does not keep the log append-only: run serve as a runtime role that may only read and append to it (\`bankops db migrate --grant <role>\`, docs/deploy.md "Roles")`;
+  if (state.auditGuard === 'triggers')
+    return `${state.role} may update or delete audit log rows (only the table's triggers refuse): \`bankops db migrate --grant ${state.role}\`, run as the owner, takes that back`;
+  return undefined;
+}
+
+/** The server answered, but will not let this URL in: a missing database, role or password. */
+function isLoginRefusal(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === '3D000' || state === '28P01' || state === '28000';
+}
