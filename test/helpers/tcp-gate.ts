@@ -10,6 +10,7 @@ export class TcpGate {
   readonly #sockets = new Set<Socket>();
   #server: Server | undefined;
   #port = 0;
+  #stalled = false;
 
   private constructor(target: { host: string; port: number }) {
     this.#target = target;
@@ -32,6 +33,14 @@ export class TcpGate {
         client.destroy();
         return;
       }
+      if (this.#stalled) {
+        // Taken, and then nothing: no answer, as from a host behind a silent network.
+        this.#sockets.add(client);
+        client.on('close', () => this.#sockets.delete(client));
+        client.on('error', () => client.destroy());
+        client.pause();
+        return;
+      }
       const upstream = tcpConnect(this.#target.port, this.#target.host);
       for (const socket of [client, upstream]) {
         this.#sockets.add(socket);
@@ -52,7 +61,20 @@ export class TcpGate {
     this.#server = server;
   }
 
+  /**
+   * Keeps every connection open but carries nothing more either way, and takes new ones without
+   * ever answering: a network that silently stops delivering packets. `shut` ends it.
+   */
+  stall(): void {
+    this.#stalled = true;
+    for (const socket of this.#sockets) {
+      socket.unpipe();
+      socket.pause();
+    }
+  }
+
   async shut(): Promise<void> {
+    this.#stalled = false;
     const server = this.#server;
     this.#server = undefined;
     // No new connection first, then every open one cut.

@@ -5,6 +5,7 @@ import type { Storage } from '../../core/store/index.js';
 import type { RuntimeObserver } from '../runtime.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { operationLabel, serviceStatusLabel, slackMethodLabel } from './labels.js';
+import { within } from './within.js';
 
 /** What a scrape reads at its moment: the database through the storage, and Slack's outbox. */
 export interface ScrapeSources {
@@ -14,6 +15,8 @@ export interface ScrapeSources {
   /** Audit entries waiting for their commit (the audit log's queue; it grows while the database is away). */
   auditWaiting?: () => number;
   now?: () => Date;
+  /** How long the database's numbers are waited for; without an answer by then it is said down. */
+  databaseDeadlineMs?: number;
 }
 
 export interface Scrape {
@@ -78,11 +81,17 @@ export class ServeMetrics {
     // Read first: it matters most when the database does not answer.
     if (sources.auditWaiting !== undefined) m.auditWaiting.set(sources.auditWaiting());
     try {
-      const { census, head, cursors } = await sources.storage.read(async (stores) => ({
-        census: await stores.approvals.census(),
-        head: await stores.feed.head(),
-        cursors: await stores.feed.cursors(),
-      }));
+      const reading = async () => ({
+        ...(await sources.storage.read(async (stores) => ({
+          census: await stores.approvals.census(),
+          head: await stores.feed.head(),
+          cursors: await stores.feed.cursors(),
+        }))),
+        backlog: await sources.outboxBacklog?.(),
+      });
+      const read = await within(reading(), sources.databaseDeadlineMs ?? Number.POSITIVE_INFINITY);
+      if (read === undefined) throw new Error('the database did not answer in time');
+      const { census, head, cursors, backlog } = read.value;
       const counts = new Map(census.byState.map((row) => [row.state, row.count]));
       for (const state of APPROVAL_STATES) m.approvals.set({ state }, counts.get(state) ?? 0);
       m.pending.set(counts.get('pending') ?? 0);
@@ -92,7 +101,7 @@ export class ServeMetrics {
       m.oldestPending.set(Math.max(0, (now - oldest) / 1000));
       m.feedLag.reset();
       for (const { consumer, seq } of cursors) m.feedLag.set({ consumer }, Math.max(0, head - seq));
-      if (sources.outboxBacklog !== undefined) m.outbox.set(await sources.outboxBacklog());
+      if (backlog !== undefined) m.outbox.set(backlog);
       m.up.set(1);
     } catch {
       // The scrape still answers (process metrics, counters); the alert on `bankops_database_up` says why.

@@ -6,6 +6,7 @@ import type { Storage } from '../../core/store/index.js';
 import { bearerKey, CHALLENGE } from '../../mcp/http/auth.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import type { ServeMetrics } from './metrics.js';
+import { within } from './within.js';
 
 export const METRICS_PATH = '/metrics';
 export const HEALTH_PATH = '/healthz';
@@ -26,6 +27,8 @@ export interface OperationsOptions {
   auditWaiting?: () => number;
   /** Migrations done and the first catch-up of the approval feed behind us. */
   ready: () => boolean;
+  /** How long `/healthz` and `/metrics` wait for the database (default `HEALTH_DEADLINE_MS`). */
+  healthDeadlineMs?: number;
 }
 
 const digest = (key: string): Buffer => createHash('sha256').update(key).digest();
@@ -50,14 +53,22 @@ function allowed(req: IncomingMessage, res: ServerResponse, key: string | undefi
   return false;
 }
 
-/** The database answers a cheap query (the feed's head: one indexed read). */
-async function databaseUp(storage: Storage): Promise<boolean> {
-  try {
-    await storage.read((stores) => stores.feed.head());
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * How long `/healthz` and a scrape of `/metrics` wait for the database: they must answer even when
+ * the network to it silently stops carrying packets (a statement then waits for the pool's query
+ * timeout): the database is then said down.
+ */
+export const HEALTH_DEADLINE_MS = 2_000;
+
+/** The database answers a cheap query (the feed's head: one indexed read) within `deadlineMs`. */
+async function databaseUp(storage: Storage, deadlineMs: number): Promise<boolean> {
+  const answered = storage
+    .read((stores) => stores.feed.head())
+    .then(
+      () => true,
+      () => false,
+    );
+  return (await within(answered, deadlineMs))?.value ?? false;
 }
 
 /** `/metrics`, `/healthz` and `/readyz` of `bankops serve` (docs/operations.md). */
@@ -70,6 +81,7 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
       const outbox = options.outbox();
       const scrape = await metrics.scrape({
         storage,
+        databaseDeadlineMs: options.healthDeadlineMs ?? HEALTH_DEADLINE_MS,
         ...optional('outboxBacklog', outbox && (() => outbox.pending())),
         ...optional('auditWaiting', options.auditWaiting),
       });
@@ -79,7 +91,7 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
     [HEALTH_PATH]: async (req, res) => {
       req.resume();
       const running = options.running();
-      const up = await databaseUp(storage);
+      const up = await databaseUp(storage, options.healthDeadlineMs ?? HEALTH_DEADLINE_MS);
       const last = metrics.slackLast;
       sendJson(res, up ? 200 : 503, {
         status: up ? 'ok' : 'unhealthy',

@@ -42,8 +42,18 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
-/** Failures that mean the server could not be reached at all (nothing was sent). */
+/**
+ * No answer came to a statement within the pool's query timeout (`PgPoolOptions.queryTimeoutMs`):
+ * the server or the network between stopped answering. The connection is stuck behind that
+ * statement and must be dropped, not rolled back.
+ */
+export function isNoAnswer(error: unknown): boolean {
+  return /^Query read timeout$/.test(messageOf(error));
+}
+
+/** Failures that mean the server could not be reached, or stopped answering. */
 export function isUnreachable(error: unknown): boolean {
+  if (isNoAnswer(error)) return true;
   switch (systemCode(error)) {
     case 'ECONNREFUSED':
     case 'ECONNRESET':

@@ -13,6 +13,12 @@ export interface PgPoolOptions {
   /** The server cancels a statement running longer (default 15 s). */
   statementTimeoutMs?: number;
   /**
+   * This process gives up waiting for a statement's answer (default the statement timeout + 5 s),
+   * and drops the connection: a network that silently stops carrying packets would otherwise leave
+   * the statement, and whoever waits for it, hanging for as long as TCP keeps the connection.
+   */
+  queryTimeoutMs?: number;
+  /**
    * The server ends a session idle inside a transaction this long (default 60 s): a replica that
    * hangs while holding a row lock (a feed group, an outbox claim) releases it.
    */
@@ -40,12 +46,14 @@ function bankopsTypes(): pg.CustomTypesConfig {
 /** A pool for a `postgres://` or `postgresql://` URL; nothing is connected until first use. */
 export function createPgPool(url: string, options: PgPoolOptions = {}): PgStore {
   const where = describeDatabase(url);
+  const statementTimeoutMs = options.statementTimeoutMs ?? 15_000;
   const pool = new pg.Pool({
     connectionString: url,
     application_name: options.applicationName ?? 'bankops',
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
-    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: options.queryTimeoutMs ?? statementTimeoutMs + 5_000,
     idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 60_000,
     keepAlive: true,
     types: bankopsTypes(),

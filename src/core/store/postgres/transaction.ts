@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { databaseUnreachable, isTransient, isUnreachable, sqlState } from './errors.js';
+import { databaseUnreachable, isNoAnswer, isTransient, isUnreachable, sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 
 export interface TransactionOptions {
@@ -53,7 +53,8 @@ export async function withTransaction<T>(
     } catch (error) {
       // The server answered the COMMIT with an error (a serialization failure): nothing committed.
       const ambiguous = committing && sqlState(error) === undefined;
-      const usable = client !== undefined && !ambiguous && (await rollback(client));
+      // A statement that got no answer holds the connection: a ROLLBACK would wait behind it.
+      const usable = client !== undefined && !ambiguous && !isNoAnswer(error) && (await rollback(client));
       client?.release(usable ? undefined : true);
       // Not connecting at all is reported at once (the caller, or its next request, tries again):
       // retrying a host that drops packets would take attempts × the connection timeout.
