@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
 import { LATEST_VERSION } from '../../src/core/store/postgres/schema/index.js';
@@ -43,18 +44,21 @@ describe('config check on the SQLite file', () => {
     expect(text).toContain(`${home.dbPath}: made at first use`);
   });
 
-  it('refuses a file written by a newer bankops: exit 1, no front end ready', async () => {
+  it('checks an existing file without opening it: nothing is written beside it', async () => {
     const db = openDatabase(home.dbPath);
-    db.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
-    db.prepare("INSERT INTO schema_migrations VALUES ('zz/999-future', '2030-01-01')").run();
+    db.exec('CREATE TABLE t (x)');
     db.close();
+    const before = readdirSync(home.dir).sort();
     const { code, checked, text } = await check({});
-    expect(code).toBe(1);
-    expect(checked.problems).toEqual([
-      `the database ${home.dbPath} has migrations this bankops does not know (zz/999-future): upgrade bankops`,
-    ]);
-    expect(checked.frontEnds.filter((end) => end.ready)).toEqual([]);
-    expect(text).toContain('written by a newer bankops (zz/999-future)');
+    expect(code).toBe(0);
+    expect(checked.database).toEqual({
+      backend: 'sqlite',
+      where: home.dbPath,
+      reachable: true,
+      exists: true,
+    });
+    expect(text).toMatch(new RegExp(`SQLite +${home.dbPath}, \\d+\\.\\d MB`));
+    expect(readdirSync(home.dir).sort()).toEqual(before);
   });
 });
 
@@ -88,21 +92,38 @@ describe.skipIf(!available)('config check on PostgreSQL', () => {
     expect(tables.rows[0]).toEqual({ n: 0 });
   });
 
-  it('warns when the role owns the audit log, and is quiet for a runtime role that may only append', async () => {
+  it('says who may change the audit log: its owner, a member of the owner role, a column grant; not the runtime role', async () => {
+    const owner = await database.createRole('owner');
+    const member = await database.createRole('member');
     const runtime = await database.createRole('runtime');
+    await database.store().pool.query(`GRANT CREATE ON SCHEMA public TO "${owner}"`);
+    await database.store().pool.query(`ALTER ROLE "${member}" NOINHERIT`);
+    await database.store().pool.query(`GRANT "${owner}" TO "${member}"`);
     const migrated = await runCliHere(
-      ['db', 'migrate', '--url', database.url(), '--grant', runtime],
+      ['db', 'migrate', '--url', database.url(owner), '--grant', runtime],
       home.env,
     );
     expect(migrated.code, migrated.stderr).toBe(0);
 
-    const owner = await check(on(database.url()));
-    expect(owner.code).toBe(0);
-    expect(owner.checked.database).toMatchObject({ version: LATEST_VERSION, auditGuard: 'owner' });
-    expect(owner.checked.warnings).toEqual([
-      expect.stringContaining("postgres owns the audit log's table (or is a superuser)"),
+    const asOwner = await check(on(database.url(owner)));
+    expect(asOwner.code).toBe(0);
+    expect(asOwner.checked.database).toMatchObject({
+      role: owner,
+      version: LATEST_VERSION,
+      auditGuard: 'owner',
+    });
+    expect(asOwner.checked.warnings).toEqual([
+      expect.stringContaining(`${owner} owns the audit log's table or its schema (or is a superuser)`),
     ]);
-    expect(owner.text).toContain(`version ${LATEST_VERSION}, up to date`);
+    expect(asOwner.text).toContain(`version ${LATEST_VERSION}, up to date`);
+    // Not inheriting the owner's privileges (reading what it is given), it may still SET ROLE to
+    // the owner: an owner all the same.
+    await database
+      .store({ role: owner })
+      .pool.query(`GRANT SELECT ON schema_version, audit_log TO "${member}"`);
+    expect((await check(on(database.url(member)))).checked.database).toMatchObject({ auditGuard: 'owner' });
+    const superuser = await check(on(database.url()));
+    expect(superuser.checked.database).toMatchObject({ role: 'postgres', auditGuard: 'owner' });
 
     // A password in the URL is never shown (the server's trust authentication ignores it).
     const asRuntime = new URL(database.url(runtime));
@@ -114,12 +135,44 @@ describe.skipIf(!available)('config check on PostgreSQL', () => {
     expect(app.text).toContain('this role may only read and append to it');
     expect(`${app.text}${JSON.stringify(app.checked)}`).not.toContain('s3cret');
 
-    await database.store().pool.query(`GRANT UPDATE ON audit_log TO "${runtime}"`);
+    await database.store({ role: owner }).pool.query(`GRANT UPDATE (actor) ON audit_log TO "${runtime}"`);
     const loose = await check(on(database.url(runtime)));
     expect(loose.checked.database).toMatchObject({ auditGuard: 'triggers' });
     expect(loose.checked.warnings).toEqual([
-      `${runtime} may update or delete audit log rows (only the table's triggers refuse): \`bankops db migrate --grant ${runtime}\`, run as the owner, takes that back`,
+      expect.stringMatching(new RegExp(`^${runtime} may update, delete or truncate audit log rows`)),
     ]);
+  });
+
+  it('says what it could not read, in one line, when the server answers but a statement cannot (exit 1)', async () => {
+    const stranger = await database.createRole('stranger');
+    const denied = await check(on(database.url(stranger)));
+    expect(denied.code).toBe(1);
+    expect(denied.checked.database).toEqual({ backend: 'postgres', where, reachable: true });
+    expect(denied.checked.problems).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^the database at ${where} answered, but its state could not be read: permission denied for table schema_version; \`bankops db migrate --grant <role>\``,
+        ),
+      ),
+    ]);
+
+    // Another session holds a lock on the schema's version: the check gives up after its 3 s.
+    const holder = database.store();
+    const held = await holder.pool.connect();
+    try {
+      await held.query('BEGIN');
+      await held.query('LOCK TABLE schema_version IN ACCESS EXCLUSIVE MODE');
+      const started = performance.now();
+      const locked = await runCliHere(['config', 'check', '--json'], { ...home.env, ...on(database.url()) });
+      expect(locked.code).toBe(1);
+      expect(performance.now() - started).toBeLessThan(6_000);
+      expect(JSON.parse(locked.stdout).problems).toEqual([
+        `the database at ${where} answered, but its state could not be read: a statement ran past its timeout (another session holding a lock?)`,
+      ]);
+    } finally {
+      await held.query('ROLLBACK');
+      held.release();
+    }
   });
 
   it('refuses a database newer than this bankops: exit 1, no front end ready', async () => {
@@ -130,6 +183,19 @@ describe.skipIf(!available)('config check on PostgreSQL', () => {
       `the database at ${where} has schema version 999, newer than this bankops knows (${LATEST_VERSION}): upgrade bankops`,
     ]);
     expect(checked.frontEnds.filter((end) => end.ready)).toEqual([]);
+  });
+
+  it('refuses a database holding tables bankops did not make (exit 1)', async () => {
+    await database.store().pool.query('ALTER TABLE schema_version RENAME TO schema_version_elsewhere');
+    try {
+      const { code, checked } = await check(on(database.url()));
+      expect(code).toBe(1);
+      expect(checked.problems).toEqual([
+        `the database at ${where} holds an audit_log table but no schema_version: bankops did not make it; give bankops an empty database`,
+      ]);
+    } finally {
+      await database.store().pool.query('ALTER TABLE schema_version_elsewhere RENAME TO schema_version');
+    }
   });
 
   it('names a database that refuses the login, in one line, exit 1', async () => {

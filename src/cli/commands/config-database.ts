@@ -1,8 +1,7 @@
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { appliedMigrations, knownMigrations } from '../../app/sqlite-schema.js';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Config } from '../../core/config.js';
-import { messageOf } from '../../core/errors.js';
+import { CodedError, ErrorCode, messageOf } from '../../core/errors.js';
 import {
   auditGuardWarning,
   inspectDatabase,
@@ -23,7 +22,7 @@ export interface DatabaseCheck {
     version?: number;
     latest?: number;
     auditGuard?: PgDatabaseState['auditGuard'];
-    /** SQLite: whether the file exists yet (made at first use). */
+    /** SQLite: whether the file exists yet (made at first use); not opened. */
     exists?: boolean;
   };
   fields: Field[];
@@ -41,10 +40,15 @@ const GUARD_WORDS: Record<NonNullable<PgDatabaseState['auditGuard']>, string> = 
   owner: 'this role owns it (or is a superuser) and could turn its triggers off',
 };
 
+/** How long the check waits for the server: to connect, then for each of its two statements. */
+const WAIT_MS = 3_000;
+
 /**
- * Connects to the configured database and says whether it answers, its schema's version against
- * this bankops's, and on PostgreSQL how the audit log is guarded against the role of the URL. Reads
- * only: nothing is created or migrated. A connection takes at most 3 s.
+ * Says whether the configured database can be used, without changing it. PostgreSQL: connected to
+ * (`WAIT_MS` for the connection and for each statement), its schema's version against this
+ * bankops's, and how the audit log is guarded against the role of the URL. SQLite: whether this
+ * user may read and write the file and its directory; the file is not opened (a read-only open
+ * would still leave the write-ahead log's files beside it).
  */
 export async function checkDatabase(config: Config): Promise<DatabaseCheck> {
   return config.databaseUrl === undefined
@@ -53,16 +57,26 @@ export async function checkDatabase(config: Config): Promise<DatabaseCheck> {
 }
 
 async function checkPostgres(url: string): Promise<DatabaseCheck> {
-  const store = commandPool(url, 'config check', { connectionTimeoutMs: 3_000 });
+  const store = commandPool(url, 'config check', {
+    connectionTimeoutMs: WAIT_MS,
+    statementTimeoutMs: WAIT_MS,
+    queryTimeoutMs: WAIT_MS + 500,
+  });
   try {
     const state = await inspectDatabase(store);
     return describePostgres(store.where, state);
   } catch (error) {
-    const why = messageOf(error).split('\n')[0] ?? '';
+    // Let in but not readable (a missing grant, a lock): it answered; else it did not.
+    const answered = error instanceof CodedError && error.code === ErrorCode.NotConfigured;
     return {
-      json: { backend: 'postgres', where: store.where, reachable: false },
-      fields: [field('PostgreSQL', `${store.where}: does not answer`)],
-      blocking: why,
+      json: { backend: 'postgres', where: store.where, reachable: answered },
+      fields: [
+        field(
+          'PostgreSQL',
+          `${store.where}: ${answered ? 'answers, but cannot be read' : 'does not answer'}`,
+        ),
+      ],
+      blocking: messageOf(error).split('\n')[0] ?? '',
       warnings: [],
     };
   } finally {
@@ -74,17 +88,21 @@ function describePostgres(where: string, state: PgDatabaseState): DatabaseCheck 
   const { role, version, latest, auditGuard } = state;
   const json = { backend: 'postgres' as const, where, reachable: true, role, version, latest, auditGuard };
   const schema =
-    version === latest
-      ? `version ${version}, up to date`
-      : version === 0
-        ? 'empty: serve creates the tables at start if this role may, or run `bankops db migrate --grant <runtime role>` as their owner first (docs/deploy.md)'
-        : version < latest
-          ? `version ${version}, this bankops needs ${latest}: run \`bankops db migrate\` as the tables' owner`
-          : `version ${version}`;
+    state.unversioned === true
+      ? 'not made by bankops (tables, no schema_version)'
+      : version === latest
+        ? `version ${version}, up to date`
+        : version === 0
+          ? 'empty: serve creates the tables at start if this role may, or run `bankops db migrate --grant <runtime role>` as their owner first (docs/deploy.md)'
+          : version < latest
+            ? `version ${version}, this bankops needs ${latest}: run \`bankops db migrate\` as the tables' owner`
+            : `version ${version}`;
   const fields = [field('PostgreSQL', `${where}, logged in as ${role}`), field('Schema', schema)];
   if (auditGuard !== undefined) fields.push(field('Audit log', GUARD_WORDS[auditGuard]));
   const check: DatabaseCheck = { json, fields, warnings: [] };
-  if (version > latest)
+  if (state.unversioned === true)
+    check.blocking = `the database at ${where} holds an audit_log table but no schema_version: bankops did not make it; give bankops an empty database`;
+  else if (version > latest)
     check.blocking = `the database at ${where} has schema version ${version}, newer than this bankops knows (${latest}): upgrade bankops`;
   const warning = auditGuardWarning(state);
   if (warning !== undefined) check.warnings.push(warning);
@@ -93,46 +111,41 @@ function describePostgres(where: string, state: PgDatabaseState): DatabaseCheck 
 
 function checkSqlite(file: string): DatabaseCheck {
   const json = { backend: 'sqlite' as const, where: file, reachable: true };
-  if (file === ':memory:' || !existsSync(file)) {
-    return {
-      json: { ...json, exists: false },
-      fields: [field('SQLite', `${file}: made at first use`)],
-      warnings: [],
-    };
-  }
-  let applied: string[];
-  try {
-    // Read only, and without waiting for a writer: a running serve keeps the file in WAL mode.
-    const db = new Database(file, { readonly: true, fileMustExist: true });
-    try {
-      applied = appliedMigrations(db);
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    const why = messageOf(error).split('\n')[0] ?? '';
-    return {
-      json: { ...json, reachable: false, exists: true },
-      fields: [field('SQLite', `${file}: cannot be read`)],
-      blocking: `the database ${file} cannot be read: ${why}`,
-      warnings: [],
-    };
-  }
-  // Each store makes its tables when first opened (Slack's by `serve`): only unknown ones matter.
-  const known = knownMigrations();
-  const unknown = applied.filter((name) => !known.has(name));
+  if (file === ':memory:')
+    return { json, fields: [field('SQLite', 'in memory, this process only')], warnings: [] };
+  const path = resolve(file);
+  const exists = existsSync(path);
+  // SQLite writes beside the file (its write-ahead log), so the directory must be writable too.
+  const missing = [
+    ...(exists ? unusable(path, constants.R_OK | constants.W_OK, 'read and write') : []),
+    ...unusable(nearestDirectory(dirname(path)), constants.W_OK | constants.X_OK, 'write in'),
+  ];
+  const size = exists ? `, ${(statSync(path).size / 1024 / 1024).toFixed(1)} MB` : '';
   const check: DatabaseCheck = {
-    json: { ...json, exists: true },
-    fields: [
-      field('SQLite', file),
-      field(
-        'Schema',
-        unknown.length > 0 ? `written by a newer bankops (${unknown.join(', ')})` : 'known to this bankops',
-      ),
-    ],
+    json: { ...json, exists },
+    fields: [field('SQLite', exists ? `${file}${size}` : `${file}: made at first use`)],
     warnings: [],
   };
-  if (unknown.length > 0)
-    check.blocking = `the database ${file} has migrations this bankops does not know (${unknown.join(', ')}): upgrade bankops`;
+  if (missing.length > 0) {
+    check.json.reachable = false;
+    check.blocking = `this user cannot ${missing.join(', nor ')}: bankops needs to read and write the database and create files beside it`;
+  }
   return check;
+}
+
+/** What this user may not do to `path` (`how` in words), or nothing. */
+function unusable(path: string, mode: number, how: string): string[] {
+  try {
+    accessSync(path, mode);
+    return [];
+  } catch {
+    return [`${how} ${path}`];
+  }
+}
+
+/** The directory itself, or the nearest one above it that exists (the others are made at first use). */
+function nearestDirectory(dir: string): string {
+  let current = dir;
+  while (!existsSync(current) && dirname(current) !== current) current = dirname(current);
+  return current;
 }

@@ -21,12 +21,14 @@ database, CLI), with its value or what applies when it is unset; secrets say onl
 set. Then, for each front end (CLI, MCP on stdio, MCP over HTTP, Slack), whether it can run and
 what it still needs. .env.example lists the same variables with a line on each.
 
-Last, the database: it is connected to (3 s at most) and read, never changed: whether it
-answers, its schema's version against this bankops's, and on PostgreSQL how the audit log is
-guarded against the role bankops logs in as.
+Last, the database, never changed: on PostgreSQL whether it answers (3 s for the connection and
+for each of two statements), its schema's version against this bankops's, and how the audit log is
+guarded against the role bankops logs in as; on SQLite whether this user may read and write the
+file and its directory.
 
-Exit status: 0 the configuration is valid (a front end may still be off), 1 the database does not
-answer or was written by a newer bankops, 2 a value is invalid.
+Exit status: 0 the configuration is valid (a front end may still be off), 1 the database cannot be
+used (it does not answer, cannot be read or written, or a newer bankops migrated it), 2 a value is
+invalid.
 `;
 
 interface FrontEnd {

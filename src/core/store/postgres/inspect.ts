@@ -1,3 +1,4 @@
+import { CodedError, ErrorCode, messageOf } from '../../errors.js';
 import { databaseUnreachable, isUnreachable, sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 import { LATEST_VERSION } from './schema/index.js';
@@ -9,6 +10,8 @@ export interface PgDatabaseState {
   /** Its schema version (0: never migrated), and the newest this code knows. */
   version: number;
   latest: number;
+  /** Tables of bankops without a schema version: not made by `bankops db migrate`. */
+  unversioned?: true;
   /**
    * How far the audit log's table is guarded against this role: `append-only` (it may read and
    * insert only), `triggers` (it may also update or delete, which the table's triggers still
@@ -18,13 +21,18 @@ export interface PgDatabaseState {
   auditGuard?: 'append-only' | 'triggers' | 'owner';
 }
 
+// Owner: a member of the table's owner role or of its schema's (the database's owner, on PG 15),
+// or a superuser. Changes: UPDATE, DELETE or TRUNCATE on the table, or UPDATE on any column.
 const STATE_SQL = `SELECT current_user AS role,
   to_regclass('schema_version') IS NOT NULL AS versioned,
-  (SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = to_regclass('audit_log'))
+  (SELECT pg_has_role(c.relowner, 'MEMBER') OR pg_has_role(n.nspowner, 'MEMBER')
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.oid = to_regclass('audit_log'))
     OR (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) AS owns,
   has_table_privilege(to_regclass('audit_log'), 'UPDATE')
     OR has_table_privilege(to_regclass('audit_log'), 'DELETE')
-    OR has_table_privilege(to_regclass('audit_log'), 'TRUNCATE') AS changes`;
+    OR has_table_privilege(to_regclass('audit_log'), 'TRUNCATE')
+    OR has_any_column_privilege(to_regclass('audit_log'), 'UPDATE') AS changes`;
 
 interface StateRow {
   role: string;
@@ -52,22 +60,40 @@ export async function inspectDatabase(store: PgStore): Promise<PgDatabaseState> 
       : 0;
     const state: PgDatabaseState = { role: row.role, version, latest: LATEST_VERSION };
     if (row.changes === null) return state;
+    if (!row.versioned) state.unversioned = true;
     return { ...state, auditGuard: row.owns === true ? 'owner' : row.changes ? 'triggers' : 'append-only' };
   } catch (error) {
     if (isUnreachable(error) || isLoginRefusal(error)) throw databaseUnreachable(store.where, error);
-    throw error;
+    throw unreadable(store.where, error);
   }
+}
+
+/** The server let this URL in, but its state could not be read: said with the database and the fix. */
+function unreadable(where: string, cause: unknown): CodedError {
+  const state = sqlState(cause);
+  const why =
+    state === '42501'
+      ? `${messageOf(cause)}; \`bankops db migrate --grant <role>\`, run as the tables' owner, grants the runtime role what bankops needs`
+      : state === '57014'
+        ? 'a statement ran past its timeout (another session holding a lock?)'
+        : (messageOf(cause).split('\n')[0] ?? '');
+  return new CodedError({
+    code: ErrorCode.NotConfigured,
+    message: `the database at ${where} answered, but its state could not be read: ${why}`,
+    original: cause,
+  });
 }
 
 /**
  * What an operator must fix when the role bankops logs in as may change the audit log (it owns the
- * table, is a superuser, or holds UPDATE or DELETE on it); undefined when it may only read and append.
+ * table or its schema, is a superuser, or holds UPDATE, DELETE or TRUNCATE on it); undefined when
+ * it may only read and append.
  */
 export function auditGuardWarning(state: PgDatabaseState): string | undefined {
   if (state.auditGuard === 'owner')
-    return `${state.role} owns the audit log's table (or is a superuser), so the database alone does not keep the log append-only: run serve as a runtime role that may only read and append to it (\`bankops db migrate --grant <role>\`, docs/deploy.md "Roles")`;
+    return `${state.role} owns the audit log's table or its schema (or is a superuser), so the database alone does not keep the log append-only: run serve as a runtime role that may only read and append to it (\`bankops db migrate --grant <role>\`, docs/deploy.md "Roles")`;
   if (state.auditGuard === 'triggers')
-    return `${state.role} may update or delete audit log rows (only the table's triggers refuse): \`bankops db migrate --grant ${state.role}\`, run as the owner, takes that back`;
+    return `${state.role} may update, delete or truncate audit log rows (only the table's triggers refuse): take UPDATE, DELETE and TRUNCATE on audit_log away from it and from the roles it belongs to (\`bankops db migrate --grant ${state.role}\`, run as the owner, takes away what was granted to it directly)`;
   return undefined;
 }
 
