@@ -157,7 +157,9 @@ describe('bankops serve', () => {
     const said = served.stderr().replace(/\n {4}/g, ' ');
     expect(said).toMatch(/its state in \S+bankops\.sandbox\.db/);
     expect(said).toMatch(/\S+bankops\.key: the key that fingerprints secret inputs/);
-    expect(said).toContain('next, in another terminal: npx bankops call get_balances');
+    // Never `npx bankops`: outside the project npx would fetch a registry package of that name.
+    expect(said).toMatch(/next, in another terminal: (bankops|node \S*cli\.js) call get_balances/);
+    expect(said).not.toContain('npx');
     for (const line of served.stderr().split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     const res = await fetch(served.url, { method: 'POST', headers: { Authorization: 'Bearer anything' } });
     expect(res.status).toBe(401);

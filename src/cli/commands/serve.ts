@@ -15,6 +15,7 @@ import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
 import { offeredTools } from '../../mcp/server.js';
 import { slackSecrets } from '../../slack/config.js';
+import { invocation } from '../invocation.js';
 import { UsageError } from '../io.js';
 import { wrapLine } from '../render/text.js';
 import { parseToolsets } from './tools.js';
@@ -240,6 +241,11 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       ? []
       : [
           `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
+          ...(runtime.config.databaseUrl === undefined
+            ? []
+            : [
+                "this replica's own: replicas on one database need one service, so one that takes over another's payout reaches the service that has it; run one `bankops sandbox` and set BANKOPS_BASE_URL on every replica (docs/deploy.md)",
+              ]),
         ];
   const { databaseUrl, fingerprintKeyFile } = runtime.config;
   const guard = await auditGuardOf(runtime.backend);
@@ -257,8 +263,9 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
             `audit log and approvals in ${db}`,
             `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
           ];
+  const bankops = invocation(process.env, process.cwd());
   const next = [
-    'next, in another terminal: npx bankops call get_balances (then bankops help for the rest; bankops config check says what each front end still needs)',
+    `next, in another terminal: ${bankops} call get_balances (then ${bankops} help for the rest; ${bankops} config check says what each front end still needs)`,
   ];
   // One write, so whoever watches stderr sees the whole message at once; no line wider than 100.
   const lines = [...running.banner, ...keyLines(runtime), ...sandbox, ...files, ...next, 'Ctrl-C to stop'];
