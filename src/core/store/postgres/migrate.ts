@@ -34,6 +34,21 @@ async function currentVersion(client: Queryable): Promise<number> {
   return row.rows[0]?.v ?? 0;
 }
 
+/** The schema's version; a role not granted to read it (after a copy, before `--grant`) is told how. */
+async function readableVersion(store: PgStore, client: Queryable): Promise<number> {
+  const may = await client.query<{ role: string; readable: boolean }>(
+    "SELECT current_user AS role, has_table_privilege('schema_version', 'SELECT') AS readable",
+  );
+  const row = may.rows[0];
+  if (row !== undefined && !row.readable) {
+    throw new CodedError({
+      code: ErrorCode.NotConfigured,
+      message: `${row.role} may not read the database at ${store.where}: run \`bankops db migrate --grant ${row.role}\` as the role that owns the tables`,
+    });
+  }
+  return currentVersion(client);
+}
+
 /** Runs DDL; a role that may not (the runtime role) is told who must migrate. */
 async function ownerOnly(
   store: PgStore,
@@ -70,7 +85,7 @@ export async function migrate(store: PgStore, options: MigrateOptions = {}): Pro
     );
     // Created only when missing: CREATE needs a privilege the runtime role lacks, even with IF NOT EXISTS.
     if (exists.rows[0]?.t === null) await ownerOnly(store, 0, latest, () => client.query(VERSION_TABLE));
-    const from = await currentVersion(client);
+    const from = await readableVersion(store, client);
     if (from > latest) {
       throw new CodedError({
         code: ErrorCode.NotConfigured,

@@ -170,6 +170,14 @@ describe.skipIf(!available)('PostgreSQL roles', () => {
     });
   });
 
+  it('tells a role that was never granted (a copy made before --grant) how to fix it', async () => {
+    const stranger = await db.createRole('stranger');
+    await expect(migrate(db.store({ role: stranger }))).rejects.toMatchObject({
+      code: 'not_configured',
+      message: `${stranger} may not read the database at 127.0.0.1:5432/${db.name}: run \`bankops db migrate --grant ${stranger}\` as the role that owns the tables`,
+    });
+  });
+
   it('names roles only as plain identifiers, and the deploy guide quotes the grants', () => {
     const guide = readFileSync(new URL('../../../../docs/deploy.md', import.meta.url), 'utf8');
     expect(guide).toContain(runtimeGrantsSql('bankops_app'));
