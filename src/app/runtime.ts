@@ -297,7 +297,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.background) {
     // The claims of scheduled work are pruned wherever jobs run (serve, the stdio MCP server).
     if (!scheduler.has(PRUNE_CLAIMS_JOB)) scheduler.every(pruneClaimsJob(storage, log));
-    approvals.startBackground(backgroundErrorReporter(log));
+    const background = backgroundErrorReporter(log);
+    approvals.startBackground(background.failed, background.answered);
   }
 
   return {

@@ -7,11 +7,16 @@ import { databaseUnreachable } from '../../src/core/store/postgres/errors.js';
 function reporter() {
   const lines: Record<string, unknown>[] = [];
   let now = 1_000_000;
-  const report = backgroundErrorReporter(
+  const reporter = backgroundErrorReporter(
     createLogger('info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>)),
     () => now,
   );
-  return { lines, report, advance: (ms: number) => (now += ms) };
+  return {
+    lines,
+    report: reporter.failed,
+    answered: reporter.answered,
+    advance: (ms: number) => (now += ms),
+  };
 }
 
 const unreachable = () =>
@@ -68,6 +73,35 @@ describe("approvals' background failures in serve's log", () => {
     expect(lines.map((line) => line.message)).toEqual([
       'approvals background work waits for the database; it goes on when the database is back',
       'approvals background work waits for the database; it goes on when the database is back',
+    ]);
+  });
+
+  it('says once when the database answers again, and a second outage right after afresh', () => {
+    const { lines, report, answered, advance } = reporter();
+    answered();
+    expect(lines).toEqual([]);
+    report(unreachable());
+    for (let i = 0; i < 39; i += 1) {
+      advance(500);
+      report(unreachable());
+    }
+    advance(500);
+    answered();
+    answered();
+    advance(1_000);
+    report(unreachable());
+    expect(lines.map((line) => [line.level, line.message, line.failedAttempts])).toEqual([
+      [
+        'warn',
+        'approvals background work waits for the database; it goes on when the database is back',
+        undefined,
+      ],
+      ['info', 'approvals background work goes on: the database answers again', 40],
+      [
+        'warn',
+        'approvals background work waits for the database; it goes on when the database is back',
+        undefined,
+      ],
     ]);
   });
 });

@@ -216,9 +216,9 @@ export class ApprovalEngine implements ApprovalService {
    * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of
    * it (they expire lazily, settle what is due when they read, and recover at start).
    */
-  startBackground(onError: (error: unknown) => void): void {
+  startBackground(onError: (error: unknown) => void, onAnswered?: () => void): void {
     this.#ctx.closing = false;
-    this.#expiry ??= startExpiryTimer(this.#ctx, onError);
+    this.#expiry ??= startExpiryTimer(this.#ctx, onError, onAnswered);
     this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
     this.#recovery ??= startRecoveryTimer(this.#ctx, onError);
   }

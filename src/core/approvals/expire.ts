@@ -68,7 +68,11 @@ const MAX_WAIT_MS = 1000;
  * timer set to the next deadline (at most a second away, so approvals other processes open are
  * seen), re-armed by every change this process makes.
  */
-export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) => void): ExpiryTimer {
+export function startExpiryTimer(
+  ctx: EngineContext,
+  onError: (error: unknown) => void,
+  onAnswered: () => void = () => {},
+): ExpiryTimer {
   let cancel = (): void => {};
   let stopped = false;
   /** The latest arming wins: an earlier one that reads the next deadline later sets nothing. */
@@ -82,6 +86,8 @@ export function startExpiryTimer(ctx: EngineContext, onError: (error: unknown) =
     if (stopped) return;
     const mine = ++generation;
     const next = await ctx.read((s) => s.approvals.nextExpiry());
+    // The database answered this pass (a heartbeat at least every second): an outage is over.
+    onAnswered();
     if (stopped || mine !== generation) return;
     later(next === undefined ? MAX_WAIT_MS : Date.parse(next) - ctx.now().getTime());
   };
