@@ -5,6 +5,7 @@ import {
   type ApprovalActionResult,
   type ApprovalState,
 } from '../../core/approvals/types.js';
+import { CodedError, isDatabaseUnreachable } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
 import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
@@ -203,7 +204,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         if (view?.state === 'pending' && view.stepUp !== undefined)
           return stepUpLink(runtime, approvalId, decider, mode);
         const progress = track(`approving ${approvalId}`);
-        const result = await executor.approve(approvalId, decider);
+        const result = await mayHaveRun(approvalId, () => executor.approve(approvalId, decider));
         progress.stop();
         return answer('approve', result, mode, runtime.againstSandbox);
       }
@@ -217,12 +218,14 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const outcome = how ?? 'retry';
         const progress = track(`reconciling ${approvalId}`);
         const looked = optional('requestId', values['request-id']);
-        const result = await executor.reconcile(
-          approvalId,
-          deciderFor(runtime, values.as),
-          outcome === 'retry'
-            ? { outcome, ...optional('reason', values.reason), ...looked }
-            : { outcome, reason: values.reason ?? '', ...looked },
+        const result = await mayHaveRun(approvalId, () =>
+          executor.reconcile(
+            approvalId,
+            deciderFor(runtime, values.as),
+            outcome === 'retry'
+              ? { outcome, ...optional('reason', values.reason), ...looked }
+              : { outcome, reason: values.reason ?? '', ...looked },
+          ),
         );
         progress.stop();
         // A retry sends it again: its answer is that of an execution.
@@ -236,4 +239,23 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         );
     }
   });
+}
+
+/**
+ * A vote or a retry that lost the database on its way: the vote may have counted and the operation
+ * may have reached the service (a payout sent before its outcome could be written). Said with the
+ * database's line, and how to learn what happened; another process finishes the approval.
+ */
+async function mayHaveRun<T>(approvalId: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof CodedError) || !isDatabaseUnreachable(error)) throw error;
+    throw new CodedError({
+      code: error.code,
+      message: `${error.message}; the vote may have counted and the operation may have run: \`bankops approvals show ${approvalId}\` once the database is back says what happened`,
+      operation: error.operation,
+      original: error,
+    });
+  }
 }
