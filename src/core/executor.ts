@@ -34,6 +34,7 @@ import type { Actor, Decision } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
+import { joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import { runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
@@ -183,6 +184,16 @@ export class Executor {
       const waiting =
         use.approvalId === undefined ? undefined : await this.deps.approvals?.get(use.approvalId);
       if (waiting !== undefined && decision.decision !== 'approval') {
+        noteReplay(
+          this.deps.audit,
+          { tool, input, actor },
+          {
+            decision: 'approval_required',
+            outcome: waiting.state === 'succeeded' ? 'ok' : 'pending',
+            requestId: waiting.requestId,
+            approvalId: waiting.id,
+          },
+        );
         return waiting.state === 'succeeded'
           ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
           : {
@@ -197,7 +208,18 @@ export class Executor {
       // would act a second time. Its first result is the answer; a run whose outcome is not known
       // stays under its own request id, and asking approvers needs another key.
       if (use.ran !== undefined && decision.decision === 'approval') {
-        if (use.ran.result_json !== null) return JSON.parse(use.ran.result_json) as ExecuteResult;
+        if (use.ran.result_json !== null) {
+          noteReplay(
+            this.deps.audit,
+            { tool, input, actor },
+            {
+              decision: 'allow',
+              outcome: 'ok',
+              requestId: use.ran.request_id,
+            },
+          );
+          return JSON.parse(use.ran.result_json) as ExecuteResult;
+        }
         const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.request_id}); it now needs approval: ask with a new key`;
         await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
         return invalidResult(tool.name, message);
@@ -229,7 +251,12 @@ export class Executor {
         ? `read\u0000${actor.id}\u0000${tool.name}\u0000${JSON.stringify(input)}`
         : `${fingerprint}\u0000${req.idempotencyKey ?? ''}`;
     const joined = this.inflight.get(flight);
-    if (joined !== undefined) return joined;
+    if (joined !== undefined) {
+      // Answered by the first: on record as a repeat, once that answer is known.
+      const result = await joined;
+      noteReplay(this.deps.audit, { tool, input, actor }, joinedReplay(result));
+      return result;
+    }
     const running = runAllowed(this.deps, { tool, input, actor, fingerprint, req });
     this.inflight.set(flight, running);
     // Awaited here rather than chained with `.finally()`: fewer promises on every call.

@@ -7,6 +7,7 @@ import { invalidRequest, invalidResult } from './input-check.js';
 import type { Actor } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal } from './refusal-audit.js';
+import { noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf, toFailure } from './run-tool.js';
 import type { AnyTool } from './tool.js';
@@ -53,7 +54,15 @@ export async function runAllowed(deps: AllowedDeps, call: AllowedCall): Promise<
       );
       return invalidResult(tool.name, message);
     }
-    if (previous?.result_json) return JSON.parse(previous.result_json) as ExecuteResult;
+    if (previous?.result_json) {
+      const first = JSON.parse(previous.result_json) as ExecuteResult;
+      noteReplay(deps.audit, call, {
+        decision: 'allow',
+        outcome: 'ok',
+        requestId: first.status === 'ok' ? first.requestId : previous.request_id,
+      });
+      return first;
+    }
     requestId = keyed;
   }
   // A read is recorded once, by its outcome entry (actor, input, decision, result), which waits

@@ -209,6 +209,15 @@ describe('ApprovalEngine: repeats, expiry and listing', () => {
     const replay = await keyed(PAYOUT);
     expect(replay).toMatchObject({ status: 'ok', requestId: `${id}-1`, output: { status: 'PENDING' } });
     expect(creates(c)).toBe(1);
+    // The repeat is on record: asked again, answered by the approval's run, nothing ran again.
+    const [last] = await c.audit.list({ tool: 'create_payout', order: 'desc', limit: 1 });
+    expect(last).toMatchObject({
+      event: 'requested',
+      decision: 'approval_required',
+      approvalId: id,
+      requestIds: [`${id}-1`],
+      outcome: 'ok',
+    });
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
   });
 

@@ -51,6 +51,16 @@ describe('executor: idempotency keys', () => {
     expect(await walletsOfBruno()).toBe(before + 1);
     expect(b).toEqual(a);
     expect(replay).toMatchObject({ status: 'ok', requestId: a.status === 'ok' ? a.requestId : '' });
+    // The repeats are on record too (the one that joined the first in flight, and the later one):
+    // asked again, answered by the first request, nothing ran again.
+    const entries = await core.audit.list({ tool: 'create_wallet_b', order: 'desc', limit: 3 });
+    const first = [a.status === 'ok' ? a.requestId : ''];
+    expect(entries.map((e) => [e.event, e.decision, e.outcome, e.requestIds])).toEqual([
+      ['requested', 'allow', 'ok', first],
+      ['requested', 'allow', 'ok', first],
+      ['executed', 'allow', 'ok', first],
+    ]);
+    expect(entries[0]).toMatchObject({ actor: core.operator.id, input: wallet });
   });
 
   it('refuses a key reused with another input, and audits the refusal', async () => {

@@ -88,6 +88,17 @@ async function join(
       return { status: 'invalid', tool: tool.name, message, errors: [{ path: '', message }] };
     }
     if (found?.state === 'succeeded') {
+      // Nothing runs again: the entry says who asked again and which request answered them.
+      await ctx.audit(tx, {
+        actor,
+        tool: tool.name,
+        input: ctx.auditInput(tool, request.input),
+        event: 'requested',
+        decision: 'approval_required',
+        approvalId: found.id,
+        requestId: found.request_id,
+        outcome: 'ok',
+      });
       const output = JSON.parse(found.result_json ?? '{}') as Record<string, unknown>;
       return { status: 'ok', tool: tool.name, output, requestId: found.request_id };
     }
