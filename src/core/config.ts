@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CodedError, ErrorCode } from './errors.js';
 import { issueWords } from './input-words.js';
 import { optional } from './optional.js';
+import { readPostgresUrl } from './store/postgres/url.js';
 
 /**
  * Configuration from the environment, validated once at start-up. A bad value stops start-up with a
@@ -43,7 +44,7 @@ const EnvSchema = z.object({
   BANKOPS_DATABASE_URL: text
     .refine((value) => /^postgres(?:ql)?:\/\//i.test(value), 'must start with postgres:// or postgresql://')
     .refine(
-      (value) => !/^postgres(?:ql)?:\/\//i.test(value) || URL.canParse(value),
+      (value) => !/^postgres(?:ql)?:\/\//i.test(value) || readPostgresUrl(value) !== undefined,
       'cannot be read (expected postgres://user@host:port/database)',
     )
     .optional(),

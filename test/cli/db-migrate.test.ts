@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/core/db.js';
@@ -93,6 +94,18 @@ describe.skipIf(!available)('bankops db migrate on PostgreSQL', () => {
       ]),
     ).resolves.toBeDefined();
   });
+
+  it.skipIf(!existsSync('/var/run/postgresql/.s.PGSQL.5432'))(
+    'reaches a server through its Unix socket (the host in the query, as libpq takes it)',
+    async () => {
+      const url = `postgres://postgres@/${database.name}?host=/var/run/postgresql`;
+      const run = await runCliHere(['db', 'migrate'], { ...env, BANKOPS_DATABASE_URL: url });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toBe(
+        `/var/run/postgresql:5432/${database.name}: up to date (schema version ${LATEST_VERSION})\n`,
+      );
+    },
+  );
 
   it('refuses a database newer than the code, in one line, exit 1', async () => {
     const store = database.store();
