@@ -45,6 +45,18 @@ describe.skipIf(!available)('bankops db migrate on PostgreSQL', () => {
   const database = useTestDatabase();
   const env = { BANKOPS_DB: join(tmp.dir, 'unused.db') };
 
+  it('refuses --print-grants beside --grant: it would only print', async () => {
+    const run = await runCliHere(
+      ['db', 'migrate', '--url', database.url(), '--grant', 'app', '--print-grants', 'app'],
+      env,
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      '--print-grants prints the grants and connects to nothing: give it without --grant',
+    );
+    expect(run.stdout).toBe('');
+  });
+
   it('prints the runtime role grants without connecting', async () => {
     const run = await runCliHere(
       ['db', 'migrate', '--print-grants', 'bankops_app', '--url', 'postgres://nowhere.invalid/x'],

@@ -18,6 +18,11 @@ export async function dbMigrate(args: string[]): Promise<number> {
   });
   if (positionals.length > 0) throw new UsageError('db migrate takes no arguments', DB_HELP);
   const printGrants = values['print-grants'];
+  if (printGrants !== undefined && values.grant !== undefined)
+    throw new UsageError(
+      '--print-grants prints the grants and connects to nothing: give it without --grant (which applies them while migrating)',
+      DB_HELP,
+    );
   if (printGrants !== undefined) {
     out(`${runtimeGrantsSql(printGrants)}\n`);
     return EXIT.ok;

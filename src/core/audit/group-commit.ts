@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import { AuditBacklogFullError } from './errors.js';
 import type { AuditEntry } from './schema.js';
@@ -376,9 +377,10 @@ export class GroupCommit {
     const pauseMs =
       this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);
     if (this.#failing === undefined) {
+      // The database's one line: a stack says nothing more of an outage.
       this.#log?.warn('audit entries cannot be written now; they wait and are tried again', {
         waiting: this.#queue.length,
-        error,
+        error: messageOf(error),
       });
     }
     this.#failing = { error, pauseMs };
