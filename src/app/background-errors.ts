@@ -3,6 +3,8 @@ import type { Logger } from '../core/log.js';
 
 /** At most one line a minute says the database still cannot be reached. */
 export const UNREACHABLE_EVERY_MS = 60_000;
+/** How long passes must keep answering before an outage is said to be over (not a flap). */
+export const ANSWERING_FOR_MS = 10_000;
 
 /** What the approvals' background work tells: each failure, and each pass the database answered. */
 export interface BackgroundReporter {
@@ -14,8 +16,8 @@ export interface BackgroundReporter {
  * How `serve`'s approvals background work (expiry, settlements, takeover) reports its failures.
  * Each failure is logged in full, except that the database cannot be reached: the timers meet that
  * every second or so while it is away, so it is said once as a warning, without a stack, then at
- * most once a minute with how many attempts failed since; once the database answers a pass again,
- * one line says so, and the next outage is said afresh. The first failure of another kind, or the
+ * most once a minute with how many attempts failed since; once passes have answered for 10 s
+ * without a failure, one line says so, and the next outage is said afresh. The first failure of another kind, or the
  * first after a quiet minute, is said at once.
  */
 export function backgroundErrorReporter(
@@ -27,6 +29,8 @@ export function backgroundErrorReporter(
   let since = 0;
   /** Attempts that failed in the outage being said, all told. */
   let failed = 0;
+  /** Since when passes have answered without a failure, during an outage said. */
+  let answeringSince: number | undefined;
   return {
     failed(error) {
       if (!isDatabaseUnreachable(error)) {
@@ -34,6 +38,7 @@ export function backgroundErrorReporter(
         return;
       }
       const at = now();
+      answeringSince = undefined;
       // A quiet minute since the last failure: this is a new outage.
       if (at - lastAt >= UNREACHABLE_EVERY_MS) saidAt = undefined;
       lastAt = at;
@@ -54,6 +59,11 @@ export function backgroundErrorReporter(
     },
     answered() {
       if (saidAt === undefined) return;
+      // Said over only once passes have answered for a while: a flapping connection stays one outage.
+      const at = now();
+      answeringSince ??= at;
+      if (at - answeringSince < ANSWERING_FOR_MS) return;
+      answeringSince = undefined;
       log.info('approvals background work goes on: the database answers again', { failedAttempts: failed });
       saidAt = undefined;
       lastAt = 0;

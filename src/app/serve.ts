@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { usageError } from '../core/errors.js';
 import { sendJson } from '../core/http-server.js';
 import { optional } from '../core/optional.js';
+import type { Backend } from '../core/store/backend.js';
+import { ping } from '../core/store/postgres/pool.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
@@ -99,6 +101,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       outbox: () => slack?.outbox,
       auditWaiting: () => runtime.audit.waiting,
       ready: () => ready,
+      ...optional('databaseUp', databaseAnswers(runtime.backend)),
     }),
     [SLACK_EVENTS_PATH]: async (req, res) => {
       if (slack?.events !== undefined) return slack.events(req, res);
@@ -189,4 +192,14 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       });
     },
   };
+}
+
+/**
+ * How `/healthz` asks PostgreSQL whether it answers: a round trip on the pool, behind none of this
+ * process's transactions (which may hold the storage's lock for seconds), dropped at the deadline.
+ * SQLite's read through the storage never waits for a network.
+ */
+function databaseAnswers(backend: Backend): ((deadlineMs: number) => Promise<boolean>) | undefined {
+  if (backend.kind !== 'postgres') return undefined;
+  return (deadlineMs) => ping(backend.store, deadlineMs);
 }

@@ -34,7 +34,7 @@ import type { Actor, Decision } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
-import { joinedReplay, noteReplay } from './replay-audit.js';
+import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import { runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
@@ -184,16 +184,7 @@ export class Executor {
       const waiting =
         use.approvalId === undefined ? undefined : await this.deps.approvals?.get(use.approvalId);
       if (waiting !== undefined && decision.decision !== 'approval') {
-        noteReplay(
-          this.deps.audit,
-          { tool, input, actor },
-          {
-            decision: 'approval_required',
-            outcome: waiting.state === 'succeeded' ? 'ok' : 'pending',
-            requestId: waiting.requestId,
-            approvalId: waiting.id,
-          },
-        );
+        noteReplay(this.deps.audit, { tool, input, actor }, approvalReplay(waiting));
         return waiting.state === 'succeeded'
           ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
           : {

@@ -1,3 +1,4 @@
+import type { ApprovalView } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import type { Actor } from './policy/types.js';
 import { redact } from './redact.js';
@@ -45,16 +46,44 @@ export function noteReplay(
   );
 }
 
+/** How a repeat answered with its key's approval was answered: that approval, as it stands. */
+export function approvalReplay(approval: Pick<ApprovalView, 'id' | 'state' | 'requestId'>): Replayed {
+  const base = {
+    decision: 'approval_required' as const,
+    requestId: approval.requestId,
+    approvalId: approval.id,
+  };
+  switch (approval.state) {
+    case 'succeeded':
+      return { ...base, outcome: 'ok' };
+    case 'rejected':
+    case 'expired':
+    case 'cancelled':
+    case 'failed':
+      return { ...base, outcome: 'failed', error: `approval ${approval.id} is ${approval.state}` };
+    default:
+      // Pending, approved, executing, or its outcome not known yet: still on its way.
+      return { ...base, outcome: 'pending' };
+  }
+}
+
 /** How a repeat that joined an identical call in flight was answered: that call's result. */
 export function joinedReplay(result: ExecuteResult): Replayed {
-  if (result.status === 'ok') return { decision: 'allow', outcome: 'ok', requestId: result.requestId };
-  const error =
-    result.status === 'failed'
-      ? result.error.message
-      : result.status === 'invalid'
-        ? result.message
-        : result.status === 'pending_approval'
-          ? undefined
-          : result.reason;
-  return { decision: 'allow', outcome: 'failed', error: error ?? result.status };
+  switch (result.status) {
+    case 'ok':
+      return { decision: 'allow', outcome: 'ok', requestId: result.requestId };
+    case 'failed':
+      return {
+        decision: 'allow',
+        outcome: 'failed',
+        error: result.error.message,
+        requestId: result.error.requestId,
+      };
+    case 'invalid':
+      return { decision: 'allow', outcome: 'failed', error: result.message };
+    case 'pending_approval':
+      return { decision: 'allow', outcome: 'failed', error: result.status };
+    default:
+      return { decision: 'allow', outcome: 'failed', error: result.reason };
+  }
 }

@@ -46,5 +46,41 @@ describe('an idempotency key across a policy change', () => {
       status: 'ok',
       conversionsCreated: 1,
     });
+    // On record: asked again, answered with the first run's result and request id.
+    const [last] = await core.audit.list({ tool: 'create_conversion', order: 'desc', limit: 1 });
+    expect(last).toMatchObject({
+      event: 'requested',
+      decision: 'allow',
+      outcome: 'ok',
+      requestIds: [first.status === 'ok' ? first.requestId : ''],
+    });
+  });
+
+  it('answers a keyed retry whose approval still waits with that approval, on record as pending', async () => {
+    // The shipped policy: a conversion waits for an approver.
+    const keyed = () =>
+      core.executor.execute({
+        tool: 'create_conversion',
+        input: { ...conversion, amount: 2000 },
+        actor: core.operator,
+        idempotencyKey: 'conv-waiting',
+      });
+    const opened = await keyed();
+    expect(opened.status).toBe('pending_approval');
+    if (opened.status !== 'pending_approval') return;
+    // Then conversions run directly: the key's approval is still the answer, and nothing runs.
+    writeFileSync(core.policy.path, DIRECT);
+    expect(core.policy.reload()).toEqual({ ok: true });
+    const before = creates(core, 'conversions.create');
+    const retry = await keyed();
+    expect(retry).toMatchObject({ status: 'pending_approval', approvalId: opened.approvalId });
+    expect(creates(core, 'conversions.create')).toBe(before);
+    const [last] = await core.audit.list({ tool: 'create_conversion', order: 'desc', limit: 1 });
+    expect(last).toMatchObject({
+      event: 'requested',
+      decision: 'approval_required',
+      approvalId: opened.approvalId,
+      outcome: 'pending',
+    });
   });
 });

@@ -29,6 +29,12 @@ export interface OperationsOptions {
   ready: () => boolean;
   /** How long `/healthz` and `/metrics` wait for the database (default `HEALTH_DEADLINE_MS`). */
   healthDeadlineMs?: number;
+  /**
+   * Whether the database answers within the deadline, asked of the database itself (PostgreSQL:
+   * a round trip on the pool, behind none of this process's transactions). By default a read
+   * through the storage (SQLite: it never waits for a network).
+   */
+  databaseUp?: (deadlineMs: number) => Promise<boolean>;
 }
 
 const digest = (key: string): Buffer => createHash('sha256').update(key).digest();
@@ -60,15 +66,26 @@ function allowed(req: IncomingMessage, res: ServerResponse, key: string | undefi
  */
 export const HEALTH_DEADLINE_MS = 2_000;
 
-/** The database answers a cheap query (the feed's head: one indexed read) within `deadlineMs`. */
-async function databaseUp(storage: Storage, deadlineMs: number): Promise<boolean> {
-  const answered = storage
+/** The storage answers a cheap read (the feed's head: one indexed read). */
+function storageReads(storage: Storage): Promise<boolean> {
+  return storage
     .read((stores) => stores.feed.head())
     .then(
       () => true,
       () => false,
     );
-  return (await within(answered, deadlineMs))?.value ?? false;
+}
+
+/** Whether `asked` says yes within `deadlineMs` (a check that has not answered by then is a no). */
+async function answersWithin(asked: Promise<boolean>, deadlineMs: number): Promise<boolean> {
+  return (
+    (
+      await within(
+        asked.catch(() => false),
+        deadlineMs,
+      )
+    )?.value ?? false
+  );
 }
 
 /** `/metrics`, `/healthz` and `/readyz` of `bankops serve` (docs/operations.md). */
@@ -91,7 +108,8 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
     [HEALTH_PATH]: async (req, res) => {
       req.resume();
       const running = options.running();
-      const up = await databaseUp(storage, options.healthDeadlineMs ?? HEALTH_DEADLINE_MS);
+      const deadline = options.healthDeadlineMs ?? HEALTH_DEADLINE_MS;
+      const up = await answersWithin(options.databaseUp?.(deadline) ?? storageReads(storage), deadline);
       const last = metrics.slackLast;
       sendJson(res, up ? 200 : 503, {
         status: up ? 'ok' : 'unhealthy',

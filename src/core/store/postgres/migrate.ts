@@ -2,7 +2,7 @@ import { CodedError, ErrorCode } from '../../errors.js';
 import { sqlState } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';
 import type { PgStore, Queryable } from './pool.js';
-import { grantRuntimeRole } from './roles.js';
+import { grantRuntimeRole, ROLE_NAME } from './roles.js';
 import { LATEST_VERSION, MIGRATIONS, type Migration } from './schema/index.js';
 import { withTransaction } from './transaction.js';
 
@@ -43,7 +43,7 @@ async function readableVersion(store: PgStore, client: Queryable): Promise<numbe
   if (row !== undefined && !row.readable) {
     throw new CodedError({
       code: ErrorCode.NotConfigured,
-      message: `${row.role} may not read the database at ${store.where}: run \`bankops db migrate --grant ${row.role}\` as the role that owns the tables`,
+      message: `${row.role} may not read the database at ${store.where}: run \`bankops db migrate --grant ${ROLE_NAME.test(row.role) ? row.role : '<role>'}\` as the role that owns the tables`,
     });
   }
   return currentVersion(client);

@@ -80,10 +80,17 @@ export async function connect(store: PgStore): Promise<pg.PoolClient> {
   }
 }
 
-/** Whether the database answers now (for health checks): a round trip, no error thrown. */
-export async function ping(store: PgStore): Promise<boolean> {
+/**
+ * Whether the database answers now (for health checks): a round trip straight on the pool (behind
+ * no transaction of this process), no error thrown; with `timeoutMs`, a connection that gives no
+ * answer by then is dropped and the answer is no.
+ */
+export async function ping(store: PgStore, timeoutMs?: number): Promise<boolean> {
   try {
-    await store.pool.query('SELECT 1');
+    // node-postgres takes a per-query timeout its types do not list.
+    const query: pg.QueryConfig & { query_timeout?: number } = { text: 'SELECT 1' };
+    if (timeoutMs !== undefined) query.query_timeout = timeoutMs;
+    await store.pool.query(query);
     return true;
   } catch {
     return false;

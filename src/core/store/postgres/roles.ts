@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { usageError } from '../../errors.js';
 
 /** A role name usable as an SQL identifier as it is (PostgreSQL folds unquoted names to lower case). */
-const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+export const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 function roleIdentifier(role: string): string {
   if (!ROLE_NAME.test(role)) {

@@ -21,6 +21,9 @@ async function rollback(client: pg.PoolClient): Promise<boolean> {
   }
 }
 
+/** What the server answers a COMMIT with when the transaction did not commit. */
+const NOT_COMMITTED = new Set(['40001', '40P01']);
+
 const backoff = (attempt: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** attempt));
 
@@ -51,16 +54,22 @@ export async function withTransaction<T>(
       client.release();
       return result;
     } catch (error) {
-      // The server answered the COMMIT with an error (a serialization failure): nothing committed.
-      const ambiguous = committing && sqlState(error) === undefined;
+      // Only a serialization failure or a deadlock answering the COMMIT says nothing committed;
+      // anything else then (a lost connection, a session ended while waiting for a synchronous
+      // standby after the local commit) may have committed, and is never run again.
+      const ambiguous = committing && !NOT_COMMITTED.has(sqlState(error) ?? '');
       // A statement that got no answer holds the connection: a ROLLBACK would wait behind it.
       const usable = client !== undefined && !ambiguous && !isNoAnswer(error) && (await rollback(client));
       client?.release(usable ? undefined : true);
-      // Not connecting at all is reported at once (the caller, or its next request, tries again):
-      // retrying a host that drops packets would take attempts × the connection timeout.
-      const retry = client !== undefined && !ambiguous && isTransient(error) && attempt < attempts;
+      // Not connecting at all, or no answer at all, is reported at once (the caller, or its next
+      // request, tries again): retrying a host that drops packets would take attempts × the wait,
+      // each on the next pooled connection to it, as dead.
+      const retry =
+        client !== undefined && !ambiguous && !isNoAnswer(error) && isTransient(error) && attempt < attempts;
       if (!retry) {
-        throw client === undefined || isUnreachable(error) ? databaseUnreachable(store.where, error) : error;
+        throw client === undefined || isUnreachable(error) || (ambiguous && sqlState(error) === undefined)
+          ? databaseUnreachable(store.where, error)
+          : error;
       }
       options.onRetry?.(error, attempt);
       await backoff(attempt);

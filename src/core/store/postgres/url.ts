@@ -1,4 +1,3 @@
-import { parse } from 'pg-connection-string';
 import { usageError } from '../../errors.js';
 
 /** Whether a database setting names PostgreSQL (`postgres://…` or `postgresql://…`). */
@@ -12,35 +11,31 @@ interface PostgresTarget {
 }
 
 /**
- * The host, port and database of a PostgreSQL URL, or undefined when it cannot be read. A URL
- * whose host is a Unix socket's directory in the query (`postgres:///bankops?host=/var/run/
- * postgresql`, or `postgres://user@/bankops?host=…`) is read as node-postgres and libpq read it.
+ * The host, port and database of a PostgreSQL URL as node-postgres and libpq read it, or undefined
+ * when it cannot be read: `host` and `port` in the query win over the authority (a Unix socket's
+ * directory is one: `postgres://user@/bankops?host=/var/run/postgresql`); a percent-encoded host is
+ * decoded. Reads nothing else (no file the query names).
  */
 export function readPostgresUrl(url: string): PostgresTarget | undefined {
   const value = url.trim();
   if (!isPostgresUrl(value)) return undefined;
-  if (URL.canParse(value)) {
-    const parsed = new URL(value);
-    const socket = parsed.searchParams.get('host');
-    return {
-      host: socket?.startsWith('/') ? socket : parsed.hostname || 'localhost',
-      port: parsed.port || '5432',
-      database: decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres',
-    };
-  }
-  // Only the socket form is left to node-postgres's parser: it takes nearly anything else too.
-  if (!/[?&]host=%2F|[?&]host=\//i.test(value)) return undefined;
-  try {
-    const parsed = parse(value);
-    if (parsed.host == null || !parsed.host.startsWith('/')) return undefined;
-    return {
-      host: parsed.host,
-      port: parsed.port || '5432',
-      database: parsed.database || parsed.user || 'postgres',
-    };
-  } catch {
+  // No host before the path (`user@/db`, `postgres:///db`): readable once one stands in for it.
+  const stand = value.replace(/^(postgres(?:ql)?:\/\/(?:[^/?#@]*@)?)(?=[/?#]|$)/i, '$1localhost');
+  if (!URL.canParse(stand)) return undefined;
+  const parsed = new URL(stand);
+  const hostless = stand !== value;
+  const queried = parsed.searchParams.get('host');
+  if (hostless && (queried === null || queried === '') && !/^postgres(?:ql)?:\/\/\//i.test(value))
     return undefined;
-  }
+  const host = queried || (hostless ? 'localhost' : decodeURIComponent(parsed.hostname)) || 'localhost';
+  return {
+    host,
+    port: parsed.searchParams.get('port') || parsed.port || '5432',
+    database:
+      decodeURIComponent(parsed.pathname.replace(/^\//, '')) ||
+      decodeURIComponent(parsed.username) ||
+      'postgres',
+  };
 }
 
 /**

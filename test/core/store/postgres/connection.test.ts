@@ -26,6 +26,22 @@ describe('database URLs', () => {
     expect(() => describeDatabase('mysql://x/y')).toThrow(/must start with postgres/);
   });
 
+  it('names where node-postgres connects: host and port in the query win, a socket directory is a host', () => {
+    expect(describeDatabase('postgres://ops@/bank?host=/var/run/postgresql')).toBe(
+      '/var/run/postgresql:5432/bank',
+    );
+    expect(describeDatabase('postgres:///bank?host=/var/run/postgresql&port=5433')).toBe(
+      '/var/run/postgresql:5433/bank',
+    );
+    expect(describeDatabase('postgres://ops@%2Fvar%2Frun%2Fpostgresql/bank')).toBe(
+      '/var/run/postgresql:5432/bank',
+    );
+    expect(describeDatabase('postgres://ops:s3cret@db1/bank?host=db2&port=6432')).toBe('db2:6432/bank');
+    expect(describeDatabase('postgres:///bank')).toBe('localhost:5432/bank');
+    for (const unreadable of ['postgres://no host', 'postgres://ops@/bank'])
+      expect(() => describeDatabase(unreadable)).toThrow(/cannot be read/);
+  });
+
   it('says in one line that the database cannot be reached, naming it without the password', async () => {
     const port = await freePort();
     const store = createPgPool(`postgres://ops:s3cret@127.0.0.1:${port}/bank`);
