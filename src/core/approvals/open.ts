@@ -89,32 +89,14 @@ async function join(
     }
     if (found?.state === 'succeeded') {
       // Nothing runs again: the entry says who asked again and which request answered them.
-      await ctx.audit(tx, {
-        actor,
-        tool: tool.name,
-        input: ctx.auditInput(tool, request.input),
-        event: 'requested',
-        decision: 'approval_required',
-        approvalId: found.id,
-        requestId: found.request_id,
-        outcome: 'ok',
-      });
+      await auditJoin(ctx, tx, request, found, 'ok');
       const output = JSON.parse(found.result_json ?? '{}') as Record<string, unknown>;
       return { status: 'ok', tool: tool.name, output, requestId: found.request_id };
     }
   }
   found ??= await tx.approvals.openByFingerprint(fingerprint, key);
   if (found === undefined) return undefined;
-  await ctx.audit(tx, {
-    actor,
-    tool: tool.name,
-    input: ctx.auditInput(tool, request.input),
-    event: 'requested',
-    decision: 'approval_required',
-    approvalId: found.id,
-    requestId: found.request_id,
-    outcome: 'pending',
-  });
+  await auditJoin(ctx, tx, request, found, 'pending');
   return {
     status: 'pending_approval',
     tool: tool.name,
@@ -122,4 +104,24 @@ async function join(
     approval: await ctx.view(tx, found),
     joined: true,
   };
+}
+
+/** The `requested` entry of a request answered by an approval already there: joined, or its result. */
+function auditJoin(
+  ctx: EngineContext,
+  tx: Tx,
+  request: OpenApprovalRequest,
+  found: ApprovalRow,
+  outcome: 'ok' | 'pending',
+): Promise<void> {
+  return ctx.audit(tx, {
+    actor: request.actor,
+    tool: request.tool.name,
+    input: ctx.auditInput(request.tool, request.input),
+    event: 'requested',
+    decision: 'approval_required',
+    approvalId: found.id,
+    requestId: found.request_id,
+    outcome,
+  });
 }
