@@ -2,10 +2,10 @@ import { APPROVAL_STATES } from '../../core/approvals/view-schema.js';
 import type { ResponseEvent } from '../../core/client/index.js';
 import type { ToolCall } from '../../core/observe.js';
 import type { Storage } from '../../core/store/index.js';
+import { within } from '../../core/within.js';
 import type { RuntimeObserver } from '../runtime.js';
 import { createInstruments, type Instruments } from './instruments.js';
 import { operationLabel, serviceStatusLabel, slackMethodLabel } from './labels.js';
-import { within } from './within.js';
 
 /** What a scrape reads at its moment: the database through the storage, and Slack's outbox. */
 export interface ScrapeSources {

@@ -3,10 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../core/http-server.js';
 import { optional } from '../../core/optional.js';
 import type { Storage } from '../../core/store/index.js';
+import { within } from '../../core/within.js';
 import { bearerKey, CHALLENGE } from '../../mcp/http/auth.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import type { ServeMetrics } from './metrics.js';
-import { within } from './within.js';
 
 export const METRICS_PATH = '/metrics';
 export const HEALTH_PATH = '/healthz';

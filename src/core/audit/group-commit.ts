@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
+import { within } from '../within.js';
 import { AuditBacklogFullError } from './errors.js';
 import type { AuditEntry } from './schema.js';
 import type { Pending, WriterCommit } from './writer.js';
@@ -377,7 +378,6 @@ export class GroupCommit {
     const pauseMs =
       this.#failing === undefined ? RETRY_MS[0] : Math.min(this.#failing.pauseMs * 2, RETRY_MS[1]);
     if (this.#failing === undefined) {
-      // The database's one line: a stack says nothing more of an outage.
       this.#log?.warn('audit entries cannot be written now; they wait and are tried again', {
         waiting: this.#queue.length,
         error: messageOf(error),
@@ -389,13 +389,5 @@ export class GroupCommit {
 
 /** Whether `work` ended before `deadline` (ms since the epoch); it rejects if `work` did first. */
 async function beforeDeadline(work: Promise<void>, deadline: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
-  });
-  try {
-    return await Promise.race([work.then(() => true), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await within(work, Math.max(0, deadline - Date.now()))) !== undefined;
 }
