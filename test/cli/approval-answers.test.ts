@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliHome, runCliHere as runCli } from '../helpers/cli.js';
+import { cliHome, payoutCall, runCliHere as runCli } from '../helpers/cli.js';
 
 /**
  * `approvals approve|reject|cancel|reconcile` through the CLI's main, in this process: one line on what happened,
@@ -22,21 +22,7 @@ let amount = 100;
 /** A payout request of its own amount (an identical one would join the open approval). */
 async function requestPayout(extra: string[] = [], size?: number): Promise<string> {
   amount += 1;
-  const res = await runCli(
-    [
-      'call',
-      'create_payout',
-      'beneficiaryId=ben_de_swift_0001',
-      'sourceAccountId=acc_usd_0001',
-      'sourceAssetCode=USD',
-      'destinationRail=SWIFT',
-      `amount=${size ?? amount}`,
-      'side=SOURCE',
-      'purposeCode=GOODS_PURCHASED',
-      ...extra,
-    ],
-    home.env,
-  );
+  const res = await runCli([...payoutCall(size ?? amount), ...extra], home.env);
   expect(res.json?.status, res.stderr).toBe('pending_approval');
   return res.json.approvalId as string;
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS, startSandbox } from '../../src/sandbox/index.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
-import { cliHome, runCliHere } from '../helpers/cli.js';
+import { cliHome, payoutCall, runCliHere } from '../helpers/cli.js';
 import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 import { serviceEnv } from '../helpers/sandbox.js';
 import { TcpGate } from '../helpers/tcp-gate.js';
@@ -51,21 +51,7 @@ describe.skipIf(!available)('a vote that loses the database on its way', () => {
   });
 
   it('says the vote may have counted and the payout may have gone out, and how to look', async () => {
-    const requested = await runCliHere(
-      [
-        'call',
-        'create_payout',
-        'beneficiaryId=ben_de_swift_0001',
-        'sourceAccountId=acc_usd_0001',
-        'sourceAssetCode=USD',
-        'destinationRail=SWIFT',
-        'amount=125',
-        'side=SOURCE',
-        'purposeCode=GOODS_PURCHASED',
-        '--json',
-      ],
-      env,
-    );
+    const requested = await runCliHere([...payoutCall(125), '--json'], env);
     expect(requested.json?.status, requested.stderr).toBe('pending_approval');
     const id = requested.json.approvalId as string;
 

@@ -105,3 +105,18 @@ export function runInTerminal(
     );
   });
 }
+
+/** `bankops call create_payout` of `amount` USD to the sandbox's SWIFT beneficiary in EUR: it waits for approval. */
+export function payoutCall(amount: number): string[] {
+  return [
+    'call',
+    'create_payout',
+    'beneficiaryId=ben_de_swift_0001',
+    'sourceAccountId=acc_usd_0001',
+    'sourceAssetCode=USD',
+    'destinationRail=SWIFT',
+    `amount=${amount}`,
+    'side=SOURCE',
+    'purposeCode=GOODS_PURCHASED',
+  ];
+}
