@@ -69,6 +69,12 @@ export function isUnreachable(error: unknown): boolean {
   }
 }
 
+/** The server answered, but will not let this URL in: no such database, a wrong password, a role not allowed. */
+export function isLoginRefused(error: unknown): boolean {
+  const state = sqlState(error);
+  return state === '3D000' || state === '28P01' || state === '28000';
+}
+
 const REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',

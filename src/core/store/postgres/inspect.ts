@@ -1,5 +1,5 @@
 import { CodedError, ErrorCode, messageOf } from '../../errors.js';
-import { databaseUnreachable, isUnreachable, sqlState } from './errors.js';
+import { databaseUnreachable, isLoginRefused, isUnreachable, sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 import { LATEST_VERSION } from './schema/index.js';
 
@@ -63,7 +63,7 @@ export async function inspectDatabase(store: PgStore): Promise<PgDatabaseState> 
     if (!row.versioned) state.unversioned = true;
     return { ...state, auditGuard: row.owns === true ? 'owner' : row.changes ? 'triggers' : 'append-only' };
   } catch (error) {
-    if (isUnreachable(error) || isLoginRefusal(error)) throw databaseUnreachable(store.where, error);
+    if (isUnreachable(error) || isLoginRefused(error)) throw databaseUnreachable(store.where, error);
     throw unreadable(store.where, error);
   }
 }
@@ -95,10 +95,4 @@ export function auditGuardWarning(state: PgDatabaseState): string | undefined {
   if (state.auditGuard === 'triggers')
     return `${state.role} may update, delete or truncate audit log rows (only the table's triggers refuse): take UPDATE, DELETE and TRUNCATE on audit_log away from it and from the roles it belongs to (\`bankops db migrate --grant ${state.role}\`, run as the owner, takes away what was granted to it directly)`;
   return undefined;
-}
-
-/** The server answered, but will not let this URL in: a missing database, role or password. */
-function isLoginRefusal(error: unknown): boolean {
-  const state = sqlState(error);
-  return state === '3D000' || state === '28P01' || state === '28000';
 }
