@@ -1,4 +1,3 @@
-import type { Logger } from '../core/log.js';
 import { type Channel, type Conversations, contentOf, isObj, type Obj } from './conversations.js';
 import { actionOf, elementAt, messagePayload, viewPayload } from './payloads.js';
 import { BOT, CHANNELS, dmOf, PEOPLE, type Person, SLACKBOT, TREASURY } from './people.js';
@@ -18,7 +17,6 @@ export interface ActionDeps {
   views: Views;
   responses: ResponseUrls;
   requests: AppRequests;
-  log: Logger;
 }
 
 export type Outcome = { ok: true } | { ok: false; problem: string };

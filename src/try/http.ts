@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { isLoopback } from '../core/config.js';
 import { CodedError } from '../core/errors.js';
 import { header, readJsonBody, sendJson } from '../core/http-server.js';
-import type { Logger } from '../core/log.js';
 import type { Outcome, WorkspaceActions } from './actions.js';
 import { TRY_PATH } from './availability.js';
 import type { SandboxClockControl } from './clock.js';
@@ -43,7 +42,6 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
 }
 
 export interface RoutesDeps {
-  log: Logger;
   actions: WorkspaceActions;
   streams: PageStreams;
   snapshot(user: string): Promise<unknown>;
@@ -143,9 +141,19 @@ async function ui(d: RoutesDeps, req: IncomingMessage, res: ServerResponse, what
   }
 }
 
+/** A Host header naming this machine (`127.0.0.1:8765`, `localhost:8765`, `[::1]:8765`). */
+function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return false;
+  try {
+    return isLoopback(`http://${host}`);
+  } catch {
+    return false;
+  }
+}
+
 export function workspaceRoutes(d: RoutesDeps) {
   return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (!isLoopback(`http://${header(req, 'host') ?? 'invalid'}`)) {
+    if (!loopbackHost(header(req, 'host'))) {
       req.resume();
       sendJson(res, 403, {
         error: 'the local workspace answers only at a loopback address (127.0.0.1, localhost)',

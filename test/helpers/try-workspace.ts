@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { rememberSandboxPayees } from '../../src/app/sandbox-payees.js';
 import { type RunningServe, startServe } from '../../src/app/serve.js';
 import { runtimeOptions, testConfig } from './core.js';
 import { type RunningSandbox, startTestSandbox } from './sandbox.js';
@@ -45,6 +46,8 @@ export async function startTryServe(options: TryTestOptions = {}): Promise<TryTe
     ),
     runtimeOptions({ background: true }),
   );
+  // As the embedded sandbox's runtime does: its seeded payees known, so a payout finds its rail.
+  await rememberSandboxPayees(runtime.payees);
   const serve = await startServe({
     runtime,
     host: '127.0.0.1',
