@@ -94,6 +94,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     slackConfigured: settings.slack.enabled,
     sandboxUrl: runtime.sandboxUrl,
     loopback: isLoopbackHost(options.host),
+    sharedDatabase: runtime.config.databaseUrl !== undefined,
   });
   // Loaded only when Slack is on: a server without it does not pay for Bolt.
   const slackModule =

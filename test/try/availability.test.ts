@@ -3,13 +3,19 @@ import { localWorkspaceSetting } from '../../src/try/availability.js';
 
 /** Where `bankops serve` offers the local Slack workspace: nowhere real money or others are. */
 describe('the local workspace is served', () => {
-  const on = { wanted: true, slackConfigured: false, sandboxUrl: 'http://127.0.0.1:1', loopback: true };
+  const on = {
+    wanted: true,
+    slackConfigured: false,
+    sandboxUrl: 'http://127.0.0.1:1',
+    loopback: true,
+    sharedDatabase: false,
+  };
 
   it('on the sandbox, without Slack credentials, on loopback', () => {
     expect(localWorkspaceSetting(on)).toEqual({ on: true, sandboxUrl: 'http://127.0.0.1:1' });
   });
 
-  it('not with --no-try, Slack credentials, a real service or a listener others can reach', () => {
+  it('not with --no-try, Slack credentials, a real service, a listener others can reach or replicas', () => {
     expect(localWorkspaceSetting({ ...on, wanted: false })).toEqual({ on: false, why: '--no-try' });
     expect(localWorkspaceSetting({ ...on, slackConfigured: true })).toMatchObject({
       on: false,
@@ -22,6 +28,10 @@ describe('the local workspace is served', () => {
     expect(localWorkspaceSetting({ ...on, loopback: false })).toMatchObject({
       on: false,
       why: expect.stringContaining('not on loopback'),
+    });
+    expect(localWorkspaceSetting({ ...on, sharedDatabase: true })).toMatchObject({
+      on: false,
+      why: expect.stringContaining('BANKOPS_DATABASE_URL'),
     });
   });
 });
