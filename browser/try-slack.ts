@@ -55,6 +55,9 @@ const modal = $<HTMLElement>('modal');
 const toast = $<HTMLElement>('toast');
 const clock = $<HTMLElement>('clock');
 
+/** Text made safe in HTML (names and completions come from the server, but are text). */
+const esc = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
 let me = localStorage.getItem('bankops-try-user') ?? '';
 let channels: ChannelItem[] = [];
 let current = '';
@@ -128,7 +131,7 @@ function upsert(unit: Unit, live: boolean): void {
 
 function drawNav(): void {
   const item = (c: ChannelItem) =>
-    `<button type="button" data-channel="${c.id}" class="${c.id === current ? 'current' : ''}${unread.has(c.id) ? ' unread' : ''}">${c.app ? '● ' : '# '}${c.name}</button>`;
+    `<button type="button" data-channel="${esc(c.id)}" class="${c.id === current ? 'current' : ''}${unread.has(c.id) ? ' unread' : ''}">${c.app ? '● ' : '# '}${esc(c.name)}</button>`;
   nav.innerHTML = `<h3>Channels</h3>${channels
     .filter((c) => !c.app)
     .map(item)
@@ -181,7 +184,10 @@ function snapshot(data: Snapshot): void {
   me = data.me;
   localStorage.setItem('bankops-try-user', me);
   who.innerHTML = data.people
-    .map((p) => `<option value="${p.id}"${p.id === me ? ' selected' : ''}>${p.name} — ${p.role}</option>`)
+    .map(
+      (p) =>
+        `<option value="${esc(p.id)}"${p.id === me ? ' selected' : ''}>${esc(`${p.name} — ${p.role}`)}</option>`,
+    )
     .join('');
   channels = data.channels;
   completions = data.completions;
@@ -235,7 +241,7 @@ function drawCompletions(): void {
   list.innerHTML = shown
     .map(
       (c, i) =>
-        `<li data-insert="${c.insert}" class="${i === chosen ? 'chosen' : ''}"><code>${c.usage.replaceAll('<', '&lt;')}</code> <span>${c.what.replaceAll('<', '&lt;')}</span></li>`,
+        `<li data-insert="${esc(c.insert)}" class="${i === chosen ? 'chosen' : ''}"><code>${esc(c.usage)}</code> <span>${esc(c.what)}</span></li>`,
     )
     .join('');
 }

@@ -8,7 +8,7 @@ import { TRY_PATH } from './availability.js';
 import type { SandboxClockControl } from './clock.js';
 import { PAGE_CSS, PAGE_SCRIPT } from './page/assets.generated.js';
 import { pageHtml } from './page/page.js';
-import { PEOPLE, type Person, REQUESTER } from './people.js';
+import { type Person, personById, REQUESTER } from './people.js';
 import type { ResponseUrls } from './response-urls.js';
 import type { PageStreams } from './stream.js';
 import { type WebApiDeps, webApiRoute } from './web-api.js';
@@ -50,7 +50,15 @@ export interface RoutesDeps {
   responses: ResponseUrls;
 }
 
-const who = z.string().refine((id) => PEOPLE.some((p) => p.id === id), 'not a person of this workspace');
+/** A person of the workspace, by Slack user id (the user switcher's choice). */
+const who = z.string().transform((id, ctx): Person => {
+  const person = personById(id);
+  if (person === undefined) {
+    ctx.addIssue({ code: 'custom', message: 'not a person of this workspace' });
+    return z.NEVER;
+  }
+  return person;
+});
 const path = z.string().max(64);
 const BODIES = {
   command: z.object({ user: who, channel: z.string(), text: z.string().max(4000) }),
@@ -68,40 +76,37 @@ const BODIES = {
   home: z.object({ user: who }),
   clock: z.object({ seconds: z.number() }),
 };
-type Bodies = { [K in keyof typeof BODIES]: z.infer<(typeof BODIES)[K]> };
-
-const personOf = (id: string): Person => PEOPLE.find((p) => p.id === id) ?? REQUESTER;
 
 async function doUi(
   d: RoutesDeps,
-  what: keyof Bodies,
+  what: keyof typeof BODIES,
   value: unknown,
 ): Promise<Outcome | { ok: true; clock: unknown }> {
   const { actions } = d;
   switch (what) {
     case 'command': {
       const b = BODIES.command.parse(value);
-      return actions.command(personOf(b.user), b.channel, b.text);
+      return actions.command(b.user, b.channel, b.text);
     }
     case 'message': {
       const b = BODIES.message.parse(value);
-      return actions.message(personOf(b.user), b.channel, b.text);
+      return actions.message(b.user, b.channel, b.text);
     }
     case 'click': {
       const b = BODIES.click.parse(value);
-      if (b.view !== undefined) return actions.clickInView(personOf(b.user), b.view, b.path, b.option);
-      return actions.clickInMessage(personOf(b.user), b.channel ?? '', b.ts ?? '', b.path, b.option);
+      if (b.view !== undefined) return actions.clickInView(b.user, b.view, b.path, b.option);
+      return actions.clickInMessage(b.user, b.channel ?? '', b.ts ?? '', b.path, b.option);
     }
     case 'submit': {
       const b = BODIES.submit.parse(value);
-      return actions.submit(personOf(b.user), b.view, b.values);
+      return actions.submit(b.user, b.view, b.values);
     }
     case 'close': {
       const b = BODIES.close.parse(value);
-      return actions.close(personOf(b.user), b.view);
+      return actions.close(b.user, b.view);
     }
     case 'home':
-      return actions.openHome(personOf(BODIES.home.parse(value).user));
+      return actions.openHome(BODIES.home.parse(value).user);
     case 'clock': {
       const time = await d.clock.advance(BODIES.clock.parse(value).seconds);
       d.streams.send('clock', time);
@@ -132,7 +137,7 @@ async function ui(d: RoutesDeps, req: IncomingMessage, res: ServerResponse, what
     return;
   }
   try {
-    sendJson(res, 200, await doUi(d, what as keyof Bodies, body.value));
+    sendJson(res, 200, await doUi(d, what as keyof typeof BODIES, body.value));
   } catch (error) {
     if (error instanceof z.ZodError) sendJson(res, 400, { ok: false, problem: 'malformed request' });
     else if (error instanceof CodedError && error.code !== 'internal')
@@ -179,7 +184,7 @@ export function workspaceRoutes(d: RoutesDeps) {
         return send(res, 200, 'text/css; charset=utf-8', PAGE_CSS);
       case '/events': {
         const user = new URL(req.url ?? '/', 'http://localhost').searchParams.get('user') ?? '';
-        const person = PEOPLE.find((p) => p.id === user) ?? REQUESTER;
+        const person = personById(user) ?? REQUESTER;
         d.streams.open(person.id, res, { event: 'snapshot', data: await d.snapshot(person.id) });
         return;
       }

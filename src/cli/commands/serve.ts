@@ -36,7 +36,7 @@ Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:$
   /metrics           Prometheus metrics (docs/operations.md): loopback clients only, or any client
                      with "Authorization: Bearer <BANKOPS_METRICS_KEY>"
   /try/slack         with no Slack credentials, on the sandbox and a loopback address: a local
-                     Slack workspace in the browser where the Slack app can be tried (docs/try-slack.md)
+                     Slack workspace in the browser to try the Slack app in (docs/try-slack.md)
 The policy file is watched and reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends
 every session and stops.
 
