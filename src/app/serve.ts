@@ -137,11 +137,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const pages = passkeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
     const path = pathOf(req);
-    const local = workspace?.owns(path) === true ? workspace : undefined;
+    const tryRoute = workspace?.owns(path) === true ? workspace : undefined;
     const route = pages.owns(path)
       ? (rq: IncomingMessage, rs: ServerResponse) => pages.handle(rq, rs, path)
-      : local !== undefined
-        ? (rq: IncomingMessage, rs: ServerResponse) => local.handle(rq, rs, path)
+      : tryRoute !== undefined
+        ? (rq: IncomingMessage, rs: ServerResponse) => tryRoute.handle(rq, rs, path)
         : routes[path];
     if (route === undefined) {
       req.resume();
