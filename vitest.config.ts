@@ -19,7 +19,8 @@ function ramDisk(): Record<string, string> {
 /**
  * End-to-end tests: through the built binary, child processes on one database, the front ends'
  * HTTP listener (`bankops serve`, MCP over HTTP, Slack's Request URL with its tunnel, the passkey
- * pages), the browser (test/web: the passkey pages on serve's listener and in Chromium) and the
+ * pages), the browser (test/web: the passkey pages on serve's listener and in Chromium; the local
+ * Slack workspace, test/try/workspace-browser.test.ts) and the
  * PostgreSQL server (a database per file; the store contracts run there against both backends).
  * Everything else is `unit`: in one process, against the sandbox on loopback, needing no server.
  */
@@ -32,6 +33,7 @@ const E2E = [
   'test/cli/secrets.test.ts',
   'test/scripts/**',
   'test/web/**',
+  'test/try/workspace-browser.test.ts',
   'test/mcp/stdio.test.ts',
   'test/mcp/http.test.ts',
   'test/mcp/http-modern.test.ts',

@@ -62,6 +62,8 @@ export interface Runtime {
    * act under any name here, to try separation of duties alone. Against a real service they may not.
    */
   againstSandbox: boolean;
+  /** Where that sandbox answers (its `/_sandbox/…` controls: the clock), when `againstSandbox`. */
+  sandboxUrl?: string;
   /** The embedded sandbox, when no service URL is configured and this process started it. */
   sandbox?: RunningSandbox;
   log: Logger;
@@ -317,6 +319,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     alerts,
     webhooks,
     againstSandbox,
+    ...(againstSandbox ? { sandboxUrl: baseUrl } : {}),
     ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
     log,
     close: async () => {

@@ -9,7 +9,9 @@ import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/ha
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
-import { SLACK_OFF_HINT } from '../slack/config.js';
+import { SLACK_OFF_HINT, type SlackConfig } from '../slack/config.js';
+import { localWorkspaceSetting } from '../try/availability.js';
+import type { LocalWorkspace } from '../try/workspace.js';
 import { loggablePath } from '../web/http.js';
 import { passkeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
@@ -37,6 +39,8 @@ export interface ServeOptions {
   metrics?: ServeMetrics;
   /** Options of the Slack app the environment does not carry (tests). */
   slack?: Partial<Omit<SlackAppOptions, 'config' | 'runtime' | 'stores' | 'defaults'>>;
+  /** The local Slack workspace (`/try/slack`) where it may run; false: `--no-try`. */
+  try?: boolean;
 }
 
 export interface RunningServe {
@@ -44,6 +48,8 @@ export interface RunningServe {
   url: string;
   port: number;
   slack?: SlackFrontEnd;
+  /** The local Slack workspace the Slack app runs against, when there is no real one. */
+  workspace?: LocalWorkspace;
   /** Where the service delivers events (`BANKOPS_PUBLIC_URL`, or this listener for the embedded sandbox). */
   publicUrl?: string;
   /** The start-up message: what runs where and what to set next. */
@@ -83,11 +89,21 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     );
   }
   const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
+  const local = localWorkspaceSetting({
+    wanted: options.try !== false,
+    slackConfigured: settings.slack.enabled,
+    sandboxUrl: runtime.sandboxUrl,
+    loopback: isLoopbackHost(options.host),
+    sharedDatabase: runtime.config.databaseUrl !== undefined,
+  });
   // Loaded only when Slack is on: a server without it does not pay for Bolt.
-  const slackModule = settings.slack.enabled
-    ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/backend.js')) }
-    : undefined;
+  const slackModule =
+    settings.slack.enabled || local.on
+      ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/backend.js')) }
+      : undefined;
+  const tryModule = local.on ? await import('../try/workspace.js') : undefined;
   let slack: SlackFrontEnd | undefined;
+  let workspace: LocalWorkspace | undefined;
   let ready = false;
   const metrics = options.metrics ?? new ServeMetrics();
 
@@ -121,9 +137,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const pages = passkeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
     const path = pathOf(req);
+    const tryRoute = workspace?.owns(path) === true ? workspace : undefined;
     const route = pages.owns(path)
       ? (rq: IncomingMessage, rs: ServerResponse) => pages.handle(rq, rs, path)
-      : routes[path];
+      : tryRoute !== undefined
+        ? (rq: IncomingMessage, rs: ServerResponse) => tryRoute.handle(rq, rs, path)
+        : routes[path];
     if (route === undefined) {
       req.resume();
       sendJson(res, 404, { error: `not found; the routes are ${Object.keys(routes).join(', ')}` });
@@ -146,9 +165,23 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
   if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
   // Built once the address is known, before any request is read (nothing awaits in between).
-  if (slackModule !== undefined && settings.slack.enabled) {
+  if (tryModule !== undefined && local.on) {
+    workspace = tryModule.startLocalWorkspace({
+      url,
+      sandboxUrl: local.sandboxUrl,
+      registry: runtime.registry,
+      log,
+    });
+    runtime.policy.addActors(workspace.actors);
+  }
+  const slackConfig: SlackConfig | undefined = settings.slack.enabled
+    ? settings.slack.config
+    : workspace === undefined
+      ? undefined
+      : { mode: 'http', ...workspace.slack };
+  if (slackModule !== undefined && slackConfig !== undefined) {
     slack = slackModule.createSlackApp({
-      config: settings.slack.config,
+      config: slackConfig,
       runtime,
       stores: slackModule.slackStoresOn(runtime.backend),
       defaults: runtime.config.defaults,
@@ -166,9 +199,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const banner = [
     `listening on ${url}`,
     `MCP over HTTP on ${url}${MCP_PATH}${options.mcpSummary === undefined ? '' : ` (${options.mcpSummary})`}`,
-    ...(slack === undefined
-      ? [`Slack is off (${settings.slack.enabled ? '' : settings.slack.why}): ${SLACK_OFF_HINT}`]
-      : slack.banner(url)),
+    ...(workspace !== undefined
+      ? workspace.banner()
+      : slack === undefined
+        ? [`Slack is off (${settings.slack.enabled ? '' : settings.slack.why}): ${SLACK_OFF_HINT}`]
+        : slack.banner(url)),
+    ...(local.on || settings.slack.enabled ? [] : [`no local Slack workspace at /try/slack: ${local.why}`]),
     publicUrl === undefined
       ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
       : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
@@ -181,11 +217,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     url,
     port,
     ...optional('slack', slack),
+    ...optional('workspace', workspace),
     ...optional('publicUrl', publicUrl),
     banner,
     close: async () => {
       await mcp.close();
       await slack?.stop();
+      workspace?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -32,7 +32,15 @@ beforeAll(async () => {
       },
     },
   });
-  serve = await startServe({ runtime: c.runtime, host: '127.0.0.1', port: 0, settings: SLACK_OFF, metrics });
+  // No local Slack workspace either (`--no-try`): Slack is off here.
+  serve = await startServe({
+    runtime: c.runtime,
+    host: '127.0.0.1',
+    port: 0,
+    settings: SLACK_OFF,
+    metrics,
+    try: false,
+  });
 });
 afterAll(async () => {
   await serve?.close();

@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 // DESIGN "Layout": cli → app → slack, mcp, web → present → tools → core; the sandbox depends on
 // nothing of ours (it must not share a mistake with the client). Each layer lists what it may import.
 // `web` is the passkey pages (server side; their browser script lives in browser/, outside src).
+// `try` is the local Slack workspace of `serve` (a stand-in for Slack that the Slack app talks to,
+// and its page): a front end of its own beside the Slack app, which it may read (its short forms,
+// its tools) but which never imports it.
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const ALLOWED: Record<string, readonly string[]> = {
   core: ['core'],
@@ -14,8 +17,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   mcp: ['mcp', 'present', 'tools', 'core'],
   slack: ['slack', 'present', 'tools', 'core'],
   web: ['web', 'present', 'tools', 'core'],
-  app: ['app', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
-  cli: ['cli', 'app', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
+  try: ['try', 'slack', 'present', 'tools', 'core'],
+  app: ['app', 'try', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
+  cli: ['cli', 'app', 'try', 'slack', 'mcp', 'web', 'present', 'tools', 'core', 'sandbox'],
   sandbox: ['sandbox'],
 };
 
@@ -103,9 +107,9 @@ describe('layering', () => {
     expect(violations).toEqual([]);
   });
 
-  it('lets the front ends (Slack, MCP, web) import only the core’s public modules', () => {
+  it('lets the front ends (Slack, MCP, web, the local workspace) import only the core’s public modules', () => {
     const violations = files
-      .filter((file) => ['slack', 'mcp', 'web'].includes(layerOf(file)))
+      .filter((file) => ['slack', 'mcp', 'web', 'try'].includes(layerOf(file)))
       .flatMap((file) =>
         importsOf(file)
           .filter((target) => layerOf(target) === 'core')
@@ -121,7 +125,7 @@ describe('layering', () => {
     const core = files.filter((file) => layerOf(file) === 'core');
     expect(core.length).toBeGreaterThan(50);
     const reached = new Set(core.flatMap((file) => importsOf(file).map(layerOf)));
-    for (const layer of ['sandbox', 'tools', 'app', 'present', 'mcp', 'slack', 'web', 'cli']) {
+    for (const layer of ['sandbox', 'tools', 'app', 'present', 'mcp', 'slack', 'web', 'try', 'cli']) {
       expect(reached.has(layer), `src/core imports src/${layer}`).toBe(false);
     }
   });

@@ -67,6 +67,18 @@ describe('PolicyStore', () => {
     expect(String(caught)).toContain('rules[0].approval.approvers');
   });
 
+  it('addActors() gives roles to identities the file lacks, for this process, across reloads', () => {
+    const { file, store } = setup();
+    const entry = { match: { slackUser: 'U0LOCAL' }, roles: ['viewer'] };
+    store.addActors([entry]);
+    expect(store.current().actors).toEqual([{ match: { cli: '*' }, roles: ['viewer'] }, entry]);
+    writeFileSync(file, policyText('second'));
+    expect(store.reload()).toEqual({ ok: true });
+    expect(ruleName(store)).toBe('second');
+    expect(store.current().actors.at(-1)).toEqual(entry);
+    expect(PolicyStore.load(file).current().actors).toHaveLength(1);
+  });
+
   it('reload() picks up a new file', () => {
     const { file, store } = setup();
     expect(ruleName(store)).toBe('first');

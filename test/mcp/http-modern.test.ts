@@ -41,7 +41,8 @@ ${shipped.slice(shipped.indexOf('\nrules:'))}`.replace('mcpKeys:\n  []', 'mcpKey
 /** Runs the built `bankops serve` on a free port and waits until it says where it listens. */
 async function serve(): Promise<string> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BANKOPS_')));
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+  // Replicas on one file: no local Slack workspace (one process's memory; MCP is what is tested here).
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--no-try'], {
     env: { ...clean, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

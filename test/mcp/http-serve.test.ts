@@ -45,7 +45,8 @@ async function serve(args: string[], policy?: string): Promise<Served> {
     writeFileSync(env.BANKOPS_POLICY, policy);
   }
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BANKOPS_')));
-  const child = spawn(process.execPath, [CLI, 'serve', ...args], {
+  // MCP is what is tested here: no local Slack workspace beside it (test/slack/serve.test.ts has it).
+  const child = spawn(process.execPath, [CLI, 'serve', '--no-try', ...args], {
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

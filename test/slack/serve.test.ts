@@ -26,6 +26,7 @@ afterAll(async () => {
 /** The built `bankops serve` on the embedded sandbox, with `env`; resolves once it says it runs. */
 async function serve(
   env: Record<string, string>,
+  args: string[] = [],
 ): Promise<{ url: string; dbPath: string; stderr: () => string }> {
   const home = cliHome();
   homes.push(home);
@@ -35,7 +36,7 @@ async function serve(
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith('BANKOPS_') && !k.startsWith('SLACK_')),
   );
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0'], {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], {
     env: { ...clean, ...home.env, BANKOPS_POLICY: policy, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -57,19 +58,39 @@ async function serve(
 }
 
 describe('bankops serve: one listener for every front end', () => {
-  it('without Slack variables says once that Slack is off and how to turn it on; its routes say so too', async () => {
+  it('without Slack variables runs the Slack app against the local workspace, named in the banner', async () => {
     const served = await serve({});
-    expect(served.stderr().match(/Slack is off/g)).toHaveLength(1);
-    expect(served.stderr()).toContain('SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET');
-    expect(served.stderr()).toMatch(/MCP over HTTP on http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    const said = served.stderr().replace(/\n {4}/g, ' ');
+    expect(said).toContain(`Slack: a local workspace in the browser at ${served.url}/try/slack`);
+    expect(said).not.toContain('Slack is off');
+    expect(said).toMatch(/MCP over HTTP on http:\/\/127\.0\.0\.1:\d+\/mcp/);
     // The tools it holds back are counted and said why: those whose input is a secret.
-    expect(served.stderr()).toMatch(/\(\d+ tools, \d+ whose input is a secret only with\s+--secret-inputs\)/);
-    expect(served.stderr()).toMatch(/embedded sandbox of the service on http:\/\/127\.0\.0\.1:\d+/);
-    expect(await (await fetch(`${served.url}/healthz`)).json()).toMatchObject({ status: 'ok', slack: 'off' });
-    expect((await fetch(`${served.url}/slack/events`, { method: 'POST', body: 'x' })).status).toBe(404);
-    expect((await fetch(`${served.url}/webhooks/service`, { method: 'POST', body: '{}' })).status).toBe(503);
+    expect(said).toMatch(/\(\d+ tools, \d+ whose input is a secret only with --secret-inputs\)/);
+    expect(said).toMatch(/embedded sandbox of the service on http:\/\/127\.0\.0\.1:\d+/);
+    const page = await fetch(`${served.url}/try/slack`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(await (await fetch(`${served.url}/healthz`)).json()).toMatchObject({
+      status: 'ok',
+      slack: 'http',
+    });
+    // The app's Request URL checks every request, the workspace's included: an unsigned one is refused.
+    expect((await fetch(`${served.url}/slack/events`, { method: 'POST', body: 'x' })).status).toBe(401);
     // MCP keeps its own checks on /mcp: no key, 401.
     expect((await fetch(`${served.url}/mcp`, { method: 'POST', body: '{}' })).status).toBe(401);
+  });
+
+  it('with --no-try says once that Slack is off and how to turn it on; its routes say so too', async () => {
+    const served = await serve({}, ['--no-try']);
+    expect(served.stderr().match(/Slack is off/g)).toHaveLength(1);
+    expect(served.stderr()).toContain('SLACK_BOT_TOKEN with SLACK_SIGNING_SECRET');
+    expect(served.stderr().replace(/\n {4}/g, ' ')).toContain(
+      'no local Slack workspace at /try/slack: --no-try',
+    );
+    expect(await (await fetch(`${served.url}/healthz`)).json()).toMatchObject({ status: 'ok', slack: 'off' });
+    expect((await fetch(`${served.url}/try/slack`)).status).toBe(404);
+    expect((await fetch(`${served.url}/slack/events`, { method: 'POST', body: 'x' })).status).toBe(404);
+    expect((await fetch(`${served.url}/webhooks/service`, { method: 'POST', body: '{}' })).status).toBe(503);
   });
 
   it('with a bot token and signing secret serves signed Slack requests on /slack/events, against the embedded sandbox', async () => {

@@ -132,7 +132,12 @@ function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] 
   try {
     const serve = loadServeSettings(env);
     if (!serve.slack.enabled) {
-      out.push({ name: 'Slack', ready: false, words: `off: ${serve.slack.why}; ${SLACK_OFF_HINT}` });
+      // Until then, on the embedded sandbox, `serve` shows the app in a local workspace (docs/try-slack.md).
+      const local =
+        config.mode === 'embedded' && config.databaseUrl === undefined
+          ? '; until then bankops serve runs it in a local workspace at /try/slack'
+          : '';
+      out.push({ name: 'Slack', ready: false, words: `off: ${serve.slack.why}; ${SLACK_OFF_HINT}${local}` });
     } else {
       const needs: string[] = [];
       if (serve.slack.config.mode === 'http' && serve.publicUrl === undefined)

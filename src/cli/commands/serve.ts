@@ -22,7 +22,7 @@ import { parseToolsets } from './tools.js';
 
 export const SERVE_HELP = `Usage: bankops serve [--port <port>] [--host <host>] [--toolsets <a,b>] [--read-only]
                      [--no-confirm] [--secret-inputs] [--allowed-origin <origin>]...
-                     [--allowed-host <host>]... [--allow-remote]
+                     [--allowed-host <host>]... [--allow-remote] [--no-try]
 
 Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:${DEFAULT_MCP_PORT}):
   /mcp               MCP over Streamable HTTP for AI assistants (docs/mcp-http.md); every request
@@ -35,6 +35,8 @@ Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:$
   /readyz            200 once the approvals' feed has been caught up
   /metrics           Prometheus metrics (docs/operations.md): loopback clients only, or any client
                      with "Authorization: Bearer <BANKOPS_METRICS_KEY>"
+  /try/slack         with no Slack credentials, on the sandbox and a loopback address: a local
+                     Slack workspace in the browser to try the Slack app in (docs/try-slack.md)
 The policy file is watched and reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends
 every session and stops.
 
@@ -56,6 +58,7 @@ Options:
   --allowed-host <host>     a Host header allowed on /mcp besides loopback names, e.g. the public
                             name a TLS proxy forwards (repeatable; host or host:port); others
                             get 403
+  --no-try                  no local Slack workspace at /try/slack
 
 Environment:
   BANKOPS_MCP_HOST    the address to listen on, as an explicit choice (non-loopback allowed)
@@ -82,6 +85,8 @@ interface ServeOptions {
   secretInputs: boolean;
   allowedOrigins: string[];
   allowedHosts: string[];
+  /** The local Slack workspace where it may run (`--no-try` turns it off). */
+  localWorkspace: boolean;
 }
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -99,6 +104,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
       'secret-inputs': { type: 'boolean' },
       'allowed-origin': { type: 'string', multiple: true },
       'allowed-host': { type: 'string', multiple: true },
+      'no-try': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -132,6 +138,7 @@ function parseServeArgs(args: string[]): ServeOptions | 'help' {
     secretInputs: values['secret-inputs'] === true,
     allowedOrigins,
     allowedHosts: values['allowed-host'] ?? [],
+    localWorkspace: values['no-try'] !== true,
   };
 }
 
@@ -212,6 +219,7 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       host: options.host,
       port: options.port,
       allowRemote: options.allowRemote,
+      try: options.localWorkspace,
       settings,
       metrics,
       mcpSummary: toolsSummary(runtime, options),

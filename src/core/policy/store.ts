@@ -5,7 +5,7 @@ import { internalError } from '../errors.js';
 import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
-import type { Policy } from './schema.js';
+import type { ActorEntry, Policy } from './schema.js';
 import { stepUpProblems } from './step-up.js';
 
 export type ReloadResult = { ok: true } | { ok: false; error: PolicyError };
@@ -57,6 +57,10 @@ const digestOf = (text: string) => createHash('sha256').update(text).digest('hex
 export class PolicyStore {
   readonly path: string;
   #policy: Policy;
+  /** Identities given roles besides the file's (`addActors`), kept across reloads. */
+  #added: readonly ActorEntry[] = [];
+  /** The file's policy with them, made once per change. */
+  #current: Policy;
   /** Digest of the text last tried, so a file event that changed nothing does not reload again. */
   #lastDigest: string;
   #watcher: FSWatcher | undefined;
@@ -68,6 +72,7 @@ export class PolicyStore {
   private constructor(path: string, policy: Policy, digest: string, options: PolicyStoreOptions) {
     this.path = path;
     this.#policy = policy;
+    this.#current = policy;
     this.#lastDigest = digest;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#publicUrl = options.publicUrl;
@@ -81,7 +86,24 @@ export class PolicyStore {
   }
 
   current(): Policy {
-    return this.#policy;
+    return this.#current;
+  }
+
+  /**
+   * Gives roles to identities the file does not list, in this process only and across reloads: the
+   * people of `bankops serve`'s local Slack workspace (src/try), whose user ids exist nowhere else.
+   * They come after the file's entries; a role the file does not define grants nothing.
+   */
+  addActors(entries: readonly ActorEntry[]): void {
+    this.#added = [...this.#added, ...entries];
+    this.#refresh();
+  }
+
+  #refresh(): void {
+    this.#current =
+      this.#added.length === 0
+        ? this.#policy
+        : { ...this.#policy, actors: [...this.#policy.actors, ...this.#added] };
   }
 
   reload(): ReloadResult {
@@ -95,6 +117,7 @@ export class PolicyStore {
     this.#lastDigest = digestOf(text);
     try {
       this.#policy = usable(text, this.path, this.#publicUrl);
+      this.#refresh();
       return { ok: true };
     } catch (error) {
       return failure(error);
