@@ -181,7 +181,7 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
       status: 'failed',
       tool: 'get_balances',
       error: {
-        kind: 'internal',
+        kind: 'unavailable',
         operation: 'database',
         message: 'bankops cannot reach its database at 127.0.0.1:5432/bankops (connection refused)',
       },

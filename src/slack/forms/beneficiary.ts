@@ -121,7 +121,7 @@ export async function showCorridorFields(
     .catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
       const message = `${DATABASE_UNREACHABLE.state}. ${DATABASE_UNREACHABLE.advice}`;
-      return { status: 'failed', tool: schemaTool.name, error: { kind: 'internal', message } } as const;
+      return { status: 'failed', tool: schemaTool.name, error: { kind: 'unavailable', message } } as const;
     });
   let view: ModalView;
   if (result.status === 'ok' && typeof result.output.schema === 'object' && result.output.schema !== null) {
