@@ -32,8 +32,10 @@ export const ActorMatchSchema = z
     mcpStdio: z.literal(true).optional(),
     /** A local user name, or '*' for any local user. */
     cli: nonEmpty.optional(),
+    /** bankops's own scheduled work, by its name: `alerts` reads the balances for balance alerts. */
+    system: nonEmpty.optional(),
   })
-  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli']));
+  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli', 'system']));
 
 /** A person's name: the identities (Slack user, CLI user, MCP key) that carry it are one person. */
 const personName = z
