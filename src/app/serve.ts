@@ -11,7 +11,7 @@ import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT } from '../slack/config.js';
 import { loggablePath } from '../web/http.js';
-import { passkeyPages } from '../web/pages.js';
+import { PasskeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
 import { ServeMetrics } from './metrics/metrics.js';
 import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
@@ -118,7 +118,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     },
   };
   // The passkey pages (`/passkeys/enroll/<token>`, `/approve/<token>`): their paths hold a token.
-  const pages = passkeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
+  const pages = new PasskeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
     const path = pathOf(req);
     const route = pages.owns(path)
