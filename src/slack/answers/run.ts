@@ -2,7 +2,7 @@ import type { RequestOrigin } from '../../core/approvals/types.js';
 import { ErrorCode, isDatabaseUnreachable } from '../../core/errors.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
-import { requestedMessage } from '../approvals/requested.js';
+import { requestedMessage } from '../approvals/messages/requested.js';
 import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
 import { databaseDownMessage, outcomeMessage } from '../render/outcome.js';

@@ -1,8 +1,8 @@
 import type { WaitingApproval } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import type { ApprovalServices } from './index.js';
-import { reminderMessage } from './reminder-message.js';
-import { approvalChannel } from './requested.js';
+import { reminderMessage } from './messages/reminder.js';
+import { approvalChannel } from './post.js';
 
 /** How often the reminders look: on time to the half minute, and one indexed query when idle. */
 export const REMINDERS_EVERY_MS = 30_000;

@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from
 import { policyView } from '../../present/policy-view.js';
 import { isToolGroup } from '../../present/tool-groups.js';
 import { alertCommand } from '../alerts/commands.js';
-import { approvalsMessages } from '../approvals/list.js';
+import { approvalsMessages } from '../approvals/messages/approvals-list.js';
 import type { Asker } from '../asker.js';
 import { askedAnchor } from '../audit-anchor.js';
 import type { ActorContext } from '../middleware/actor.js';

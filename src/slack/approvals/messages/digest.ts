@@ -1,6 +1,6 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
-import { approvalLines, settlementLine } from '../../present/approval-words.js';
+import type { ApprovalView } from '../../../core/approvals/types.js';
+import type { Policy } from '../../../core/policy/schema.js';
+import { approvalLines, settlementLine } from '../../../present/approval-words.js';
 import {
   type Block,
   clip,
@@ -9,8 +9,8 @@ import {
   header,
   type SlackMessage,
   sections,
-} from '../render/message.js';
-import { askedBy, slackTime, slackWording } from './people.js';
+} from '../../render/message.js';
+import { askedBy, slackTime, slackWording } from './wording.js';
 
 /** What one approvals channel's digest holds (each list newest first). */
 export interface DigestContent {
