@@ -17,8 +17,9 @@ import { ServeMetrics } from './metrics/metrics.js';
 import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
 import type { Runtime } from './runtime.js';
 
-export const SLACK_EVENTS_PATH = '/slack/events';
-export const WEBHOOKS_PATH = '/webhooks/service';
+const SLACK_EVENTS_PATH = '/slack/events';
+const WEBHOOKS_PATH = '/webhooks/service';
+
 export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
 
 export interface ServeOptions {

@@ -23,7 +23,7 @@ export function canonicalJson(value: unknown): string {
  * Text that is already canonical JSON, written as it is: a large part serialized once (an audit
  * entry's input) can be reused inside the object that holds it.
  */
-export class CanonicalText {
+class CanonicalText {
   constructor(readonly text: string) {}
 }
 

@@ -78,7 +78,7 @@ export interface FailureWords {
 }
 
 /** The kind of a failure, from its code and status, and whether the call could change anything. */
-export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
+function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
   if (error.kind === ErrorCode.Internal) return 'bankops';
   if (error.kind === ErrorCode.Unavailable) return 'unavailable';
   // Which failures may have acted at the service is core's rule (`outcomeUnknown`); the rest were
@@ -92,7 +92,7 @@ export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnl
 const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** How long it was tried: `3 attempts over 1.4 s`, or nothing when it was sent once. */
-export function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): string | undefined {
+function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): string | undefined {
   if (error.attempts === undefined || error.attempts < 2) return undefined;
   const over = error.elapsedMs === undefined ? '' : ` over ${duration(error.elapsedMs)}`;
   return `${error.attempts} attempts${over}`;

@@ -7,7 +7,7 @@ import { header, readJsonBody } from '../core/http-server.js';
  * and requests from bankops only; nothing inline, nothing framed), is never cached, and sends no
  * Referer (the token is in the path).
  */
-export const CSP =
+const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 

@@ -99,7 +99,7 @@ function readingOf(read: Read, currency: string): Reading {
  * outbox drops; a different post under the same number (the state write failed, then the next
  * check found something else) has another, and is sent.
  */
-export const alertPostKey = (alertId: string, number: number, kind: PostKind): string =>
+const alertPostKey = (alertId: string, number: number, kind: PostKind): string =>
   `balance-alert:${alertId}:${number}:${kind}`;
 
 /** One alert's part of a check: its posts queued, then its state, if nobody moved it meanwhile. */

@@ -13,7 +13,7 @@ const RELAXED_START = 256;
 /** Entries in one commit at most. */
 const MAX_BATCH = 1_000;
 /** Entries waiting at most (while the database is away); a read's entry beyond it is refused. */
-export const MAX_WAITING = 10_000;
+const MAX_WAITING = 10_000;
 /** Pauses between attempts while the database fails: doubling from the first to the last. */
 const RETRY_MS = [100, 5_000] as const;
 

@@ -15,7 +15,6 @@ export const AuthenticationResponseSchema = z.object({
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
   authenticatorAttachment: z.string().optional(),
 });
-export type AuthenticationResponse = z.infer<typeof AuthenticationResponseSchema>;
 
 export interface AssertionCheck {
   credentialId: string;

@@ -5,7 +5,7 @@ import { escapeText, line, type SlackMessage } from '../render/message.js';
 const ERROR_SHOWN = 300;
 
 /** How an alert reads in a list and a confirmation: `alr_… EUR below 20,000.00 EUR → #channel`. */
-export const alertWords = (alert: AlertView): string =>
+const alertWords = (alert: AlertView): string =>
   `\`${alert.id}\` ${alert.currency} below ${thresholdWords(alert)} → <#${alert.channel}>`;
 
 const standing = (alert: AlertView): string => {

@@ -6,7 +6,7 @@ import { type DigestContent, digestMessage, isEmptyDigest } from './messages/dig
 import { approvalChannel } from './post.js';
 
 /** The digest looks every half minute: one clock reading, no query, until its time comes. */
-export const DIGEST_EVERY_MS = 30_000;
+const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
 /** The most one list returns (newest first): the expired and failed of the last day are read from it. */

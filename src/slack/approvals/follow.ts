@@ -16,7 +16,7 @@ import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
 
 /** The feed consumer's name: its position is kept in the database under it. */
-export const CONSUMER = 'slack-approvals';
+const CONSUMER = 'slack-approvals';
 
 /** Changes that get a line in the thread: every decision and what became of it. */
 const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
@@ -27,11 +27,11 @@ const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
 const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([...THREAD].filter((kind) => kind !== 'cancelled'));
 
 /** A retry that a person asked for (reconciling) is news; the `executing` of a vote is not. */
-export const inThread = (event: ApprovalEvent): boolean =>
+const inThread = (event: ApprovalEvent): boolean =>
   THREAD.has(event.kind) || (event.kind === 'executing' && event.detail !== undefined);
 
 /** A vote that completed the quorum is not news of its own: the outcome follows at once. */
-export const toRequester = (event: ApprovalEvent, view: ApprovalView): boolean =>
+const toRequester = (event: ApprovalEvent, view: ApprovalView): boolean =>
   REQUESTER.has(event.kind) &&
   !(event.kind === 'voted' && event.attempt === view.attempt && view.state !== 'pending');
 

@@ -27,7 +27,7 @@ import { askedBy, slackWording } from './wording.js';
  */
 
 /** ⏳ waiting, ✅ done, ❌ refused or rejected, ⌛ expired. */
-export function statusEmoji(view: ApprovalView): string {
+function statusEmoji(view: ApprovalView): string {
   switch (view.state) {
     case 'pending':
       return view.attempt > 1 ? ':leftwards_arrow_with_hook:' : ':hourglass_flowing_sand:';
@@ -53,7 +53,7 @@ export function statusEmoji(view: ApprovalView): string {
 }
 
 /** Permanent card blocks and subscription deletions are confirmed in a dialog before the vote counts. */
-export function isDestructive(view: ApprovalView, registry: Registry): boolean {
+function isDestructive(view: ApprovalView, registry: Registry): boolean {
   const facts: PreviewFacts | undefined = view.preview?.facts;
   if (facts?.kind === 'card_status') return facts.permanent;
   if (facts?.kind === 'subscription_delete') return true;
@@ -83,7 +83,7 @@ export function decisionButtons(view: ApprovalView, registry: Registry): Button[
 }
 
 /** Sent, Not sent, Send again: each naming the approval and the attempt the clicker was shown. */
-export function reconcileButtons(view: ApprovalView): Button[] {
+function reconcileButtons(view: ApprovalView): Button[] {
   const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
   return [
     button('Sent', APPROVAL_ACTIONS.reconcileSent, ref, 'primary'),
@@ -93,7 +93,7 @@ export function reconcileButtons(view: ApprovalView): Button[] {
 }
 
 /** The lines above the buttons of an unresolved approval: what to look up, and where. */
-export const lookUpLine = (view: ApprovalView): string =>
+const lookUpLine = (view: ApprovalView): string =>
   `*Look up request id* \`${view.requestId}\` *at the service*, then say what you found: *Sent*, *Not sent*, or *Send again* (same request id, never paid twice).`;
 
 /** How it ended, below the facts: the result's id and status, or the service's refusal. */

@@ -25,7 +25,7 @@ export interface DigestContent {
 }
 
 /** Lines per section; the rest is counted and left to `bankops approvals list`. */
-export const DIGEST_ITEMS = 10;
+const DIGEST_ITEMS = 10;
 
 export const isEmptyDigest = (c: DigestContent): boolean =>
   c.waiting.length + c.expired.length + c.failed.length + c.unresolved.length === 0;
