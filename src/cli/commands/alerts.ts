@@ -30,7 +30,8 @@ when reads work again. In Slack: /bank alert balance EUR below 20000 #treasury.
   remove  stops one alert, by its id
 
 Adding and removing are writes and listing a read under the policy (operators and viewers under
-the shipped one); each is audited, refusals too.
+the shipped one); each is audited, refusals too. These commands are short forms of the tools
+create_balance_alert, list_balance_alerts and delete_balance_alert (bankops call, MCP, /bank).
 
 Exit status: 0 done, 1 the service could not be read, 2 usage, invalid input or unknown id,
 3 refused by the policy.
