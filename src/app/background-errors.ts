@@ -4,7 +4,7 @@ import type { Logger } from '../core/log.js';
 /** At most one line a minute says the database still cannot be reached. */
 export const UNREACHABLE_EVERY_MS = 60_000;
 /** How long passes must keep answering before an outage is said to be over (not a flap). */
-export const ANSWERING_FOR_MS = 10_000;
+const ANSWERING_FOR_MS = 10_000;
 
 /** What the approvals' background work tells: each failure, and each pass the database answered. */
 export interface BackgroundReporter {

@@ -1,4 +1,4 @@
-import { BalanceAlerts } from '../core/alerts/index.js';
+import { AlertBook, type BalanceAlerts, checkAlerts } from '../core/alerts/index.js';
 import { ApprovalEngine } from '../core/approvals/index.js';
 import { AuditLog } from '../core/audit/index.js';
 import { ThreadWriter } from '../core/audit/thread-writer.js';
@@ -53,7 +53,10 @@ export interface Runtime {
    * added by the front ends of a long-running process; a short CLI command adds none.
    */
   scheduler: Scheduler;
-  /** Balance alerts: added, listed and removed under the policy; checked by the Slack front end's job. */
+  /**
+   * The balance alerts' check (`system:alerts` reading the balances through the executor), which
+   * the Slack front end's job runs; the alerts are added, listed and removed by their tools.
+   */
   alerts: BalanceAlerts;
   /** Where the service delivers events (`bankops serve` says where it listens) and the keys it was given. */
   webhooks: ServiceWebhooks;
@@ -240,6 +243,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     publicUrl: config.publicUrl,
     ...optional('now', clock && (() => clock.now())),
   });
+  const book = new AlertBook(storage, clock ?? systemClock, config.alertIntervalMs);
   const approvals = new ApprovalEngine({
     stepUp: passkeys.gate,
     storage,
@@ -252,6 +256,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     tolerancePercent: config.quoteTolerancePercent,
     payees,
     webhooks,
+    alerts: book,
     log,
     ...optional('clock', clock),
     ...optional('owner', options.owner),
@@ -273,6 +278,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     approvals,
     payees,
     webhooks,
+    alerts: book,
     fingerprintKey: database.fingerprintKey,
     log,
     ...optional('observer', observe?.toolCall),
@@ -284,16 +290,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     owner: approvals.owner,
     log,
   });
-  const alerts = new BalanceAlerts({
-    storage,
-    audit,
-    client,
-    policy: () => policy.current(),
-    companyCode: defaults.companyCode,
-    clock: clock ?? systemClock,
-    intervalMs: config.alertIntervalMs,
-    log,
-  });
+  const alertCheck = { storage, execute: executor.execute.bind(executor), clock: clock ?? systemClock, log };
+  const alerts: BalanceAlerts = {
+    intervalMs: book.intervalMs,
+    check: (post) => checkAlerts(alertCheck, post),
+  };
   await executor.forgetUnkeyedFingerprints();
   if (options.recover !== false) await recoverApprovals(executor, log);
   if (options.background) {

@@ -13,14 +13,15 @@ import { SLACK_OFF_HINT, type SlackConfig } from '../slack/config.js';
 import { localWorkspaceSetting } from '../try/availability.js';
 import type { LocalWorkspace } from '../try/workspace.js';
 import { loggablePath } from '../web/http.js';
-import { passkeyPages } from '../web/pages.js';
+import { PasskeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
 import { ServeMetrics } from './metrics/metrics.js';
 import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
 import type { Runtime } from './runtime.js';
 
-export const SLACK_EVENTS_PATH = '/slack/events';
-export const WEBHOOKS_PATH = '/webhooks/service';
+const SLACK_EVENTS_PATH = '/slack/events';
+const WEBHOOKS_PATH = '/webhooks/service';
+
 export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
 
 export interface ServeOptions {
@@ -134,7 +135,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     },
   };
   // The passkey pages (`/passkeys/enroll/<token>`, `/approve/<token>`): their paths hold a token.
-  const pages = passkeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
+  const pages = new PasskeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
     const path = pathOf(req);
     const tryRoute = workspace?.owns(path) === true ? workspace : undefined;

@@ -18,7 +18,7 @@ export const sandboxDatabasePath = (databasePath: string): string =>
   databasePath.endsWith('.db') ? `${databasePath.slice(0, -3)}.sandbox.db` : `${databasePath}.sandbox`;
 
 /** `bankops.db` → `bankops.sandbox.json`: which process serves the state file, while it runs. */
-export const registrationPath = (databasePath: string): string =>
+const registrationPath = (databasePath: string): string =>
   `${sandboxDatabasePath(databasePath).replace(/\.db$/, '')}.json`;
 
 export interface Registration {

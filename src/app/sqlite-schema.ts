@@ -7,7 +7,7 @@ import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
 import { sqliteSlackStores } from '../slack/store/sqlite/index.js';
 
 /** Names of the migrations a SQLite database holds (`schema_migrations`), none when it has no table. */
-export function appliedMigrations(db: Db): string[] {
+function appliedMigrations(db: Db): string[] {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'");
   if (table.get() === undefined) return [];
   return (db.prepare('SELECT name FROM schema_migrations ORDER BY name').all() as { name: string }[]).map(

@@ -77,6 +77,7 @@ export function exitCodeOf(code: ErrorCode): number {
     case ErrorCode.InvalidResponse:
     case ErrorCode.NotSent:
     case ErrorCode.InsufficientBalance:
+    case ErrorCode.Unavailable:
     case ErrorCode.Internal:
       return EXIT.failed;
   }

@@ -22,7 +22,7 @@ export interface SandboxControl {
 const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** `+90s`, `90`, `+5m`, `+2h`, `+1d` → seconds. */
-export function durationSeconds(text: string): number {
+function durationSeconds(text: string): number {
   const match = /^\+?(\d+(?:\.\d+)?)([smhd]?)$/.exec(text.trim());
   if (match === null)
     throw new UsageError(`clock takes a step forward like +90s, +5m, +2h or +1d, not '${text}'`);

@@ -4,7 +4,7 @@ import { argsOf, type FieldHelp, toolHelp } from '../present/tool-help.js';
 /** `bankops help <tool>` and `bankops call <tool> --help`: the registry's help, worded for a shell. */
 
 /** A token as a POSIX shell would need it typed: quoted when it holds anything but safe characters. */
-export const shellQuote = (token: string): string =>
+const shellQuote = (token: string): string =>
   /^[A-Za-z0-9_@%+=:,./-]+$/.test(token) ? token : `'${token.replaceAll("'", `'\\''`)}'`;
 
 function wrap(text: string, width: number, indent: string): string {
@@ -21,7 +21,7 @@ function wrap(text: string, width: number, indent: string): string {
 }
 
 /** A command as a shell takes it across lines: tokens kept whole, ` \\` before each break. */
-export function wrapCommand(tokens: readonly string[], width: number, indent: string): string {
+function wrapCommand(tokens: readonly string[], width: number, indent: string): string {
   const lines: string[] = [];
   let line = '';
   for (const token of tokens) {

@@ -22,6 +22,16 @@ export const mcpActor = (keyName: string): Actor => ({
 /** The assistant on this machine, connected over stdio (`bankops mcp`); it presents no key. */
 export const mcpStdioActor = (): Actor => ({ id: 'mcp:stdio', frontEnd: 'mcp', mcpStdio: true });
 
+/**
+ * bankops's own scheduled work calling a tool (`system:alerts`, the balance alerts' check): no
+ * front end makes one, so no person can act as it; the policy gives it roles like anyone else.
+ */
+export const systemActor = (name: string): Actor => ({
+  id: `system:${name}`,
+  frontEnd: 'system',
+  system: name,
+});
+
 /** A Slack user, with the user groups they belong to. */
 export const slackActor = (userId: string, groupIds: readonly string[] = []): Actor => ({
   id: `slack:${userId}`,

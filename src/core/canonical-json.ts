@@ -1,3 +1,5 @@
+import { internalError } from './errors.js';
+
 /** A value that JSON can carry exactly. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -13,7 +15,7 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
  */
 export function canonicalJson(value: unknown): string {
   const text = write(value, new Set());
-  if (text === undefined) throw new TypeError('canonicalJson: the value has no JSON form');
+  if (text === undefined) throw internalError('canonicalJson: the value has no JSON form');
   return text;
 }
 
@@ -21,7 +23,7 @@ export function canonicalJson(value: unknown): string {
  * Text that is already canonical JSON, written as it is: a large part serialized once (an audit
  * entry's input) can be reused inside the object that holds it.
  */
-export class CanonicalText {
+class CanonicalText {
   constructor(readonly text: string) {}
 }
 
@@ -32,10 +34,10 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not a JSON number`);
+      if (!Number.isFinite(value)) throw internalError(`canonicalJson: ${value} is not a JSON number`);
       return JSON.stringify(value);
     case 'bigint':
-      throw new TypeError('canonicalJson: bigint has no JSON form; convert it to a string first');
+      throw internalError('canonicalJson: bigint has no JSON form; convert it to a string first');
     case 'undefined':
     case 'function':
     case 'symbol':
@@ -49,7 +51,7 @@ function write(value: unknown, ancestors: Set<object>): string | undefined {
 function writeObject(value: object, ancestors: Set<object>): string | undefined {
   if (value instanceof CanonicalText) return value.text;
   if (hasToJson(value)) return write(value.toJSON(), ancestors);
-  if (ancestors.has(value)) throw new TypeError('canonicalJson: circular reference');
+  if (ancestors.has(value)) throw internalError('canonicalJson: circular reference');
   ancestors.add(value);
   try {
     if (Array.isArray(value)) {

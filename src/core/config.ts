@@ -19,7 +19,7 @@ const positiveInt = z.coerce
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 
 /** `10m`, `90s`, `1h`, `1500ms`, `0` → milliseconds; undefined when it is none of these. */
-export function durationMs(text: string): number | undefined {
+function durationMs(text: string): number | undefined {
   if (text === '0') return 0;
   const match = /^(\d{1,7})(ms|s|m|h)$/.exec(text);
   if (match === null) return undefined;

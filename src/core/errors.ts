@@ -29,6 +29,12 @@ export const ErrorCode = {
   Deferred: 'deferred',
   /** This bankops is not set up for it (a setting is missing): the operator's to fix; nothing happened. */
   NotConfigured: 'not_configured',
+  /**
+   * bankops cannot reach its own database (a server down, a connection cut, the audit log's queue
+   * full while it is away): nothing bankops would have recorded happened; trying again once it is
+   * back is safe. Front ends say it in one voice (`present/failure.ts`), never with its address.
+   */
+  Unavailable: 'unavailable',
   /** A failure of bankops itself. */
   Internal: 'internal',
 } as const;
@@ -84,21 +90,16 @@ export const usageError = (message: string, original?: unknown): CodedError =>
 export const notConfigured = (message: string, original?: unknown): CodedError =>
   new CodedError({ code: ErrorCode.NotConfigured, message, original });
 
-/**
- * The `operation` of the error that says the database cannot be reached (code `internal`): front ends
- * recognise it by this and say so in their own words.
- */
+/** The `operation` an `unavailable` error names in the log: bankops's own database. */
 export const DATABASE_OPERATION = 'database';
 
-/** Whether this failure, or one it wraps, is "bankops cannot reach its database". */
+/**
+ * Whether this failure, or one it wraps, is "bankops cannot reach its database" (`unavailable`):
+ * a wrapper that adds words of its own (a vote that may have counted) keeps it as its cause.
+ */
 export function isDatabaseUnreachable(error: unknown): boolean {
   for (let cause = error, depth = 0; cause !== undefined && depth < 8; depth++) {
-    if (
-      cause instanceof CodedError &&
-      cause.code === ErrorCode.Internal &&
-      cause.operation === DATABASE_OPERATION
-    )
-      return true;
+    if (cause instanceof CodedError && cause.code === ErrorCode.Unavailable) return true;
     cause = cause instanceof Error ? cause.cause : undefined;
   }
   return false;
@@ -138,6 +139,7 @@ export function outcomeUnknown(failure: { kind: ErrorCode; httpStatus?: number |
     case ErrorCode.OutsideBound:
     case ErrorCode.Deferred:
     case ErrorCode.NotConfigured:
+    case ErrorCode.Unavailable:
     case ErrorCode.Internal:
       return false;
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { AlertBook } from './alerts/book.js';
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type { SignTarget, StepUpProof } from './approvals/step-up.js';
@@ -83,6 +84,8 @@ export interface ExecutorDeps {
   cards: CardDirectory;
   /** Where the service delivers events, and its keys (the event-relay tools). */
   webhooks?: ServiceWebhooks;
+  /** The balance alerts (the alert tools). */
+  alerts?: AlertBook;
   /**
    * The install's key for fingerprints of inputs that hold a secret; kept outside the database
    * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
@@ -270,11 +273,13 @@ export class Executor {
     fingerprint: string,
   ): Promise<ExecuteResult> {
     const refusal =
-      this.deps.approvals === undefined
-        ? `${tool.name} needs approval, and approvals are not available here`
-        : secretsOf(tool, input).length > 0
-          ? `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`
-          : undefined;
+      req.actor.frontEnd === 'system'
+        ? `${tool.name} needs approval (rule ${decision.rule.label}), which ${req.actor.id} cannot wait for: bankops's own work runs only what the policy allows outright (docs/policy.md)`
+        : this.deps.approvals === undefined
+          ? `${tool.name} needs approval, and approvals are not available here`
+          : secretsOf(tool, input).length > 0
+            ? `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`
+            : undefined;
     if (refusal !== undefined || this.deps.approvals === undefined) {
       const reason = refusal ?? '';
       await this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);

@@ -26,9 +26,6 @@ export function requestFingerprint(
   return `${KEYED}${createHmac('sha256', key).update(text).digest('hex')}`;
 }
 
-/** Whether a stored fingerprint was made with the install's key. */
-export const isKeyedFingerprint = (fingerprint: string): boolean => fingerprint.startsWith(KEYED);
-
 /** The request id of a keyed call: stable, so the service deduplicates a retry too. */
 export const keyedRequestId = (actor: Actor, tool: string, key: string): string =>
   `idem-${createHash('sha256').update(`${actor.id}\u0000${tool}\u0000${key}`).digest('hex').slice(0, 32)}`;

@@ -38,7 +38,7 @@ const orList = (values: readonly string[]): string =>
  * The allowed values a typed one most likely meant: the same but for case, one it begins or
  * ends (`GOODS` → `GOODS_PURCHASED`), or one a typo away.
  */
-export function meantValues(typed: string, allowed: readonly string[]): string[] {
+function meantValues(typed: string, allowed: readonly string[]): string[] {
   const lower = typed.trim().toLowerCase();
   if (lower === '') return [];
   const same = allowed.filter((v) => v.toLowerCase() === lower);

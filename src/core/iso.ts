@@ -4,7 +4,7 @@
  */
 
 /** ISO 4217 currency codes in use (not the fund, metal and testing codes: XAU, XTS, XXX…). */
-export const CURRENCY_CODES: ReadonlySet<string> = new Set(
+const CURRENCY_CODES: ReadonlySet<string> = new Set(
   (
     'AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP BYN ' +
     'BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL GHS ' +
@@ -17,7 +17,7 @@ export const CURRENCY_CODES: ReadonlySet<string> = new Set(
 );
 
 /** ISO 3166-1 alpha-2 country codes. */
-export const COUNTRY_CODES: ReadonlySet<string> = new Set(
+const COUNTRY_CODES: ReadonlySet<string> = new Set(
   (
     'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW ' +
     'BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI ' +

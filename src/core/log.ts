@@ -26,7 +26,7 @@ export interface LoggedError {
 /** Causes deeper than this are cut (a cycle of causes must not loop). */
 const CAUSE_DEPTH = 4;
 
-export function loggedError(error: unknown, depth = 0): LoggedError | string {
+function loggedError(error: unknown, depth = 0): LoggedError | string {
   if (!(error instanceof Error)) return typeof error === 'string' ? error : String(error);
   const code = (error as { code?: unknown }).code;
   return {

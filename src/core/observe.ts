@@ -4,8 +4,6 @@ import type { ExecuteResult } from './results.js';
 /** How a call ended, in the few words an operator counts by. */
 export type ToolOutcome = 'ok' | 'refused' | 'invalid' | 'pending' | 'failed';
 
-export const TOOL_OUTCOMES: readonly ToolOutcome[] = ['ok', 'refused', 'invalid', 'pending', 'failed'];
-
 /** One call through the executor, as a counter sees it: no input, no ids. */
 export interface ToolCall {
   /** A tool of the registry, or `unknown` for a name it does not hold. */
@@ -18,7 +16,7 @@ export interface ToolCall {
 /** Told of every call the executor finished (metrics); must not throw. */
 export type ToolCallObserver = (call: ToolCall) => void;
 
-export function outcomeOf(result: ExecuteResult): ToolOutcome {
+function outcomeOf(result: ExecuteResult): ToolOutcome {
   switch (result.status) {
     case 'ok':
       return 'ok';

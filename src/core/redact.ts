@@ -35,7 +35,7 @@ export const SECRET_KEYS: readonly string[] = [
 ];
 
 /** Shorter values are not scrubbed from text: they would shred unrelated words and numbers. */
-export const MIN_SCRUB_LENGTH = 4;
+const MIN_SCRUB_LENGTH = 4;
 
 const MAX_DEPTH = 64;
 

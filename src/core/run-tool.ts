@@ -1,3 +1,4 @@
+import type { AlertBook } from './alerts/book.js';
 import type { AuditEntryInput, AuditLog, AuditOutcome } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode, messageOf } from './errors.js';
@@ -55,6 +56,7 @@ export interface RunDeps {
   approvals?: ApprovalReader;
   payees?: PayeeDirectory;
   webhooks?: ServiceWebhooks;
+  alerts?: AlertBook;
 }
 
 export interface RunRequest {
@@ -187,6 +189,7 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
   if (deps.approvals !== undefined) ctx.approvals = readOnlyView(deps.approvals);
   if (deps.payees !== undefined) ctx.payees = deps.payees;
   if (deps.webhooks !== undefined) ctx.webhooks = deps.webhooks;
+  if (deps.alerts !== undefined) ctx.alerts = deps.alerts;
   if (req.approved !== undefined) ctx.approved = req.approved;
   if (req.signal !== undefined) ctx.signal = req.signal;
   return ctx;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AlertBook } from './alerts/book.js';
 import type { ApprovalService } from './approvals/types.js';
 import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-schema.js';
 import type { ServiceClient } from './client/index.js';
@@ -71,6 +72,8 @@ export interface ToolContext {
    * relay events to Slack. Absent where nothing receives deliveries.
    */
   webhooks?: ServiceWebhooks;
+  /** The balance alerts bankops keeps, for the alert tools. Absent where none are kept. */
+  alerts?: AlertBook;
 }
 
 /** Input and output schemas are zod objects: MCP wants objects for both. */

@@ -72,7 +72,7 @@ export class WebhookKeys {
 }
 
 /** The path of `bankops serve` where the service delivers events. */
-export const WEBHOOK_PATH = '/webhooks/service';
+const WEBHOOK_PATH = '/webhooks/service';
 
 /**
  * Where the service delivers events to bankops, and the keys it was given: what the event-relay

@@ -90,7 +90,7 @@ function digestOf(write: WriteToConfirm): string {
 }
 
 /** What the person reads: the tool, every input field (secrets already redacted), and if it is final. */
-export function confirmationText({ tool, input }: WriteToConfirm): string {
+function confirmationText({ tool, input }: WriteToConfirm): string {
   const fields = Object.entries(input).map(([name, value]) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
     const shown = text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;

@@ -9,8 +9,8 @@ import type { Actor } from '../core/policy/types.js';
 import { policyView } from '../present/policy-view.js';
 import type { ToolCatalog, ToolListing } from './listing.js';
 
-export const POLICY_URI = 'bankops://policy';
-export const EVENTS_URI = 'bankops://events';
+const POLICY_URI = 'bankops://policy';
+const EVENTS_URI = 'bankops://events';
 
 /** The tool whose result `bankops://events` is; the resource is offered when the tool is. */
 const EVENTS_TOOL = 'list_webhook_events';

@@ -16,7 +16,7 @@ export type JsonSchema = Record<string, unknown>;
  * `approval` is described, not spelt out: it is what src/present makes of the approval (its fields
  * grow with it), and 33 copies of its fields would cost every assistant 10 KB of context.
  */
-export function writeEnvelope(output: JsonSchema): JsonSchema {
+function writeEnvelope(output: JsonSchema): JsonSchema {
   // Definitions stay at the root, where `#/$defs/…` points.
   const { $defs, ...result } = output;
   return {
@@ -39,7 +39,7 @@ export function writeEnvelope(output: JsonSchema): JsonSchema {
  */
 export const IDEMPOTENCY_ARGUMENT = 'idempotencyKey';
 
-export const idempotencyKeySchema = z.string().trim().min(1).max(128);
+const idempotencyKeySchema = z.string().trim().min(1).max(128);
 
 /**
  * The key as tools/list shows it: a string. The server's instructions say once what the key of
@@ -57,8 +57,7 @@ const ADVERTISED_KEY: JsonSchema = { type: 'string' };
 const READ_ARGUMENTS = z.looseObject({});
 const WRITE_ARGUMENTS = z.looseObject({ [IDEMPOTENCY_ARGUMENT]: idempotencyKeySchema.optional() });
 
-export const mcpInputSchema = (readOnly: boolean): ObjectSchema =>
-  readOnly ? READ_ARGUMENTS : WRITE_ARGUMENTS;
+const mcpInputSchema = (readOnly: boolean): ObjectSchema => (readOnly ? READ_ARGUMENTS : WRITE_ARGUMENTS);
 
 /** What tools/list advertises of a tool: its input and output JSON Schemas. */
 export interface AdvertisedSchemas {

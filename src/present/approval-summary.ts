@@ -7,7 +7,7 @@ import { approvalLines, settlementLine, statusLine } from './approval-words.js';
  * output schema of every write, so its fields go undescribed: their names say it, and the
  * envelope's description says the rest (get_approval has the full view).
  */
-export const ApprovalSummarySchema = z.object({
+const ApprovalSummarySchema = z.object({
   state: z.enum(APPROVAL_STATES),
   summary: z.string(),
   requiredApprovers: z.number(),

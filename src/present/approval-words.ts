@@ -85,7 +85,7 @@ export function factLines(facts: PreviewFacts): string[] {
 }
 
 /** The approved limits of a money movement: what the execution may debit and must deliver. */
-export function boundLine(view: Pick<ApprovalView, 'bound'>): string | undefined {
+function boundLine(view: Pick<ApprovalView, 'bound'>): string | undefined {
   const bound = view.bound;
   if (bound === undefined) return undefined;
   const delivers =
@@ -103,7 +103,7 @@ export function whatWillHappen(view: ApprovalView): string[] {
 }
 
 /** What ran, in the past: the balance as it was when asked, what was debited. */
-export function pastFactLines(facts: PreviewFacts): string[] {
+function pastFactLines(facts: PreviewFacts): string[] {
   const was = (balance: { available: Money } | undefined, what: string, debited: Money): string[] =>
     balance === undefined
       ? [`Debited ${formatAmount(debited)}`]

@@ -73,7 +73,7 @@ function typesOf(node: JsonSchema | undefined): Set<string> {
 }
 
 /** The schema of the field at a dotted path, through nested objects; undefined where unknown. */
-export function fieldSchema(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
+function fieldSchema(schema: JsonSchema, path: readonly string[]): JsonSchema | undefined {
   let node: JsonSchema | undefined = schema;
   for (const segment of path) {
     const candidates: JsonSchema[] = [node ?? {}];

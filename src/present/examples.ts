@@ -82,6 +82,12 @@ const EXAMPLES: Record<string, ToolExample> = {
     input: { sourceAssetCode: 'USD', targetAssetCode: 'EUR', amount: 1000, side: 'SOURCE' },
     note: 'Waits for an approver under the shipped policy.',
   },
+  create_balance_alert: {
+    input: { currency: 'EUR', amount: 20000, channel: 'C0123ABCD' },
+    note: 'Posted by bankops serve with Slack on.',
+  },
+  list_balance_alerts: { input: {} },
+  delete_balance_alert: { input: { id: '<id from list_balance_alerts>' } },
 
   create_cardholder_a: {
     input: {

@@ -1,4 +1,4 @@
-import { DATABASE_OPERATION, ErrorCode, outcomeUnknown } from '../core/errors.js';
+import { ErrorCode, outcomeUnknown } from '../core/errors.js';
 import type { Failure } from '../core/results.js';
 
 /**
@@ -19,6 +19,8 @@ export type FailureKind =
   | 'unknown_outcome'
   /** A read got an answer bankops cannot read. */
   | 'unreadable'
+  /** bankops cannot reach its own database: said without the server's address. */
+  | 'unavailable'
   /** bankops itself failed. */
   | 'bankops';
 
@@ -46,6 +48,10 @@ export const FAILURE_WORDS: Readonly<Record<FailureKind, { state: string; advice
     state: 'unreadable answer from the service',
     advice: 'Tell the bankops operators, with the request id; trying again later is safe.',
   },
+  unavailable: {
+    state: 'bankops cannot reach its database',
+    advice: 'Try again once it is back; the operators see it on /healthz.',
+  },
   bankops: {
     state: 'failed in bankops',
     advice: 'Tell the bankops operators; the request id helps.',
@@ -53,17 +59,10 @@ export const FAILURE_WORDS: Readonly<Record<FailureKind, { state: string; advice
 };
 
 /**
- * bankops's own database cannot be reached (an `internal` failure whose operation is `database`):
- * said the same way wherever it surfaces, without the server's address.
+ * bankops's own database cannot be reached (`unavailable`): said the same way wherever it
+ * surfaces, a failure of a tool or not (a form, a button), without the server's address.
  */
-export const DATABASE_UNREACHABLE = {
-  state: 'bankops cannot reach its database',
-  advice: 'Try again once it is back; the operators see it on /healthz.',
-} as const;
-
-/** Whether a failure is bankops's database not answering. */
-export const isDatabaseFailure = (error: Pick<Failure, 'kind' | 'operation'>): boolean =>
-  error.kind === ErrorCode.Internal && error.operation === DATABASE_OPERATION;
+export const DATABASE_UNREACHABLE = FAILURE_WORDS.unavailable;
 
 /** What a failure is, in words every front end can show: one line for the cause, then the facts. */
 export interface FailureWords {
@@ -79,8 +78,9 @@ export interface FailureWords {
 }
 
 /** The kind of a failure, from its code and status, and whether the call could change anything. */
-export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
+function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): FailureKind {
   if (error.kind === ErrorCode.Internal) return 'bankops';
+  if (error.kind === ErrorCode.Unavailable) return 'unavailable';
   // Which failures may have acted at the service is core's rule (`outcomeUnknown`); the rest were
   // refused by the service (an HTTP status) or never valid.
   if (!outcomeUnknown(error)) return error.kind === ErrorCode.Service ? 'refused' : 'invalid';
@@ -92,18 +92,14 @@ export function failureKind(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnl
 const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 /** How long it was tried: `3 attempts over 1.4 s`, or nothing when it was sent once. */
-export function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): string | undefined {
+function triedWords(error: Pick<Failure, 'attempts' | 'elapsedMs'>): string | undefined {
   if (error.attempts === undefined || error.attempts < 2) return undefined;
   const over = error.elapsedMs === undefined ? '' : ` over ${duration(error.elapsedMs)}`;
   return `${error.attempts} attempts${over}`;
 }
 
 /** What to do after a failure of this kind; a write that may have happened says so. */
-export function failureAdvice(
-  error: Pick<Failure, 'kind' | 'httpStatus' | 'operation'>,
-  readOnly: boolean,
-): string {
-  if (isDatabaseFailure(error)) return DATABASE_UNREACHABLE.advice;
+export function failureAdvice(error: Pick<Failure, 'kind' | 'httpStatus'>, readOnly: boolean): string {
   return NOTHING_SENT[error.kind] ?? FAILURE_WORDS[failureKind(error, readOnly)].advice;
 }
 
@@ -120,9 +116,10 @@ const NOTHING_SENT: Partial<Record<Failure['kind'], string>> = {
 
 export function describeFailure(tool: { name: string; readOnly: boolean }, error: Failure): FailureWords {
   const kind = failureKind(error, tool.readOnly);
-  if (isDatabaseFailure(error)) {
-    const headline = `${tool.name}: ${DATABASE_UNREACHABLE.state}`;
-    return { kind, headline, facts: [], issues: [], advice: DATABASE_UNREACHABLE.advice };
+  if (kind === 'unavailable') {
+    // The message names the server; the person needs only that it is away.
+    const headline = `${tool.name}: ${FAILURE_WORDS.unavailable.state}`;
+    return { kind, headline, facts: [], issues: [], advice: FAILURE_WORDS.unavailable.advice };
   }
   // A kind whose headline names the HTTP status does not repeat it among the facts.
   const statusInHeadline = kind === 'not_answering' || kind === 'unknown_outcome';

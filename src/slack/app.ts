@@ -42,7 +42,7 @@ export interface SlackAppOptions {
     passkeys?: PasskeyService;
     /** Reminders and the digest run on it (src/slack/jobs.ts). */
     scheduler: Scheduler;
-    /** Balance alerts (`/bank alert …`, and the job that checks them); absent: none kept. */
+    /** The balance alerts' check, run by the Slack front end's job; absent: none runs. */
     alerts?: BalanceAlerts;
   };
   /** The front end's own stores (answers, seen events, the outbox, deliveries, approval messages). */

@@ -7,7 +7,7 @@ import type { SlackOutbox } from './store/outbox.js';
  * The audit log's head (sequence and hash) as a message. Kept outside bankops's database, in Slack's
  * history, it reveals what a hash chain alone cannot: entries removed from the end of the log.
  */
-export function anchorMessage(head: { seq: number; hash: string }, why: string): SlackMessage {
+function anchorMessage(head: { seq: number; hash: string }, why: string): SlackMessage {
   const anchor = `${head.seq}:${head.hash}`;
   const text = `:anchor: Audit log head: entry ${head.seq}, hash \`${head.hash}\``;
   return {
@@ -23,7 +23,7 @@ export function anchorMessage(head: { seq: number; hash: string }, why: string):
 const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
 
 /** Queues the daily anchor; a second call on the same UTC day (another replica, a restart) queues nothing. */
-export async function queueDailyAnchor(
+async function queueDailyAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string,

@@ -44,7 +44,7 @@ export interface SlackServices {
   readonly workingAfterMs: number;
   /** People's passkeys: the links of `/bank passkey` and of Approve on step-up approvals. */
   readonly passkeys: PasskeyService | undefined;
-  /** Balance alerts (`/bank alert …`); absent where the runtime keeps none. */
+  /** The balance alerts' check, which the Slack front end's job runs; absent where the runtime runs none. */
   readonly alerts: BalanceAlerts | undefined;
 }
 

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CodedError, ErrorCode } from '../core/errors.js';
+import { header, readJsonBody } from '../core/http-server.js';
 
 /**
  * The passkey pages' HTTP: every answer carries a strict Content-Security-Policy (scripts, styles
  * and requests from bankops only; nothing inline, nothing framed), is never cached, and sends no
  * Referer (the token is in the path).
  */
-export const CSP =
+const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
   "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -54,26 +55,22 @@ export class BadRequest extends CodedError {
   }
 }
 
-/** A state-changing request's JSON body: POST, from our own origin, JSON, at most 32 KB. */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A state-changing request's JSON body: from our own origin, JSON, at most 32 KB, read by the
+ * listener's one body reader (`readJsonBody`).
+ */
 export async function readJson(req: IncomingMessage, origin: string): Promise<Record<string, unknown>> {
-  if (req.headers.origin !== origin) throw new BadRequest(403, 'requests must come from the bankops page');
-  if (!/^application\/json\b/i.test(req.headers['content-type'] ?? ''))
+  if (header(req, 'origin') !== origin) throw new BadRequest(403, 'requests must come from the bankops page');
+  if (!/^application\/json\b/i.test(header(req, 'content-type') ?? ''))
     throw new BadRequest(415, 'send JSON');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new BadRequest(413, 'request too large');
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw new BadRequest(400, 'the body is not a JSON object');
+  const body = await readJsonBody(req, MAX_BODY);
+  if (!body.ok && body.reason === 'too_large') throw new BadRequest(413, 'request too large');
+  // A body cut off on its way is no more an object than one that does not parse.
+  if (!body.ok || !isObject(body.value)) throw new BadRequest(400, 'the body is not a JSON object');
+  return body.value;
 }
 
 /**

@@ -18,11 +18,55 @@ export interface PasskeyPagesOptions {
   ratePerMinute?: number;
 }
 
-export interface PasskeyPages {
-  /** Whether this path is one of the pages' (the listener hands it over then). */
-  owns(path: string): boolean;
-  handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void>;
+/** A POST step of a page: its JSON answer, from the link's token and the request's body. */
+type Step = (passkeys: PasskeyService, token: string, body: Record<string, unknown>) => Promise<unknown>;
+
+/** The one line the CLI and Slack would say of this decision, and whether it went through. */
+function answerOf(action: ApprovalAction, result: ApprovalActionResult): { ok: boolean; line: string } {
+  const outcome = approvalOutcome(action, result);
+  return { ok: outcome.class === 'ok' || outcome.class === 'unfinished', line: outcome.line };
 }
+
+const ENROL_STEPS: Readonly<Record<string, Step>> = {
+  options: (passkeys, token) => passkeys.enrolOptions(token),
+  finish: async (passkeys, token, body) => {
+    const added = await passkeys.enrolFinish(token, body.name, body.response);
+    return {
+      ok: true,
+      line: `Passkey "${added.name}" registered. You can close this page: approvals that need it will ask for it.`,
+    };
+  },
+};
+
+const APPROVE_STEPS: Readonly<Record<string, Step>> = {
+  options: (passkeys, token, body) =>
+    passkeys.approvalOptions(token, typeof body.attempt === 'number' ? body.attempt : Number.NaN),
+  vote: async (passkeys, token, body) =>
+    answerOf('approve', await passkeys.approvalFinish(token, body.response)),
+  reject: async (passkeys, token, body) =>
+    answerOf(
+      'reject',
+      await passkeys.rejectFinish(token, typeof body.reason === 'string' ? body.reason : ''),
+    ),
+};
+
+/** Each page: where it lives, how it renders (GET), and its steps (POST to `<page>/<step>`). */
+const PAGES = [
+  {
+    prefix: ENROL_PATH,
+    render: async (pages: PasskeyPagesOptions, token: string) =>
+      enrolPage(await pages.passkeys.enrolPage(token)),
+    steps: ENROL_STEPS,
+  },
+  {
+    prefix: APPROVE_PATH,
+    render: async (pages: PasskeyPagesOptions, token: string) =>
+      approvePage(await pages.passkeys.approvalPage(token), pages.registry),
+    steps: APPROVE_STEPS,
+  },
+] as const;
+
+type Page = (typeof PAGES)[number];
 
 /** `/approve/<token>/vote` → the token and the step (`''` for the page itself). */
 function split(path: string, prefix: string): { token: string; step: string } {
@@ -30,10 +74,65 @@ function split(path: string, prefix: string): { token: string; step: string } {
   return { token, step: rest.length > 0 ? '?' : step };
 }
 
-/** The one line the CLI and Slack would say of this decision, and whether it went through. */
-function answerOf(action: ApprovalAction, result: ApprovalActionResult): { ok: boolean; line: string } {
-  const outcome = approvalOutcome(action, result);
-  return { ok: outcome.class === 'ok' || outcome.class === 'unfinished', line: outcome.line };
+/** A page is read with GET (or HEAD) and changes nothing. */
+async function showPage(
+  pages: PasskeyPagesOptions,
+  page: Page,
+  token: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'text/plain; charset=utf-8', 'GET only', { Allow: 'GET' });
+    return;
+  }
+  sendHtml(res, 200, await page.render(pages, token));
+}
+
+/** A step is a POST from the page's own origin, with a JSON body; an unknown step is a 404. */
+async function runStep(
+  pages: PasskeyPagesOptions,
+  page: Page,
+  { token, step }: { token: string; step: string },
+  req: IncomingMessage,
+  res: ServerResponse,
+) {
+  const body = await readJson(req, pages.passkeys.rp().origin);
+  const run = Object.hasOwn(page.steps, step) ? page.steps[step] : undefined;
+  if (run === undefined) sendData(res, 404, { error: 'no such step' });
+  else sendData(res, 200, await run(pages.passkeys, token, body));
+}
+
+async function sendAsset(res: ServerResponse, name: string): Promise<void> {
+  const assets = await loadAssets();
+  if (name === 'passkey-page.js') send(res, 200, 'text/javascript; charset=utf-8', assets.script);
+  else if (name === 'page.css') send(res, 200, 'text/css; charset=utf-8', assets.css);
+  else send(res, 404, 'text/plain; charset=utf-8', 'not found');
+}
+
+/** Why it could not go on, as the page or its script expects it. */
+function problem(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  if (req.method === 'GET') sendHtml(res, status, problemPage('This link cannot be used', message));
+  else sendData(res, status, { error: message });
+}
+
+/** One request to a path of the pages, once the rate limit let it through. */
+async function route(
+  pages: PasskeyPagesOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<void> {
+  if (path.startsWith(ASSETS_PATH)) return sendAsset(res, path.slice(ASSETS_PATH.length));
+  const page = PAGES.find((p) => path.startsWith(p.prefix)) ?? PAGES[1];
+  const at = split(path, page.prefix);
+  if (at.step === '') return showPage(pages, page, at.token, req, res);
+  // Every step of a page (options, vote, reject, finish) is a POST.
+  if (req.method !== 'POST') {
+    req.resume();
+    return send(res, 405, 'text/plain; charset=utf-8', 'POST only', { Allow: 'POST' });
+  }
+  return runStep(pages, page, at, req, res);
 }
 
 /**
@@ -42,117 +141,36 @@ function answerOf(action: ApprovalAction, result: ApprovalActionResult): { ok: b
  * POST to the page's own path, from its own origin, with its one-time token; rate-limited per
  * client; tokens never reach a log.
  */
-export function passkeyPages(options: PasskeyPagesOptions): PasskeyPages {
-  const { passkeys, registry, log } = options;
-  const limit = new RateLimit(options.ratePerMinute ?? 60, 60_000);
+export class PasskeyPages {
+  readonly #limit: RateLimit;
 
-  const page = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    render: () => string | Promise<string>,
-  ): Promise<void> => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      send(res, 405, 'text/plain; charset=utf-8', 'GET only', { Allow: 'GET' });
+  constructor(private readonly options: PasskeyPagesOptions) {
+    this.#limit = new RateLimit(options.ratePerMinute ?? 60, 60_000);
+  }
+
+  /** Whether this path is one of the pages' (the listener hands it over then). */
+  owns(path: string): boolean {
+    return path.startsWith(ENROL_PATH) || path.startsWith(APPROVE_PATH) || path.startsWith(ASSETS_PATH);
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const wait = this.#limit.take(req.socket.remoteAddress ?? 'unknown');
+    if (wait > 0) {
+      req.resume();
+      send(res, 429, 'text/plain; charset=utf-8', 'too many requests; try again shortly', {
+        'Retry-After': String(wait),
+      });
       return;
     }
-    sendHtml(res, 200, await render());
-  };
-
-  const enrol = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    token: string,
-    step: string,
-  ): Promise<void> => {
-    if (step === '') return page(req, res, async () => enrolPage(await passkeys.enrolPage(token)));
-    const body = await readJson(req, passkeys.rp().origin);
-    if (step === 'options') return sendData(res, 200, await passkeys.enrolOptions(token));
-    if (step === 'finish') {
-      const added = await passkeys.enrolFinish(token, body.name, body.response);
-      return sendData(res, 200, {
-        ok: true,
-        line: `Passkey "${added.name}" registered. You can close this page: approvals that need it will ask for it.`,
-      });
-    }
-    sendData(res, 404, { error: 'no such step' });
-  };
-
-  const approve = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    token: string,
-    step: string,
-  ): Promise<void> => {
-    if (step === '')
-      return page(req, res, async () => approvePage(await passkeys.approvalPage(token), registry));
-    const body = await readJson(req, passkeys.rp().origin);
-    switch (step) {
-      case 'options': {
-        const attempt = typeof body.attempt === 'number' ? body.attempt : Number.NaN;
-        return sendData(res, 200, await passkeys.approvalOptions(token, attempt));
-      }
-      case 'vote':
-        return sendData(res, 200, answerOf('approve', await passkeys.approvalFinish(token, body.response)));
-      case 'reject': {
-        const reason = typeof body.reason === 'string' ? body.reason : '';
-        return sendData(res, 200, answerOf('reject', await passkeys.rejectFinish(token, reason)));
-      }
-      default:
-        sendData(res, 404, { error: 'no such step' });
-    }
-  };
-
-  const asset = async (res: ServerResponse, name: string): Promise<void> => {
-    const assets = await loadAssets();
-    if (name === 'passkey-page.js') return send(res, 200, 'text/javascript; charset=utf-8', assets.script);
-    if (name === 'page.css') return send(res, 200, 'text/css; charset=utf-8', assets.css);
-    send(res, 404, 'text/plain; charset=utf-8', 'not found');
-  };
-
-  /** Why it could not go on, as the page or its script expects it. */
-  const problem = (req: IncomingMessage, res: ServerResponse, status: number, message: string): void => {
-    if (req.method === 'GET') sendHtml(res, status, problemPage('This link cannot be used', message));
-    else sendData(res, status, { error: message });
-  };
-
-  return {
-    owns: (path) =>
-      path.startsWith(ENROL_PATH) || path.startsWith(APPROVE_PATH) || path.startsWith(ASSETS_PATH),
-    async handle(req, res, path) {
-      const client = req.socket.remoteAddress ?? 'unknown';
-      const wait = limit.take(client);
-      if (wait > 0) {
+    try {
+      await route(this.options, req, res, path);
+    } catch (error) {
+      if (error instanceof PasskeyError || error instanceof BadRequest) {
         req.resume();
-        send(res, 429, 'text/plain; charset=utf-8', 'too many requests; try again shortly', {
-          'Retry-After': String(wait),
-        });
-        return;
+        return problem(req, res, error.status, error.message);
       }
-      try {
-        if (path.startsWith(ASSETS_PATH)) return await asset(res, path.slice(ASSETS_PATH.length));
-        // A page is read with GET; every step of it (options, vote, reject, finish) is a POST.
-        const isStep = split(path, path.startsWith(ENROL_PATH) ? ENROL_PATH : APPROVE_PATH).step !== '';
-        if (isStep && req.method !== 'POST') {
-          req.resume();
-          return send(res, 405, 'text/plain; charset=utf-8', 'POST only', { Allow: 'POST' });
-        }
-        if (path.startsWith(ENROL_PATH)) {
-          const { token, step } = split(path, ENROL_PATH);
-          return await enrol(req, res, token, step);
-        }
-        const { token, step } = split(path, APPROVE_PATH);
-        return await approve(req, res, token, step);
-      } catch (error) {
-        if (error instanceof PasskeyError || error instanceof BadRequest) {
-          req.resume();
-          return problem(req, res, error.status, error.message);
-        }
-        log.error('passkey page failed', {
-          path: loggablePath(path),
-          error,
-        });
-        problem(req, res, 500, 'bankops could not finish this; try again, or ask for a new link');
-      }
-    },
-  };
+      this.options.log.error('passkey page failed', { path: loggablePath(path), error });
+      problem(req, res, 500, 'bankops could not finish this; try again, or ask for a new link');
+    }
+  }
 }

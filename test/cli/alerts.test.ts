@@ -104,22 +104,28 @@ describe('bankops alerts', () => {
     const db = openDatabase(home.dbPath);
     const entries = db
       .prepare(
-        "SELECT actor, tool, decision, outcome FROM audit_log WHERE tool LIKE '%balance_alert%' ORDER BY seq",
+        "SELECT actor, tool, decision, outcome FROM audit_log WHERE tool LIKE '%balance_alert%' AND outcome IN ('ok', 'failed') ORDER BY seq",
       )
       .all();
     const rows = db.prepare('SELECT count(*) AS n FROM balance_alerts').get();
     db.close();
     expect(rows).toEqual({ n: 0 });
+    // How each attempt ended, as the executor records every call: a request refused before it ran
+    // (the policy, the input), or run and failed on what it found (no CHF balance, no such alert).
     expect(entries).toEqual([
       { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'allow', outcome: 'ok' },
       // JPY 10.5, CHF, #fx, 0 (what the command line cannot read never reaches the core).
       { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'invalid', outcome: 'failed' },
-      { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'invalid', outcome: 'failed' },
+      { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'allow', outcome: 'failed' },
       { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'invalid', outcome: 'failed' },
       { actor: 'cli:alice', tool: 'create_balance_alert', decision: 'invalid', outcome: 'failed' },
       { actor: 'cli:viewer', tool: 'create_balance_alert', decision: 'deny', outcome: 'failed' },
-      { actor: 'cli:alice', tool: 'delete_balance_alert', decision: 'invalid', outcome: 'failed' },
+      { actor: 'cli:alice', tool: 'delete_balance_alert', decision: 'allow', outcome: 'failed' },
+      // The lists are reads, on record like every read.
+      { actor: 'cli:viewer', tool: 'list_balance_alerts', decision: 'allow', outcome: 'ok' },
+      { actor: 'cli:alice', tool: 'list_balance_alerts', decision: 'allow', outcome: 'ok' },
       { actor: 'cli:alice', tool: 'delete_balance_alert', decision: 'allow', outcome: 'ok' },
+      { actor: 'cli:alice', tool: 'list_balance_alerts', decision: 'allow', outcome: 'ok' },
     ]);
   });
 });

@@ -1,18 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AlertPost, type BalanceAlert, BalanceAlerts } from '../../src/core/alerts/index.js';
+import { AlertBook, type AlertPost, type BalanceAlert, checkAlerts } from '../../src/core/alerts/index.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
+import { Executor } from '../../src/core/executor.js';
 import { createLogger } from '../../src/core/log.js';
-import { parsePolicyText } from '../../src/core/policy/index.js';
+import type { Actor } from '../../src/core/policy/index.js';
+import { defaultPolicyPath, PolicyStore } from '../../src/core/policy/index.js';
 import type { Storage } from '../../src/core/store/index.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
 import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
 import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
+import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { createRegistry } from '../../src/tools/index.js';
 import { injectFault } from '../helpers/client-http.js';
 import { type ManualClock, manualClock } from '../helpers/clock.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
@@ -91,23 +95,44 @@ const alert = (id: string, changes: Partial<BalanceAlert> = {}): BalanceAlert =>
   ...changes,
 });
 
-const policy = parsePolicyText(
-  readFileSync(join(import.meta.dirname, '..', '..', 'policy', 'default.yaml'), 'utf8'),
-  'default.yaml',
-);
+// The shipped policy: its `system: alerts` entry is what lets the check read the balances.
+const policy = PolicyStore.load(defaultPolicyPath());
+const registry = createRegistry();
 
-/** The balance alerts on `storage`, checked every 5 minutes on `clock`; log lines into `lines` when given. */
-function balanceAlerts(storage: Storage, clock: ManualClock, lines?: string[]): BalanceAlerts {
-  return new BalanceAlerts({
+/**
+ * The balance alerts on `storage`, checked every 5 minutes on `clock`, through an executor on the
+ * same storage under the shipped policy (the alert tools add them, the check reads as
+ * `system:alerts`); log lines into `lines` when given.
+ */
+function balanceAlerts(storage: Storage, clock: ManualClock, lines?: string[], under = policy) {
+  const c = sandbox.credentials;
+  const executor = new Executor({
     storage,
+    registry,
+    policy: under,
     audit: new AuditLog(storage),
     client,
-    policy: () => policy,
-    companyCode: sandbox.credentials.companyId,
-    clock,
-    intervalMs: 300_000,
-    ...(lines === undefined ? {} : { log: createLogger('info', (line) => lines.push(line)) }),
+    defaults: {
+      companyCode: c.companyId,
+      programCode: c.programCode,
+      agentCode: c.agentCode,
+      subagentCode: c.subagentCode,
+    },
+    alerts: new AlertBook(storage, clock, 300_000),
+    // The calls here (the balances, alerts) see no card: the directory stays empty.
+    cards: sqliteCards(openDatabase(':memory:')),
   });
+  const deps = {
+    storage,
+    execute: executor.execute.bind(executor),
+    clock,
+    ...(lines === undefined ? {} : { log: createLogger('info', (line) => lines.push(line)) }),
+  };
+  return {
+    add: (actor: Actor, input: { currency: string; amount: number; channel: string }) =>
+      executor.execute({ tool: 'create_balance_alert', input, actor }),
+    check: (post: (post: AlertPost) => Promise<void>) => checkAlerts(deps, post),
+  };
 }
 
 describe.each(BACKENDS)('balance alerts on $name', (backend) => {
@@ -174,8 +199,8 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
     }
     expect(reads() - before).toBe(3);
     expect(
-      posts.map((p) => [p.kind, p.alert.thresholdMinor, p.balance, p.dedupeKey.replace(/alr_\w+/, 'id')]),
-    ).toEqual([['below', 13_000_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1:below']]);
+      posts.map((p) => [p.kind, p.alert.below, p.balance, p.dedupeKey.replace(/alr_\w+/, 'id')]),
+    ).toEqual([['below', 130_000, { amount: 120_000, currency: 'EUR' }, 'balance-alert:id:1:below']]);
     // A post that could not be queued (the database failed) leaves that alert's state as it was,
     // and the other alerts are checked all the same: the next check makes the same post under the
     // same key, which the outbox keeps once.
@@ -252,5 +277,45 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
       'balance-alert:alr_00000000ff:1:below',
     ]);
     expect(new Set(keys).size).toBe(2);
+  });
+});
+
+const shipped = readFileSync(defaultPolicyPath(), 'utf8');
+const POLICIES = [
+  {
+    name: 'without the `system: alerts` entry',
+    text: shipped.replace(/\n {2}- match: \{ system: alerts \}\n {4}roles: \[viewer\]\n/, '\n'),
+    says: 'system:alerts is an unknown actor',
+  },
+  {
+    name: 'asking for approval of get_balances',
+    text: shipped.replace(
+      /\nrules:\n/,
+      '\nrules:\n  - name: balances-approved\n    tools: [get_balances]\n    allow: [viewer]\n    approval: { approvers: 1, role: approver }\n',
+    ),
+    says: "needs approval (rule 'balances-approved'), which system:alerts cannot wait for",
+  },
+];
+
+describe.each(POLICIES)('the check under a policy $name', ({ name, text, says }) => {
+  it('is refused, opens nothing, and each alert says once that its balance cannot be read, and why', async () => {
+    expect(text).not.toBe(shipped);
+    const file = join(dir, `${name.replace(/\W+/g, '-')}.yaml`);
+    writeFileSync(file, text);
+    const [storage] = await (BACKENDS[0] as (typeof BACKENDS)[number]).twoReplicas();
+    const alerts = balanceAlerts(
+      storage,
+      manualClock('2026-11-26T12:00:00Z'),
+      undefined,
+      PolicyStore.load(file),
+    );
+    await storage.transaction((tx) => tx.alerts.add(alert('alr_0000000a11', { thresholdMinor: 99_000_000 })));
+    const posts: AlertPost[] = [];
+    for (let i = 0; i < 2; i += 1)
+      await alerts.check(async (post) => {
+        posts.push(post);
+      });
+    expect(posts.map((p) => [p.kind, p.error])).toEqual([['read-failed', expect.stringContaining(says)]]);
+    expect(await storage.read((s) => s.approvals.list({ limit: 10 }))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderText } from '../../src/cli/render/text.js';
 import { settlementLine, statusLine } from '../../src/present/approval-words.js';
 import { approvalDocument } from '../../src/present/output/index.js';
-import { approvalMessage } from '../../src/slack/approvals/message.js';
+import { approvalMessage } from '../../src/slack/approvals/messages/approval.js';
 import { PAYOUT, pending, until } from '../helpers/approvals.js';
 import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';

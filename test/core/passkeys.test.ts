@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
+import { checkAssertion } from '../../src/core/passkeys/assertion.js';
+import { challengeOf } from '../../src/core/passkeys/challenge.js';
 import { PasskeyError, verifySignatures } from '../../src/core/passkeys/index.js';
 import { PolicyStore } from '../../src/core/policy/index.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
@@ -244,5 +246,63 @@ describe('audit verify --signatures', () => {
     } finally {
       db.close();
     }
+  });
+});
+
+describe('an assertion', () => {
+  // What a vote signs, and a fresh authenticator's answers to it, each breaking one rule: bankops
+  // reads what the answer claims before the library checks the signature, so each has its code.
+  const key = new SoftPasskey(ORIGIN);
+  const signed = {
+    approvalId: 'apr_test',
+    attempt: 1,
+    tool: 'create_payout',
+    input: { amount: 1000 },
+    bound: null,
+    person: 'alice',
+    nonce: 'n0nce',
+  };
+  const check = (response: Record<string, unknown>, over = signed) => {
+    const assertion = (response as { response: Record<string, string> }).response;
+    return checkAssertion({
+      credentialId: key.id,
+      publicKey: key.publicKey,
+      signed: over,
+      assertion: {
+        authenticatorData: assertion.authenticatorData ?? '',
+        clientDataJSON: assertion.clientDataJSON ?? '',
+        signature: assertion.signature ?? '',
+      },
+      origin: ORIGIN,
+      rpId: 'localhost',
+    });
+  };
+  const challenge = Buffer.from(challengeOf(signed)).toString('base64url');
+
+  it('verifies one that keeps every rule, and names the rule each other one breaks', async () => {
+    expect(await check(key.sign({ challenge }))).toEqual({ ok: true, counter: key.counter });
+    const cases: [Record<string, unknown>, string, string][] = [
+      [key.sign({ challenge }, ORIGIN, { type: 'webauthn.create' }), 'not_an_assertion', 'not an assertion'],
+      [key.sign({ challenge: 'c29tZXRoaW5nIGVsc2U' }), 'challenge', 'signed something else'],
+      [key.sign({ challenge }, 'https://bank0ps.example'), 'origin', 'on another site'],
+      [key.sign({ challenge }, ORIGIN, { rpId: 'bank0ps.example' }), 'rp_id', 'another relying party'],
+      [key.sign({ challenge }, ORIGIN, { flags: 0x04 }), 'user_presence', 'without the person present'],
+      [key.sign({ challenge }, ORIGIN, { flags: 0x01 }), 'user_verification', 'did not verify the user'],
+    ];
+    for (const [response, refusal, words] of cases) {
+      const result = await check(response);
+      expect(result).toMatchObject({ ok: false, refusal });
+      expect(result.ok === false && result.reason).toContain(words);
+    }
+  });
+
+  it('refuses a signature that does not match, and an answer that cannot be read', async () => {
+    const response = key.sign({ challenge }) as { response: Record<string, string> };
+    const bytes = Buffer.from(response.response.signature ?? '', 'base64url');
+    bytes[bytes.length - 1] = (bytes.at(-1) ?? 0) ^ 1;
+    const forged = { response: { ...response.response, signature: bytes.toString('base64url') } };
+    expect(await check(forged)).toMatchObject({ ok: false, refusal: 'signature' });
+    const cut = { response: { ...response.response, authenticatorData: 'AAAA' } };
+    expect(await check(cut)).toMatchObject({ ok: false, refusal: 'unreadable' });
   });
 });

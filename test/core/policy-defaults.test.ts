@@ -7,7 +7,7 @@ import {
   policyPath,
   rolesOf,
 } from '../../src/core/policy/index.js';
-import { cliUser, mcpActor, slackUser, tools } from '../helpers/policy.js';
+import { cliUser, mcpActor, slackUser, tool, tools } from '../helpers/policy.js';
 
 const policy = PolicyStore.load(defaultPolicyPath()).current();
 const alice = cliUser('alice');
@@ -53,6 +53,20 @@ describe('shipped default policy', () => {
       },
     );
     expect(policy.mcpKeys).toEqual([]);
+  });
+
+  it("lets bankops's balance alerts check read the balances as system:alerts, and nothing of anyone else", async () => {
+    const { systemActor } = await import('../../src/core/actors.js');
+    const check = systemActor('alerts');
+    expect(rolesOf(policy, check)).toEqual(['viewer']);
+    expect(
+      evaluate(policy, { tool: tool('get_balances', { readOnly: true }), input: {}, actor: check }),
+    ).toMatchObject({
+      decision: 'allow',
+    });
+    expect(rolesOf(policy, systemActor('other'))).toEqual([]);
+    // Matched for bankops's own actors only: a Slack user carrying the same field gets nothing of it.
+    expect(rolesOf(policy, { ...slackUser('U1'), system: 'alerts' })).toEqual([]);
   });
 
   it('allows reads and plain writes without approval', () => {

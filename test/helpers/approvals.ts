@@ -92,14 +92,16 @@ export async function startChild(
     stderr += chunk.toString();
   });
   const answers = () => stdout.split('\n').filter((line) => line.trim() !== '');
-  const next = async (): Promise<Record<string, unknown>> => {
-    await until(() => answers().length > taken || child.exitCode !== null, 'an answer from the child');
+  const next = async (ms?: number): Promise<Record<string, unknown>> => {
+    await until(() => answers().length > taken || child.exitCode !== null, 'an answer from the child', ms);
     const line = answers()[taken];
     if (line === undefined) throw new Error(`the child exited: ${stderr}`);
     taken += 1;
     return JSON.parse(line) as Record<string, unknown>;
   };
-  const ready = await next();
+  // Its start compiles and loads the whole runtime (about 4 s of one core); several children start
+  // at once, beside other test files: a minute before it counts as not started.
+  const ready = await next(60_000);
   if (ready.ready !== true) throw new Error(`the child did not start: ${stderr}`);
   return {
     process: child,

@@ -133,9 +133,13 @@ export function cliEnvFor(t: Pick<SlackTest, 'dir' | 'sandbox'>, actor: string):
 /** Asks for a payout by slash command as `user`; resolves with the approval's id once its message is posted. */
 export async function askApproval(t: SlackTest, user: string, text: string): Promise<string> {
   const { id } = await t.slack.command(user, text);
-  const answer = textOf((await t.api.answers(id)).at(-1)?.body ?? {});
-  const approval = /apr_\w+/.exec(answer)?.[0];
-  if (approval === undefined) throw new Error(answer);
+  // On a slow machine a "working…" note comes first: the answer is the one that names the approval.
+  const approval = await t.api.waitFor(() =>
+    t.api
+      .answersTo(id)
+      .map((post) => /apr_\w+/.exec(textOf(post.body))?.[0])
+      .find((found) => found !== undefined),
+  );
   await t.api.waitFor(() => approvalPost(t.api, approval));
   return approval;
 }

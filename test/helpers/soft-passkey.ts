@@ -28,6 +28,11 @@ export class SoftPasskey {
     return b64(this.credentialId);
   }
 
+  /** The COSE public key, base64url, as bankops keeps it once enrolled. */
+  get publicKey(): string {
+    return b64(this.#cosePublicKey());
+  }
+
   #cosePublicKey(): Uint8Array {
     const jwk = this.#publicKey.export({ format: 'jwk' });
     const cose = new Map<number, number | Uint8Array>([
@@ -40,10 +45,10 @@ export class SoftPasskey {
     return isoCBOR.encode(cose);
   }
 
-  #authData(flags: number, attested?: Uint8Array): Buffer {
+  #authData(flags: number, attested?: Uint8Array, rpId = this.rpId): Buffer {
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(this.counter);
-    return Buffer.concat([sha256(this.rpId), Buffer.from([flags]), counter, ...(attested ? [attested] : [])]);
+    return Buffer.concat([sha256(rpId), Buffer.from([flags]), counter, ...(attested ? [attested] : [])]);
   }
 
   /** Answers `navigator.credentials.create` options. */
@@ -81,14 +86,23 @@ export class SoftPasskey {
     };
   }
 
-  /** Answers `navigator.credentials.get` options, as `origin` (a phishing site would differ). */
-  sign(options: { challenge: string }, origin = this.origin): Record<string, unknown> {
+  /**
+   * Answers `navigator.credentials.get` options, as `origin` (a phishing site would differ);
+   * `unlike` makes the answer break one rule, signed all the same (another ceremony, an
+   * authenticator that did not verify the person, another relying party).
+   */
+  sign(
+    options: { challenge: string },
+    origin = this.origin,
+    unlike: { type?: string; flags?: number; rpId?: string } = {},
+  ): Record<string, unknown> {
     this.counter += 1;
+    const type = unlike.type ?? 'webauthn.get';
     const clientDataJSON = Buffer.from(
-      JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }),
+      JSON.stringify({ type, challenge: options.challenge, origin, crossOrigin: false }),
     );
     // UP | UV
-    const authenticatorData = this.#authData(0x05);
+    const authenticatorData = this.#authData(unlike.flags ?? 0x05, undefined, unlike.rpId);
     const signer = createSign('sha256');
     signer.update(Buffer.concat([authenticatorData, sha256(clientDataJSON)]));
     const signature = signer.sign(this.#privateKey);

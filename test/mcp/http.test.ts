@@ -13,10 +13,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/app/config.js';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
+import { startServe } from '../../src/app/serve.js';
 import { cliActor } from '../../src/core/actors.js';
 import { createLogger } from '../../src/core/log.js';
 import { defaultPolicyPath } from '../../src/core/policy/default-path.js';
-import { type RunningMcpHttp, startMcpHttp } from '../../src/mcp/http.js';
+import type { McpHttpHandlerOptions } from '../../src/mcp/http/handler.js';
+import { MCP_PATH } from '../../src/mcp/http.js';
 
 const KEY = `bk_${randomBytes(24).toString('hex')}`;
 const VIEWER_KEY = `bk_${randomBytes(24).toString('hex')}`;
@@ -61,7 +63,28 @@ const PAYOUT = {
 let dir: string;
 let policyPath: string;
 let runtime: Runtime;
-let mcp: RunningMcpHttp;
+let mcp: RunningMcp;
+
+interface RunningMcp {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** MCP as `bankops serve` mounts it (Slack off): the one listener's `/mcp`, with these options. */
+async function startMcp(
+  options: Omit<McpHttpHandlerOptions, 'runtime'> & { host?: string } = {},
+): Promise<RunningMcp> {
+  const { host = '127.0.0.1', ...mcpOptions } = options;
+  const serve = await startServe({
+    runtime,
+    host,
+    port: 0,
+    mcp: mcpOptions,
+    settings: { slack: { enabled: false, why: 'not in this test' } },
+  });
+  return { url: `${serve.url}${MCP_PATH}`, port: serve.port, close: () => serve.close() };
+}
 const logLines: string[] = [];
 const clients: Client[] = [];
 
@@ -159,7 +182,7 @@ beforeAll(async () => {
       log: createLogger('debug', (line) => logLines.push(line)),
     },
   );
-  mcp = await startMcpHttp({ runtime, port: 0, allowedOrigins: ['https://assistant.example'] });
+  mcp = await startMcp({ allowedOrigins: ['https://assistant.example'] });
 });
 
 afterAll(async () => {
@@ -442,7 +465,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('ends a revoked key’s session after a grace even if a call never answers (a cancelled one)', async () => {
-    const graceful = await startMcpHttp({ runtime, port: 0, revokeGraceMs: 300 });
+    const graceful = await startMcp({ revokeGraceMs: 300 });
     try {
       const headers = await openRawSession(VIEWER_KEY, graceful.url);
       await slowNextBankingCall(10_000);
@@ -519,7 +542,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('ends idle sessions', async () => {
-    const short = await startMcpHttp({ runtime, port: 0, idleTimeoutMs: 100 });
+    const short = await startMcp({ idleTimeoutMs: 100 });
     try {
       const opened = await post(INITIALIZE, { Authorization: `Bearer ${KEY}` }, short.url);
       expect(opened.status).toBe(200);
@@ -540,7 +563,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('never locks a key out: 100 abandoned sessions, then a new client connects at once', async () => {
-    const small = await startMcpHttp({ runtime, port: 0 });
+    const small = await startMcp();
     try {
       // What a reconnecting assistant leaves behind: the v1 client's close() sends no DELETE.
       for (let i = 0; i < 100; i += 1) {
@@ -561,7 +584,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('makes room for a session by ending the least recently used idle one; refuses only when all are busy', async () => {
-    const small = await startMcpHttp({ runtime, port: 0, maxSessionsPerKey: 2 });
+    const small = await startMcp({ maxSessionsPerKey: 2 });
     const streams: AbortController[] = [];
     const listOn = (headers: Record<string, string>) =>
       post({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, headers, small.url);
@@ -631,9 +654,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('offers only read tools in read-only mode, and only the chosen toolsets', async () => {
-    const readOnly = await startMcpHttp({
-      runtime,
-      port: 0,
+    const readOnly = await startMcp({
       readOnly: true,
       toolsets: ['banking', 'issuing_b'],
     });
@@ -661,7 +682,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('on close, lets a tool call in flight finish, and turns new requests away', async () => {
-    const draining = await startMcpHttp({ runtime, port: 0 });
+    const draining = await startMcp();
     const { client } = await connect(KEY, { url: draining.url });
     await slowNextBankingCall(600);
     const call = client.callTool({ name: 'list_accounts', arguments: {} }, undefined, { timeout: 5000 });
@@ -679,9 +700,7 @@ describe('MCP over Streamable HTTP', () => {
   });
 
   it('refuses to listen on a non-loopback address unless allowed explicitly', async () => {
-    await expect(startMcpHttp({ runtime, host: '0.0.0.0', port: 0 })).rejects.toThrow(
-      /refusing to listen on 0\.0\.0\.0/,
-    );
+    await expect(startMcp({ host: '0.0.0.0' })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0/);
   });
 
   it('never writes a key to the log', () => {

@@ -235,6 +235,36 @@ describe('MCP server over in-memory transports: tools/call', () => {
     expect(result.structuredContent).toMatchObject({ status: 'ok', result: expect.any(Object) });
   });
 
+  it('adds, lists and removes a balance alert, tools like the others (bankops serve checks them)', async () => {
+    const added = await call('create_balance_alert', {
+      currency: 'EUR',
+      amount: 20_000.5,
+      channel: 'C0TREASURY',
+    });
+    if (added.isError) throw new Error(textOf(added));
+    const { result } = added.structuredContent as { result: { alert: { id: string } } };
+    expect(result).toMatchObject({
+      alert: {
+        currency: 'EUR',
+        below: 20_000.5,
+        channel: 'C0TREASURY',
+        level: 'unknown',
+        createdBy: 'mcp:stdio',
+      },
+      checkEverySeconds: 300,
+    });
+    const listed = await call('list_balance_alerts');
+    expect((listed.structuredContent as { alerts: { id: string }[] }).alerts.map((a) => a.id)).toContain(
+      result.alert.id,
+    );
+    const held = await call('create_balance_alert', { currency: 'CHF', amount: 10, channel: 'C0TREASURY' });
+    expect(held.isError).toBe(true);
+    expect(textOf(held)).toContain('the account has no CHF balance');
+    expect((await call('delete_balance_alert', { id: result.alert.id })).isError).toBeFalsy();
+    const again = await call('delete_balance_alert', { id: result.alert.id });
+    expect(textOf(again)).toContain(`no alert ${result.alert.id}`);
+  });
+
   it('takes an idempotency key on every write: a retry returns the first result, another input is refused', async () => {
     const { tools } = await client.listTools();
     for (const tool of tools) {

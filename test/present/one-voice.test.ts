@@ -9,9 +9,9 @@ import { approvalSummary } from '../../src/present/approval-summary.js';
 import { factLines, statusLine } from '../../src/present/approval-words.js';
 import { FAILURE_WORDS } from '../../src/present/failure.js';
 import { approvalDocument, resultDocument } from '../../src/present/output/index.js';
-import { outcomeLine } from '../../src/slack/approvals/buttons.js';
-import { approvalMessage } from '../../src/slack/approvals/message.js';
-import { requestedMessage } from '../../src/slack/approvals/requested.js';
+import { approvalMessage } from '../../src/slack/approvals/messages/approval.js';
+import { outcomeLine } from '../../src/slack/approvals/messages/clicked.js';
+import { requestedMessage } from '../../src/slack/approvals/messages/requested.js';
 import type { SlackMessage } from '../../src/slack/render/message.js';
 import { outcomeMessage } from '../../src/slack/render/outcome.js';
 import { fault, PAYOUT, pending } from '../helpers/approvals.js';
@@ -181,7 +181,7 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
       status: 'failed',
       tool: 'get_balances',
       error: {
-        kind: 'internal',
+        kind: 'unavailable',
         operation: 'database',
         message: 'bankops cannot reach its database at 127.0.0.1:5432/bankops (connection refused)',
       },

@@ -29,6 +29,7 @@ describe('help for every tool', () => {
     const waiting = registry.list().filter((t) => toolHelp(t).placeholders.length > 0);
     expect(waiting.map((t) => t.name).sort()).toEqual([
       'activate_card_a',
+      'delete_balance_alert',
       'get_approval',
       'get_conversion',
       'get_payout',

@@ -109,10 +109,17 @@ describe('balance alerts', () => {
     expect(await say(USERS.operator, 'alert balance EUR below 10 #nope')).toContain(
       'is not a channel Slack linked',
     );
+    // Each on record as the executor records any call: refused before it ran (the policy, the
+    // input), or run and failed on what the service answered (no CHF balance).
     const refusals = (await t.runtime.audit.tail(10)).filter(
       (e) => e.tool === 'create_balance_alert' && e.outcome === 'failed',
     );
-    expect(refusals.map((e) => e.decision)).toEqual(['deny', 'invalid', 'invalid']);
+    expect(refusals.map((e) => [e.decision, e.event])).toEqual([
+      ['deny', 'requested'],
+      ['allow', 'failed'],
+      ['invalid', 'requested'],
+    ]);
+    expect(refusals[1]?.error).toContain('the account has no CHF balance');
     expect(await t.runtime.storage.read((s) => s.alerts.list())).toHaveLength(3);
   });
 
@@ -220,11 +227,15 @@ describe('balance alerts', () => {
     await convert(30_000, 'EUR', 'USD');
     await nextCheck();
     expect(postedTo(TREASURY)).toHaveLength(count);
-    const removed = (await t.runtime.audit.tail(10)).filter((e) => e.tool === 'delete_balance_alert');
+    // How each attempt ended (a write is on record before it runs too: requested, executing).
+    const removed = (await t.runtime.audit.tail(20)).filter(
+      (e) => e.tool === 'delete_balance_alert' && (e.outcome === 'ok' || e.outcome === 'failed'),
+    );
     expect(removed.map((e) => [e.actor, e.decision, e.outcome])).toEqual([
       [`slack:${USERS.viewer}`, 'deny', 'failed'],
       [`slack:${USERS.operator}`, 'allow', 'ok'],
-      [`slack:${USERS.operator}`, 'invalid', 'failed'],
+      [`slack:${USERS.operator}`, 'allow', 'failed'],
     ]);
+    expect(removed[2]?.error).toContain(`no alert ${eurId}`);
   });
 });

@@ -115,8 +115,10 @@ describe('every tool of the registry: shape', () => {
       idempotent: expect.any(Boolean),
       openWorld: expect.any(Boolean),
     });
-    // Admin tools read bankops' own state (its approvals); every other toolset is the service's.
-    expect(tool.hints.openWorld, name).toBe(tool.toolset !== 'admin');
+    // Admin tools read bankops' own state (its approvals), and so do the balance alert tools but
+    // the one that checks the currency at the service; every other tool is the service's.
+    const own = tool.toolset === 'admin' || ['list_balance_alerts', 'delete_balance_alert'].includes(name);
+    expect(tool.hints.openWorld, name).toBe(!own);
     if (tool.hints.readOnly) expect(tool.hints.destructive, name).toBe(false);
   });
 

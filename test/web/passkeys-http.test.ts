@@ -87,6 +87,15 @@ describe('the passkey pages over HTTP', () => {
         })
       ).status,
     ).toBe(415);
+    // The listener's one body reader: at most 32 KB, a JSON object.
+    const post = (body: string) =>
+      fetch(`${link}/options`, { method: 'POST', headers: { ...json, origin }, body });
+    expect((await post(JSON.stringify({ pad: 'x'.repeat(40_000) }))).status).toBe(413);
+    for (const body of ['[1]', 'not json']) {
+      const refused = await post(body);
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: 'the body is not a JSON object' });
+    }
     const ok = await fetch(`${link}/options`, {
       method: 'POST',
       headers: { ...json, origin },

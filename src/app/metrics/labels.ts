@@ -41,6 +41,3 @@ export function serviceStatusLabel(httpStatus: number | undefined, errorKind: st
  */
 export const operationLabel = (operation: string): string =>
   /^[a-z][a-zA-Z]{0,30}(\.[a-zA-Z_]{1,30}){0,3}$/.test(operation) ? operation : 'other';
-
-/** The front ends the executor knows (`Actor['frontEnd']`). */
-export const FRONT_ENDS = ['slack', 'mcp', 'cli'] as const;

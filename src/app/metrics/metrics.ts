@@ -90,7 +90,11 @@ export class ServeMetrics {
         backlog: await sources.outboxBacklog?.(),
       });
       const read = await within(reading(), sources.databaseDeadlineMs ?? Number.POSITIVE_INFINITY);
-      if (read === undefined) throw new Error('the database did not answer in time');
+      // No answer in time: said down, as for a failed read.
+      if (read === undefined) {
+        m.up.set(0);
+        return;
+      }
       const { census, head, cursors, backlog } = read.value;
       const counts = new Map(census.byState.map((row) => [row.state, row.count]));
       for (const state of APPROVAL_STATES) m.approvals.set({ state }, counts.get(state) ?? 0);

@@ -64,7 +64,7 @@ function allowed(req: IncomingMessage, res: ServerResponse, key: string | undefi
  * the network to it silently stops carrying packets (a statement then waits for the pool's query
  * timeout): the database is then said down.
  */
-export const HEALTH_DEADLINE_MS = 2_000;
+const HEALTH_DEADLINE_MS = 2_000;
 
 /** The storage answers a cheap read (the feed's head: one indexed read). */
 function storageReads(storage: Storage): Promise<boolean> {

@@ -1,11 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { Runtime } from '../../app/runtime.js';
-import type { AlertResult, BalanceAlert } from '../../core/alerts/index.js';
+import type { AlertView } from '../../core/alerts/index.js';
+import { CodedError } from '../../core/errors.js';
 import { standingWords, thresholdWords } from '../../present/alert-words.js';
 import { readNumber } from '../../present/args.js';
+import { resultDocument } from '../../present/output/index.js';
+import { createBalanceAlert } from '../../tools/alerts/create-balance-alert.js';
+import { deleteBalanceAlert } from '../../tools/alerts/delete-balance-alert.js';
+import { listBalanceAlerts } from '../../tools/alerts/list-balance-alerts.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
-import { type OutputMode, outputMode } from '../output.js';
+import { type OutputMode, outputMode, printDocument } from '../output.js';
 
 export const ALERTS_HELP = `Usage:
   bankops alerts add balance <CUR> below <amount> --channel <id> [--as <name>] [--json]
@@ -25,7 +30,8 @@ when reads work again. In Slack: /bank alert balance EUR below 20000 #treasury.
   remove  stops one alert, by its id
 
 Adding and removing are writes and listing a read under the policy (operators and viewers under
-the shipped one); each is audited, refusals too.
+the shipped one); each is audited, refusals too. These commands are short forms of the tools
+create_balance_alert, list_balance_alerts and delete_balance_alert (bankops call, MCP, /bank).
 
 Exit status: 0 done, 1 the service could not be read, 2 usage, invalid input or unknown id,
 3 refused by the policy.
@@ -33,7 +39,7 @@ Exit status: 0 done, 1 the service could not be read, 2 usage, invalid input or 
 
 const SUBCOMMANDS = ['add', 'list', 'remove'];
 
-const record = (alert: BalanceAlert) => ({
+const record = (alert: AlertView) => ({
   id: alert.id,
   currency: alert.currency,
   below: thresholdWords(alert),
@@ -43,16 +49,6 @@ const record = (alert: BalanceAlert) => ({
   createdAt: alert.createdAt,
   checkedAt: alert.checkedAt,
 });
-
-/** A refusal or invalid input as its exit status; the value when done. */
-function settled<T>(result: AlertResult<T>, mode: OutputMode): T | number {
-  if (result.status === 'ok') return result.value;
-  const status = result.status === 'denied' ? 'refused' : 'invalid';
-  const message = result.status === 'denied' ? result.reason : result.message;
-  if (mode.text) err(`bankops: ${result.status === 'denied' ? 'not allowed: ' : ''}${message}\n`);
-  else printJson({ status, message });
-  return result.status === 'denied' ? EXIT.denied : EXIT.invalid;
-}
 
 /** `add balance EUR below 20000`: the words after `add`. */
 function newAlert(words: readonly string[], channel: string | undefined) {
@@ -70,42 +66,13 @@ function newAlert(words: readonly string[], channel: string | undefined) {
   return { currency: currency.toUpperCase(), amount: value, channel };
 }
 
-async function run(
-  runtime: Runtime,
-  sub: string,
-  words: string[],
-  as: string | undefined,
-  channel: string | undefined,
-  mode: OutputMode,
-) {
-  const actor = actorFor(runtime, as);
-  const { alerts } = runtime;
+/** Which tool a subcommand calls, with what. */
+function callOf(sub: string, words: string[], channel: string | undefined) {
   switch (sub) {
-    case 'add': {
-      const alert = settled(await alerts.add(actor, newAlert(words, channel)), mode);
-      if (typeof alert === 'number') return alert;
-      if (mode.text)
-        out(
-          `Added ${alert.id}: posts to ${alert.channel} when the ${alert.currency} balance goes below ${thresholdWords(alert)}, and when it recovers.\n`,
-        );
-      else printJson({ status: 'added', alert: record(alert) });
-      return EXIT.ok;
-    }
-    case 'list': {
-      const list = settled(await alerts.list(actor), mode);
-      if (typeof list === 'number') return list;
-      if (!mode.text) printJson({ alerts: list.map(record) });
-      else if (list.length === 0)
-        out('No balance alerts; bankops alerts add balance <CUR> below <amount> --channel <id> adds one.\n');
-      else
-        out(
-          `${table(
-            ['Id', 'Below', 'Channel', 'Now', 'Added by'],
-            list.map((a) => [a.id, thresholdWords(a), a.channel, standingWords(a), a.createdBy]),
-          )}\n`,
-        );
-      return EXIT.ok;
-    }
+    case 'add':
+      return { tool: createBalanceAlert, input: newAlert(words, channel) };
+    case 'list':
+      return { tool: listBalanceAlerts, input: {} };
     default: {
       const [id, ...more] = words;
       if (id === undefined || more.length > 0)
@@ -113,12 +80,81 @@ async function run(
           'alerts remove takes one alert id (bankops alerts list shows them)',
           ALERTS_HELP,
         );
-      const alert = settled(await alerts.remove(actor, id), mode);
-      if (typeof alert === 'number') return alert;
-      if (mode.text) out(`Removed ${alert.id} (${alert.currency} below ${thresholdWords(alert)}).\n`);
-      else printJson({ status: 'removed', alert: record(alert) });
-      return EXIT.ok;
+      return { tool: deleteBalanceAlert, input: { id } };
     }
+  }
+}
+
+/** A done call in the words of its subcommand. */
+function printDone(sub: string, output: Record<string, unknown>, mode: OutputMode): void {
+  if (sub === 'list') {
+    printList(listBalanceAlerts.output.parse(output).alerts, mode);
+    return;
+  }
+  const added = sub === 'add';
+  const { alert } = (added ? createBalanceAlert : deleteBalanceAlert).output.parse(output);
+  if (!mode.text) printJson({ status: added ? 'added' : 'removed', alert: record(alert) });
+  else if (added)
+    out(
+      `Added ${alert.id}: posts to ${alert.channel} when the ${alert.currency} balance goes below ${thresholdWords(alert)}, and when it recovers.\n`,
+    );
+  else out(`Removed ${alert.id} (${alert.currency} below ${thresholdWords(alert)}).\n`);
+}
+
+function printList(list: readonly AlertView[], mode: OutputMode): void {
+  if (!mode.text) printJson({ alerts: list.map(record) });
+  else if (list.length === 0)
+    out('No balance alerts; bankops alerts add balance <CUR> below <amount> --channel <id> adds one.\n');
+  else
+    out(
+      `${table(
+        ['Id', 'Below', 'Channel', 'Now', 'Added by'],
+        list.map((a) => [a.id, thresholdWords(a), a.channel, standingWords(a), a.createdBy]),
+      )}\n`,
+    );
+}
+
+/**
+ * A subcommand as a call of its tool through the executor (the policy, the audit log), said in
+ * the words these commands have always had; an approval a policy asks for is shown as
+ * `bankops call` shows it, and a failure as every command's error line.
+ */
+async function run(
+  runtime: Runtime,
+  sub: string,
+  words: string[],
+  as: string | undefined,
+  channel: string | undefined,
+  mode: OutputMode,
+): Promise<number> {
+  const actor = actorFor(runtime, as);
+  const { tool, input } = callOf(sub, words, channel);
+  const result = await runtime.executor.execute({ tool: tool.name, input, actor });
+  switch (result.status) {
+    case 'ok':
+      printDone(sub, result.output, mode);
+      return EXIT.ok;
+    case 'denied':
+    case 'declined':
+      if (mode.text) err(`bankops: not allowed: ${result.reason}\n`);
+      else printJson({ status: 'refused', message: result.reason });
+      return EXIT.denied;
+    case 'invalid': {
+      const message = result.errors[0]?.message ?? result.message;
+      if (mode.text) err(`bankops: ${message}\n`);
+      else printJson({ status: 'invalid', message });
+      return EXIT.invalid;
+    }
+    case 'failed':
+      throw new CodedError({ code: result.error.kind, message: result.error.message });
+    case 'pending_approval':
+      if (!mode.text) printJson(result);
+      else
+        printDocument(
+          (maxColumns) => resultDocument(runtime.registry, result, { asker: actor.id, input, maxColumns }),
+          mode,
+        );
+      return EXIT.ok;
   }
 }
 

@@ -1,10 +1,12 @@
-export { ALERTS_ACTOR, type AlertPost, checkAlerts, type PostAlert } from './check.js';
-export { decide, type PostKind, type Reading } from './decide.js';
+export { AlertBook, type NewAlert } from './book.js';
 export {
-  type AlertResult,
-  type AlertsDeps,
-  BalanceAlerts,
-  type NewAlert,
-} from './manage.js';
-export { ALERT_ACTIONS } from './policy.js';
+  ALERTS_ACTOR,
+  type AlertPost,
+  type BalanceAlerts,
+  type CheckDeps,
+  checkAlerts,
+  type PostAlert,
+} from './check.js';
+export { decide, type PostKind, type Reading } from './decide.js';
 export type { AlertLevel, AlertStore, BalanceAlert } from './store.js';
+export { type AlertView, AlertViewSchema, alertView } from './view.js';

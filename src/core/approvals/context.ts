@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AlertBook } from '../alerts/book.js';
 import type { AuditLog } from '../audit/index.js';
 import type { ServiceClient } from '../client/index.js';
 import { type Clock, systemClock } from '../clock.js';
@@ -36,6 +37,8 @@ export interface ApprovalEngineOptions {
   payees?: PayeeDirectory;
   /** Where the service delivers events, and its keys (an approved event relay runs with them). */
   webhooks?: ServiceWebhooks;
+  /** The balance alerts (an approved alert tool runs with them). */
+  alerts?: AlertBook;
   /** How long a pending approval waits for its quorum. */
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { internalError } from '../errors.js';
 import type { Preview } from '../tool.js';
 import { sealPreview } from './bound.js';
 import type { ApprovalRow } from './store.js';
@@ -26,8 +27,11 @@ export function newApprovalRow(
   const id = `apr_${randomBytes(12).toString('hex')}`;
   const now = settings.now.toISOString();
   const sealed = preview === undefined ? undefined : sealPreview(preview, settings.tolerancePercent);
+  const { frontEnd } = request.actor;
+  // The executor refuses approval to bankops's own work (nobody would be told of it).
+  if (frontEnd === 'system') throw internalError(`${request.actor.id} cannot ask for approval`);
   const origin: Origin = {
-    frontEnd: request.actor.frontEnd,
+    frontEnd,
     displayName: request.origin?.displayName ?? request.actor.id,
     ...(request.origin?.replyTo === undefined ? {} : { replyTo: request.origin.replyTo }),
   };

@@ -36,7 +36,7 @@ export class AuditFilterError extends CodedError {
 export class AuditBacklogFullError extends CodedError {
   constructor(waiting: number) {
     super({
-      code: ErrorCode.Internal,
+      code: ErrorCode.Unavailable,
       operation: DATABASE_OPERATION,
       message: `bankops cannot write its audit log (${waiting} entries wait for the database): reads are refused until they are written`,
     });

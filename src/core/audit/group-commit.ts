@@ -1,5 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
-import { messageOf } from '../errors.js';
+import { internalError, messageOf } from '../errors.js';
 import type { Logger } from '../log.js';
 import { within } from '../within.js';
 import { AuditBacklogFullError } from './errors.js';
@@ -13,7 +13,7 @@ const RELAXED_START = 256;
 /** Entries in one commit at most. */
 const MAX_BATCH = 1_000;
 /** Entries waiting at most (while the database is away); a read's entry beyond it is refused. */
-export const MAX_WAITING = 10_000;
+const MAX_WAITING = 10_000;
 /** Pauses between attempts while the database fails: doubling from the first to the last. */
 const RETRY_MS = [100, 5_000] as const;
 
@@ -167,7 +167,7 @@ export class GroupCommit {
     for (;;) {
       try {
         if (await beforeDeadline(this.flush(), deadline)) return 0;
-        return this.#giveUp(new Error('the audit log was still writing when it had to close'));
+        return this.#giveUp(internalError('the audit log was still writing when it had to close'));
       } catch (error) {
         const pause = this.#failing?.pauseMs ?? RETRY_MS[0];
         if (Date.now() + pause >= deadline) return this.#giveUp(error);
@@ -338,7 +338,7 @@ export class GroupCommit {
         const error =
           result !== undefined && 'refused' in result
             ? result.refused
-            : new Error('the audit writer gave no entry for a recorded one');
+            : internalError('the audit writer gave no entry for a recorded one');
         if (queued.reject !== undefined) queued.reject(error);
         else this.#log?.error('audit entry could not be written', { tool: queued.pending.input.tool, error });
       }

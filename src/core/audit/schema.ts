@@ -139,7 +139,6 @@ export const auditEntryInputSchema = z
   });
 
 export type AuditEntryInput = z.input<typeof auditEntryInputSchema>;
-export type ParsedAuditEntryInput = z.output<typeof auditEntryInputSchema>;
 
 /** The part of an entry that its hash covers. */
 export interface AuditContent {

@@ -37,7 +37,7 @@ export interface AuditStore {
   insert(rows: readonly AuditRow[]): Promise<void>;
   /**
    * Stored rows matching the filter, exactly as the backend returns them (`entryOf` reads them,
-   * `verifyRows` checks them). Throws `AuditFilterError` for a filter it cannot apply.
+   * `ChainCheck` checks them). Throws `AuditFilterError` for a filter it cannot apply.
    */
   select(filter: AuditFilter, defaultLimit: number | undefined): Promise<unknown[]>;
 }

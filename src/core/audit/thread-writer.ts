@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
 import { releaseHeldBy, threadLockOf } from '../store/sqlite/thread-lock.js';
@@ -85,7 +86,7 @@ export class ThreadWriter implements AuditWriter {
       this.#worker = undefined;
       void worker.terminate();
       if (this.#fallback === undefined)
-        throw new Error(`the audit writer's thread did not start within ${START_TIMEOUT_MS / 1000} s`);
+        throw internalError(`the audit writer's thread did not start within ${START_TIMEOUT_MS / 1000} s`);
       this.#log?.error(
         "the audit writer's thread did not start; the audit log is written from this thread instead",
         { seconds: START_TIMEOUT_MS / 1000 },
@@ -171,7 +172,7 @@ export class ThreadWriter implements AuditWriter {
     worker.on('message', (message: FromWriter) => this.#heard(message));
     worker.on('error', (error) => this.#stopped(worker, error));
     worker.on('exit', (code) =>
-      this.#stopped(worker, new Error(`the audit writer's thread exited (${code})`)),
+      this.#stopped(worker, internalError(`the audit writer's thread exited (${code})`)),
     );
     this.#worker = worker;
     this.#onThread?.(worker);

@@ -96,10 +96,3 @@ export class ChainCheck {
     return { ok: true, entries, head: this.#head, headSeq: expectedSeq - 1 };
   }
 }
-
-/** Checks every row of an iterable (see `ChainCheck`). */
-export function verifyRows(rows: Iterable<unknown>, anchor?: AuditAnchor): AuditVerifyResult {
-  const check = new ChainCheck(anchor);
-  for (const raw of rows) check.add(raw);
-  return check.result();
-}

@@ -1,4 +1,4 @@
-import { CodedError, type ErrorCode } from '../errors.js';
+import { CodedError, ErrorCode } from '../errors.js';
 import { AuditInputError } from './errors.js';
 
 /** An error as it crosses between threads: what callers look at (its class, code and words). */
@@ -40,8 +40,9 @@ export function fromWire(wire: WireError): Error {
     error.name = wire.name;
     return error;
   }
-  const error = new Error(wire.message);
+  // A driver's or the system's error (`SQLITE_BUSY`, `ECONNREFUSED`) is a failure of bankops here:
+  // its words and name kept, its own code kept as the cause, which the log writes beside it.
+  const error = new CodedError({ code: ErrorCode.Internal, message: wire.message, original: wire.code });
   error.name = wire.name;
-  if (wire.code !== undefined) Object.assign(error, { code: wire.code });
   return error;
 }

@@ -2,6 +2,7 @@
 // over which it validates, serializes, chains and commits the batches the group commit hands it.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../db.js';
+import { internalError } from '../errors.js';
 import type { Storage } from '../store/index.js';
 import { createPgPool } from '../store/postgres/pool.js';
 import { postgresStorage } from '../store/postgres/storage.js';
@@ -39,7 +40,7 @@ async function open(target: WriterData): Promise<{ storage: Storage; close: () =
 }
 
 const port = parentPort;
-if (port === null) throw new Error('the audit writer runs as a worker thread');
+if (port === null) throw internalError('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);
 
 const target = workerData as WriterData;

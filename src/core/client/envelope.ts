@@ -14,6 +14,4 @@ export const EnvelopeSchema = z.looseObject({
   data: z.unknown().optional(),
 });
 
-export type Envelope = z.infer<typeof EnvelopeSchema>;
-
 export const isSuccessStatus = (status: string | undefined): boolean => status?.toLowerCase() === 'success';

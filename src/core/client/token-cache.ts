@@ -1,5 +1,5 @@
 /** How long before `expiresIn` runs out a cached token is replaced. */
-export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+const TOKEN_REFRESH_MARGIN_MS = 60_000;
 
 export interface IssuedToken {
   token: string;

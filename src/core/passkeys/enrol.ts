@@ -15,7 +15,7 @@ import type { RelyingParty } from './relying-party.js';
 import { webauthn } from './webauthn.js';
 
 /** A passkey's name, as its owner gives it ("laptop", "YubiKey 5C"). */
-export const PasskeyNameSchema = z
+const PasskeyNameSchema = z
   .string()
   .trim()
   .min(1, 'give the passkey a name')

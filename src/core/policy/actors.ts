@@ -3,7 +3,7 @@ import type { Actor } from './types.js';
 
 /** Only the front-end specific field is trusted; `actor.id` is a label for messages. */
 function matches(entry: ActorEntry, actor: Actor): boolean {
-  const { slackUser, slackGroup, mcpKey, mcpStdio, cli } = entry.match;
+  const { slackUser, slackGroup, mcpKey, mcpStdio, cli, system } = entry.match;
   switch (actor.frontEnd) {
     case 'slack':
       if (slackUser !== undefined) return actor.slackUserId === slackUser;
@@ -15,6 +15,8 @@ function matches(entry: ActorEntry, actor: Actor): boolean {
     case 'cli':
       if (cli === undefined || actor.cliUser === undefined || actor.cliUser === '') return false;
       return cli === '*' || cli === actor.cliUser;
+    case 'system':
+      return system !== undefined && system === actor.system;
   }
 }
 

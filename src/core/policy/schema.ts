@@ -22,7 +22,7 @@ function exactlyOne(keys: readonly string[]) {
   };
 }
 
-export const ActorMatchSchema = z
+const ActorMatchSchema = z
   .strictObject({
     slackUser: nonEmpty.optional(),
     slackGroup: nonEmpty.optional(),
@@ -32,8 +32,10 @@ export const ActorMatchSchema = z
     mcpStdio: z.literal(true).optional(),
     /** A local user name, or '*' for any local user. */
     cli: nonEmpty.optional(),
+    /** bankops's own scheduled work, by its name: `alerts` reads the balances for balance alerts. */
+    system: nonEmpty.optional(),
   })
-  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli']));
+  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli', 'system']));
 
 /** A person's name: the identities (Slack user, CLI user, MCP key) that carry it are one person. */
 const personName = z
@@ -41,7 +43,7 @@ const personName = z
   .trim()
   .regex(/^[A-Za-z0-9._@-]{1,64}$/, 'letters, digits and . _ @ - only, at most 64');
 
-export const ActorEntrySchema = z
+const ActorEntrySchema = z
   .strictObject({
     match: ActorMatchSchema,
     roles: z.array(roleName),
@@ -64,7 +66,7 @@ export const ActorEntrySchema = z
     }
   });
 
-export const McpKeySchema = z.strictObject({
+const McpKeySchema = z.strictObject({
   // `stdio` names the local assistant (actor id `mcp:stdio`): a key of that name would share its id.
   name: nonEmpty.refine((name) => name !== 'stdio', "'stdio' is reserved for the local assistant over stdio"),
   sha256: z
@@ -73,7 +75,7 @@ export const McpKeySchema = z.strictObject({
     .transform((digest) => digest.toLowerCase()),
 });
 
-export const AmountConditionSchema = z.strictObject({
+const AmountConditionSchema = z.strictObject({
   atLeast: z.record(z.string(), z.number().finite().nonnegative()).superRefine((thresholds, ctx) => {
     const keys = Object.keys(thresholds);
     if (keys.length === 0)
@@ -90,7 +92,7 @@ export const AmountConditionSchema = z.strictObject({
   }),
 });
 
-export const InputConditionSchema = z.strictObject({
+const InputConditionSchema = z.strictObject({
   /** Dotted path into the tool input: `status`, `card.status`. */
   path: z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'must be a dotted path such as "status" or "card.status"'),
   in: z.array(z.string()).min(1),
@@ -131,7 +133,7 @@ function tagged(raw: {
   return { kind: 'any', of: raw.any ?? [] };
 }
 
-export const ConditionSchema: z.ZodType<Condition, ConditionText> = z
+const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .strictObject({
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
@@ -145,7 +147,7 @@ export const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .superRefine(exactlyOne(['amount', 'input', 'all', 'any']))
   .transform(tagged);
 
-export const ApprovalSchema = z.strictObject({
+const ApprovalSchema = z.strictObject({
   approvers: z.number().int().min(1).max(5),
   role: roleName,
   /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
@@ -165,7 +167,7 @@ export const ApprovalSchema = z.strictObject({
   reminder: ReminderSchema.optional(),
 });
 
-export const RuleSchema = z.strictObject({
+const RuleSchema = z.strictObject({
   name: nonEmpty.optional(),
   tools: z
     .array(z.string().regex(/^[a-z0-9_]{1,64}$/, 'must be a tool name ([a-z0-9_], 1-64)'))

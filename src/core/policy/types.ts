@@ -21,15 +21,18 @@ export type PolicyTool = {
 
 /** Who is calling, as the front end established it. Only the front-end specific fields are matched. */
 export type Actor = {
-  /** 'slack:U123' | 'mcp:<key name>' | 'cli:alice'; used in messages, never for matching. */
+  /** 'slack:U123' | 'mcp:<key name>' | 'cli:alice' | 'system:alerts'; used in messages, never for matching. */
   id: string;
-  frontEnd: 'slack' | 'mcp' | 'cli';
+  /** `system`: bankops's own scheduled work (the balance alerts' check), which no person can act as. */
+  frontEnd: 'slack' | 'mcp' | 'cli' | 'system';
   slackUserId?: string;
   slackGroupIds?: string[];
   mcpKeyName?: string;
   /** The local assistant over stdio, which presents no key. */
   mcpStdio?: boolean;
   cliUser?: string;
+  /** bankops's own work, by its name (`alerts`). */
+  system?: string;
   /**
    * At the CLI against a real service: the OS account that ran the command, whatever name `--as`
    * gave. It stands behind the request as a person too, so it can never approve it.

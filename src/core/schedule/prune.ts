@@ -5,10 +5,10 @@ import type { PeriodicJob } from './scheduler.js';
 export const PRUNE_CLAIMS_JOB = 'claims-prune';
 
 /** How long a claim is kept: far longer than any slot is claimed late (a balance interval, a day). */
-export const CLAIMS_KEPT_MS = 7 * 24 * 3_600_000;
+const CLAIMS_KEPT_MS = 7 * 24 * 3_600_000;
 
 /** Once an hour: one indexed delete, nothing when there is nothing that old. */
-export const PRUNE_CLAIMS_EVERY_MS = 3_600_000;
+const PRUNE_CLAIMS_EVERY_MS = 3_600_000;
 
 /**
  * Forgets the claims on scheduled work older than a week (`schedule_claims` would otherwise grow by

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import type { Storage } from '../store/index.js';
 import { CLAIM_KEY_MAX } from './claims.js';
@@ -57,7 +58,7 @@ export class Scheduler {
 
   /** Runs `job` now and then every `everyMs` after each run ends, until `stop`. */
   every(job: PeriodicJob): void {
-    if (this.#jobs.has(job.name)) throw new Error(`a job named ${job.name} is already scheduled`);
+    if (this.#jobs.has(job.name)) throw internalError(`a job named ${job.name} is already scheduled`);
     this.#jobs.set(job.name, { job });
     this.#arm(job.name, 0);
   }
@@ -68,7 +69,7 @@ export class Scheduler {
    */
   async once(key: string): Promise<boolean> {
     if (key.length > CLAIM_KEY_MAX)
-      throw new Error(`claim key longer than ${CLAIM_KEY_MAX}: ${key.slice(0, 40)}…`);
+      throw internalError(`claim key longer than ${CLAIM_KEY_MAX}: ${key.slice(0, 40)}…`);
     const { storage, owner, clock } = this.#options;
     return storage.transaction((tx) => tx.claims.claim(key, owner, clock.now()), { durable: false });
   }

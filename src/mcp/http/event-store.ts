@@ -12,7 +12,7 @@ export interface EventStoreLimits {
  * Per session. Every response sent on an SSE stream is stored (tools/list alone is ~150 KB), so
  * bytes bind first; 64 sessions at most hold 128 MiB.
  */
-export const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = { maxEvents: 500, maxBytes: 2 * 1024 * 1024 };
+const DEFAULT_EVENT_STORE_LIMITS: EventStoreLimits = { maxEvents: 500, maxBytes: 2 * 1024 * 1024 };
 
 interface StoredEvent {
   seq: number;

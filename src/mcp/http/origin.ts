@@ -4,7 +4,7 @@
  * own Origin; those are refused. Requests without an Origin (MCP clients, curl) are not from a
  * browser page; the Host check applies to them.
  */
-export function loopbackOrigins(port: number): string[] {
+function loopbackOrigins(port: number): string[] {
   return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
 }
 

@@ -16,10 +16,10 @@ const text = (t: string, kind: Value['kind'] = 'text'): Value => ({ text: t, kin
 const field = (key: string, label: string, value: Value): Field => ({ key, label, value });
 
 /** `1 of 2` approvals of the current attempt. */
-export const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
+const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
 
 /** One line on what an approval is for: the first of what will happen. */
-export const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
+const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
 const COLUMNS: ColumnOf<ApprovalView>[] = [
   { key: 'id', label: 'ID', kind: 'id', rank: 0, cell: (v) => v.id },

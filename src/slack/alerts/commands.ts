@@ -1,56 +1,78 @@
-import type { AlertResult, BalanceAlert, BalanceAlerts, NewAlert } from '../../core/alerts/index.js';
 import { messageOf } from '../../core/errors.js';
+import type { ExecuteResult } from '../../core/results.js';
+import { createBalanceAlert } from '../../tools/alerts/create-balance-alert.js';
+import { deleteBalanceAlert } from '../../tools/alerts/delete-balance-alert.js';
+import { listBalanceAlerts } from '../../tools/alerts/list-balance-alerts.js';
+import { type AnswerServices, answerFor, slackOrigin } from '../answers/run.js';
 import type { Asker } from '../asker.js';
-import { line } from '../render/message.js';
+import type { Command } from '../commands/command.js';
+import { line, type SlackMessage } from '../render/message.js';
 import { usageMessage } from '../render/outcome.js';
-import { alertListMessage, alertWords } from './messages.js';
+import { addedMessage, alertListMessage, removedMessage } from './messages.js';
 
-type Alerts = Pick<BalanceAlerts, 'add' | 'list' | 'remove' | 'intervalMs'>;
+type AlertCommand = Extract<Command, { kind: `alert-${string}` }>;
 
-/** A refusal or a mistake, in the words the core gave. */
-async function refused<T>(asker: Asker, result: AlertResult<T>): Promise<T | undefined> {
-  switch (result.status) {
-    case 'ok':
-      return result.value;
-    case 'denied':
-      await asker.reply(line(`:no_entry: Not allowed: ${result.reason}.`));
-      return undefined;
-    case 'invalid':
-      await asker.reply(usageMessage(result.message));
-      return undefined;
+/** Each form as the call of its tool: `/bank alert balance …` adds to this channel unless another is linked. */
+function callOf(command: AlertCommand, asker: Asker) {
+  switch (command.kind) {
+    case 'alert-add': {
+      const { currency, amount, channel } = command;
+      return { tool: createBalanceAlert, input: { currency, amount, channel: channel ?? asker.channelId } };
+    }
+    case 'alert-list':
+      return { tool: listBalanceAlerts, input: {} };
+    case 'alert-remove':
+      return { tool: deleteBalanceAlert, input: { id: command.id } };
   }
 }
 
-const minutes = (alerts: Alerts): number => Math.round((alerts.intervalMs / 60_000) * 10) / 10;
+/** A done call in the words of its form. */
+function doneMessage(command: AlertCommand, output: Record<string, unknown>): SlackMessage {
+  switch (command.kind) {
+    case 'alert-add':
+      return addedMessage(createBalanceAlert.output.parse(output));
+    case 'alert-list':
+      return alertListMessage(listBalanceAlerts.output.parse(output));
+    case 'alert-remove':
+      return removedMessage(deleteBalanceAlert.output.parse(output).alert);
+  }
+}
 
-/** `/bank alert balance EUR below 20000 [#channel]`: this channel unless another is linked. */
-export async function addAlert(
-  alerts: Alerts,
+/**
+ * `/bank alert …`: a short form of the alert tools, run by the executor like every tool (the
+ * policy, the audit log), answered in the words these forms have always had. What they never
+ * said (an approval a policy asks for, a failure to list) is answered as any tool's call is.
+ */
+export async function alertCommand(
+  services: AnswerServices,
   asker: Asker,
-  request: Omit<NewAlert, 'channel'> & { channel?: string | undefined },
+  command: AlertCommand,
 ): Promise<void> {
-  let result: AlertResult<BalanceAlert>;
+  const { tool, input } = callOf(command, asker);
+  let result: ExecuteResult;
   try {
-    result = await alerts.add(asker.actor, { ...request, channel: request.channel ?? asker.channelId });
+    result = await services.executor.execute({
+      tool: tool.name,
+      input,
+      actor: asker.actor,
+      origin: slackOrigin(asker),
+    });
   } catch (error) {
+    if (command.kind !== 'alert-add') throw error;
     await asker.reply(line(`:x: The alert was not added: ${messageOf(error)}`));
     return;
   }
-  const alert = await refused(asker, result);
-  if (alert === undefined) return;
-  await asker.reply(
-    line(
-      `:white_check_mark: Alert ${alertWords(alert)}: posted once when the balance goes below, and once when it recovers; checked every ${minutes(alerts)} min.`,
-    ),
-  );
-}
-
-export async function listAlerts(alerts: Alerts, asker: Asker): Promise<void> {
-  const list = await refused(asker, await alerts.list(asker.actor));
-  if (list !== undefined) await asker.reply(alertListMessage(list, minutes(alerts)));
-}
-
-export async function removeAlert(alerts: Alerts, asker: Asker, id: string): Promise<void> {
-  const alert = await refused(asker, await alerts.remove(asker.actor, id));
-  if (alert !== undefined) await asker.reply(line(`:wastebasket: Alert ${alertWords(alert)} removed.`));
+  switch (result.status) {
+    case 'ok':
+      return asker.reply(doneMessage(command, result.output));
+    case 'denied':
+    case 'declined':
+      return asker.reply(line(`:no_entry: Not allowed: ${result.reason}.`));
+    case 'invalid':
+      return asker.reply(usageMessage(result.errors[0]?.message ?? result.message));
+    case 'failed':
+      if (command.kind === 'alert-add')
+        return asker.reply(line(`:x: The alert was not added: ${result.error.message}`));
+  }
+  await asker.reply(await answerFor(services, asker, tool, input, result));
 }

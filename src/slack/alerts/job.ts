@@ -4,7 +4,7 @@ import type { PeriodicJob, Scheduler } from '../../core/schedule/scheduler.js';
 import type { SlackOutbox } from '../store/outbox.js';
 import { alertPostMessage } from './messages.js';
 
-export const ALERTS_JOB = 'balance-alerts';
+const ALERTS_JOB = 'balance-alerts';
 
 /**
  * The balance check as a periodic job. Each slot of `intervalMs` (slot n covers n·interval to

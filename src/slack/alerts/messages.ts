@@ -1,17 +1,20 @@
-import type { AlertPost, BalanceAlert } from '../../core/alerts/index.js';
+import type { AlertPost, AlertView } from '../../core/alerts/index.js';
 import { balanceWords, standingWords, thresholdWords } from '../../present/alert-words.js';
 import { escapeText, line, type SlackMessage } from '../render/message.js';
 
 const ERROR_SHOWN = 300;
 
 /** How an alert reads in a list and a confirmation: `alr_… EUR below 20,000.00 EUR → #channel`. */
-export const alertWords = (alert: BalanceAlert): string =>
+const alertWords = (alert: AlertView): string =>
   `\`${alert.id}\` ${alert.currency} below ${thresholdWords(alert)} → <#${alert.channel}>`;
 
-const standing = (alert: BalanceAlert): string => {
+const standing = (alert: AlertView): string => {
   const words = standingWords(alert);
   return alert.level === 'below' && !alert.readFailing ? `*${words}*` : words;
 };
+
+/** `5`, `0.5`: the check's interval in minutes, to a tenth. */
+const minutes = (seconds: number): number => Math.round((seconds / 60) * 10) / 10;
 
 /** What an alert posts to its channel. */
 export function alertPostMessage(post: AlertPost): SlackMessage {
@@ -39,12 +42,25 @@ export function alertPostMessage(post: AlertPost): SlackMessage {
   }
 }
 
+/** `/bank alert balance …` done. */
+export const addedMessage = (added: { alert: AlertView; checkEverySeconds: number }): SlackMessage =>
+  line(
+    `:white_check_mark: Alert ${alertWords(added.alert)}: posted once when the balance goes below, and once when it recovers; checked every ${minutes(added.checkEverySeconds)} min.`,
+  );
+
 /** `/bank alert list`. */
-export function alertListMessage(alerts: readonly BalanceAlert[], everyMinutes: number): SlackMessage {
-  if (alerts.length === 0)
+export function alertListMessage(list: {
+  alerts: readonly AlertView[];
+  checkEverySeconds: number;
+}): SlackMessage {
+  if (list.alerts.length === 0)
     return line('No balance alerts. `/bank alert balance <CUR> below <amount> [#channel]` adds one.');
-  const rows = alerts.map((alert) => `• ${alertWords(alert)}: ${standing(alert)}`);
+  const rows = list.alerts.map((alert) => `• ${alertWords(alert)}: ${standing(alert)}`);
   return line(
-    `*Balance alerts* (checked every ${everyMinutes} min):\n${rows.join('\n')}\n\`/bank alert remove <id>\` stops one.`,
+    `*Balance alerts* (checked every ${minutes(list.checkEverySeconds)} min):\n${rows.join('\n')}\n\`/bank alert remove <id>\` stops one.`,
   );
 }
+
+/** `/bank alert remove <id>` done. */
+export const removedMessage = (alert: AlertView): SlackMessage =>
+  line(`:wastebasket: Alert ${alertWords(alert)} removed.`);

@@ -1,8 +1,8 @@
 import type { RequestOrigin } from '../../core/approvals/types.js';
-import { DATABASE_OPERATION, isDatabaseUnreachable } from '../../core/errors.js';
+import { ErrorCode, isDatabaseUnreachable } from '../../core/errors.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
-import { requestedMessage } from '../approvals/requested.js';
+import { requestedMessage } from '../approvals/messages/requested.js';
 import type { Asker } from '../asker.js';
 import { line, type SlackMessage } from '../render/message.js';
 import { databaseDownMessage, outcomeMessage } from '../render/outcome.js';
@@ -91,9 +91,7 @@ export async function runAndAnswer(
     result = {
       status: 'failed',
       tool: tool.name,
-      error: isDatabaseUnreachable(error)
-        ? { kind: 'internal', message, operation: DATABASE_OPERATION }
-        : { kind: 'internal', message },
+      error: { kind: isDatabaseUnreachable(error) ? ErrorCode.Unavailable : ErrorCode.Internal, message },
     };
   }
   const replace = await note.stop();

@@ -1,37 +1,22 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { ApprovalActionResult } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
 import { whyNotDecide } from '../../present/approval-decide.js';
 import {
   type ApprovalAction,
   type ApprovalOutcome,
   approvalOutcome,
 } from '../../present/approval-outcome.js';
-import { nameActors } from '../../present/people.js';
 import { decisionRef } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { type PasskeyServices, stepUpMessage } from '../passkeys/index.js';
-import { escapeText, line, type SlackMessage } from '../render/message.js';
+import type { SlackMessage } from '../render/message.js';
 import { replyTo } from '../respond.js';
 import { type HomeServices, publishHome } from './home-tab.js';
-import { whoInSlack } from './people.js';
+import { BROKEN, newQuoteLine, notRejectedLine, outcomeLine } from './messages/clicked.js';
 import { rejectReasonModal } from './reject-modal.js';
 
 export type ButtonArgs = AllMiddlewareArgs<ActorContext> &
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
-
-const EMOJI: Record<ApprovalOutcome['class'], string> = {
-  ok: ':white_check_mark:',
-  failed: ':x:',
-  invalid: ':warning:',
-  denied: ':no_entry:',
-  unfinished: ':hourglass_flowing_sand:',
-};
-
-/** The one-line outcome of src/present, for the person who clicked. */
-/** The one line of an outcome, people named as Slack shows them (mentions for Slack users). */
-export const outcomeLine = (outcome: ApprovalOutcome, policy: Pick<Policy, 'actors'>): SlackMessage =>
-  line(`${EMOJI[outcome.class]} ${nameActors(escapeText(outcome.line), (id) => whoInSlack(policy, id))}`);
 
 /** The outcome of an action on an approval, actor ids kept for Slack to name its own way. */
 const outcomeOf = (action: ApprovalAction, result: ApprovalActionResult): ApprovalOutcome =>
@@ -49,10 +34,6 @@ export function answerClicker(
   return (message) => publishHome(services, body.user.id, context.actor, message.blocks);
 }
 
-export const BROKEN = line(
-  ':warning: This button names no approval bankops knows; `/bank approvals` lists them.',
-);
-
 /**
  * Approve: a vote through the executor, which refuses the requester (as any identity of the same
  * person), anyone without the role, a second vote and anything no longer pending. A click on a quote
@@ -68,11 +49,7 @@ export function approveClicked(services: HomeServices & PasskeyServices) {
     if (ref === undefined) return answer(BROKEN);
     const now = await services.executor.getApproval(ref.approvalId);
     if (now?.state === 'pending' && now.attempt !== ref.attempt) {
-      return answer(
-        line(
-          `:leftwards_arrow_with_hook: Not recorded: \`${ref.approvalId}\` has a new quote since you saw it (attempt ${now.attempt}). Read it in the message and decide again.`,
-        ),
-      );
+      return answer(newQuoteLine(ref.approvalId, now.attempt));
     }
     if (now?.stepUp !== undefined) return answer(await stepUpMessage(services, now, args.context.actor));
     const result = await services.executor.approve(ref.approvalId, args.context.actor);
@@ -89,7 +66,7 @@ export function rejectClicked(services: HomeServices) {
     const view = ref === undefined ? undefined : await services.executor.getApproval(ref.approvalId);
     if (view === undefined) return answer(BROKEN);
     const why = whyNotDecide(services.executor.policy, args.context.actor, view);
-    if (why !== undefined) return answer(line(`:no_entry: Not rejected: ${why}.`));
+    if (why !== undefined) return answer(notRejectedLine(why));
     const responseUrl = args.body.response_url;
     await services.call('views.open', {
       trigger_id: args.body.trigger_id,

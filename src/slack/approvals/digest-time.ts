@@ -6,7 +6,7 @@ export interface DigestTime {
   zone: string;
 }
 
-export const DIGEST_EXAMPLE = '09:00 Europe/Berlin';
+const DIGEST_EXAMPLE = '09:00 Europe/Berlin';
 
 /** The digest time, or what is wrong with the text (for the configuration's error). */
 export function parseDigestTime(text: string): DigestTime | { problem: string } {
@@ -44,7 +44,7 @@ function formatIn(zone: string): Intl.DateTimeFormat {
 }
 
 /** The local day (`2026-11-26`) and minute of the day at `now` in `zone`. */
-export function localDay(now: Date, zone: string): { day: string; minute: number } {
+function localDay(now: Date, zone: string): { day: string; minute: number } {
   const parts: Record<string, string> = {};
   for (const part of formatIn(zone).formatToParts(now)) parts[part.type] = part.value;
   return {
@@ -54,7 +54,7 @@ export function localDay(now: Date, zone: string): { day: string; minute: number
 }
 
 /** How late a digest may still be posted (a process that was down at its time). */
-export const DIGEST_GRACE_MINUTES = 60;
+const DIGEST_GRACE_MINUTES = 60;
 
 /** Minutes of `now` as if its local wall time in `zone` were UTC, minus `now`: the zone's offset. */
 function offsetMs(zone: string, at: number): number {
@@ -76,7 +76,7 @@ function offsetMs(zone: string, at: number): number {
  * time (02:30 on the spring-forward day) falls at the first minute after the gap (03:00); a time
  * the day has twice (the autumn's repeated hour) is one of the two, the same for every replica.
  */
-export function digestInstant(time: DigestTime, day: string): number {
+function digestInstant(time: DigestTime, day: string): number {
   const [year, month, date] = day.split('-').map(Number);
   const wall = Date.UTC(year ?? 1970, (month ?? 1) - 1, date ?? 1, time.hour, time.minute);
   const wallOf = (at: number) => at + offsetMs(time.zone, at);

@@ -1,12 +1,12 @@
 import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
-import { type DigestContent, digestMessage, isEmptyDigest } from './digest-message.js';
 import { type DigestTime, digestDueDay, formatDigestTime } from './digest-time.js';
 import type { ApprovalServices } from './index.js';
-import { approvalChannel } from './requested.js';
+import { type DigestContent, digestMessage, isEmptyDigest } from './messages/digest.js';
+import { approvalChannel } from './post.js';
 
 /** The digest looks every half minute: one clock reading, no query, until its time comes. */
-export const DIGEST_EVERY_MS = 30_000;
+const DIGEST_EVERY_MS = 30_000;
 
 const DAY_MS = 24 * 3_600_000;
 /** The most one list returns (newest first): the expired and failed of the last day are read from it. */

@@ -1,16 +1,39 @@
 import type { FeedFollower } from '../../core/approvals/follow.js';
-import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
+import {
+  APPROVAL_EVENT_KINDS,
+  type ApprovalEvent,
+  type ApprovalEventKind,
+  type ApprovalView,
+} from '../../core/approvals/types.js';
 import { internalError } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
 import type { OutboxCall } from '../store/outbox-rows.js';
 import { slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
-import { inThread, requesterNotice, threadReply, toRequester } from './notices.js';
+import { requesterNotice } from './messages/requester-notice.js';
+import { threadReply } from './messages/thread-reply.js';
 import { requesterAddress } from './people.js';
 import { type ApprovalPoster, digest } from './post.js';
 
 /** The feed consumer's name: its position is kept in the database under it. */
-export const CONSUMER = 'slack-approvals';
+const CONSUMER = 'slack-approvals';
+
+/** Changes that get a line in the thread: every decision and what became of it. */
+const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
+  APPROVAL_EVENT_KINDS.filter((kind) => kind !== 'opened' && kind !== 'executing'),
+);
+
+/** Changes the requester hears of: the same, but their own cancelling (`executing` is followed by its end). */
+const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([...THREAD].filter((kind) => kind !== 'cancelled'));
+
+/** A retry that a person asked for (reconciling) is news; the `executing` of a vote is not. */
+const inThread = (event: ApprovalEvent): boolean =>
+  THREAD.has(event.kind) || (event.kind === 'executing' && event.detail !== undefined);
+
+/** A vote that completed the quorum is not news of its own: the outcome follows at once. */
+const toRequester = (event: ApprovalEvent, view: ApprovalView): boolean =>
+  REQUESTER.has(event.kind) &&
+  !(event.kind === 'voted' && event.attempt === view.attempt && view.state !== 'pending');
 
 /**
  * Turns each change of an approval, from any process, into Slack: the message posted or edited in

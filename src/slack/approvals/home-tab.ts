@@ -33,7 +33,7 @@ export async function publishHome(
 type HomeOpenedArgs = AllMiddlewareArgs<ActorContext> & SlackEventMiddlewareArgs<'app_home_opened'>;
 
 /** The App Home tab, when its owner opens it. */
-export function homeOpened(services: HomeServices) {
+function homeOpened(services: HomeServices) {
   return async ({ event, context }: HomeOpenedArgs): Promise<void> => {
     if (event.tab !== 'home') return;
     await publishHome(services, event.user, context.actor);

@@ -7,8 +7,8 @@ import { decisionRef } from '../metadata.js';
 import { actions, type Block, button, context, escapeText, header, sections } from '../render/message.js';
 import type { SlackServices } from '../services.js';
 import { APPROVAL_ACTIONS } from './ids.js';
-import { decisionButtons } from './message.js';
-import { askedBy, slackWording } from './people.js';
+import { decisionButtons } from './messages/approval.js';
+import { askedBy, slackWording } from './messages/wording.js';
 
 /**
  * The App Home's approvals: the pending ones this person may decide, with Approve and Reject, and

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { ApprovalView } from '../../core/approvals/types.js';
 import { internalError } from '../../core/errors.js';
+import type { SlackConfig } from '../config.js';
 import { isPermanentRefusal } from '../store/outbox.js';
 import { rateLimitedFor, slackRefusal } from '../web-api-errors.js';
 import type { ApprovalServices } from './index.js';
-import { approvalMessage } from './message.js';
-import { approvalChannel } from './requested.js';
+import { approvalMessage } from './messages/approval.js';
 import type { ApprovalMessage, ApprovalMessages } from './store.js';
+
+/** The channel an approval is decided in: its rule's own, else the configured one. */
+export const approvalChannel = (
+  view: ApprovalView,
+  config: Pick<SlackConfig, 'approvalsChannel'>,
+): string | undefined => view.route?.slackChannel ?? config.approvalsChannel;
 
 /**
  * Posts an approval's message once and knows where it is. The first post happens here, not through

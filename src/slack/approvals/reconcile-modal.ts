@@ -1,9 +1,9 @@
 import type { ApprovalView } from '../../core/approvals/types.js';
 import { whatWillHappen } from '../../present/approval-words.js';
-import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
-import { type Button, button, escapeText, LIMITS, plain, sections } from '../render/message.js';
+import { type ReconcileTarget, reconcileTarget } from '../metadata.js';
+import { escapeText, LIMITS, plain, sections } from '../render/message.js';
 import type { ModalView } from '../render/modal.js';
-import { APPROVAL_ACTIONS, APPROVAL_VIEWS } from './ids.js';
+import { APPROVAL_VIEWS } from './ids.js';
 import { REASON_BLOCK } from './reject-modal.js';
 
 /**
@@ -34,20 +34,6 @@ const WORDS: Record<Outcome, { title: string; submit: string; ask: string; examp
     example: 'e.g. the service is answering again; nothing found under this request id',
   },
 };
-
-/** Sent, Not sent, Send again: each naming the approval and the attempt the clicker was shown. */
-export function reconcileButtons(view: ApprovalView): Button[] {
-  const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
-  return [
-    button('Sent', APPROVAL_ACTIONS.reconcileSent, ref, 'primary'),
-    button('Not sent', APPROVAL_ACTIONS.reconcileNotSent, ref),
-    button('Send again', APPROVAL_ACTIONS.reconcileRetry, ref, 'danger'),
-  ];
-}
-
-/** The lines above the buttons of an unresolved approval: what to look up, and where. */
-export const lookUpLine = (view: ApprovalView): string =>
-  `*Look up request id* \`${view.requestId}\` *at the service*, then say what you found: *Sent*, *Not sent*, or *Send again* (same request id, never paid twice).`;
 
 /** "What did you find?": the request in words, the request id, and a required reason for the audit log. */
 export function reconcileReasonModal(

@@ -1,17 +1,17 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { ApprovalActionResult, ApprovalView } from '../../core/approvals/types.js';
+import type { ApprovalActionResult } from '../../core/approvals/types.js';
 import { isDatabaseUnreachable } from '../../core/errors.js';
 import { whyNotReconcile } from '../../present/approval-decide.js';
 import { approvalOutcome } from '../../present/approval-outcome.js';
 import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { homeAnswer } from '../middleware/answer.js';
-import { line } from '../render/message.js';
 import { databaseDownMessage } from '../render/outcome.js';
 import { replyTo } from '../respond.js';
 import type { SlackServices } from '../services.js';
-import { answerClicker, BROKEN, type ButtonArgs, outcomeLine } from './buttons.js';
+import { answerClicker, type ButtonArgs } from './buttons.js';
 import { type HomeServices, publishHome } from './home-tab.js';
+import { BROKEN, changedSince, FORM, notSettledLine, outcomeLine } from './messages/clicked.js';
 import { reconcileReasonModal } from './reconcile-modal.js';
 import { REASON_BLOCK, reasonOf } from './reject-modal.js';
 
@@ -29,10 +29,9 @@ export function reconcileClicked(services: HomeServices, outcome: ReconcileTarge
     const view = ref === undefined ? undefined : await services.executor.getApproval(ref.approvalId);
     if (ref === undefined || view === undefined) return answer(BROKEN);
     // Buttons of an earlier attempt: what the clicker looked up is not what would be settled.
-    if (view.attempt !== ref.attempt)
-      return answer(line(`:leftwards_arrow_with_hook: Not settled: ${changedSince(view)}.`));
+    if (view.attempt !== ref.attempt) return answer(notSettledLine(view, undefined));
     const why = whyNotReconcile(services.executor.policy, args.context.actor, view);
-    if (why !== undefined) return answer(line(`:no_entry: Not settled: ${why}.`));
+    if (why !== undefined) return answer(notSettledLine(view, why));
     const responseUrl = args.body.response_url;
     await services.call('views.open', {
       trigger_id: args.body.trigger_id,
@@ -44,10 +43,6 @@ export function reconcileClicked(services: HomeServices, outcome: ReconcileTarge
     });
   };
 }
-
-/** Why a form or button of an earlier attempt settles nothing: the attempt and request id now. */
-const changedSince = (view: ApprovalView): string =>
-  `\`${view.id}\` changed since you looked: it is now attempt ${view.attempt}, request \`${view.requestId}\` (${view.state}); look it up again`;
 
 const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
   ack({ response_action: 'errors', errors: { [REASON_BLOCK]: message } });
@@ -63,12 +58,12 @@ const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
 export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServices, 'log'>) {
   return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
     const target = reconcileTarget.decode(body.view.private_metadata);
-    if (target === undefined) return inline(ack, 'This form names no approval; close it and click again.');
+    if (target === undefined) return inline(ack, FORM.reconcileNoApproval);
     const reason = reasonOf(
       body.view.state.values as Record<string, Record<string, { value?: string | null }>>,
     ).trim();
     if (reason === '') {
-      return inline(ack, 'Say what you found at the service: the audit log keeps it.');
+      return inline(ack, FORM.reconcileWhat);
     }
     const view = await services.executor.getApproval(target.approvalId);
     const why =
@@ -77,7 +72,7 @@ export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServ
         : view.requestId !== target.requestId
           ? changedSince(view)
           : whyNotReconcile(services.executor.policy, context.actor, view);
-    if (why !== undefined) return inline(ack, `Not settled: ${why}.`);
+    if (why !== undefined) return inline(ack, FORM.notSettled(why));
     await ack();
     let result: ApprovalActionResult;
     try {

@@ -4,8 +4,8 @@ import { nameActors } from '../../present/people.js';
 import { rejectTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
 import { replyTo } from '../respond.js';
-import { outcomeLine } from './buttons.js';
 import { type HomeServices, publishHome } from './home-tab.js';
+import { FORM, outcomeLine } from './messages/clicked.js';
 import { REASON_BLOCK, reasonOf } from './reject-modal.js';
 
 type SubmitArgs = AllMiddlewareArgs<ActorContext> & SlackViewMiddlewareArgs<ViewSubmitAction>;
@@ -21,16 +21,12 @@ const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
 export function rejectReasonSubmitted(services: HomeServices) {
   return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
     const target = rejectTarget.decode(body.view.private_metadata);
-    if (target === undefined)
-      return inline(ack, 'This form names no approval; close it and click Reject again.');
+    if (target === undefined) return inline(ack, FORM.rejectNoApproval);
     const reason = reasonOf(
       body.view.state.values as Record<string, Record<string, { value?: string | null }>>,
     );
     if (reason.trim() === '') {
-      return inline(
-        ack,
-        'Say why: the requester reads it and the audit log keeps it. Spaces alone are not a reason.',
-      );
+      return inline(ack, FORM.rejectWhy);
     }
     const result = await services.executor.reject(target.approvalId, context.actor, reason);
     const outcome = approvalOutcome('reject', result, (id) => id);

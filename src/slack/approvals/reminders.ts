@@ -1,11 +1,11 @@
 import type { WaitingApproval } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
 import type { ApprovalServices } from './index.js';
-import { reminderMessage } from './reminder-message.js';
-import { approvalChannel } from './requested.js';
+import { reminderMessage } from './messages/reminder.js';
+import { approvalChannel } from './post.js';
 
 /** How often the reminders look: on time to the half minute, and one indexed query when idle. */
-export const REMINDERS_EVERY_MS = 30_000;
+const REMINDERS_EVERY_MS = 30_000;
 
 /** A second reminder closer than this to the first is not worth a second notification. */
 const MIN_GAP_MS = 60_000;
@@ -35,7 +35,7 @@ export function dueReminder(times: readonly number[], now: number): number | und
 }
 
 /** The outbox key of one reminder: once per approval, attempt and slot, across replicas. */
-export const reminderKey = (row: Pick<WaitingApproval, 'id' | 'attempt'>, n: number): string =>
+const reminderKey = (row: Pick<WaitingApproval, 'id' | 'attempt'>, n: number): string =>
   `reminder:${row.id}:${row.attempt}:${n}`;
 
 export type ReminderServices = Pick<

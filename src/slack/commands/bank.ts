@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs, SlashCommand } from '@slack/bolt';
 import { policyView } from '../../present/policy-view.js';
 import { isToolGroup } from '../../present/tool-groups.js';
-import { addAlert, listAlerts, removeAlert } from '../alerts/commands.js';
-import { approvalsMessages } from '../approvals/list.js';
+import { alertCommand } from '../alerts/commands.js';
+import { approvalsMessages } from '../approvals/messages/approvals-list.js';
 import type { Asker } from '../asker.js';
 import { askedAnchor } from '../audit-anchor.js';
 import type { ActorContext } from '../middleware/actor.js';
@@ -102,24 +102,6 @@ async function dispatch(
         responseUrl: body.response_url,
       });
     }
-  }
-}
-
-/** `/bank alert …`: the balance alerts of the runtime, where it keeps them. */
-function alertCommand(
-  services: SlackServices,
-  asker: Asker,
-  command: Extract<Command, { kind: `alert-${string}` }>,
-): Promise<void> {
-  const { alerts } = services;
-  if (alerts === undefined) return asker.reply(line(':no_entry: Balance alerts are not kept here.'));
-  switch (command.kind) {
-    case 'alert-add':
-      return addAlert(alerts, asker, command);
-    case 'alert-list':
-      return listAlerts(alerts, asker);
-    case 'alert-remove':
-      return removeAlert(alerts, asker, command.id);
   }
 }
 

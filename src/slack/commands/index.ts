@@ -7,7 +7,7 @@ import { bankCommand } from './bank.js';
 import type { GrammarContext } from './short-forms.js';
 
 /** The grammar's view of the registry: each tool's input schema, converted once. */
-export function grammarOf(registry: Registry): GrammarContext {
+function grammarOf(registry: Registry): GrammarContext {
   return {
     toolNames: registry.names(),
     isSecretInput: (name) => registry.get(name)?.secretInput === true,

@@ -67,7 +67,7 @@ export const loadingForm = (): ModalView =>
  * Step two: the fields the corridor's JSON Schema demands, those step one fixed left out. The
  * submission is a tool form of create_beneficiary with the corridor's choices fixed.
  */
-export function corridorFieldsForm(
+function corridorFieldsForm(
   corridorSchema: JsonSchema,
   corridor: { currency: string; entityType: string; paymentMethod: string; country?: string },
   where: Where,
@@ -121,7 +121,7 @@ export async function showCorridorFields(
     .catch((error: unknown) => {
       if (!isDatabaseUnreachable(error)) throw error;
       const message = `${DATABASE_UNREACHABLE.state}. ${DATABASE_UNREACHABLE.advice}`;
-      return { status: 'failed', tool: schemaTool.name, error: { kind: 'internal', message } } as const;
+      return { status: 'failed', tool: schemaTool.name, error: { kind: 'unavailable', message } } as const;
     });
   let view: ModalView;
   if (result.status === 'ok' && typeof result.output.schema === 'object' && result.output.schema !== null) {

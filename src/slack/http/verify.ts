@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Slack's window: a request signed more than five minutes away from now is refused (replays). */
-export const MAX_SKEW_SECONDS = 5 * 60;
+const MAX_SKEW_SECONDS = 5 * 60;
 
 export type Verification = { ok: true } | { ok: false; reason: string };
 

@@ -22,7 +22,7 @@ import type { SlackServices } from '../services.js';
  */
 
 /** The action id of the link buttons: Slack sends a click on a URL button too, which is only acknowledged. */
-export const OPEN_LINK_ACTION = 'bankops_passkey_open';
+const OPEN_LINK_ACTION = 'bankops_passkey_open';
 
 function linkButton(text: string, url: string): Block {
   return {

@@ -11,7 +11,7 @@ import {
 } from './message.js';
 
 /** A value as Slack text: ids as code (easy to copy), links as links, the rest escaped. */
-export function valueText(value: Value): string {
+function valueText(value: Value): string {
   switch (value.kind) {
     case 'id':
       return `\`${value.text.replaceAll('`', "'")}\``;

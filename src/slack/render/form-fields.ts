@@ -16,7 +16,7 @@ export interface FormField {
  * Fields the configuration fills in (company, program and agent codes, who created it): left out
  * of forms, so people see what they must decide. A value typed for one in the command is kept.
  */
-export const CONFIGURED_FIELDS = new Set([
+const CONFIGURED_FIELDS = new Set([
   'companyCode',
   'company_code',
   'program_code',

@@ -48,7 +48,7 @@ export const escapeText = (text: string): string =>
  * Splits text into pieces of at most `limit` characters, at a line break where there is one, else
  * at a space: long text is shown in full over several blocks, never cut.
  */
-export function splitText(text: string, limit: number): string[] {
+function splitText(text: string, limit: number): string[] {
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > limit) {

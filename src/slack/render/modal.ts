@@ -7,7 +7,7 @@ import { type Block, clip, LIMITS, plain } from './message.js';
 export type ModalView = types.ModalView;
 
 /** The action id of every generated input; the block id is the field's dotted path. */
-export const FIELD_ACTION = 'value';
+const FIELD_ACTION = 'value';
 
 const initialText = (value: unknown): string | undefined => {
   if (value === undefined || value === null) return undefined;
@@ -85,7 +85,7 @@ export class ModalTooLargeError extends CodedError {
  * A title that fits Slack's title bar whole: a bracketed ending it cannot fit is left out (the
  * intro says it in full), else the title ends at the last word that fits, never mid-word.
  */
-export function titleBar(title: string, limit: number = LIMITS.viewTitle): string {
+function titleBar(title: string, limit: number = LIMITS.viewTitle): string {
   if (title.length <= limit) return title;
   const plainer = title.replace(/\s*\([^)]*\)\s*$/, '');
   if (plainer.length <= limit && plainer !== '') return plainer;

@@ -9,7 +9,7 @@ import type { SlackMessage } from './message.js';
  * The input of the service's next page, when this page says there is one (`has_more`, a page
  * below `total_pages`, fewer items seen than `total`).
  */
-export function nextPageInput(
+function nextPageInput(
   tool: AnyTool,
   input: Record<string, unknown>,
   output: Record<string, unknown>,

@@ -1,6 +1,6 @@
 import { maskCardNumbersInText, redact } from '../../core/redact.js';
 import { labelOf } from '../../present/output/format.js';
-import { slackTime } from '../approvals/people.js';
+import { slackTime } from '../approvals/messages/wording.js';
 import {
   context,
   escapeText,

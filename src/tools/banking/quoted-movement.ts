@@ -92,7 +92,7 @@ const companyOf = (input: { companyCode?: string | undefined }, ctx: ToolContext
  * The parts of create_* that every quoted movement shares: the preview with the balance, the check
  * before each vote, the settlement followed after, and the run on a fresh quote within the bound.
  */
-export function movementHooks<
+function movementHooks<
   QI,
   Q,
   CI extends QI & { companyCode?: string | undefined },
@@ -226,7 +226,7 @@ export function createTool<
 }
 
 /** create_*'s output: the movement's id, its references and status, and the quote it was executed on. */
-export function createdOutput<K extends string, Q extends ObjectSchema>(
+function createdOutput<K extends string, Q extends ObjectSchema>(
   id: { key: K; text: string },
   status: string,
   quote: Q,

@@ -14,7 +14,7 @@ const cardPresentField = z
   .boolean()
   .describe('true: works at point-of-sale terminals too; false: online only.');
 
-export const getCardConfigurationB = defineTool({
+const getCardConfigurationB = defineTool({
   name: 'get_card_configuration_b',
   title: 'Card configuration (family B)',
   description: `${FAMILY_B} Tells whether card-present (point-of-sale) transactions are enabled for a card.`,
@@ -25,7 +25,7 @@ export const getCardConfigurationB = defineTool({
   run: (input, ctx) => ctx.client.issuingB.getCardConfiguration(cardRef(input), readOptions(ctx)),
 });
 
-export const updateCardConfigurationB = defineTool({
+const updateCardConfigurationB = defineTool({
   name: 'update_card_configuration_b',
   title: 'Change card configuration (family B)',
   description: `${FAMILY_B} Enables or disables a card's card-present (point-of-sale) transactions; online use is unaffected. Reversible.`,
@@ -43,7 +43,7 @@ export const updateCardConfigurationB = defineTool({
 
 const otpField = OtpDeliveryMethodSchema.describe('OTPs go to the registered e-mail or mobile.');
 
-export const enroll3dsB = defineTool({
+const enroll3dsB = defineTool({
   name: 'enroll_3ds_b',
   title: 'Enroll card in 3D Secure (family B)',
   description: `${FAMILY_B} Enrolls a card in 3D Secure: online payments are confirmed with a one-time password. New cards are already enrolled by e-mail. Undo with unenroll_3ds_b.`,
@@ -64,7 +64,7 @@ export const enroll3dsB = defineTool({
   },
 });
 
-export const get3dsB = defineTool({
+const get3dsB = defineTool({
   name: 'get_3ds_b',
   title: '3D Secure enrollment (family B)',
   description: `${FAMILY_B} Shows a card's 3D Secure enrollment: status, OTP method and destination in full (e-mail, or +<country code><mobile>).`,
@@ -81,7 +81,7 @@ export const get3dsB = defineTool({
   },
 });
 
-export const update3dsB = defineTool({
+const update3dsB = defineTool({
   name: 'update_3ds_b',
   title: 'Change 3D Secure method (family B)',
   description: `${FAMILY_B} Changes how an enrolled card's 3D Secure one-time passwords are delivered; refused for a card not enrolled. Reversible.`,
@@ -99,7 +99,7 @@ export const update3dsB = defineTool({
   },
 });
 
-export const unenroll3dsB = defineTool({
+const unenroll3dsB = defineTool({
   name: 'unenroll_3ds_b',
   title: 'Unenroll card from 3D Secure (family B)',
   description: `${FAMILY_B} Removes a card from 3D Secure: no more one-time passwords for online payments, a weaker fraud protection. Re-enroll with enroll_3ds_b.`,
@@ -114,7 +114,7 @@ export const unenroll3dsB = defineTool({
   },
 });
 
-export const getSpendLimitsB = defineTool({
+const getSpendLimitsB = defineTool({
   name: 'get_spend_limits_b',
   title: 'Card spend limits (family B)',
   description: `${FAMILY_B} Lists a card's spend limits per transaction type and period: amount, currency, whether active.`,
@@ -130,7 +130,7 @@ export const getSpendLimitsB = defineTool({
 
 const limit = UpdateSpendLimitBodySchema.shape;
 
-export const updateSpendLimitB = defineTool({
+const updateSpendLimitB = defineTool({
   name: 'update_spend_limit_b',
   title: 'Change card spend limit (family B)',
   description: `${FAMILY_B} Sets one spend limit of a card, replacing the current one for that transaction type and period.`,

@@ -5,7 +5,7 @@ import { readOptions } from '../shared/call-options.js';
 import { cardRef } from './fields.js';
 
 /** LOST, STOLEN and BLOCKED block a card for good (spec: it cannot be reactivated). */
-export const PERMANENT_STATUSES: readonly string[] = ['LOST', 'STOLEN', 'BLOCKED'];
+const PERMANENT_STATUSES: readonly string[] = ['LOST', 'STOLEN', 'BLOCKED'];
 
 /** `**** **** **** 4242` → `4242`. */
 const lastFour = (masked: string): string | undefined => /(\d{4})\D*$/.exec(masked)?.[1];

@@ -31,7 +31,7 @@ export const createCardholderB = defineTool({
   },
 });
 
-export const getCardholderB = defineTool({
+const getCardholderB = defineTool({
   name: 'get_cardholder_b',
   title: 'Get cardholder (family B)',
   description: `${FAMILY_B} Shows one cardholder: names, contact, addresses, KYC provider, createAt, status ACTIVE or INACTIVE.`,
@@ -48,7 +48,7 @@ export const getCardholderB = defineTool({
   },
 });
 
-export const updateCardholderB = defineTool({
+const updateCardholderB = defineTool({
   name: 'update_cardholder_b',
   title: 'Update cardholder (family B)',
   description: `${FAMILY_B} Changes only the cardholder fields given (at least one). Old values are not kept: to undo, update again with them.`,
@@ -72,7 +72,7 @@ export const updateCardholderB = defineTool({
   },
 });
 
-export const activateCardholderB = defineTool({
+const activateCardholderB = defineTool({
   name: 'activate_cardholder_b',
   title: 'Reactivate cardholder (family B)',
   description: `${FAMILY_B} Reactivates a deactivated cardholder, restoring its wallet and card functions; an active one stays as it is.`,

@@ -24,7 +24,7 @@ import {
 
 const cardIdOutput = z.object({ cardId: z.string().describe('The card id, for the other card tools.') });
 
-export const createCardB = defineTool({
+const createCardB = defineTool({
   name: 'create_card_b',
   title: 'Create virtual card (family B)',
   description: `${FAMILY_B} Issues a virtual card on a wallet: active at once, enrolled in 3DS by e-mail, default spend limits, no PIN. Stop it with update_card_status_b.`,
@@ -50,7 +50,7 @@ export const createCardB = defineTool({
   },
 });
 
-export const assignCardB = defineTool({
+const assignCardB = defineTool({
   name: 'assign_card_b',
   title: 'Assign physical card (family B)',
   description: `${FAMILY_B} Links a physical card from inventory to a cardholder's wallet using its last four digits and the assignment code delivered with it. The card becomes active, enrolled in 3DS, with default limits. The code is secret: not offered in Slack.`,
@@ -80,7 +80,7 @@ export const assignCardB = defineTool({
   },
 });
 
-export const listCardsB = defineTool({
+const listCardsB = defineTool({
   name: 'list_cards_b',
   title: 'List cards (family B)',
   description: `${FAMILY_B} Lists a wallet's virtual and physical cards (id, last four digits, type, status, created date), a page at a time.`,
@@ -96,7 +96,7 @@ export const listCardsB = defineTool({
     ),
 });
 
-export const activateCardB = defineTool({
+const activateCardB = defineTool({
   name: 'activate_card_b',
   title: 'Activate card (family B)',
   description: `${FAMILY_B} Activates an INACTIVE card; any other status is refused (a LOCKED card is unlocked with update_card_status_b).`,
@@ -110,7 +110,7 @@ export const activateCardB = defineTool({
   },
 });
 
-export const getCardDetailsB = defineTool({
+const getCardDetailsB = defineTool({
   name: 'get_card_details_b',
   title: 'Card details (family B)',
   description: `${FAMILY_B} Shows a card, its number masked: type, status, primary flag, PIN set, delivery and printing state, PURCHASE spend limits.`,
@@ -124,7 +124,7 @@ export const getCardDetailsB = defineTool({
   },
 });
 
-export const getCardDetailsLinkB = defineTool({
+const getCardDetailsLinkB = defineTool({
   name: 'get_card_details_link_b',
   title: 'Card details link (family B)',
   description: `${FAMILY_B} Returns a fresh secure link (url) revealing the FULL card number, expiry, CVV and name. Show it only to the person who asked, never in a shared channel. Changes nothing.`,

@@ -13,8 +13,8 @@ const id = idString();
 // Ids say only what they are: where each comes from is in the tools' descriptions (list_wallets_b,
 // list_cards_b) and said once to assistants; no format is promised (the sandbox's `chb_…` is its own).
 export const cardholderIdField = id.describe('Cardholder id.');
-export const walletIdField = id.describe('Wallet id.');
-export const cardIdField = id.describe('Card id.');
+const walletIdField = id.describe('Wallet id.');
+const cardIdField = id.describe('Card id.');
 
 export const walletInput = { cardholderId: cardholderIdField, walletId: walletIdField };
 export const cardInput = { ...walletInput, cardId: cardIdField };

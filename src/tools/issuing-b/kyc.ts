@@ -7,7 +7,7 @@ import { cardholderIdField, FAMILY_B, READ, UPDATE } from './fields.js';
 
 const input = z.object({ cardholderId: cardholderIdField });
 
-export const getKycB = defineTool({
+const getKycB = defineTool({
   name: 'get_kyc_b',
   title: 'KYC status (family B)',
   description: `${FAMILY_B} Shows a cardholder's KYC and compliance status, document type and, while pending, the document submission link (kycLink).`,
@@ -21,7 +21,7 @@ export const getKycB = defineTool({
   },
 });
 
-export const getRfiB = defineTool({
+const getRfiB = defineTool({
   name: 'get_rfi_b',
   title: 'Open RFI (family B)',
   description: `${FAMILY_B} Shows the open request for information (RFI) on a cardholder's KYC (decline codes per area, reason); open is false when there is none.`,
@@ -41,7 +41,7 @@ export const getRfiB = defineTool({
   },
 });
 
-export const respondRfiB = defineTool({
+const respondRfiB = defineTool({
   name: 'respond_rfi_b',
   title: 'Respond to RFI (family B)',
   description: `${FAMILY_B} Returns the KYC view with a fresh kycLink where the cardholder submits documents; an open RFI is also marked responded.`,

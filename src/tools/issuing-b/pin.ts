@@ -14,7 +14,7 @@ const secretFields = ['set_pin_url'] as const;
 const SHOW_ONLY =
   'Give it only to the cardholder or the requester, never in a shared channel: it sets the PIN.';
 
-export const getSetPinLinkB = defineTool({
+const getSetPinLinkB = defineTool({
   name: 'get_set_pin_link_b',
   title: 'Set-PIN link (family B)',
   description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder sets a card's first PIN. ${SHOW_ONLY}`,
@@ -26,7 +26,7 @@ export const getSetPinLinkB = defineTool({
   run: (input, ctx) => ctx.client.issuingB.getSetPinUrl(cardRef(input), writeOptions(ctx)),
 });
 
-export const getResetPinLinkB = defineTool({
+const getResetPinLinkB = defineTool({
   name: 'get_reset_pin_link_b',
   title: 'Reset-PIN link (family B)',
   description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder resets a forgotten PIN. ${SHOW_ONLY}`,
@@ -38,7 +38,7 @@ export const getResetPinLinkB = defineTool({
   run: (input, ctx) => ctx.client.issuingB.getResetPinUrl(cardRef(input), writeOptions(ctx)),
 });
 
-export const getChangePinLinkB = defineTool({
+const getChangePinLinkB = defineTool({
   name: 'get_change_pin_link_b',
   title: 'Change-PIN link (family B)',
   description: `${FAMILY_B} Returns an iframe link (set_pin_url) where the cardholder changes the card's PIN (a first one: get_set_pin_link_b). ${SHOW_ONLY}`,

@@ -14,7 +14,7 @@ import { cardholderIdField, FAMILY_B } from './fields.js';
  * anything is sent, so the tool takes it as an input (USD when omitted) and both the preview and
  * the run refuse when the debited wallet is in another currency. Nothing is sent in that case.
  */
-export class TransferCurrencyError extends CodedError {
+class TransferCurrencyError extends CodedError {
   constructor(message: string) {
     super({ code: ErrorCode.NotSent, message });
     this.name = 'TransferCurrencyError';

@@ -9,7 +9,7 @@ import { CREATE, cardholderIdField, FAMILY_B, pageField, READ, sizeField, wallet
 
 const currencyCode = currencyCodeField();
 
-export const createWalletB = defineTool({
+const createWalletB = defineTool({
   name: 'create_wallet_b',
   title: 'Create wallet (family B)',
   description: `${FAMILY_B} Opens an empty wallet in one currency for a cardholder; cards are issued on a wallet. Cannot be deleted.`,
@@ -30,7 +30,7 @@ export const createWalletB = defineTool({
   },
 });
 
-export const listWalletsB = defineTool({
+const listWalletsB = defineTool({
   name: 'list_wallets_b',
   title: 'List wallets (family B)',
   description: `${FAMILY_B} Lists a cardholder's wallets with currency, balance, limits and status.`,
@@ -54,7 +54,7 @@ const dateField = (edge: string) =>
     .optional()
     .describe(`${edge} of the period, inclusive: YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS.`);
 
-export const getWalletHistoryB = defineTool({
+const getWalletHistoryB = defineTool({
   name: 'get_wallet_history_b',
   title: 'Wallet history (family B)',
   description: `${FAMILY_B} Lists a wallet's transactions (card purchases, fees, loads, P2P transfers), newest first, optionally of a period or one card, a page at a time.`,

@@ -204,5 +204,3 @@ export function issuingAApi(http: HttpClient) {
       ),
   };
 }
-
-export type IssuingAApi = ReturnType<typeof issuingAApi>;

@@ -61,7 +61,7 @@ import {
 import { family } from './family.js';
 
 /** The `{version}` path parameter of family B; `v1` is the only value the spec gives. */
-export const ISSUING_B_VERSION = 'v1';
+const ISSUING_B_VERSION = 'v1';
 const PREFIX = path`/issuing/api/${ISSUING_B_VERSION}`;
 
 /** `data: []` answers (3DS enroll/update/unenroll, spend limit update) resolve to `undefined`. */
@@ -290,5 +290,3 @@ export function issuingBApi(http: HttpClient) {
       onHash('issuingB.respondRfi', 'GET', '/kyc/rfi/respond', ref, single(KycViewSchema), options),
   };
 }
-
-export type IssuingBApi = ReturnType<typeof issuingBApi>;

@@ -39,7 +39,6 @@ export const AccountListItemSchema = z.looseObject({
   /** Legal name of the holder: the beneficiary name to use when sending money to this account. */
   accountOwnerName: nullableString,
 });
-export type AccountListItem = z.infer<typeof AccountListItemSchema>;
 
 export const AccountListSchema = z.looseObject({
   items: z.array(AccountListItemSchema),
@@ -47,7 +46,6 @@ export const AccountListSchema = z.looseObject({
   pageNumber: z.number(),
   total: z.number(),
 });
-export type AccountList = z.infer<typeof AccountListSchema>;
 
 /** The figures of a balance, the same in the account view and the per-currency view. */
 const balanceFields = {
@@ -60,8 +58,7 @@ const balanceFields = {
 };
 
 /** The balance object of the account detail view. */
-export const AccountBalanceSchema = z.looseObject(balanceFields);
-export type AccountBalance = z.infer<typeof AccountBalanceSchema>;
+const AccountBalanceSchema = z.looseObject(balanceFields);
 
 /** Account detail: the list item plus the detail fields. */
 export const AccountDetailSchema = AccountListItemSchema.extend({
@@ -77,16 +74,14 @@ export const AccountDetailSchema = AccountListItemSchema.extend({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export type AccountDetail = z.infer<typeof AccountDetailSchema>;
 
 /** One entry of the all-balances view: one per currency. */
-export const CurrencyBalanceSchema = z.looseObject({
+const CurrencyBalanceSchema = z.looseObject({
   currency: z.string(),
   /** May be empty: the currency list comes from the bank. */
   accountIds: z.array(z.string()),
   ...balanceFields,
 });
-export type CurrencyBalance = z.infer<typeof CurrencyBalanceSchema>;
 
 export const BalancesSchema = z.looseObject({
   userId: z.string(),
@@ -101,4 +96,3 @@ export type Balances = z.infer<typeof BalancesSchema>;
  * report the same balance.
  */
 export const AccountBalanceByIdSchema = CurrencyBalanceSchema.partial();
-export type AccountBalanceById = z.infer<typeof AccountBalanceByIdSchema>;

@@ -9,4 +9,3 @@ export const TokenDataSchema = z.looseObject({
   companyCode: z.string(),
   email: z.string(),
 });
-export type TokenData = z.infer<typeof TokenDataSchema>;

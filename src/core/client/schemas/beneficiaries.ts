@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 const text = z.string().min(1);
 
-export const ENTITY_TYPES = ['INDIVIDUAL', 'COMPANY'] as const;
-export const PAYMENT_METHODS = ['LOCAL', 'SWIFT'] as const;
+const ENTITY_TYPES = ['INDIVIDUAL', 'COMPANY'] as const;
+const PAYMENT_METHODS = ['LOCAL', 'SWIFT'] as const;
 export const EntityTypeSchema = z.enum(ENTITY_TYPES);
 export const PaymentMethodSchema = z.enum(PAYMENT_METHODS);
 
@@ -18,7 +18,6 @@ export const CorridorOptionSchema = z.looseObject({
   paymentMethod: z.string(),
   description: z.string().nullish(),
 });
-export type CorridorOption = z.infer<typeof CorridorOptionSchema>;
 export const CorridorOptionsSchema = z.array(CorridorOptionSchema);
 
 /**
@@ -94,7 +93,5 @@ export const CreateBeneficiarySchema = z.looseObject({
 });
 /** What callers pass; empty strings (and nulls, at run time) are removed before sending. */
 export type CreateBeneficiaryInput = z.input<typeof CreateBeneficiarySchema>;
-export type CreateBeneficiaryRequest = z.infer<typeof CreateBeneficiarySchema>;
 
 export const CreatedBeneficiarySchema = z.looseObject({ beneficiary_id: z.string() });
-export type CreatedBeneficiary = z.infer<typeof CreatedBeneficiarySchema>;

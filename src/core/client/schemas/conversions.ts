@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 const text = z.string().min(1);
 
-export const QUOTE_SIDES = ['SOURCE', 'TARGET'] as const;
+const QUOTE_SIDES = ['SOURCE', 'TARGET'] as const;
 /** Whether `amount` is in the source or the target currency. */
 export const QuoteSideSchema = z.enum(QUOTE_SIDES);
 

@@ -10,7 +10,7 @@ import { AmountSchema } from './issuing-common.js';
 const text = z.string().min(1);
 
 /** Cardholder address (spec: `postal_address`, `individual.address`). */
-export const AddressASchema = z.object({
+const AddressASchema = z.object({
   line1: text,
   line2: z.string().optional(),
   city: text,
@@ -238,11 +238,9 @@ export const CardTransactionASchema = z.looseObject({
     })
     .nullish(),
 });
-export type CardTransactionA = z.infer<typeof CardTransactionASchema>;
 
 /** `data` of GET `/card/transaction`: an object, unlike the other issuing answers. */
 export const CardTransactionPageASchema = z.looseObject({
   has_more: z.boolean(),
   items: z.array(CardTransactionASchema),
 });
-export type CardTransactionPageA = z.infer<typeof CardTransactionPageASchema>;

@@ -10,7 +10,7 @@ import { AmountSchema } from './issuing-common.js';
 const text = z.string().min(1);
 const optionalText = z.string().optional();
 
-export const KycProviderSchema = z.enum(['SUMSUB', 'MYINFO', 'JUMIO', 'DIDIT']);
+const KycProviderSchema = z.enum(['SUMSUB', 'MYINFO', 'JUMIO', 'DIDIT']);
 
 /** Body of POST `/cardholder` (spec "Cardholder, family B"). */
 export const CreateCardholderBBodySchema = z.object({
@@ -105,13 +105,11 @@ export const ListCardsBQuerySchema = z.object({
 export type ListCardsBQuery = z.infer<typeof ListCardsBQuerySchema>;
 
 export const CardConfigurationSchema = z.looseObject({ card_present_transaction_enabled: z.boolean() });
-export type CardConfiguration = z.infer<typeof CardConfigurationSchema>;
 /** Body of PATCH `/card/configuration`. */
 export const UpdateCardConfigurationBodySchema = z.object({ card_present_transaction_enabled: z.boolean() });
 export type UpdateCardConfigurationBody = z.infer<typeof UpdateCardConfigurationBodySchema>;
 
 export const CardStatusSchema = z.enum(['INACTIVE', 'ACTIVE', 'LOCKED', 'LOST', 'STOLEN', 'BLOCKED']);
-export type CardStatus = z.infer<typeof CardStatusSchema>;
 /** Body of PATCH `/card/status/update` (not shown in the spec; the sandbox takes `{status}`). */
 export const UpdateCardStatusBodySchema = z.object({ status: CardStatusSchema });
 export type UpdateCardStatusBody = z.infer<typeof UpdateCardStatusBodySchema>;
@@ -174,10 +172,9 @@ export const CardholderBSchema = z.looseObject({
   /** Observed `ACTIVE`. */
   status: z.string(),
 });
-export type CardholderB = z.infer<typeof CardholderBSchema>;
 
 /** Card list item. */
-export const CardListItemSchema = z.looseObject({
+const CardListItemSchema = z.looseObject({
   last4: z.string(),
   /** `YYYY-MM-DD`. */
   createdAt: z.string(),
@@ -186,7 +183,6 @@ export const CardListItemSchema = z.looseObject({
   cardType: z.string(),
   cardStatus: z.string(),
 });
-export type CardListItem = z.infer<typeof CardListItemSchema>;
 
 /** `data[0]` of GET `/card/list`. */
 export const CardListSchema = z.looseObject({
@@ -195,7 +191,6 @@ export const CardListSchema = z.looseObject({
   page: z.number().int(),
   total_pages: z.number().int(),
 });
-export type CardList = z.infer<typeof CardListSchema>;
 
 /** Limits are strings and may be empty. */
 const limit = z.string().nullish();
@@ -218,15 +213,12 @@ export const CardDetailsSchema = z.looseObject({
   truncated_card_number: z.string(),
   status: z.string(),
 });
-export type CardDetails = z.infer<typeof CardDetailsSchema>;
 
 /** Secure link showing the full card number, expiry, CVV and name: a secret, never log it. */
 export const CardTokenSchema = z.looseObject({ url: z.string() });
-export type CardToken = z.infer<typeof CardTokenSchema>;
 
 /** The iframe URL of the set, reset and change PIN endpoints. */
 export const PinUrlSchema = z.looseObject({ set_pin_url: z.string() });
-export type PinUrl = z.infer<typeof PinUrlSchema>;
 
 export const ThreeDsEnrollmentSchema = z.looseObject({
   otp_delivery_method: z.string(),
@@ -234,7 +226,6 @@ export const ThreeDsEnrollmentSchema = z.looseObject({
   /** Observed `ACTIVE`. */
   status: z.string(),
 });
-export type ThreeDsEnrollment = z.infer<typeof ThreeDsEnrollmentSchema>;
 
 export const SpendLimitSchema = z.looseObject({
   amount_limit: AmountSchema,
@@ -243,4 +234,3 @@ export const SpendLimitSchema = z.looseObject({
   transaction_type: z.string(),
   currency_code: z.string(),
 });
-export type SpendLimit = z.infer<typeof SpendLimitSchema>;

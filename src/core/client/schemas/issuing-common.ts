@@ -99,7 +99,6 @@ export const WalletTransactionSchema = z.looseObject({
   /** Present on some items only. */
   masked_card_number: z.string().nullish(),
 });
-export type WalletTransaction = z.infer<typeof WalletTransactionSchema>;
 
 /** KYC view (`/kyc` and `/kyc/rfi/respond` of both families). */
 export const KycViewSchema = z.looseObject({
@@ -112,7 +111,6 @@ export const KycViewSchema = z.looseObject({
   complianceStatus: z.string().nullish(),
   email: z.string().nullish(),
 });
-export type KycView = z.infer<typeof KycViewSchema>;
 
 /** RFI details (`/kyc/rfi` of both families). */
 export const RfiDetailsSchema = z.looseObject({

@@ -3,9 +3,9 @@ import { z } from 'zod';
 const text = z.string().min(1);
 const webhookUrl = z.url({ protocol: /^https?$/ });
 
-export const SUBSCRIPTION_TYPES = ['w', 'n'] as const;
+const SUBSCRIPTION_TYPES = ['w', 'n'] as const;
 /** `w`: webhook delivery; `n`: e-mail notification. */
-export const SubscriptionTypeSchema = z.enum(SUBSCRIPTION_TYPES);
+const SubscriptionTypeSchema = z.enum(SUBSCRIPTION_TYPES);
 
 export const ListEventsQuerySchema = z.object({ program_code: text });
 export type ListEventsQuery = z.infer<typeof ListEventsQuerySchema>;
@@ -16,7 +16,6 @@ export const EventCatalogEntrySchema = z.looseObject({
   event_description: z.string().nullish(),
   program_code: z.string().nullish(),
 });
-export type EventCatalogEntry = z.infer<typeof EventCatalogEntrySchema>;
 export const EventCatalogSchema = z.array(EventCatalogEntrySchema);
 
 const subscriptionKey = {
@@ -95,7 +94,6 @@ export const SubscriptionRecordSchema = z.looseObject({
   updated_time: z.string().nullish(),
   sl_no: z.number().int().nullish(),
 });
-export type SubscriptionRecord = z.infer<typeof SubscriptionRecordSchema>;
 export const SubscriptionListSchema = z.array(SubscriptionRecordSchema);
 
 /** `{message, status}` of subscribe, update and unsubscribe. */
@@ -103,4 +101,3 @@ export const NotificationResultSchema = z.looseObject({
   message: z.string().nullish(),
   status: z.string(),
 });
-export type NotificationResult = z.infer<typeof NotificationResultSchema>;

@@ -4,7 +4,7 @@ import { QuoteSideSchema } from './conversions.js';
 const text = z.string().min(1);
 
 /** The spec's `purposeCode` values. */
-export const PURPOSE_CODES = [
+const PURPOSE_CODES = [
   'AUDIO_VISUAL_SERVICES',
   'BILL_PAYMENT',
   'BUSINESS_EXPENSES',

@@ -14,7 +14,6 @@ export const UserSchema = z.looseObject({
   createdAt: z.string().nullish(),
   updatedAt: z.string().nullish(),
 });
-export type User = z.infer<typeof UserSchema>;
 
 export const GetUserQuerySchema = z.object({ email: z.string().min(1) });
 export type GetUserQuery = z.infer<typeof GetUserQuerySchema>;

@@ -104,7 +104,7 @@ function reasonOf(cause: unknown): string {
 export function databaseUnreachable(where: string, cause: unknown): CodedError {
   const why = reasonOf(cause);
   return new CodedError({
-    code: ErrorCode.Internal,
+    code: ErrorCode.Unavailable,
     message: `bankops cannot reach its database at ${where} (${why})`,
     operation: DATABASE_OPERATION,
     original: cause,

@@ -1,4 +1,4 @@
-import { CodedError, ErrorCode, messageOf } from '../../errors.js';
+import { CodedError, ErrorCode, internalError, messageOf } from '../../errors.js';
 import { databaseUnreachable, isLoginRefused, isUnreachable, sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 import { LATEST_VERSION } from './schema/index.js';
@@ -50,7 +50,7 @@ interface StateRow {
 export async function inspectDatabase(store: PgStore): Promise<PgDatabaseState> {
   try {
     const row = (await store.pool.query<StateRow>(STATE_SQL)).rows[0];
-    if (row === undefined) throw new Error('the database answered no row to a state query');
+    if (row === undefined) throw internalError('the database answered no row to a state query');
     const version = row.versioned
       ? ((
           await store.pool.query<{ v: number }>(

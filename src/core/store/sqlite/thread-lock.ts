@@ -54,7 +54,11 @@ export class ThreadLock {
   }
 }
 
-/** As SQLite's error when its busy timeout runs out (its code), saying which lock waited. */
+/**
+ * As SQLite's error when its busy timeout runs out (its code), saying which lock waited. A plain
+ * `Error` on purpose, not a `CodedError`: whoever handles SQLite's busy error (its `code`) handles
+ * this one the same way.
+ */
 function busy(): Error {
   return Object.assign(new Error('database is locked (by another thread of this process)'), {
     code: 'SQLITE_BUSY',

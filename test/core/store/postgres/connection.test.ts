@@ -53,7 +53,7 @@ describe('database URLs', () => {
       expect(retries).toEqual([]);
       expect(failure).toBeInstanceOf(CodedError);
       const coded = failure as CodedError;
-      expect(coded.code).toBe('internal');
+      expect(coded.code).toBe('unavailable');
       expect(coded.message).toBe(
         `bankops cannot reach its database at 127.0.0.1:${port}/bank (connection refused)`,
       );

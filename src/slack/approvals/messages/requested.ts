@@ -1,15 +1,10 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
-import { approvalSummary } from '../../present/approval-summary.js';
-import { whatWillHappen } from '../../present/approval-words.js';
-import type { SlackConfig } from '../config.js';
-import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
-import { slackTime } from './people.js';
-
-/** The channel an approval is decided in: its rule's own, else the configured one. */
-export const approvalChannel = (
-  view: ApprovalView,
-  config: Pick<SlackConfig, 'approvalsChannel'>,
-): string | undefined => view.route?.slackChannel ?? config.approvalsChannel;
+import type { ApprovalView } from '../../../core/approvals/types.js';
+import { approvalSummary } from '../../../present/approval-summary.js';
+import { whatWillHappen } from '../../../present/approval-words.js';
+import type { SlackConfig } from '../../config.js';
+import { context, escapeText, type SlackMessage, sections } from '../../render/message.js';
+import { approvalChannel } from '../post.js';
+import { slackTime } from './wording.js';
 
 const people = (n: number): string => (n === 1 ? '1 approver' : `${n} approvers`);
 

@@ -1,9 +1,9 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
-import { approvalLines } from '../../present/approval-words.js';
-import { context, escapeText, type SlackMessage, sections } from '../render/message.js';
-import { approverMentions } from './approvers.js';
-import { slackTime } from './people.js';
+import type { ApprovalView } from '../../../core/approvals/types.js';
+import type { Policy } from '../../../core/policy/schema.js';
+import { approvalLines } from '../../../present/approval-words.js';
+import { context, escapeText, type SlackMessage, sections } from '../../render/message.js';
+import { approverMentions } from '../approvers.js';
+import { slackTime } from './wording.js';
 
 const people = (n: number): string => (n === 1 ? '1 approval' : `${n} approvals`);
 

@@ -1,10 +1,10 @@
 import type { types } from '@slack/bolt';
-import type { ApprovalView, PreviewFacts } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
-import type { Registry } from '../../core/registry.js';
-import { resultFacts } from '../../present/approval-outcome.js';
-import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../present/approval-words.js';
-import { decisionRef } from '../metadata.js';
+import type { ApprovalView, PreviewFacts } from '../../../core/approvals/types.js';
+import type { Policy } from '../../../core/policy/schema.js';
+import type { Registry } from '../../../core/registry.js';
+import { resultFacts } from '../../../present/approval-outcome.js';
+import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../../present/approval-words.js';
+import { decisionRef } from '../../metadata.js';
 import {
   type Block,
   type Button,
@@ -16,10 +16,9 @@ import {
   plain,
   type SlackMessage,
   sections,
-} from '../render/message.js';
-import { APPROVAL_ACTIONS } from './ids.js';
-import { askedBy, slackWording } from './people.js';
-import { lookUpLine, reconcileButtons } from './reconcile-modal.js';
+} from '../../render/message.js';
+import { APPROVAL_ACTIONS } from '../ids.js';
+import { askedBy, slackWording } from './wording.js';
 
 /**
  * The approval message (docs/slack.md "Approvals"): a status line updated in place, what will happen
@@ -28,7 +27,7 @@ import { lookUpLine, reconcileButtons } from './reconcile-modal.js';
  */
 
 /** ⏳ waiting, ✅ done, ❌ refused or rejected, ⌛ expired. */
-export function statusEmoji(view: ApprovalView): string {
+function statusEmoji(view: ApprovalView): string {
   switch (view.state) {
     case 'pending':
       return view.attempt > 1 ? ':leftwards_arrow_with_hook:' : ':hourglass_flowing_sand:';
@@ -54,7 +53,7 @@ export function statusEmoji(view: ApprovalView): string {
 }
 
 /** Permanent card blocks and subscription deletions are confirmed in a dialog before the vote counts. */
-export function isDestructive(view: ApprovalView, registry: Registry): boolean {
+function isDestructive(view: ApprovalView, registry: Registry): boolean {
   const facts: PreviewFacts | undefined = view.preview?.facts;
   if (facts?.kind === 'card_status') return facts.permanent;
   if (facts?.kind === 'subscription_delete') return true;
@@ -82,6 +81,20 @@ export function decisionButtons(view: ApprovalView, registry: Registry): Button[
   if (isDestructive(view, registry)) approve.confirm = confirmDialog(view);
   return [approve, button('Reject', APPROVAL_ACTIONS.reject, ref, 'danger')];
 }
+
+/** Sent, Not sent, Send again: each naming the approval and the attempt the clicker was shown. */
+function reconcileButtons(view: ApprovalView): Button[] {
+  const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+  return [
+    button('Sent', APPROVAL_ACTIONS.reconcileSent, ref, 'primary'),
+    button('Not sent', APPROVAL_ACTIONS.reconcileNotSent, ref),
+    button('Send again', APPROVAL_ACTIONS.reconcileRetry, ref, 'danger'),
+  ];
+}
+
+/** The lines above the buttons of an unresolved approval: what to look up, and where. */
+const lookUpLine = (view: ApprovalView): string =>
+  `*Look up request id* \`${view.requestId}\` *at the service*, then say what you found: *Sent*, *Not sent*, or *Send again* (same request id, never paid twice).`;
 
 /** How it ended, below the facts: the result's id and status, or the service's refusal. */
 function outcomeText(view: ApprovalView): string | undefined {

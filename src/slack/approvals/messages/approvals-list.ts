@@ -1,8 +1,8 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
-import type { Actor } from '../../core/policy/types.js';
-import { approvalsOf } from '../../present/approval-decide.js';
-import { approvalLines } from '../../present/approval-words.js';
+import type { ApprovalView } from '../../../core/approvals/types.js';
+import type { Policy } from '../../../core/policy/schema.js';
+import type { Actor } from '../../../core/policy/types.js';
+import { approvalsOf } from '../../../present/approval-decide.js';
+import { approvalLines } from '../../../present/approval-words.js';
 import {
   context,
   escapeText,
@@ -11,8 +11,8 @@ import {
   pageBlocks,
   type SlackMessage,
   sections,
-} from '../render/message.js';
-import { askedBy, slackTime } from './people.js';
+} from '../../render/message.js';
+import { askedBy, slackTime } from './wording.js';
 
 /** One approval in a line, in the words of its message: people as mentions, dates as Slack shows them. */
 const lineOf = (a: ApprovalView, policy: Pick<Policy, 'actors'>): string => {

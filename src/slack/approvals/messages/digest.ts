@@ -1,6 +1,6 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
-import type { Policy } from '../../core/policy/schema.js';
-import { approvalLines, settlementLine } from '../../present/approval-words.js';
+import type { ApprovalView } from '../../../core/approvals/types.js';
+import type { Policy } from '../../../core/policy/schema.js';
+import { approvalLines, settlementLine } from '../../../present/approval-words.js';
 import {
   type Block,
   clip,
@@ -9,8 +9,8 @@ import {
   header,
   type SlackMessage,
   sections,
-} from '../render/message.js';
-import { askedBy, slackTime, slackWording } from './people.js';
+} from '../../render/message.js';
+import { askedBy, slackTime, slackWording } from './wording.js';
 
 /** What one approvals channel's digest holds (each list newest first). */
 export interface DigestContent {
@@ -25,7 +25,7 @@ export interface DigestContent {
 }
 
 /** Lines per section; the rest is counted and left to `bankops approvals list`. */
-export const DIGEST_ITEMS = 10;
+const DIGEST_ITEMS = 10;
 
 export const isEmptyDigest = (c: DigestContent): boolean =>
   c.waiting.length + c.expired.length + c.failed.length + c.unresolved.length === 0;
