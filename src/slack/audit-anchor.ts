@@ -7,7 +7,7 @@ import type { SlackOutbox } from './store/outbox.js';
  * The audit log's head (sequence and hash) as a message. Kept outside bankops's database, in Slack's
  * history, it reveals what a hash chain alone cannot: entries removed from the end of the log.
  */
-function anchorMessage(head: { seq: number; hash: string }, why: string): SlackMessage {
+export function anchorMessage(head: { seq: number; hash: string }, why: string): SlackMessage {
   const anchor = `${head.seq}:${head.hash}`;
   const text = `:anchor: Audit log head: entry ${head.seq}, hash \`${head.hash}\``;
   return {

@@ -12,16 +12,17 @@ import { policyView } from '../../src/present/policy-view.js';
 import { TOOL_GROUPS } from '../../src/present/tool-groups.js';
 import { alertListMessage } from '../../src/slack/alerts/messages.js';
 import { withButtons } from '../../src/slack/answers/output.js';
-import { digestMessage } from '../../src/slack/approvals/digest-message.js';
 import { homeBlocks } from '../../src/slack/approvals/home.js';
 import { APPROVAL_ACTIONS } from '../../src/slack/approvals/ids.js';
-import { approvalsMessages } from '../../src/slack/approvals/list.js';
-import { approvalMessage } from '../../src/slack/approvals/message.js';
-import { requesterNotice, threadReply } from '../../src/slack/approvals/notices.js';
+import { approvalMessage } from '../../src/slack/approvals/messages/approval.js';
+import { approvalsMessages } from '../../src/slack/approvals/messages/approvals-list.js';
+import { digestMessage } from '../../src/slack/approvals/messages/digest.js';
+import { reminderMessage } from '../../src/slack/approvals/messages/reminder.js';
+import { requestedMessage } from '../../src/slack/approvals/messages/requested.js';
+import { requesterNotice } from '../../src/slack/approvals/messages/requester-notice.js';
+import { threadReply } from '../../src/slack/approvals/messages/thread-reply.js';
 import { reconcileReasonModal } from '../../src/slack/approvals/reconcile-modal.js';
 import { rejectReasonModal } from '../../src/slack/approvals/reject-modal.js';
-import { reminderMessage } from '../../src/slack/approvals/reminder-message.js';
-import { requestedMessage } from '../../src/slack/approvals/requested.js';
 import { anchorMessage } from '../../src/slack/audit-anchor.js';
 import {
   groupHelpMessage,
@@ -298,7 +299,7 @@ describe('the catalogue of the Slack app, rendered by the local workspace', () =
     message('usage', usageMessage('payout takes an amount'));
     message('database down', databaseDownMessage({ name: 'get_balances', ran: 'ok' }));
     message('anchor', anchorMessage({ seq: 12, hash: 'ab'.repeat(32) }, 'Posted daily'));
-    message('alerts', alertListMessage([], 5));
+    message('alerts', alertListMessage({ alerts: [], checkEverySeconds: 5 }));
     message(
       'passkey',
       await enrolLinkMessage({ passkeys: core.runtime.passkeys }, slackActor('U0AMIRA', [])),

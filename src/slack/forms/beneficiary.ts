@@ -67,7 +67,7 @@ export const loadingForm = (): ModalView =>
  * Step two: the fields the corridor's JSON Schema demands, those step one fixed left out. The
  * submission is a tool form of create_beneficiary with the corridor's choices fixed.
  */
-function corridorFieldsForm(
+export function corridorFieldsForm(
   corridorSchema: JsonSchema,
   corridor: { currency: string; entityType: string; paymentMethod: string; country?: string },
   where: Where,

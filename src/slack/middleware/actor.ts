@@ -9,7 +9,7 @@ import { type Answer, answerWherever } from './answer.js';
 export type ActorContext = { actor: Actor };
 
 /** An unknown user learns that, and what to give the admin. */
-const noAccessMessage = (userId: string): SlackMessage =>
+export const noAccessMessage = (userId: string): SlackMessage =>
   line(
     `:wave: You have no access to bankops yet. Ask a bankops admin to add your Slack user id \`${userId}\` to the policy (\`actors: - match: {slackUser: ${userId}}\` with roles).`,
   );
