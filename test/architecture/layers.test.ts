@@ -60,7 +60,7 @@ const CORE_PUBLIC = new Set([
 ]);
 /** Each backend's one door for the front end's own tables, and the core modules it may open. */
 const STORE_DOORS: Record<string, RegExp> = {
-  'slack/store/sqlite/database.ts': /^(db|store\/sqlite\/file-lock)\.ts$/,
+  'slack/store/sqlite/database.ts': /^(db|store\/sqlite\/(file-lock|json))\.ts$/,
   'slack/store/postgres/database.ts': /^store\/postgres\/[a-z-]+\.ts$/,
 };
 

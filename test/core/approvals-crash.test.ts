@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import type { ApprovalRow } from '../../src/core/store/rows/approvals.js';
 import {
   available,
   type Child,
@@ -48,7 +48,8 @@ describe('an approval whose process dies while executing', () => {
     // Durable before the call: executing, held by the child, with the quote it is sending.
     const held = row(c, id);
     expect(held).toMatchObject({ state: 'executing', owner: `${hostname()}:${child.pid}` });
-    const quoteId = (JSON.parse(held.checkpoints_json) as { quote: { quoteId: string } }).quote.quoteId;
+    const quoteId = (JSON.parse(held.checkpoints_json as string) as { quote: { quoteId: string } }).quote
+      .quoteId;
     // While the child lives, nobody takes its approval over.
     expect(await c.executor.recover()).toBe(0);
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import type { ApprovalRow } from '../../src/core/store/rows/approvals.js';
 import { creates, fault, PAYOUT, pending } from '../helpers/approvals.js';
 import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore, type TestCoreOptions } from '../helpers/core.js';

@@ -77,7 +77,7 @@ describe('a background re-send, when its process stops', () => {
     await stopping;
     expect(await voting).toMatchObject({ status: 'ok', approval: { state: 'executing' } });
     const row = await runtime.storage.read((s) => s.approvals.byId(id));
-    expect(row).toMatchObject({ state: 'executing', owner: null, lease_until: null, sends: 1 });
+    expect(row).toMatchObject({ state: 'executing', owner: null, leaseUntil: null, sends: 1 });
     expect(await refused(sandbox)).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import type { Approval } from '../../src/core/approvals/approval.js';
 import { approvalRow } from '../helpers/approval-rows.js';
 import { manualClock } from '../helpers/clock.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const T0 = '2026-11-26T08:00:00Z';
 const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
-const row = (n: number, changes: Partial<ApprovalRow> = {}): ApprovalRow => approvalRow(n, T0, changes);
+const row = (n: number, changes: Partial<Approval> = {}): Approval => approvalRow(n, T0, changes);
 
 describe('the pending approvals the reminders look at', () => {
   it('are all of them, oldest first, past one list of 500, each with its attempt and its start', async () => {
@@ -29,7 +29,7 @@ describe('the pending approvals the reminders look at', () => {
       for (let n = 0; n < count; n += 1)
         await tx.approvals.insert(
           // The oldest went back to the approvers with a new quote at 08:30: attempt 2.
-          n === 0 ? row(n, { attempt: 2, request_id: 'apr_w0000-2', updated_at: at(1800) }) : row(n),
+          n === 0 ? row(n, { attempt: 2, requestId: 'apr_w0000-2', updatedAt: at(1800) }) : row(n),
         );
     });
     const waiting = await core.executor.waitingApprovals();

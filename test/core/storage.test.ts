@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import type { Approval } from '../../src/core/approvals/approval.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { type Db, openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
@@ -67,12 +67,12 @@ const T0 = '2026-01-01T00:00:00.000Z';
 const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
 /** A pending payout approval opened at T0, expiring an hour later. */
-const row = (id: string, changes: Partial<ApprovalRow> = {}): ApprovalRow =>
+const row = (id: string, changes: Partial<Approval> = {}): Approval =>
   approvalRow(0, T0, {
     id,
     fingerprint: `fp-${id}`,
-    request_id: `${id}-1`,
-    expires_at: at(3600),
+    requestId: `${id}-1`,
+    expiresAt: at(3600),
     ...changes,
   });
 
@@ -94,7 +94,12 @@ describe.each(BACKENDS)('$name', (backend) => {
       order.push('first inserted');
       entered();
       await gate;
-      await tx.approvals.update('apr_a', { state: 'pending' }, { state: 'cancelled' });
+      await tx.approvals.close('apr_a', {
+        state: 'cancelled',
+        decidedBy: 'cli:operator',
+        reason: 'no',
+        at: T0,
+      });
       order.push('first done');
     });
     const second = storage.transaction(async (tx) => {
@@ -163,7 +168,66 @@ describe.each(BACKENDS)('$name', (backend) => {
     expect(await a.read((s) => s.approvals.byId('apr_c'))).toMatchObject({
       state: 'executing',
       owner: 'host-z:3',
-      lease_until: at(70),
+      leaseUntil: at(70),
+    });
+  });
+
+  it('gives back an approval as it was stored, its input in the order given, and moves it only by its transitions', async () => {
+    const [a, b] = await backend.twoReplicas();
+    const stored = row('apr_t', {
+      input: { sourceAccountId: 'acc_1', beneficiaryId: 'ben_1', amount: 10, currency: 'EUR' },
+      route: { slackChannel: 'C1' },
+      stepUp: 'passkey',
+    });
+    await a.transaction((tx) => tx.approvals.insert(stored));
+    const read = await b.read((s) => s.approvals.byId('apr_t'));
+    expect(read).toEqual(stored);
+    expect(Object.keys(read?.input ?? {})).toEqual([
+      'sourceAccountId',
+      'beneficiaryId',
+      'amount',
+      'currency',
+    ]);
+    const approver = { id: 'cli:approver', frontEnd: 'cli' as const };
+    const vote = {
+      person: 'approver',
+      approverId: approver.id,
+      approver,
+      attempt: 1,
+      votedAt: at(1),
+      evidence: null,
+    };
+    // Each transition applies only to the state it leaves, and says whether it did.
+    expect(await a.transaction((tx) => tx.approvals.recordVote('apr_t', vote))).toBe(true);
+    expect(await b.transaction((tx) => tx.approvals.startExecution('apr_t', 'host-b:2', at(40), at(2)))).toBe(
+      true,
+    );
+    expect(await a.transaction((tx) => tx.approvals.startExecution('apr_t', 'host-a:1', at(40), at(2)))).toBe(
+      false,
+    );
+    expect(await a.transaction((tx) => tx.approvals.countSend('apr_t', 'host-a:1', at(50)))).toBe(false);
+    expect(
+      await b.transaction((tx) => tx.approvals.saveCheckpoints('apr_t', 'host-b:2', { quote: { id: 'q1' } })),
+    ).toBe(true);
+    expect(await b.transaction((tx) => tx.approvals.countSend('apr_t', 'host-b:2', at(50)))).toBe(true);
+    const finished = {
+      state: 'succeeded' as const,
+      result: { payoutId: 'po_1' },
+      settlement: null,
+      at: at(3),
+    };
+    expect(await a.transaction((tx) => tx.approvals.finish('apr_t', 'host-a:1', finished))).toBe(false);
+    expect(await b.transaction((tx) => tx.approvals.finish('apr_t', 'host-b:2', finished))).toBe(true);
+    expect(await a.read((s) => s.approvals.votes('apr_t', 1))).toEqual([
+      { approverId: approver.id, person: 'approver', votedAt: at(1), approver, evidence: null },
+    ]);
+    expect(await a.read((s) => s.approvals.byId('apr_t'))).toEqual({
+      ...stored,
+      state: 'succeeded',
+      checkpoints: { quote: { id: 'q1' } },
+      result: { payoutId: 'po_1' },
+      sends: 1,
+      updatedAt: at(3),
     });
   });
 
@@ -215,9 +279,9 @@ describe.each(BACKENDS)('$name', (backend) => {
   it('counts approvals by state with the oldest pending, and lists every consumer where it stands', async () => {
     const [a, b] = await backend.twoReplicas();
     await a.transaction(async (tx) => {
-      await tx.approvals.insert(row('apr_e1', { created_at: at(5) }));
-      await tx.approvals.insert(row('apr_e2', { created_at: at(2) }));
-      await tx.approvals.insert(row('apr_e3', { state: 'rejected', created_at: at(1) }));
+      await tx.approvals.insert(row('apr_e1', { createdAt: at(5) }));
+      await tx.approvals.insert(row('apr_e2', { createdAt: at(2) }));
+      await tx.approvals.insert(row('apr_e3', { state: 'rejected', createdAt: at(1) }));
     });
     expect(await b.read((s) => s.approvals.census())).toEqual({
       byState: [
@@ -243,21 +307,23 @@ describe.each(BACKENDS)('$name', (backend) => {
     const times = [0, 1, 1, 2, 3, 3, 4];
     await a.transaction(async (tx) => {
       for (const [n, seconds] of times.entries())
-        await tx.approvals.insert(row(`apr_k${n}`, { created_at: at(seconds) }));
+        await tx.approvals.insert(row(`apr_k${n}`, { createdAt: at(seconds) }));
     });
-    const page = (after?: ApprovalRow) =>
+    const page = (after?: Approval) =>
       b.read((s) =>
         s.approvals.list({
           state: 'pending',
           limit: 2,
-          ...(after === undefined ? {} : { after: { id: after.id, createdAt: after.created_at } }),
+          ...(after === undefined ? {} : { after: { id: after.id, createdAt: after.createdAt } }),
         }),
       );
-    const ids = (rows: ApprovalRow[]) => rows.map((r) => r.id);
+    const ids = (rows: Approval[]) => rows.map((r) => r.id);
     const first = await page();
     expect(ids(first)).toEqual(['apr_k6', 'apr_k5']);
     // The newest is decided before the next page is read: skipping by count would now pass over one.
-    await a.transaction((tx) => tx.approvals.update('apr_k6', { state: 'pending' }, { state: 'approved' }));
+    await a.transaction((tx) =>
+      tx.approvals.close('apr_k6', { state: 'rejected', decidedBy: 'cli:approver', reason: 'no', at: at(5) }),
+    );
     const second = await page(first.at(-1));
     expect(ids(second)).toEqual(['apr_k4', 'apr_k3']);
     const third = await page(second.at(-1));

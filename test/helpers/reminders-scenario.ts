@@ -114,7 +114,7 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
    */
   async function outboxDown(down: { only?: string } | undefined): Promise<void> {
     const database = options.database?.();
-    const when = down?.only === undefined ? '' : ` WHEN (NEW.args_json LIKE '%${down.only}%')`;
+    const when = down?.only === undefined ? '' : ` WHEN (CAST(NEW.args_json AS text) LIKE '%${down.only}%')`;
     if (database === undefined) {
       const db = openDatabase(`${t.dir}/bankops.db`);
       try {

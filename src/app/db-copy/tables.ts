@@ -5,8 +5,8 @@
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
 import { ALERT_COLUMNS } from '../../core/alerts/store.js';
-import { APPROVAL_COLUMNS } from '../../core/approvals/store.js';
 import { AUDIT_COLUMNS } from '../../core/audit/store.js';
+import { APPROVAL_COLUMNS } from '../../core/store/rows/approvals.js';
 
 /** How a column's values travel: one array parameter of this type per column. */
 export type ArrayType = 'text' | 'int' | 'bigint' | 'float8';
@@ -21,6 +21,8 @@ export interface CopiedTable {
   convert?: Readonly<Record<string, string>>;
   /** Target-only columns and their SQL value. */
   fill?: Readonly<Record<string, string>>;
+  /** Columns holding JSON: text in SQLite, `json` in PostgreSQL (the text is kept as it is). */
+  json?: readonly string[];
   /** A `GENERATED ALWAYS` identity copied as it is; its sequence then continues after the largest. */
   identity?: string;
 }
@@ -34,6 +36,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     name: 'approvals',
     columns: APPROVAL_COLUMNS,
     types: { required_approvers: 'int', attempt: 'int', sends: 'int', settle_polls: 'int' },
+    json: APPROVAL_COLUMNS.filter((column) => column.endsWith('_json')),
     // An ISO time in SQLite; compared with the database's clock on PostgreSQL.
     convert: { lease_until: 'u.lease_until::timestamptz' },
   },
@@ -49,6 +52,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
       'evidence_json',
     ],
     types: { attempt: 'int' },
+    json: ['approver_json', 'evidence_json'],
   },
   {
     // Every copied event gets the copy's transaction id: one transaction, read in seq order.
@@ -74,6 +78,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   {
     name: 'executions',
     columns: ['actor', 'tool', 'idempotency_key', 'fingerprint', 'request_id', 'result_json', 'created_at'],
+    json: ['result_json'],
   },
   {
     // Slots of scheduled work already done (a reminder sent, a digest posted): not done again after the move.
@@ -101,6 +106,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
       'revoked_at',
     ],
     types: { counter: 'bigint' },
+    json: ['transports'],
   },
   {
     name: 'passkey_links',
@@ -115,8 +121,9 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
       'challenge',
       'used_at',
     ],
+    json: ['actor_json'],
   },
-  { name: 'payees', columns: ['id', 'record_json', 'updated_at'] },
+  { name: 'payees', columns: ['id', 'record_json', 'updated_at'], json: ['record_json'] },
   {
     name: 'cards',
     columns: ['card_id', 'cardholder_id', 'wallet_id', 'last_four', 'seen_at'],
@@ -133,6 +140,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     columns: ['id', 'user_id', 'tool', 'pages_json', 'shareable', 'created_at'],
     types: { shareable: 'int', created_at: 'bigint' },
     convert: { shareable: 'u.shareable <> 0' },
+    json: ['pages_json'],
   },
   {
     name: 'service_deliveries',
@@ -164,6 +172,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     },
     convert: { lease_until: fromMillis('lease_until') },
     identity: 'id',
+    json: ['args_json'],
   },
   {
     name: 'slack_approval_messages',
@@ -185,7 +194,7 @@ export function insertSql(table: CopiedTable): string {
   const fills = Object.entries(table.fill ?? {});
   const targets = [...table.columns, ...fills.map(([name]) => name)];
   const values = [
-    ...table.columns.map((c) => table.convert?.[c] ?? `u.${c}`),
+    ...table.columns.map((c) => table.convert?.[c] ?? (table.json?.includes(c) ? `u.${c}::json` : `u.${c}`)),
     ...fills.map(([, sql]) => sql),
   ];
   const overriding = table.identity === undefined ? '' : ' OVERRIDING SYSTEM VALUE';

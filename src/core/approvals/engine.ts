@@ -2,6 +2,7 @@ import { optional } from '../optional.js';
 import { reminderOfRule } from '../policy/reminder.js';
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
+import type { Approval } from './approval.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
 import { executeApproval, type RecoveryTimer, recoverApprovals, startRecoveryTimer } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
@@ -12,7 +13,7 @@ import { stopResending } from './resend.js';
 import { releaseApproval } from './send.js';
 import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
-import { type ApprovalRow, MAX_LIST_LIMIT } from './store.js';
+import { MAX_LIST_LIMIT } from './store.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
@@ -112,14 +113,14 @@ export class ApprovalEngine implements ApprovalService {
    * pending or needs no passkey.
    */
   async signTarget(id: string, person: string): Promise<SignTarget | undefined> {
-    const row = await this.#ctx.read((s) => s.approvals.byId(id));
-    if (row === undefined || row.state !== 'pending' || row.step_up === null) return undefined;
-    return signTargetOf(row, person, this.#ctx.auditInput(row.tool, JSON.parse(row.input_json)));
+    const approval = await this.#ctx.read((s) => s.approvals.byId(id));
+    if (approval === undefined || approval.state !== 'pending' || approval.stepUp === null) return undefined;
+    return signTargetOf(approval, person, this.#ctx.auditInput(approval.tool, approval.input));
   }
 
   async get(id: string): Promise<ApprovalView | undefined> {
-    const row = await this.#ctx.read((s) => s.approvals.byId(id));
-    if (row !== undefined && row.state === 'pending' && row.expires_at <= this.#ctx.nowIso())
+    const approval = await this.#ctx.read((s) => s.approvals.byId(id));
+    if (approval !== undefined && approval.state === 'pending' && approval.expiresAt <= this.#ctx.nowIso())
       await expireDue(this.#ctx);
     return this.#ctx.read((s) => this.#ctx.viewById(s, id));
   }
@@ -128,17 +129,17 @@ export class ApprovalEngine implements ApprovalService {
     await expireDue(this.#ctx);
     return this.#ctx.read(async (s) => {
       const views: ApprovalView[] = [];
-      for (const row of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, row));
+      for (const approval of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, approval));
       return views;
     });
   }
 
   async listAll(state: ApprovalState): Promise<ApprovalView[]> {
     await expireDue(this.#ctx);
-    const rows = await this.#allRows(state);
+    const approvals = await this.#all(state);
     return this.#ctx.read(async (s) => {
       const views: ApprovalView[] = [];
-      for (const row of rows) views.push(await this.#ctx.view(s, row));
+      for (const approval of approvals) views.push(await this.#ctx.view(s, approval));
       return views;
     });
   }
@@ -148,16 +149,16 @@ export class ApprovalEngine implements ApprovalService {
    * each starting after the last of the one before: one opened or decided in between moves none of
    * the others out of view, and none is seen twice.
    */
-  async #allRows(state: ApprovalState): Promise<ApprovalRow[]> {
-    const found: ApprovalRow[] = [];
+  async #all(state: ApprovalState): Promise<Approval[]> {
+    const found: Approval[] = [];
     for (let after: ApprovalFilter['after']; ; ) {
-      const rows = await this.#ctx.read((s) =>
+      const page = await this.#ctx.read((s) =>
         s.approvals.list({ state, limit: MAX_LIST_LIMIT, ...optional('after', after) }),
       );
-      found.push(...rows);
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < MAX_LIST_LIMIT) return found;
-      after = { id: last.id, createdAt: last.created_at };
+      found.push(...page);
+      const last = page.at(-1);
+      if (last === undefined || page.length < MAX_LIST_LIMIT) return found;
+      after = { id: last.id, createdAt: last.createdAt };
     }
   }
 
@@ -168,14 +169,14 @@ export class ApprovalEngine implements ApprovalService {
    */
   async waiting(): Promise<WaitingApproval[]> {
     const policy = this.#ctx.deps.policy.current();
-    const waiting = (await this.#allRows('pending')).map(
-      (row): WaitingApproval => ({
-        id: row.id,
-        createdAt: row.created_at,
-        attempt: row.attempt,
-        attemptStartedAt: row.attempt === 1 ? row.created_at : row.updated_at,
-        expiresAt: row.expires_at,
-        reminderMs: reminderOfRule(policy, row.policy_rule),
+    const waiting = (await this.#all('pending')).map(
+      (approval): WaitingApproval => ({
+        id: approval.id,
+        createdAt: approval.createdAt,
+        attempt: approval.attempt,
+        attemptStartedAt: approval.attempt === 1 ? approval.createdAt : approval.updatedAt,
+        expiresAt: approval.expiresAt,
+        reminderMs: reminderOfRule(policy, approval.policyRule),
       }),
     );
     // Oldest first: the longest waiting are reminded first.

@@ -36,14 +36,14 @@ export async function executeApproval(
           // replica's recovery, or the next start, re-sends it in the same window.
           if (until !== undefined && ctx.closing) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); this process is stopping, so ${row.request_id} is let go: another replica or the next start sends it again until ${until}`,
+              `no clear answer from the service (${outcome.error.message}); this process is stopping, so ${row.requestId} is let go: another replica or the next start sends it again until ${until}`,
             );
             await releaseApproval(ctx, id);
             return;
           }
           if (until !== undefined) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); ${row.request_id} is sent again in the background until ${until}`,
+              `no clear answer from the service (${outcome.error.message}); ${row.requestId} is sent again in the background until ${until}`,
             );
             resendInBackground(ctx, id, lease);
             handedOver = true;
@@ -53,7 +53,7 @@ export async function executeApproval(
           const delay = ctx.resendDelays[sent];
           if (delay !== undefined) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); sending ${row.request_id} again in ${delay / 1000} s`,
+              `no clear answer from the service (${outcome.error.message}); sending ${row.requestId} again in ${delay / 1000} s`,
             );
             await ctx.clock.sleep(delay);
             continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { canonicalJson } from '../canonical-json.js';
 import type { Stores } from '../store/index.js';
-import type { ApprovalRow } from './store.js';
+import type { ApprovalBound } from './view-schema.js';
 
 /**
  * Step-up (DESIGN decision 16): under a rule with `stepUp: passkey`, a vote counts only with a
@@ -72,14 +72,23 @@ export interface StepUpGate {
   commit(tx: Stores, evidence: VoteEvidence): Promise<StepUpCheck<undefined>>;
 }
 
-/** What a vote by `person` on this row would sign (the input as the audit log holds it). */
-export function signTargetOf(row: ApprovalRow, person: string, auditInput: unknown): SignTarget {
+/** The parts of an approval a vote signs. */
+export interface Signable {
+  id: string;
+  attempt: number;
+  tool: string;
+  /** The execution bound, or null without money. */
+  bound: ApprovalBound | null;
+}
+
+/** What a vote by `person` on this approval would sign (the input as the audit log holds it). */
+export function signTargetOf(approval: Signable, person: string, auditInput: unknown): SignTarget {
   return {
-    approvalId: row.id,
-    attempt: row.attempt,
-    tool: row.tool,
+    approvalId: approval.id,
+    attempt: approval.attempt,
+    tool: approval.tool,
     input: JSON.parse(canonicalJson(auditInput)) as SignTarget['input'],
-    bound: row.bound_json === null ? null : (JSON.parse(row.bound_json) as SignTarget['bound']),
+    bound: approval.bound as SignTarget['bound'],
     person,
   };
 }

@@ -5,3 +5,4 @@
  */
 export { type Db, migrate } from '../../../core/db.js';
 export { underFileLock } from '../../../core/store/sqlite/file-lock.js';
+export { sqliteJson } from '../../../core/store/sqlite/json.js';
