@@ -1,31 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AlertPost, type BalanceAlert, BalanceAlerts } from '../../src/core/alerts/index.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
 import { createLogger } from '../../src/core/log.js';
 import { parsePolicyText } from '../../src/core/policy/index.js';
 import type { Storage } from '../../src/core/store/index.js';
-import { migrate } from '../../src/core/store/postgres/migrate.js';
-import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
-import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
-import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
+import { contractBackends } from '../helpers/backends.js';
 import { injectFault } from '../helpers/client-http.js';
 import { type ManualClock, manualClock } from '../helpers/clock.js';
-import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
 import { clientFor, type RunningSandbox, raw, startTestSandbox } from '../helpers/sandbox.js';
 
 // The alert store through its interface, and one check over it, on SQLite and on PostgreSQL: two
 // replicas (two connections) on one database each.
 
-const pgAvailable = await postgresAvailable();
-const dir = mkdtempSync(join(tmpdir(), 'bankops-alerts-'));
-const opened: Db[] = [];
-const pools: PgStore[] = [];
-const databases: string[] = [];
+const BACKENDS = await contractBackends('alerts');
 let sandbox: RunningSandbox;
 let client: ServiceClient;
 
@@ -36,46 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
   await sandbox.close();
-  for (const db of opened) db.close();
-  rmSync(dir, { recursive: true, force: true });
-  await Promise.all(pools.map((store) => store.pool.end()));
-  if (databases.length > 0)
-    await asServerAdmin(async (admin) => {
-      for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    });
 });
-
-let files = 0;
-const BACKENDS: { name: string; twoReplicas(): Promise<[Storage, Storage]> }[] = [
-  {
-    name: 'SQLite',
-    twoReplicas: async () => {
-      const file = join(dir, `alerts-${++files}.db`);
-      const pair = [openDatabase(file), openDatabase(file)] as const;
-      opened.push(...pair);
-      return [new SqliteStorage(pair[0]), new SqliteStorage(pair[1])];
-    },
-  },
-  ...(pgAvailable
-    ? [
-        {
-          name: 'PostgreSQL',
-          twoReplicas: async (): Promise<[Storage, Storage]> => {
-            const name = `bankops_alerts_${process.pid}_${++files}`;
-            await asServerAdmin((admin) => admin.query(`CREATE DATABASE "${name}"`));
-            databases.push(name);
-            const pair = [
-              createPgPool(urlFor(name), { max: 2 }),
-              createPgPool(urlFor(name), { max: 2 }),
-            ] as const;
-            pools.push(...pair);
-            await migrate(pair[0]);
-            return [new PostgresStorage(pair[0]), new PostgresStorage(pair[1])];
-          },
-        },
-      ]
-    : []),
-];
 
 const alert = (id: string, changes: Partial<BalanceAlert> = {}): BalanceAlert => ({
   id,
@@ -111,8 +62,12 @@ function balanceAlerts(storage: Storage, clock: ManualClock, lines?: string[]): 
 }
 
 describe.each(BACKENDS)('balance alerts on $name', (backend) => {
-  it('keeps an alert whole, amounts past 2^31 minor units included, and forgets it when removed', async () => {
+  const twoReplicas = async (): Promise<[Storage, Storage]> => {
     const [a, b] = await backend.twoReplicas();
+    return [a.storage, b.storage];
+  };
+  it('keeps an alert whole, amounts past 2^31 minor units included, and forgets it when removed', async () => {
+    const [a, b] = await twoReplicas();
     const big = alert('alr_000000000b', {
       thresholdMinor: 9_000_000_000_000,
       currency: 'JPY',
@@ -133,7 +88,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
   });
 
   it('applies a check to the state it was decided from only: of two replicas, one', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     await a.transaction((tx) => tx.alerts.add(alert('alr_00000000cc')));
     const change = {
       level: 'below' as const,
@@ -150,7 +105,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
   });
 
   it('checks every alert with one read of the balances and posts a crossing once', async () => {
-    const [storage] = await backend.twoReplicas();
+    const [storage] = await twoReplicas();
     const clock = manualClock('2026-11-26T12:00:00Z');
     const alerts = balanceAlerts(storage, clock);
     const operator = { id: 'cli:ops', frontEnd: 'cli' as const, cliUser: 'ops' };
@@ -217,7 +172,7 @@ describe.each(BACKENDS)('balance alerts on $name', (backend) => {
   });
 
   it('posts what a later check finds under its own key when the state of an earlier post was lost', async () => {
-    const [storage] = await backend.twoReplicas();
+    const [storage] = await twoReplicas();
     const clock = manualClock('2026-11-26T12:00:00Z');
     const lines: string[] = [];
     const alerts = balanceAlerts(storage, clock, lines);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
-import { migrate, openDatabase } from '../../src/core/db.js';
+import { migrate, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { V1_APPROVALS, V1_EXECUTIONS } from '../fixtures/v1-schema.js';
 import { runtimeOptions, sqliteOf, testConfig } from '../helpers/core.js';
 import { type RunningSandbox, startTestSandbox } from '../helpers/sandbox.js';

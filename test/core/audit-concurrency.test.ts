@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { tempDir } from '../helpers/audit.js';
 

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../src/core/db.js';
+import { migrate, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { tempDir } from '../helpers/audit.js';
 
 const tmp = tempDir();

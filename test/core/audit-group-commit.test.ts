@@ -8,7 +8,7 @@ import { createRuntime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
 import { AuditLog } from '../../src/core/audit/index.js';
 import { RELAXED_WINDOW_MS } from '../../src/core/audit/log.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from '../helpers/audit.js';
 import { runtimeOptions, testConfig } from '../helpers/core.js';

@@ -11,7 +11,7 @@ import {
   GENESIS_HASH,
 } from '../../src/core/audit/index.js';
 import { canonicalJson } from '../../src/core/canonical-json.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
+import { type Db, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry, steppingClock, tempDir } from '../helpers/audit.js';
 

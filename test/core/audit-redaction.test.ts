@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
-import { openDatabase } from '../../src/core/db.js';
 import { REDACTED } from '../../src/core/redact.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { steppingClock, tempDir } from '../helpers/audit.js';
 

@@ -10,10 +10,10 @@ import { AuditLog } from '../../src/core/audit/index.js';
 import { prepareEntry } from '../../src/core/audit/seal.js';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
 import { type AuditWriter, inlineWriter } from '../../src/core/audit/writer.js';
-import { openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
 import { postgresStorage } from '../../src/core/store/postgres/storage.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from '../helpers/audit.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
@@ -207,7 +207,7 @@ describe('the audit writer thread from the sources', () => {
       [
         `import { AuditLog } from ${JSON.stringify(src('core/audit/index.ts'))};`,
         `import { ThreadWriter } from ${JSON.stringify(src('core/audit/thread-writer.ts'))};`,
-        `import { openDatabase } from ${JSON.stringify(src('core/db.ts'))};`,
+        `import { openDatabase } from ${JSON.stringify(src('core/store/sqlite/database.ts'))};`,
         `import { sqliteStorage } from ${JSON.stringify(src('core/store/sqlite/storage.ts'))};`,
         `const file = ${JSON.stringify(file)};`,
         `const log = new AuditLog(sqliteStorage(openDatabase(file)), { writer: new ThreadWriter({ kind: 'sqlite', file }) });`,

@@ -1,85 +1,20 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import type { CardDirectory } from '../../src/core/cards.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
-import type { PayeeDirectory } from '../../src/core/payees.js';
-import { postgresCards } from '../../src/core/store/postgres/cards.js';
-import { postgresPayees } from '../../src/core/store/postgres/payees.js';
-import type { PgStore } from '../../src/core/store/postgres/pool.js';
-import { postgresWebhookKeys } from '../../src/core/store/postgres/webhook-keys.js';
-import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
-import { sqlitePayees } from '../../src/core/store/sqlite/payees.js';
-import { sqliteWebhookKeys } from '../../src/core/store/sqlite/webhook-keys.js';
-import { type WebhookKeyStore, WebhookKeys } from '../../src/core/webhooks.js';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
-import { pgReplicas } from '../helpers/postgres-replicas.js';
+import { describe, expect, it } from 'vitest';
+import type { Directories } from '../../src/core/store/backend.js';
+import { WebhookKeys } from '../../src/core/webhooks.js';
+import { contractBackends } from '../helpers/backends.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bankops-directories-'));
-const opened: Db[] = [];
-afterAll(() => {
-  for (const db of opened) db.close();
-  rmSync(dir, { recursive: true, force: true });
+const BACKENDS = await contractBackends('directories', {
+  truncate: 'TRUNCATE payees, cards, service_webhook_keys',
 });
-
-interface Directories {
-  payees: PayeeDirectory;
-  cards: CardDirectory;
-  webhookKeys: WebhookKeyStore;
-}
-
-/** A backend: the directories of two replicas on one new database (two connections). */
-interface Backend {
-  name: string;
-  twoReplicas(): Promise<[Directories, Directories]>;
-}
-
-let files = 0;
-const sqliteDirectories = (db: Db): Directories => ({
-  payees: sqlitePayees(db),
-  cards: sqliteCards(db),
-  webhookKeys: sqliteWebhookKeys(db),
-});
-const sqliteFile = (): [Db, Db] => {
-  const file = join(dir, `directories-${++files}.db`);
-  const pair: [Db, Db] = [openDatabase(file), openDatabase(file)];
-  opened.push(...pair);
-  return pair;
-};
-const postgresDirectories = (store: PgStore): Directories => ({
-  payees: postgresPayees(store),
-  cards: postgresCards(store),
-  webhookKeys: postgresWebhookKeys(store),
-});
-const postgres = (await postgresAvailable())
-  ? pgReplicas(useTestDatabase(), 'TRUNCATE payees, cards, service_webhook_keys')
-  : undefined;
-const BACKENDS: Backend[] = [
-  {
-    name: 'SQLite',
-    twoReplicas: async () => {
-      const [a, b] = sqliteFile();
-      return [sqliteDirectories(a), sqliteDirectories(b)];
-    },
-  },
-  ...(postgres === undefined
-    ? []
-    : [
-        {
-          name: 'PostgreSQL',
-          twoReplicas: async (): Promise<[Directories, Directories]> => {
-            const [a, b] = await postgres();
-            return [postgresDirectories(a), postgresDirectories(b)];
-          },
-        },
-      ]),
-];
 
 /** The payee and card directories and the webhook keys, through their interfaces, on every backend. */
 describe.each(BACKENDS)('$name', (backend) => {
-  it('the payee directory remembers a payee, replaces what it knew, and lists the ids in order', async () => {
+  const twoReplicas = async (): Promise<[Directories, Directories]> => {
     const [a, b] = await backend.twoReplicas();
+    return [a.directories, b.directories];
+  };
+  it('the payee directory remembers a payee, replaces what it knew, and lists the ids in order', async () => {
+    const [a, b] = await twoReplicas();
     const [one, two] = [a.payees, b.payees];
     expect(await one.get('ben_2')).toBeUndefined();
     expect(await one.ids()).toEqual([]);
@@ -92,7 +27,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('the card directory remembers cards seen together (the later of two entries wins), keeps the last four a later answer lacks', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     const [one, two] = [a.cards, b.cards];
     await one.remember([
       { cardId: 'crd_1', cardholderId: 'chd_1', walletId: 'wal_1', lastFour: '4821' },
@@ -122,7 +57,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('webhook keys match a key to its event and channel, keep only the newest, and forget an event', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     const [one, two] = [new WebhookKeys(a.webhookKeys), new WebhookKeys(b.webhookKeys)];
     await one.add('old-key', { eventName: 'kyc_complete', channel: 'C1', createdBy: 'cli:ops' });
     await one.add('new-key', { eventName: 'kyc_complete', channel: 'C2', createdBy: 'cli:ops' });

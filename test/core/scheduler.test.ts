@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { pruneClaimsJob } from '../../src/core/schedule/prune.js';
 import { Scheduler } from '../../src/core/schedule/scheduler.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { manualClock } from '../helpers/clock.js';
 

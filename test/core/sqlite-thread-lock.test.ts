@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { threadId, Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ThreadWriter } from '../../src/core/audit/thread-writer.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
+import { type Db, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { underFileLock } from '../../src/core/store/sqlite/file-lock.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { THREAD_WAIT_MS, threadLockOf } from '../../src/core/store/sqlite/thread-lock.js';

@@ -1,67 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Approval } from '../../src/core/approvals/approval.js';
 import { AuditLog } from '../../src/core/audit/index.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
 import type { Storage } from '../../src/core/store/index.js';
-import { migrate } from '../../src/core/store/postgres/migrate.js';
-import { createPgPool, type PgStore } from '../../src/core/store/postgres/pool.js';
-import { PostgresStorage } from '../../src/core/store/postgres/storage.js';
-import { SqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { approvalRow } from '../helpers/approval-rows.js';
 import { sampleEntry } from '../helpers/audit.js';
-import { asServerAdmin, postgresAvailable, urlFor } from '../helpers/postgres.js';
+import { contractBackends } from '../helpers/backends.js';
 
-const pgAvailable = await postgresAvailable();
-
-const dir = mkdtempSync(join(tmpdir(), 'bankops-storage-'));
-const opened: Db[] = [];
-const pools: PgStore[] = [];
-const databases: string[] = [];
-afterAll(async () => {
-  for (const db of opened) db.close();
-  rmSync(dir, { recursive: true, force: true });
-  await Promise.all(pools.map((store) => store.pool.end()));
-  await asServerAdmin(async (client) => {
-    for (const name of databases) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  });
-});
-
-/** A backend: the storage of two replicas on one new database (two connections). */
-interface Backend {
-  name: string;
-  twoReplicas(): Promise<[Storage, Storage]>;
-}
-
-let files = 0;
-
-/** PostgreSQL: a new database, migrated, and two pools on it (two replicas). */
-const postgres: Backend = {
-  name: 'PostgreSQL',
-  twoReplicas: async () => {
-    const name = `bankops_storage_${process.pid}_${++files}`;
-    await asServerAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
-    databases.push(name);
-    const pair = [createPgPool(urlFor(name), { max: 4 }), createPgPool(urlFor(name), { max: 4 })] as const;
-    pools.push(...pair);
-    await migrate(pair[0]);
-    return [new PostgresStorage(pair[0]), new PostgresStorage(pair[1])];
-  },
-};
-const BACKENDS: Backend[] = [
-  {
-    name: 'SQLite',
-    twoReplicas: async () => {
-      const file = join(dir, `storage-${++files}.db`);
-      const pair = [openDatabase(file), openDatabase(file)] as const;
-      opened.push(...pair);
-      return [new SqliteStorage(pair[0]), new SqliteStorage(pair[1])];
-    },
-  },
-  ...(pgAvailable ? [postgres] : []),
-];
+const BACKENDS = await contractBackends('storage');
 
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (seconds: number): string => new Date(Date.parse(T0) + seconds * 1000).toISOString();
@@ -78,8 +23,12 @@ const row = (id: string, changes: Partial<Approval> = {}): Approval =>
 
 /** The core's stores and their transactions, through their interfaces, on every backend. */
 describe.each(BACKENDS)('$name', (backend) => {
+  const twoReplicas = async (): Promise<[Storage, Storage]> => {
+    const [a, b] = await backend.twoReplicas();
+    return [a.storage, b.storage];
+  };
   it('lets no other write of the process into a transaction that awaits, and commits it whole', async () => {
-    const [storage] = await backend.twoReplicas();
+    const [storage] = await twoReplicas();
     const order: string[] = [];
     let open!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -119,7 +68,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('joins a transaction called inside another, and rolls both back together', async () => {
-    const [storage] = await backend.twoReplicas();
+    const [storage] = await twoReplicas();
     const told: string[] = [];
     await expect(
       storage.transaction(async (tx) => {
@@ -150,7 +99,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('gives an executing approval to one replica, and to another only once its lease has run out', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     await a.transaction(async (tx) => tx.approvals.insert(row('apr_c', { state: 'approved' })));
     const claim = (storage: Storage, owner: string, now: number) =>
       storage.transaction((tx) => tx.approvals.claimExecution('apr_c', owner, at(now + 30), at(now)));
@@ -173,7 +122,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('gives back an approval as it was stored, its input in the order given, and moves it only by its transitions', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     const stored = row('apr_t', {
       input: { sourceAccountId: 'acc_1', beneficiaryId: 'ben_1', amount: 10, currency: 'EUR' },
       route: { slackChannel: 'C1' },
@@ -232,7 +181,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('gives each slot of scheduled work to one replica, whatever the number of callers', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     const claim = (storage: Storage, owner: string) =>
       storage.transaction((tx) => tx.claims.claim('reminder:apr_s:1', owner, new Date(0)));
     const results = await Promise.all([
@@ -247,7 +196,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('forgets the claims made before a time, and only those', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     await a.transaction(async (tx) => {
       await tx.claims.claim('balance-alerts:1', 'host-a:1', new Date(at(0)));
       await tx.claims.claim('balance-alerts:2', 'host-a:1', new Date(at(600)));
@@ -259,7 +208,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('hands feed events out in order and keeps each consumer where it got to, never moving it back', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     await a.transaction(async (tx) => tx.approvals.insert(row('apr_d')));
     for (const [i, storage] of [a, b, a].entries()) {
       await storage.transaction((tx) =>
@@ -277,7 +226,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('counts approvals by state with the oldest pending, and lists every consumer where it stands', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     await a.transaction(async (tx) => {
       await tx.approvals.insert(row('apr_e1', { createdAt: at(5) }));
       await tx.approvals.insert(row('apr_e2', { createdAt: at(2) }));
@@ -302,7 +251,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('pages approvals newest first from the last one seen, none lost when one is decided between two pages', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     // Recorded in the order of their ids, two pairs at the same time: both backends agree on ties.
     const times = [0, 1, 1, 2, 3, 3, 4];
     await a.transaction(async (tx) => {
@@ -332,7 +281,7 @@ describe.each(BACKENDS)('$name', (backend) => {
   });
 
   it('keeps one audit chain for appenders on two replicas, relaxed and durable alike', async () => {
-    const [a, b] = await backend.twoReplicas();
+    const [a, b] = await twoReplicas();
     const [one, two] = [new AuditLog(a), new AuditLog(b)];
     await Promise.all([
       ...Array.from({ length: 20 }, (_, i) => one.append(sampleEntry(i))),

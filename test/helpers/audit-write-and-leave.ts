@@ -3,9 +3,9 @@
 // must end by itself (test/core/audit-thread-writer.test.ts).
 import { AuditLog } from '../../src/core/audit/index.js';
 import { ThreadWriter, type WriterTarget } from '../../src/core/audit/thread-writer.js';
-import { openDatabase } from '../../src/core/db.js';
 import { createPgPool } from '../../src/core/store/postgres/pool.js';
 import { postgresStorage } from '../../src/core/store/postgres/storage.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from './audit.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Actor } from '../policy/types.js';
-import { VoteEvidenceSchema } from './step-up.js';
 import {
   APPROVAL_STATES,
   ApprovalBoundSchema,
@@ -9,6 +8,7 @@ import {
   PreviewSchema,
   SettlementSchema,
 } from './view-schema.js';
+import { VoteEvidenceSchema } from './vote-evidence.js';
 
 const ActorSchema = z.custom<Actor>();
 

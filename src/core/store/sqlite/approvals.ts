@@ -7,7 +7,6 @@ import {
   listLimit,
 } from '../../approvals/store.js';
 import type { ApprovalFilter, ApprovalState, Settlement } from '../../approvals/types.js';
-import type { Db } from '../../db.js';
 import {
   APPROVAL_COLUMNS,
   type ApprovalRow,
@@ -15,6 +14,7 @@ import {
   VOTE_COLUMNS,
   type VoteRow,
 } from '../rows/approvals.js';
+import type { Db } from './database.js';
 import { sqliteJson } from './json.js';
 
 const codec = approvalCodec(sqliteJson);

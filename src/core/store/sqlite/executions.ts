@@ -1,7 +1,7 @@
-import { type Db, migrate } from '../../db.js';
 import type { ExecutionStore, KeyedRun } from '../../executions.js';
 import type { ExecuteResult } from '../../results.js';
 import { type ExecutionRow, keyedRunOf } from '../rows/executions.js';
+import { type Db, migrate } from './database.js';
 import { sqliteJson } from './json.js';
 
 export const EXECUTIONS_SCHEMA = [

@@ -1,4 +1,3 @@
-import type { Db } from '../../db.js';
 import type { CredentialStore, Passkey } from '../../passkeys/credentials.js';
 import type { Link, LinkPurpose, LinkStore } from '../../passkeys/links.js';
 import {
@@ -8,6 +7,7 @@ import {
   type PasskeyRow,
   passkeyCodec,
 } from '../rows/passkeys.js';
+import type { Db } from './database.js';
 import { sqliteJson } from './json.js';
 
 const codec = passkeyCodec(sqliteJson);

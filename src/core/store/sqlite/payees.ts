@@ -1,5 +1,5 @@
-import { type Db, migrate } from '../../db.js';
 import type { Payee, PayeeDirectory } from '../../payees.js';
+import { type Db, migrate } from './database.js';
 import { underFileLock } from './file-lock.js';
 import { sqliteJson } from './json.js';
 

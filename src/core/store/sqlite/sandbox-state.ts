@@ -1,12 +1,20 @@
-import { type Db, migrate } from '../core/db.js';
-import type { SandboxPersistence } from '../sandbox/server.js';
+import { type Db, migrate } from './database.js';
+
+/**
+ * Where the embedded sandbox keeps its state between commands (the sandbox's `SandboxPersistence`):
+ * the newest state saved after `sinceRevision`, if any; a save returns its revision.
+ */
+export interface SandboxStateStore {
+  load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
+  save(state: Buffer): number;
+}
 
 /**
  * Keeps the embedded sandbox's state in the bankops database, so the sandbox behind one CLI command
  * continues where the previous command left it. Each save bumps a revision; a process reloads when
  * another one saved a newer revision.
  */
-export function sqliteSandboxStore(db: Db): SandboxPersistence {
+export function sqliteSandboxStore(db: Db): SandboxStateStore {
   migrate(db, 'sandbox-state-1', [
     `CREATE TABLE IF NOT EXISTS sandbox_state (
        id INTEGER PRIMARY KEY CHECK (id = 1),

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { notConfigured } from './errors.js';
+import { notConfigured } from '../../errors.js';
 
 export type Db = Database.Database;
 

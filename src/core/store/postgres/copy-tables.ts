@@ -1,12 +1,12 @@
 /**
  * What `bankops db copy` moves from the SQLite file to PostgreSQL, table by table, parents before
- * children. Columns keep their names; where the PostgreSQL schema (src/core/store/postgres/schema/)
+ * children. Columns keep their names; where the PostgreSQL schema (./schema/)
  * types a column differently, `convert` says how a SQLite value becomes it (`u.<column>` is the
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
-import { ALERT_COLUMNS } from '../../core/alerts/store.js';
-import { AUDIT_COLUMNS } from '../../core/audit/store.js';
-import { APPROVAL_COLUMNS } from '../../core/store/rows/approvals.js';
+import { ALERT_COLUMNS } from '../../alerts/store.js';
+import { AUDIT_COLUMNS } from '../../audit/store.js';
+import { APPROVAL_COLUMNS } from '../rows/approvals.js';
 
 /** How a column's values travel: one array parameter of this type per column. */
 export type ArrayType = 'text' | 'int' | 'bigint' | 'float8';

@@ -1,10 +1,10 @@
-import { type Db, openDatabase } from '../core/db.js';
-import { CodedError, ErrorCode } from '../core/errors.js';
-import { sqliteCards } from '../core/store/sqlite/cards.js';
-import { sqlitePayees } from '../core/store/sqlite/payees.js';
-import { sqliteStorage } from '../core/store/sqlite/storage.js';
-import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
-import { sqliteSlackStores } from '../slack/store/sqlite/index.js';
+import { CodedError, ErrorCode } from '../../errors.js';
+import { sqliteCards } from './cards.js';
+import { type Db, openDatabase } from './database.js';
+import { sqlitePayees } from './payees.js';
+import { migrateSlack } from './slack-schema.js';
+import { sqliteStorage } from './storage.js';
+import { sqliteWebhookKeys } from './webhook-keys.js';
 
 /** Names of the migrations a SQLite database holds (`schema_migrations`), none when it has no table. */
 export function appliedMigrations(db: Db): string[] {
@@ -21,7 +21,7 @@ export function makeSqliteTables(db: Db): void {
   sqlitePayees(db);
   sqliteCards(db);
   sqliteWebhookKeys(db);
-  sqliteSlackStores(db);
+  migrateSlack(db);
 }
 
 /** Every migration this code knows, as the names a fully migrated database records. */

@@ -1,6 +1,9 @@
 import { type Db, migrate } from './database.js';
 
 /**
+ * The tables of the Slack front end in the SQLite file (their statements are Slack's own, in
+ * src/slack/store/sqlite/; PostgreSQL's tables are in ../postgres/schema/slack.ts).
+ *
  * What the Slack front end keeps, in bankops's database so that every replica of `bankops serve`
  * shares it and a restart loses nothing (DESIGN decision 12). No secret is stored: webhook keys only
  * as SHA-256 digests, and results that carry a secret are never kept for sharing.
