@@ -287,7 +287,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // The claims of scheduled work are pruned wherever jobs run (serve, the stdio MCP server).
     if (!scheduler.has(PRUNE_CLAIMS_JOB)) scheduler.every(pruneClaimsJob(storage, log));
     const background = backgroundErrorReporter(log);
-    approvals.startBackground(background.failed, background.answered);
+    approvals.startBackground(scheduler, background.failed, background.answered);
   }
 
   return {

@@ -68,6 +68,40 @@ describe('Scheduler', () => {
     await scheduler.stop();
   });
 
+  it('starts a job after its first pause, runs one tied to the calendar at its own times, and removes one', async () => {
+    const clock = manualClock('2026-11-26T23:00:00Z');
+    const scheduler = new Scheduler({ storage, clock, owner: 'host:1', log: silentLogger });
+    const runs: string[] = [];
+    const untilMidnight = (now: Date): number =>
+      Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime();
+    scheduler.every({
+      name: 'daily',
+      everyMs: 60_000,
+      firstAfterMs: untilMidnight(clock.now()),
+      nextAfterMs: untilMidnight,
+      run: async (now) => void runs.push(now.toISOString()),
+    });
+    clock.advance(0);
+    await settle();
+    expect(runs).toEqual([]);
+    clock.set('2026-11-27T00:00:00Z');
+    await settle();
+    await scheduler.drain();
+    clock.set('2026-11-27T12:00:00Z');
+    await settle();
+    expect(runs).toEqual(['2026-11-27T00:00:00.000Z']);
+    clock.set('2026-11-28T00:00:00Z');
+    await settle();
+    await scheduler.drain();
+    expect(runs).toEqual(['2026-11-27T00:00:00.000Z', '2026-11-28T00:00:00.000Z']);
+    await scheduler.remove('daily');
+    expect(scheduler.has('daily')).toBe(false);
+    clock.set('2026-11-30T00:00:00Z');
+    await settle();
+    expect(runs).toHaveLength(2);
+    expect(clock.waiting).toBe(0);
+  });
+
   it('lets one scheduler claim a slot, once', async () => {
     const clock = manualClock('2026-11-26T09:00:00Z');
     const a = new Scheduler({ storage, clock, owner: 'host-a:1', log: silentLogger });

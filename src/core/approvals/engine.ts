@@ -2,16 +2,18 @@ import { optional } from '../optional.js';
 import { reminderOfRule } from '../policy/reminder.js';
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
+import type { Scheduler } from '../schedule/scheduler.js';
 import type { Approval } from './approval.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
-import { executeApproval, type RecoveryTimer, recoverApprovals, startRecoveryTimer } from './execute.js';
+import { executeApproval, recoverApprovals } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
 import { type FeedFollower, type FeedReader, type FollowOptions, followFeed } from './follow.js';
+import { RECOVERY_JOB, recoveryJob, SETTLEMENT_JOB, settlementJob } from './jobs.js';
 import { openApproval } from './open.js';
 import { reconcileApproval } from './reconcile.js';
 import { stopResending } from './resend.js';
 import { releaseApproval } from './send.js';
-import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
+import { settleDue } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
 import { MAX_LIST_LIMIT } from './store.js';
 import type {
@@ -39,8 +41,8 @@ export type { ApprovalEngineOptions } from './context.js';
 export class ApprovalEngine implements ApprovalService {
   readonly #ctx: EngineContext;
   #expiry: ExpiryTimer | undefined;
-  #settlements: SettlementFollower | undefined;
-  #recovery: RecoveryTimer | undefined;
+  /** Where its periodic jobs run while the background work goes on. */
+  #scheduler: Scheduler | undefined;
 
   constructor(options: ApprovalEngineOptions) {
     this.#ctx = new EngineContext(options);
@@ -212,30 +214,33 @@ export class ApprovalEngine implements ApprovalService {
 
   /**
    * The work of a long-running process: approvals expire at their deadline without anyone reading
-   * them, sent money is followed to its final status, and approvals whose holder's lease ran out
-   * are taken over. (Background re-sends start by themselves when a send's outcome is unknown and
-   * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of
-   * it (they expire lazily, settle what is due when they read, and recover at start).
+   * them (a timer set to the next deadline), and, as jobs of the process's scheduler, sent money is
+   * followed to its final status and approvals whose holder's lease ran out are taken over.
+   * (Background re-sends start by themselves when a send's outcome is unknown and the engine has a
+   * `resendWindowMs`; stopping lets their approvals go.) Short commands do none of it (they expire
+   * lazily, settle what is due when they read, and recover at start).
    */
-  startBackground(onError: (error: unknown) => void, onAnswered?: () => void): void {
+  startBackground(scheduler: Scheduler, onError: (error: unknown) => void, onAnswered?: () => void): void {
     this.#ctx.closing = false;
     this.#expiry ??= startExpiryTimer(this.#ctx, onError, onAnswered);
-    this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
-    this.#recovery ??= startRecoveryTimer(this.#ctx, onError);
+    this.#scheduler = scheduler;
+    if (!scheduler.has(SETTLEMENT_JOB))
+      scheduler.every(settlementJob(this.#ctx, onError, this.#ctx.deps.settlePassMs));
+    if (!scheduler.has(RECOVERY_JOB)) scheduler.every(recoveryJob(this.#ctx, onError));
   }
 
   /**
-   * Stops the timers and every background re-send, letting their approvals go. From its start, an
-   * unknown outcome (a vote arriving meanwhile) is let go too instead of re-sent in the background.
+   * Stops the expiry timer, the engine's jobs and every background re-send, letting their approvals
+   * go. From its start, an unknown outcome (a vote arriving meanwhile) is let go too instead of
+   * re-sent in the background.
    */
   async stopBackground(): Promise<void> {
     this.#ctx.closing = true;
     await this.#expiry?.stop();
     this.#expiry = undefined;
-    await this.#settlements?.stop();
-    this.#settlements = undefined;
-    await this.#recovery?.stop();
-    this.#recovery = undefined;
+    await this.#scheduler?.remove(SETTLEMENT_JOB);
+    await this.#scheduler?.remove(RECOVERY_JOB);
+    this.#scheduler = undefined;
     await stopResending(this.#ctx);
   }
 }

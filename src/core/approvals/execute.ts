@@ -101,31 +101,3 @@ export async function recoverApprovals(ctx: EngineContext): Promise<number> {
   }
   return finished;
 }
-
-export interface RecoveryTimer {
-  stop(): Promise<void>;
-}
-
-/**
- * In a long-running process: takes over, without a restart, the approvals whose holder stopped
- * renewing its lease (a replica that died mid-payout), every half lease.
- */
-export function startRecoveryTimer(ctx: EngineContext, onError: (error: unknown) => void): RecoveryTimer {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(
-    () => {
-      running ??= recoverApprovals(ctx)
-        .then(() => undefined, onError)
-        .finally(() => {
-          running = undefined;
-        });
-    },
-    Math.max(ctx.leaseMs / 2, 1000),
-  ).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -112,38 +112,3 @@ export async function settleDue(ctx: EngineContext, limit = 20): Promise<number>
   }
   return asked;
 }
-
-export interface SettlementFollower {
-  stop(): Promise<void>;
-}
-
-/**
- * Follows sent money to its final status in a long-running process: a pass every second (due rows
- * only, one indexed query), resumed after a restart from what the database says is due. The next
- * pass is timed from the end of the last, so a slow service never has two passes running.
- */
-export function startSettlementFollower(
-  ctx: EngineContext,
-  onError: (error: unknown) => void,
-  passMs = SECOND,
-): SettlementFollower {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  let cancel = (): void => {};
-  const pass = (): void => {
-    running = settleDue(ctx)
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = undefined;
-        if (!stopped) cancel = ctx.clock.after(passMs, pass);
-      });
-  };
-  cancel = ctx.clock.after(passMs, pass);
-  return {
-    async stop() {
-      stopped = true;
-      cancel();
-      await running;
-    },
-  };
-}
