@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuditLog } from '../src/core/audit/index.js';
 import type { AuditEntryInput } from '../src/core/audit/schema.js';
-import { openDatabase } from '../src/core/db.js';
 import type { Storage } from '../src/core/store/index.js';
+import { openDatabase } from '../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../src/core/store/sqlite/storage.js';
 
 const count = Number(process.argv[2] ?? 4000);

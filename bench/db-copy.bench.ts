@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { main } from '../src/cli/main.js';
 import { AuditLog } from '../src/core/audit/index.js';
-import { openDatabase } from '../src/core/db.js';
+import { openDatabase } from '../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../src/core/store/sqlite/storage.js';
 
 const server = process.env.BANKOPS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -37,10 +37,10 @@ try {
         ...row,
         id: randomUUID(),
         fingerprint: randomUUID(),
-        request_id: randomUUID(),
+        requestId: randomUUID(),
         state,
-        created_at: at,
-        updated_at: at,
+        createdAt: at,
+        updatedAt: at,
       });
     }
     await tx.feed.advance('bench-consumer', 0, new Date().toISOString());

@@ -74,10 +74,10 @@ try {
         ...row,
         id: randomUUID(),
         fingerprint: randomUUID(),
-        request_id: randomUUID(),
+        requestId: randomUUID(),
         state: others[i % others.length] ?? 'expired',
-        created_at: at,
-        updated_at: at,
+        createdAt: at,
+        updatedAt: at,
       });
     }
   });

@@ -1,86 +1,25 @@
-import type { FeedSharing } from '../core/approvals/follow.js';
-import type { CardDirectory } from '../core/cards.js';
 import type { Config } from '../core/config.js';
-import { openDatabase } from '../core/db.js';
 import { notConfigured } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import { optional } from '../core/optional.js';
-import type { PayeeDirectory } from '../core/payees.js';
-import type { Backend } from '../core/store/backend.js';
-import type { Storage } from '../core/store/index.js';
-import { postgresCards } from '../core/store/postgres/cards.js';
-import { PgFeedSharing } from '../core/store/postgres/feed-sharing.js';
-import { migrate } from '../core/store/postgres/migrate.js';
-import { postgresPayees } from '../core/store/postgres/payees.js';
-import { createPgPool } from '../core/store/postgres/pool.js';
-import { postgresStorage } from '../core/store/postgres/storage.js';
-import { postgresWebhookKeys } from '../core/store/postgres/webhook-keys.js';
-import { sqliteCards } from '../core/store/sqlite/cards.js';
-import { sqlitePayees } from '../core/store/sqlite/payees.js';
-import { sqliteStorage } from '../core/store/sqlite/storage.js';
-import { sqliteWebhookKeys } from '../core/store/sqlite/webhook-keys.js';
-import type { WebhookKeyStore } from '../core/webhooks.js';
-import { fingerprintKey } from './fingerprint-key.js';
+import type { Backend, BackendAdmin } from '../core/store/backend.js';
+import { describeDatabase } from '../core/store/postgres/url.js';
+import { fingerprintKey, fingerprintKeyPath } from './fingerprint-key.js';
 
-export type { Backend };
-
-/** Every store of the core on the chosen backend, and the fingerprint key kept outside it. */
-export interface Database extends StorageOnly {
-  payees: PayeeDirectory;
-  cards: CardDirectory;
-  webhookKeys: WebhookKeyStore;
-  fingerprintKey: Buffer;
-}
-
-/** The core's storage alone, on the chosen backend (commands that need no service, no key). */
-export interface StorageOnly {
-  backend: Backend;
-  /** The SQLite file, or `host:port/db` (never a password): for messages. */
-  where: string;
-  storage: Storage;
-  /** Wake-ups across replicas and consumer groups (PostgreSQL); absent on the SQLite file. */
-  feedSharing?: FeedSharing;
-  close(): Promise<void>;
-}
+export { databaseUrlOf, isPostgresUrl } from '../core/store/postgres/url.js';
+export type { Backend, BackendAdmin };
 
 /**
- * `BANKOPS_DATABASE_URL` set: PostgreSQL, migrated first (under the schema's advisory lock, so
- * replicas starting together apply each version once). Unset: the SQLite file, as it always was.
- * An unreachable server gives the one-line error naming it.
+ * The one place that chooses the backend (DESIGN decision 18): `BANKOPS_DATABASE_URL` set,
+ * PostgreSQL, migrated first; unset, the SQLite file, as it always was. PostgreSQL's modules (and
+ * its driver) are loaded only then: SQLite users never load them.
  */
-export async function openStorage(config: Config, log?: Logger): Promise<StorageOnly> {
+export async function openBackend(config: Config, log?: Logger): Promise<Backend> {
   if (config.databaseUrl === undefined) {
-    const db = openDatabase(config.databasePath);
-    return {
-      backend: { kind: 'sqlite', db },
-      where: config.databasePath,
-      storage: sqliteStorage(db),
-      close: async () => {
-        db.close();
-      },
-    };
+    const { openSqlite } = await import('../core/store/sqlite/backend.js');
+    return openSqlite(config.databasePath);
   }
-  const store = createPgPool(config.databaseUrl, optional('log', log));
-  try {
-    const migrated = await migrate(store);
-    // Said by the one replica that applied them; the others found the schema current.
-    if (migrated.applied.length > 0)
-      log?.info('database migrated', { database: store.where, applied: migrated.applied });
-  } catch (error) {
-    await store.pool.end();
-    throw error;
-  }
-  const feedSharing = new PgFeedSharing(store, config.databaseUrl, log);
-  return {
-    backend: { kind: 'postgres', store },
-    where: store.where,
-    storage: postgresStorage(store),
-    feedSharing,
-    close: async () => {
-      await feedSharing.close();
-      await store.pool.end();
-    },
-  };
+  const { openPostgres } = await import('../core/store/postgres/backend.js');
+  return openPostgres(config.databaseUrl, log);
 }
 
 /** Why this configuration cannot start: PostgreSQL without the operator's fingerprint key file. */
@@ -90,23 +29,112 @@ export function missingFingerprintKey(config: Config): string | undefined {
 }
 
 /**
- * Every store of the core on the chosen backend (`openStorage`). With PostgreSQL the fingerprint
- * key comes from `BANKOPS_FINGERPRINT_KEY_FILE`, required: replicas share it and it is never in the
- * database. With SQLite it stays beside the file as before.
+ * The backend and the fingerprint key kept outside it. With PostgreSQL the key comes from
+ * `BANKOPS_FINGERPRINT_KEY_FILE`, required: replicas share it and it is never in the database.
+ * With SQLite it stays beside the file as before.
  */
-export async function openStores(config: Config, log: Logger): Promise<Database> {
+export async function openStores(
+  config: Config,
+  log: Logger,
+): Promise<{ backend: Backend; fingerprintKey: Buffer }> {
   const missing = missingFingerprintKey(config);
   if (missing !== undefined) throw notConfigured(missing);
   // The operator's file when named (always, with PostgreSQL); else the one beside the SQLite file.
   const key = fingerprintKey(config.databasePath, config.fingerprintKeyFile);
-  const opened = await openStorage(config, log);
-  const { backend } = opened;
+  return { backend: await openBackend(config, log), fingerprintKey: key };
+}
+
+/**
+ * The administration of the database a command names, opening nothing yet: `{url}` PostgreSQL
+ * (a small pool named `bankops <name>`, each wait bounded by `waitMs` when given), `{file}` the
+ * SQLite file.
+ */
+export async function databaseAdmin(
+  target: { file: string } | { url: string; name: string; waitMs?: number },
+): Promise<BackendAdmin> {
+  if ('file' in target) {
+    const { sqliteAdmin } = await import('../core/store/sqlite/backend.js');
+    return sqliteAdmin(target.file);
+  }
+  const { postgresAdminAt } = await import('../core/store/postgres/backend.js');
+  const { waitMs } = target;
+  return postgresAdminAt(
+    target.url,
+    target.name,
+    waitMs === undefined
+      ? {}
+      : { connectionTimeoutMs: waitMs, statementTimeoutMs: waitMs, queryTimeoutMs: waitMs + 500 },
+  );
+}
+
+/** The configured database's administration (`config check`: each wait bounded by `waitMs`). */
+export function configuredAdmin(config: Config, name: string, waitMs?: number): Promise<BackendAdmin> {
+  return config.databaseUrl === undefined
+    ? databaseAdmin({ file: config.databasePath })
+    : databaseAdmin({ url: config.databaseUrl, name, ...(waitMs === undefined ? {} : { waitMs }) });
+}
+
+/** The runtime role's grants as SQL, for a DBA who applies them by hand (connects to nothing). */
+export async function runtimeGrants(role: string): Promise<string> {
+  const { runtimeGrantsSql } = await import('../core/store/postgres/backend.js');
+  return runtimeGrantsSql(role);
+}
+
+/**
+ * Why a command that reads the SQLite file (`db backup`, `db copy`) finds none at `BANKOPS_DB`:
+ * after a move to PostgreSQL the data is elsewhere, and that is said.
+ */
+export function noSqliteFile(config: Config, action: 'back up' | 'copy'): string {
+  const file = config.databasePath;
+  if (config.databaseUrl === undefined) return `no database at ${file} (BANKOPS_DB) to ${action}`;
+  return action === 'back up'
+    ? `no database at ${file} (BANKOPS_DB) to back up: db backup copies the SQLite file, and this configuration keeps its data in PostgreSQL (BANKOPS_DATABASE_URL); back that up with pg_dump (docs/deploy.md, "Backups")`
+    : `no database at ${file} (BANKOPS_DB) to copy: the copy reads the SQLite file of BANKOPS_DB (this configuration also names BANKOPS_DATABASE_URL, which db copy does not read)`;
+}
+
+/** Where the audit log and approvals are kept, and the fingerprint key (`config check`). */
+export function storedIn(config: Config): string {
+  if (config.databaseUrl === undefined)
+    return `audit log in ${config.databasePath}, its key in ${config.fingerprintKeyFile ?? fingerprintKeyPath(config.databasePath)}`;
+  const key = config.fingerprintKeyFile ?? 'BANKOPS_FINGERPRINT_KEY_FILE unset (required with PostgreSQL)';
+  return `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}, the key in ${key}`;
+}
+
+/** The configured database, for a log line: the SQLite file, or `host:port/db` (never a password). */
+export const databaseNamed = (config: Config): string =>
+  config.databaseUrl === undefined ? config.databasePath : describeDatabase(config.databaseUrl);
+
+/**
+ * What `bankops serve` says about where its data is: the database and the fingerprint key, a
+ * warning when the role it logs in as may change the audit log (asked of the database once, never
+ * a reason not to start), and, for an embedded sandbox, whether replicas share the database.
+ */
+export async function servedFrom(
+  config: Config,
+  backend: Backend,
+): Promise<{ files: string[]; guard?: string; sandboxNote?: string }> {
+  const db = config.databasePath;
+  if (config.databaseUrl === undefined) {
+    if (db === ':memory:') return { files: [] };
+    return {
+      files: [
+        `audit log and approvals in ${db}`,
+        `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
+      ],
+    };
+  }
+  const guard = await backend.admin.inspect().then(
+    (check) => check.warnings[0],
+    () => undefined,
+  );
   return {
-    ...opened,
-    payees: backend.kind === 'sqlite' ? sqlitePayees(backend.db) : postgresPayees(backend.store),
-    cards: backend.kind === 'sqlite' ? sqliteCards(backend.db) : postgresCards(backend.store),
-    webhookKeys:
-      backend.kind === 'sqlite' ? sqliteWebhookKeys(backend.db) : postgresWebhookKeys(backend.store),
-    fingerprintKey: key,
+    files: [
+      `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}`,
+      `${config.fingerprintKeyFile}: the key that fingerprints secret inputs, shared by every replica`,
+      ...(guard === undefined ? [] : [`warning: ${guard}`]),
+    ],
+    ...(guard === undefined ? {} : { guard }),
+    sandboxNote:
+      "this replica's own: replicas on one database need one service, so one that takes over another's payout reaches the service that has it; run one `bankops sandbox` and set BANKOPS_BASE_URL on every replica (docs/deploy.md)",
   };
 }

@@ -8,11 +8,11 @@ import type { Executor } from '../core/executor.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import type { Registry } from '../core/registry.js';
-import { describeDatabase } from '../core/store/postgres/url.js';
 import { prebuiltListings, type ToolCatalog } from '../mcp/listing.js';
 import { createMcpServer, offeredTools } from '../mcp/server.js';
 import { parseStdioArgs, STDIO_HELP, type StdioOptions } from '../mcp/stdio-args.js';
 import { loadConfig } from './config.js';
+import { databaseNamed } from './database.js';
 import type { Runtime } from './runtime.js';
 
 /**
@@ -33,8 +33,7 @@ function lazyRuntime(config: Config, log: Logger): { get(): Promise<Runtime>; cl
           (runtime) => {
             log.info('bankops runtime ready', {
               mode: config.mode,
-              database:
-                config.databaseUrl === undefined ? config.databasePath : describeDatabase(config.databaseUrl),
+              database: databaseNamed(config),
             });
             return runtime;
           },

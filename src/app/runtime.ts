@@ -22,13 +22,14 @@ import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/i
 import type { Registry } from '../core/registry.js';
 import { PRUNE_CLAIMS_JOB, pruneClaimsJob } from '../core/schedule/prune.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
+import type { Backend } from '../core/store/backend.js';
 import type { Storage } from '../core/store/index.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
-import { type Backend, openStores } from './database.js';
+import { openStores } from './database.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
 import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
 
@@ -129,21 +130,11 @@ export interface RuntimeObserver {
 export { sandboxDatabasePath } from './shared-sandbox.js';
 
 /** The audit log's writer thread, on the same database; none for a database only this connection sees. */
-function auditWriterOf(
-  config: Config,
-  storage: Storage,
-  wanted: boolean,
-  log: Logger,
-): ThreadWriter | undefined {
-  if (!wanted || (config.databaseUrl === undefined && config.databasePath === ':memory:')) return undefined;
+function auditWriterOf(backend: Backend, wanted: boolean, log: Logger): ThreadWriter | undefined {
+  const target = wanted ? backend.threadTarget('bankops-audit') : undefined;
+  if (target === undefined) return undefined;
   // A thread that does not start in time leaves the work to this one, as a short command does.
-  const options = { log, fallback: inlineWriter(storage) };
-  return config.databaseUrl !== undefined
-    ? new ThreadWriter(
-        { kind: 'postgres', url: config.databaseUrl, applicationName: 'bankops-audit' },
-        options,
-      )
-    : new ThreadWriter({ kind: 'sqlite', file: config.databasePath }, options);
+  return new ThreadWriter(target, { log, fallback: inlineWriter(backend.storage) });
 }
 
 /** The names in the policy that point nowhere: not errors (they match nothing), but usually a slip. */
@@ -188,16 +179,14 @@ async function recoverApprovals(executor: Executor, log: Logger): Promise<void> 
 export async function createRuntime(config: Config, options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? silentLogger;
   const database = await openStores(config, log);
-  const { storage } = database;
+  const { backend } = database;
+  const { storage } = backend;
   const { observe } = options;
   const audit = new AuditLog(storage, {
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
     log,
     ...optional('maxWaiting', options.auditMaxWaiting),
-    ...optional(
-      'writer',
-      auditWriterOf(config, storage, options.auditThread ?? options.background === true, log),
-    ),
+    ...optional('writer', auditWriterOf(backend, options.auditThread ?? options.background === true, log)),
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });
@@ -233,8 +222,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
-  const { payees } = database;
-  const webhooks = new ServiceWebhooks(database.webhookKeys);
+  const { payees } = backend.directories;
+  const webhooks = new ServiceWebhooks(backend.directories.webhookKeys);
   if (embedded !== undefined) await rememberSandboxPayees(payees);
   const { clock } = options;
   const passkeys = new PasskeyService({
@@ -265,10 +254,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // Only a process that stays up re-sends in the background; a short command would exit first.
     ...(options.background ? { resendWindowMs: options.resendWindowMs ?? config.resendWindowMs } : {}),
     ...optional('leaseSeconds', config.executionLeaseSeconds),
-    ...optional('feedSharing', database.feedSharing),
+    ...optional('feedSharing', backend.feedSharing),
   });
   const executor = new Executor({
-    cards: database.cards,
+    cards: backend.directories.cards,
     storage,
     registry,
     policy,
@@ -301,12 +290,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     // The claims of scheduled work are pruned wherever jobs run (serve, the stdio MCP server).
     if (!scheduler.has(PRUNE_CLAIMS_JOB)) scheduler.every(pruneClaimsJob(storage, log));
     const background = backgroundErrorReporter(log);
-    approvals.startBackground(background.failed, background.answered);
+    approvals.startBackground(scheduler, background.failed, background.answered);
   }
 
   return {
     config,
-    backend: database.backend,
+    backend,
     storage,
     audit,
     policy,
@@ -330,7 +319,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
       await client.close();
       await embedded?.close();
       await audit.close();
-      await database.close();
+      await backend.close();
     },
   };
 }

@@ -3,8 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { usageError } from '../core/errors.js';
 import { sendJson } from '../core/http-server.js';
 import { optional } from '../core/optional.js';
-import type { Backend } from '../core/store/backend.js';
-import { ping } from '../core/store/postgres/pool.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
 import { MCP_PATH } from '../mcp/http.js';
@@ -100,7 +98,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   // Loaded only when Slack is on: a server without it does not pay for Bolt.
   const slackModule =
     settings.slack.enabled || local.on
-      ? { ...(await import('../slack/app.js')), ...(await import('../slack/store/backend.js')) }
+      ? {
+          ...(await import('../slack/app.js')),
+          // Its stores on the runtime's backend, made before listening: nothing awaits once requests come.
+          stores: await runtime.backend.storesOf((await import('../slack/store/backend.js')).slackStores),
+        }
       : undefined;
   const tryModule = local.on ? await import('../try/workspace.js') : undefined;
   let slack: SlackFrontEnd | undefined;
@@ -118,7 +120,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       outbox: () => slack?.outbox,
       auditWaiting: () => runtime.audit.waiting,
       ready: () => ready,
-      ...optional('databaseUp', databaseAnswers(runtime.backend)),
+      // PostgreSQL is asked by a round trip behind none of this process's transactions (which may
+      // hold the storage's lock for seconds), dropped at the deadline; SQLite's read never waits on a network.
+      ...optional('databaseUp', runtime.backend.ping?.bind(runtime.backend)),
     }),
     [SLACK_EVENTS_PATH]: async (req, res) => {
       if (slack?.events !== undefined) return slack.events(req, res);
@@ -184,7 +188,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     slack = slackModule.createSlackApp({
       config: slackConfig,
       runtime,
-      stores: slackModule.slackStoresOn(runtime.backend),
+      stores: slackModule.stores,
       defaults: runtime.config.defaults,
       ...optional('publicUrl', publicUrl),
       onWebApiCall: metrics.slackCall,
@@ -231,14 +235,4 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       });
     },
   };
-}
-
-/**
- * How `/healthz` asks PostgreSQL whether it answers: a round trip on the pool, behind none of this
- * process's transactions (which may hold the storage's lock for seconds), dropped at the deadline.
- * SQLite's read through the storage never waits for a network.
- */
-function databaseAnswers(backend: Backend): ((deadlineMs: number) => Promise<boolean>) | undefined {
-  if (backend.kind !== 'postgres') return undefined;
-  return (deadlineMs) => ping(backend.store, deadlineMs);
 }

@@ -1,9 +1,9 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Config, ConfigError } from '../core/config.js';
-import { type Db, openDatabase } from '../core/db.js';
 import { optional } from '../core/optional.js';
+import { type Db, openDatabase } from '../core/store/sqlite/database.js';
+import { sqliteSandboxStore } from '../core/store/sqlite/sandbox-state.js';
 import { type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
-import { sqliteSandboxStore } from './sandbox-store.js';
 
 /**
  * One sandbox per state file. The embedded sandbox keeps its state in `bankops.sandbox.db` beside

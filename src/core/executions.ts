@@ -1,7 +1,12 @@
-export interface ExecutionRow {
+import type { ExecuteResult } from './results.js';
+
+/** A direct run that carried an idempotency key. */
+export interface KeyedRun {
+  /** The input the key stands for (`requestFingerprint`). */
   fingerprint: string;
-  request_id: string;
-  result_json: string | null;
+  requestId: string;
+  /** Its first success (redacted), kept for retries; null while there is none. */
+  result: ExecuteResult | null;
 }
 
 /**
@@ -15,9 +20,9 @@ export interface ExecutionStore {
    * by an earlier version), with their bytes overwritten where the backend can, not only unlinked.
    */
   forgetUnkeyed(tools: readonly string[]): Promise<void>;
-  get(actor: string, tool: string, key: string): Promise<ExecutionRow | undefined>;
+  get(actor: string, tool: string, key: string): Promise<KeyedRun | undefined>;
   /** Binds the key to this input and request id (the first caller wins). */
   reserve(actor: string, tool: string, key: string, fingerprint: string, requestId: string): Promise<void>;
-  /** Keeps the first success (already redacted, as JSON) for retries. */
-  finish(actor: string, tool: string, key: string, resultJson: string): Promise<void>;
+  /** Keeps the first success (already redacted) for retries. */
+  finish(actor: string, tool: string, key: string, result: ExecuteResult): Promise<void>;
 }

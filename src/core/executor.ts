@@ -202,19 +202,19 @@ export class Executor {
       // would act a second time. Its first result is the answer; a run whose outcome is not known
       // stays under its own request id, and asking approvers needs another key.
       if (use.ran !== undefined && decision.decision === 'approval') {
-        if (use.ran.result_json !== null) {
+        if (use.ran.result !== null) {
           noteReplay(
             this.deps.audit,
             { tool, input, actor },
             {
               decision: 'allow',
               outcome: 'ok',
-              requestId: use.ran.request_id,
+              requestId: use.ran.requestId,
             },
           );
-          return JSON.parse(use.ran.result_json) as ExecuteResult;
+          return use.ran.result;
         }
-        const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.request_id}); it now needs approval: ask with a new key`;
+        const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.requestId}); it now needs approval: ask with a new key`;
         await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
         return invalidResult(tool.name, message);
       }

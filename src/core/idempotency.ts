@@ -1,5 +1,5 @@
 import type { ApprovalEngine } from './approvals/engine.js';
-import type { ExecutionRow } from './executions.js';
+import type { KeyedRun } from './executions.js';
 import { keyedRequestId } from './fingerprint.js';
 import { optional } from './optional.js';
 import type { Actor } from './policy/types.js';
@@ -17,7 +17,7 @@ export interface KeyUse {
   /** The approval this key already waits on (or ran through). */
   approvalId?: string;
   /** The direct run this key already made. */
-  ran?: ExecutionRow;
+  ran?: KeyedRun;
 }
 
 /**
@@ -43,7 +43,7 @@ export async function keyUse(
   if (waits !== undefined && waits.fingerprint !== fingerprint)
     return { conflict: `${used} (approval ${waits.id})`, replay: false };
   return {
-    replay: ran?.result_json != null || waits !== undefined,
+    replay: (ran !== undefined && ran.result !== null) || waits !== undefined,
     ...(waits === undefined ? {} : { approvalId: waits.id }),
     ...optional('ran', ran),
   };
@@ -69,7 +69,7 @@ export async function forgetUnkeyed(storage: Storage, registry: Registry): Promi
 export async function reserveKey(
   storage: Storage,
   call: { actor: Actor; tool: AnyTool; fingerprint: string; key: string },
-): Promise<{ previous: ExecutionRow | undefined; requestId: string }> {
+): Promise<{ previous: KeyedRun | undefined; requestId: string }> {
   const { actor, tool, fingerprint, key } = call;
   const requestId = keyedRequestId(actor, tool.name, key);
   const previous = await storage.transaction(async (tx) => {
@@ -90,9 +90,9 @@ export async function keepResult(
   result: Extract<ExecuteResult, { status: 'ok' }>,
 ): Promise<void> {
   const { actor, tool, key } = call;
-  const kept = JSON.stringify({
+  const kept: ExecuteResult = {
     ...result,
     output: redact(result.output, tool.secretFields ?? []) as Record<string, unknown>,
-  });
+  };
   await storage.transaction((tx) => tx.executions.finish(actor.id, tool.name, key, kept));
 }

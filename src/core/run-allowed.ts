@@ -54,12 +54,12 @@ export async function runAllowed(deps: AllowedDeps, call: AllowedCall): Promise<
       );
       return invalidResult(tool.name, message);
     }
-    if (previous?.result_json) {
-      const first = JSON.parse(previous.result_json) as ExecuteResult;
+    if (previous?.result) {
+      const first = previous.result;
       noteReplay(deps.audit, call, {
         decision: 'allow',
         outcome: 'ok',
-        requestId: first.status === 'ok' ? first.requestId : previous.request_id,
+        requestId: first.status === 'ok' ? first.requestId : previous.requestId,
       });
       return first;
     }

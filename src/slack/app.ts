@@ -14,7 +14,7 @@ import type { ServiceWebhooks } from '../core/webhooks.js';
 import * as answers from './answers/index.js';
 import { formatDigestTime } from './approvals/digest-time.js';
 import { createSlackApprovals, type SlackApprovals } from './approvals/index.js';
-import { startDailyAnchor } from './audit-anchor.js';
+import { queueDailyAnchor } from './audit-anchor.js';
 import * as commands from './commands/index.js';
 import { type SlackConfig, slackSecrets } from './config.js';
 import * as forms from './forms/index.js';
@@ -234,7 +234,6 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     log,
     cards: runtime.executor.cards,
   });
-  let anchor: { stop(): void } | undefined;
   return {
     config,
     app,
@@ -245,8 +244,9 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
     outbox,
     start: async () => {
       outbox.start();
+      // Today's anchor, if not posted yet (the scheduler posts the next ones: src/slack/jobs.ts).
       if (config.auditChannel !== undefined)
-        anchor = await startDailyAnchor(runtime.audit, outbox, config.auditChannel, log);
+        await queueDailyAnchor(runtime.audit, outbox, config.auditChannel, runtime.scheduler.clock.now());
       await approvals.start();
       scheduleSlackJobs(runtime.scheduler, services);
       if (config.mode === 'socket') {
@@ -257,7 +257,6 @@ export function createSlackApp(options: SlackAppOptions): SlackFrontEnd {
       }
     },
     stop: async () => {
-      anchor?.stop();
       const left = await inflight.drain(options.drainMs ?? 10_000);
       if (left > 0) log.warn('slack: stopping with requests still being handled', { count: left });
       await approvals.stop();

@@ -1,5 +1,6 @@
 import type { AuditLog } from '../core/audit/index.js';
 import type { Logger } from '../core/log.js';
+import type { PeriodicJob } from '../core/schedule/scheduler.js';
 import { context, line, type SlackMessage, sections } from './render/message.js';
 import type { SlackOutbox } from './store/outbox.js';
 
@@ -23,11 +24,11 @@ export function anchorMessage(head: { seq: number; hash: string }, why: string):
 const utcDay = (now: Date): string => now.toISOString().slice(0, 10);
 
 /** Queues the daily anchor; a second call on the same UTC day (another replica, a restart) queues nothing. */
-async function queueDailyAnchor(
+export async function queueDailyAnchor(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string,
-  now = new Date(),
+  now: Date,
 ): Promise<boolean> {
   return outbox.enqueue(
     'chat.postMessage',
@@ -36,28 +37,34 @@ async function queueDailyAnchor(
   );
 }
 
-/** Posts the daily anchor now if today's is not posted yet, then at every UTC midnight. */
-export async function startDailyAnchor(
+export const ANCHOR_JOB = 'audit-anchor';
+
+/** From `now` to five seconds past the next UTC midnight. */
+const untilNextDay = (now: Date): number =>
+  Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5) - now.getTime();
+
+/**
+ * The daily anchor after the one `bankops serve` queues as it starts: at every UTC midnight of the
+ * runtime's clock. Every replica runs it; the day's outbox key (`audit-anchor:<day>`) keeps one.
+ */
+export function dailyAnchorJob(
   audit: AuditLog,
   outbox: SlackOutbox,
   channel: string,
   log: Logger,
-): Promise<{ stop(): void }> {
-  let timer: NodeJS.Timeout | undefined;
-  const schedule = (): void => {
-    const now = new Date();
-    const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1, 0, 0, 5);
-    timer = setTimeout(() => {
-      queueDailyAnchor(audit, outbox, channel).catch((error: unknown) =>
+  now: Date,
+): PeriodicJob {
+  return {
+    name: ANCHOR_JOB,
+    everyMs: 24 * 3_600_000,
+    firstAfterMs: untilNextDay(now),
+    nextAfterMs: untilNextDay,
+    run: async (at) => {
+      await queueDailyAnchor(audit, outbox, channel, at).catch((error: unknown) =>
         log.error('slack: the daily audit anchor could not be queued', { error }),
       );
-      schedule();
-    }, next - now.getTime());
-    timer.unref();
+    },
   };
-  await queueDailyAnchor(audit, outbox, channel);
-  schedule();
-  return { stop: () => clearTimeout(timer) };
 }
 
 /** `/bank audit anchor`: posts the head now, and tells the person what was posted where. */

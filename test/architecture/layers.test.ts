@@ -26,7 +26,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /**
  * The core's public modules: what a front end (Slack, MCP, the passkey pages) may import from src/core. The rest of the
  * core (the approval engine's steps, the client's insides, policy matching, SQL) is reached through
- * these. `db.ts` and the PostgreSQL store modules only by each backend's door to a front end's own tables
+ * these. The backends' modules only by each backend's door to a front end's own tables
  * (docs/architecture.md).
  */
 const CORE_PUBLIC = new Set([
@@ -64,7 +64,7 @@ const CORE_PUBLIC = new Set([
 ]);
 /** Each backend's one door for the front end's own tables, and the core modules it may open. */
 const STORE_DOORS: Record<string, RegExp> = {
-  'slack/store/sqlite/database.ts': /^(db|store\/sqlite\/file-lock)\.ts$/,
+  'slack/store/sqlite/database.ts': /^store\/sqlite\/(database|file-lock|json|slack-schema)\.ts$/,
   'slack/store/postgres/database.ts': /^store\/postgres\/[a-z-]+\.ts$/,
 };
 
@@ -87,6 +87,35 @@ function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g)];
   return found.map((match) => resolve(dirname(file), match[1] ?? ''));
+}
+
+/**
+ * What loading a module loads at once: its static imports that are not type-only (an `import type`
+ * is erased), relative ones resolved to their file and packages by name. A dynamic `import()` waits
+ * until it runs.
+ */
+function loadsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/^(?:import|export)(?!\s+type\s)[^;]*?\sfrom\s+['"]([^'"]+)['"]/gms)];
+  return found.map((match) => {
+    const spec = match[1] ?? '';
+    return spec.startsWith('.') ? resolve(dirname(file), spec).replace(/\.js$/, '.ts') : spec;
+  });
+}
+
+/** A module of a backend: its SQL, its driver, its connection (`src/core/store/sqlite/`, `…/postgres/`). */
+const backendModule = (target: string): boolean =>
+  /^core\/store\/(sqlite|postgres)\//.test(relative(SRC, target)) ||
+  ['pg', 'better-sqlite3'].includes(target);
+
+/** Packages and relative imports alike, for the backend rule. */
+function everyImportOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)];
+  return found.map((match) => {
+    const spec = match[1] ?? '';
+    return spec.startsWith('.') ? resolve(dirname(file), spec) : spec;
+  });
 }
 
 describe('layering', () => {
@@ -119,6 +148,44 @@ describe('layering', () => {
           .map((module) => `${relative(SRC, file)} → core/${module}`),
       );
     expect(violations).toEqual([]);
+  });
+
+  it('keeps every backend module behind the store: the CLI and the front ends import none', () => {
+    // The composition root chooses the backend (src/app/database.ts); a feature's own stores
+    // (src/slack/store/<backend>/) reach theirs through one door each. The core's configuration
+    // reads a PostgreSQL URL's form (`store/postgres/url.ts`, no driver).
+    const allowed = (file: string, target: string): boolean =>
+      layerOf(file) === 'app' ||
+      relative(SRC, file).startsWith('core/store/') ||
+      /^[a-z]+\/store\/(sqlite|postgres)\//.test(relative(SRC, file)) ||
+      (relative(SRC, file) === 'core/config.ts' && relative(SRC, target) === 'core/store/postgres/url.js');
+    const violations = files.flatMap((file) =>
+      everyImportOf(file)
+        .filter((target) => backendModule(target) && !allowed(file, target))
+        .map(
+          (target) => `${relative(SRC, file)} → ${target.startsWith('/') ? relative(SRC, target) : target}`,
+        ),
+    );
+    expect(violations).toEqual([]);
+  });
+
+  it('loads PostgreSQL’s modules and driver only when a PostgreSQL URL is configured (a dynamic import)', () => {
+    const loaded = new Set<string>();
+    const visit = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      for (const target of loadsOf(file)) if (target.startsWith('/')) visit(target);
+    };
+    for (const entry of ['cli.ts', 'app/mcp-stdio.ts', 'app/runtime.ts', 'app/serve.ts', 'slack/app.ts'])
+      visit(join(SRC, entry));
+    const postgres = [...loaded].filter(
+      (file) =>
+        (relative(SRC, file).startsWith('core/store/postgres/') &&
+          relative(SRC, file) !== 'core/store/postgres/url.ts') ||
+        loadsOf(file).includes('pg'),
+    );
+    expect(loaded.size).toBeGreaterThan(100);
+    expect(postgres.map((file) => relative(SRC, file))).toEqual([]);
   });
 
   it('keeps the core free of the sandbox, the tools, the composition root, presentation and front ends', () => {

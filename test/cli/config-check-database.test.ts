@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db.js';
 import { LATEST_VERSION } from '../../src/core/store/postgres/schema/index.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { cliHome, runCliHere } from '../helpers/cli.js';
 import { postgresAvailable, useTestDatabase, writeFingerprintKey } from '../helpers/postgres.js';
 

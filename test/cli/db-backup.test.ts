@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../src/core/audit/index.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
+import { type Db, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry, tempDir } from '../helpers/audit.js';
 import { runCliHere } from '../helpers/cli.js';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { COPIED_TABLES, TARGET_ONLY_TABLES } from '../../src/app/db-copy/tables.js';
-import { knownMigrations, makeSqliteTables } from '../../src/app/sqlite-schema.js';
-import { openDatabase } from '../../src/core/db.js';
+import { COPIED_TABLES, TARGET_ONLY_TABLES } from '../../src/core/store/postgres/copy-tables.js';
 import { migrate } from '../../src/core/store/postgres/migrate.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
+import { knownMigrations, makeSqliteTables } from '../../src/core/store/sqlite/schema.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
 
 /**
  * `bankops db copy`'s table map against both schemas: a table or column added to either backend
- * without a place in src/app/db-copy/tables.ts fails here, not in a user's move.
+ * without a place in src/core/store/postgres/copy-tables.ts fails here, not in a user's move.
  */
 
 /** What only the SQLite file or only PostgreSQL keeps, and why it is not copied. */

@@ -4,12 +4,11 @@ import { rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COPIED_TABLES, type CopiedTable } from '../../src/app/db-copy/tables.js';
 import { AuditLog } from '../../src/core/audit/index.js';
-import { type Db, openDatabase } from '../../src/core/db.js';
 import { auditHead, auditRowsAfter } from '../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../src/core/store/postgres/audit-verify.js';
 import { postgresCards } from '../../src/core/store/postgres/cards.js';
+import { COPIED_TABLES, type CopiedTable } from '../../src/core/store/postgres/copy-tables.js';
 import { appendFeedEvent, eventsOf, readFeed } from '../../src/core/store/postgres/feed.js';
 import { groupPosition } from '../../src/core/store/postgres/feed-group.js';
 import { postgresPayees } from '../../src/core/store/postgres/payees.js';
@@ -17,6 +16,7 @@ import type { PgStore } from '../../src/core/store/postgres/pool.js';
 import { withTransaction } from '../../src/core/store/postgres/transaction.js';
 import { postgresWebhookKeys } from '../../src/core/store/postgres/webhook-keys.js';
 import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
+import { type Db, openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqlitePayees } from '../../src/core/store/sqlite/payees.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sqliteWebhookKeys } from '../../src/core/store/sqlite/webhook-keys.js';
@@ -47,6 +47,8 @@ function plain(table: CopiedTable, row: Record<string, unknown>): Record<string,
     const millis = table.types?.[column] === 'bigint';
     if (v === Number.NEGATIVE_INFINITY) return 0;
     if (v instanceof Date) return millis ? v.getTime() : v.toISOString();
+    // JSON: text in SQLite, parsed by the driver from PostgreSQL's `json`.
+    if (table.json?.includes(column) && typeof v === 'string') return JSON.parse(v);
     return typeof v === 'boolean' ? Number(v) : v;
   };
   return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, value(k, v)]));
@@ -73,15 +75,20 @@ describe.skipIf(!available)('bankops db copy', () => {
     await storage.transaction(async (tx) => {
       await tx.feed.advance('slack-poster', 2, at);
       await tx.executions.reserve('cli:operator', 'create_conversion', 'conv-1', 'fp-1', 'req-1');
-      await tx.executions.finish('cli:operator', 'create_conversion', 'conv-1', '{"ok":true}');
+      await tx.executions.finish('cli:operator', 'create_conversion', 'conv-1', {
+        status: 'ok',
+        tool: 'create_conversion',
+        output: { ok: true },
+        requestId: 'req-1',
+      });
       await tx.credentials.insert({
-        credential_id: 'cred-1',
+        credentialId: 'cred-1',
         person: 'approver',
         name: 'laptop',
-        public_key: 'pk',
+        publicKey: 'pk',
         counter: 3,
-        transports: '["internal"]',
-        created_at: at,
+        transports: ['internal'],
+        createdAt: at,
       });
       await tx.claims.claim('reminder:apr_1:1', 'host:1', new Date(at));
       await tx.alerts.add({

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db.js';
 import { LATEST_VERSION, MIGRATIONS } from '../../src/core/store/postgres/schema/index.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { tempDir } from '../helpers/audit.js';
 import { runCli, runCliHere } from '../helpers/cli.js';
 import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db.js';
 import { sqliteCards } from '../../src/core/store/sqlite/cards.js';
-import { migrateSlack } from '../../src/slack/store/sqlite/migrations.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
+import { migrateSlack } from '../../src/core/store/sqlite/slack-schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-cards-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

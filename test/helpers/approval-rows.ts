@@ -1,47 +1,47 @@
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
+import type { Approval } from '../../src/core/approvals/approval.js';
 
 /**
- * An approval row as the stores keep it, for tests that need many rows at once (written straight
- * to the store, not opened through the service): `apr_w<n>` opened `n` seconds after `t0`.
+ * An approval as the stores keep it, for tests that need many at once (written straight to the
+ * store, not opened through the service): `apr_w<n>` opened `n` seconds after `t0`.
  */
-export function approvalRow(n: number, t0: string, changes: Partial<ApprovalRow> = {}): ApprovalRow {
+export function approvalRow(n: number, t0: string, changes: Partial<Approval> = {}): Approval {
   const at = (seconds: number): string => new Date(Date.parse(t0) + seconds * 1000).toISOString();
   const id = `apr_w${String(n).padStart(4, '0')}`;
   return {
     id,
     tool: 'create_payout',
-    input_json: '{}',
+    input: {},
     fingerprint: `fp-${id}`,
-    idempotency_key: null,
-    requester_id: 'cli:operator',
-    requester_json: '{"id":"cli:operator","frontEnd":"cli"}',
-    requester_person: 'cli:operator',
-    origin_json: '{"frontEnd":"cli","displayName":"cli:operator"}',
-    route_json: null,
+    idempotencyKey: null,
+    requesterId: 'cli:operator',
+    requester: { id: 'cli:operator', frontEnd: 'cli' },
+    requesterPerson: 'cli:operator',
+    origin: { frontEnd: 'cli', displayName: 'cli:operator' },
+    route: null,
     state: 'pending',
-    required_approvers: 1,
-    approver_role: 'approver',
-    policy_rule: 'payouts',
-    policy_reason: 'payouts need an approver',
-    preview_json: null,
-    bound_json: null,
-    checkpoints_json: '{}',
-    result_json: null,
-    error_json: null,
-    request_id: `${id}-1`,
+    requiredApprovers: 1,
+    approverRole: 'approver',
+    policyRule: 'payouts',
+    policyReason: 'payouts need an approver',
+    preview: null,
+    bound: null,
+    checkpoints: {},
+    result: null,
+    error: null,
+    requestId: `${id}-1`,
     attempt: 1,
     sends: 0,
     owner: null,
-    lease_until: null,
-    created_at: at(n),
-    updated_at: at(n),
-    expires_at: at(7200),
-    decided_by: null,
-    decision_reason: null,
-    settlement_json: null,
-    settle_next_at: null,
-    settle_polls: 0,
-    step_up: null,
+    leaseUntil: null,
+    createdAt: at(n),
+    updatedAt: at(n),
+    expiresAt: at(7200),
+    decidedBy: null,
+    decisionReason: null,
+    settlement: null,
+    settleNextAt: null,
+    settlePolls: 0,
+    stepUp: null,
     ...changes,
   };
 }

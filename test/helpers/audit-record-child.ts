@@ -1,7 +1,7 @@
 // Records read entries by group commit, says so, then dies without closing anything (SIGKILL of
 // itself): what a crash right after answering leaves. Usage: node --import tsx audit-record-child.ts <db-file>
 import { AuditLog } from '../../src/core/audit/index.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from './audit.js';
 

@@ -1,7 +1,7 @@
 // Child process for the concurrency test: waits for "go" on stdin, then appends N entries to the
 // shared database file. Usage: node --import tsx audit-worker.ts <db-file> <name> <count>
 import { AuditLog } from '../../src/core/audit/index.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { sampleEntry } from './audit.js';
 

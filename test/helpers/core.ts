@@ -8,13 +8,14 @@ import type { ApprovalEngine } from '../../src/core/approvals/index.js';
 import type { AuditLog } from '../../src/core/audit/index.js';
 import type { ServiceClient } from '../../src/core/client/index.js';
 import type { Clock } from '../../src/core/clock.js';
-import type { Db } from '../../src/core/db.js';
 import type { Executor } from '../../src/core/executor.js';
 import { optional } from '../../src/core/optional.js';
 import type { PolicyStore } from '../../src/core/policy/store.js';
 import type { Actor } from '../../src/core/policy/types.js';
 import type { Registry } from '../../src/core/registry.js';
 import type { ExecuteResult } from '../../src/core/results.js';
+import type { SqliteBackend } from '../../src/core/store/sqlite/backend.js';
+import type { Db } from '../../src/core/store/sqlite/database.js';
 import type { AnyTool } from '../../src/core/tool.js';
 import { type RunningSandbox, serviceEnv, startTestSandbox } from './sandbox.js';
 
@@ -164,6 +165,7 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
 
 /** The SQLite connection of a runtime on SQLite (tests that read its tables). */
 export function sqliteOf(runtime: Pick<Runtime, 'backend'>): Db {
-  if (runtime.backend.kind !== 'sqlite') throw new Error('the runtime is not on SQLite');
-  return runtime.backend.db;
+  const { backend } = runtime;
+  if (!('db' in backend)) throw new Error('the runtime is not on SQLite');
+  return (backend as SqliteBackend).db;
 }

@@ -2,9 +2,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { createRuntime, type Runtime } from '../../src/app/runtime.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { createSlackApp, type SlackFrontEnd } from '../../src/slack/app.js';
-import { slackStoresOn } from '../../src/slack/store/backend.js';
+import { slackStores } from '../../src/slack/store/backend.js';
 import { approvalRow } from './approval-rows.js';
 import { manualClock } from './clock.js';
 import { runtimeOptions, testConfig } from './core.js';
@@ -86,7 +86,7 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
     const slack = createSlackApp({
       config: t.serve.slack?.config ?? { mode: 'http', botToken: '', apiUrl: t.api.url },
       runtime,
-      stores: slackStoresOn(runtime.backend),
+      stores: await runtime.backend.storesOf(slackStores),
       defaults: runtime.config.defaults,
       outboxPollMs: 50,
       webApiRetries: 0,
@@ -114,7 +114,7 @@ export function remindersScenario(options: { database?: () => ScenarioDatabase }
    */
   async function outboxDown(down: { only?: string } | undefined): Promise<void> {
     const database = options.database?.();
-    const when = down?.only === undefined ? '' : ` WHEN (NEW.args_json LIKE '%${down.only}%')`;
+    const when = down?.only === undefined ? '' : ` WHEN (CAST(NEW.args_json AS text) LIKE '%${down.only}%')`;
     if (database === undefined) {
       const db = openDatabase(`${t.dir}/bankops.db`);
       try {

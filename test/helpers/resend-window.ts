@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
 import type { Runtime } from '../../src/app/runtime.js';
 import { cliActor } from '../../src/core/actors.js';
+import type { Approval } from '../../src/core/approvals/approval.js';
 import { resendPauseMs } from '../../src/core/approvals/retrying.js';
-import type { ApprovalRow } from '../../src/core/approvals/store.js';
 import { PAYOUT, PAYOUT_DEBIT, pending, until } from './approvals.js';
 import type { ManualClock } from './clock.js';
 import type { RunningSandbox } from './sandbox.js';
@@ -44,7 +44,7 @@ export async function resendTakeover(
   sandbox: RunningSandbox,
   clock: ManualClock,
 ): Promise<void> {
-  const row = async (id: string): Promise<ApprovalRow> => {
+  const row = async (id: string): Promise<Approval> => {
     const found = await a.storage.read((s) => s.approvals.byId(id));
     if (found === undefined) throw new Error(`no approval ${id}`);
     return found;
@@ -70,12 +70,12 @@ export async function resendTakeover(
   clock.set(new Date(start + resendPauseMs(0, DELAYS) + resendPauseMs(1, DELAYS)));
   await until(async () => (await refused(sandbox)) === 3, 'the second re-send');
   await until(async () => (await row(id)).sends === 3, 'the send counted');
-  expect(Date.parse((await row(id)).lease_until ?? '')).toBeGreaterThan(clock.now().getTime());
+  expect(Date.parse((await row(id)).leaseUntil ?? '')).toBeGreaterThan(clock.now().getTime());
   expect(await b.executor.recover()).toBe(0);
 
   // A stops (shutdown): it lets the approval go at once, in its window.
   await a.approvals.stopBackground();
-  expect(await row(id)).toMatchObject({ state: 'executing', owner: null, lease_until: null });
+  expect(await row(id)).toMatchObject({ state: 'executing', owner: null, leaseUntil: null });
 
   // B takes it over: its first send is refused too, and the window stays the one A opened.
   expect(await b.executor.recover()).toBe(1);
@@ -91,7 +91,7 @@ export async function resendTakeover(
   await fetch(`${sandbox.url}/_sandbox/faults`, { method: 'DELETE' });
   clock.set(new Date(clock.now().getTime() + resendPauseMs(0, DELAYS)));
   await until(async () => (await b.executor.getApproval(id))?.state === 'succeeded', 'succeeded');
-  expect((await row(id)).request_id).toBe(`${id}-1`);
+  expect((await row(id)).requestId).toBe(`${id}-1`);
   expect((sandbox.stats()['payouts.create'] ?? 0) - created - 4).toBe(1);
   expect(balance - (await usd(b, sandbox))).toBe(PAYOUT_DEBIT);
 }

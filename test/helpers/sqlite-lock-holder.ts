@@ -2,7 +2,7 @@
 // until told to commit: the audit writer's thread in the middle of a commit, as the request thread
 // meets it. Answers `ping` while it holds the transaction.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { adoptThreadLock } from '../../src/core/store/sqlite/thread-lock.js';
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSlackApp } from '../../src/slack/app.js';
 import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import { runCliHere } from '../helpers/cli.js';
+import { manualClock } from '../helpers/clock.js';
 import { sqliteOf } from '../helpers/core.js';
 import { AUDIT_CHANNEL, BOT_TOKEN, type SlackTest, startSlackTest, USERS } from '../helpers/slack-app.js';
 import { textOf } from '../helpers/slack-requests.js';
@@ -81,5 +82,28 @@ describe('the audit anchor', () => {
     const checked = await runCliHere(['audit', 'verify', '--anchor', anchor ?? ''], env);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toContain('entries were removed from the end');
+  });
+});
+
+describe('the daily audit anchor on the runtime’s clock', () => {
+  it('is posted again at the next UTC midnight, when the clock gets there', async () => {
+    const clock = manualClock('2026-11-26T23:59:00Z');
+    const day = await startSlackTest({ core: { clock } });
+    try {
+      const daily = () =>
+        day.api
+          .callsOf('chat.postMessage')
+          .filter((c) => c.args.channel === AUDIT_CHANNEL)
+          .map((c) => /Daily anchor of (\d{4}-\d{2}-\d{2})/.exec(textOf(c.args))?.[1]);
+      expect(await day.api.waitFor(() => (daily().length > 0 ? daily() : undefined))).toEqual(['2026-11-26']);
+      clock.set('2026-11-27T00:00:05Z');
+      expect(await day.api.waitFor(() => (daily().length > 1 ? daily() : undefined))).toEqual([
+        '2026-11-26',
+        '2026-11-27',
+      ]);
+      expect(day.api.problems).toEqual([]);
+    } finally {
+      await day.close();
+    }
   });
 });

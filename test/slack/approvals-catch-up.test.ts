@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LIST_LIMIT } from '../../src/core/approvals/store.js';
-import { openDatabase } from '../../src/core/db.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { approvalRow } from '../helpers/approval-rows.js';
 import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';

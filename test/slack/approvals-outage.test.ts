@@ -164,8 +164,8 @@ describe('an outage shorter than the re-send window', () => {
     expect(refused).toBeGreaterThanOrEqual(7);
     const row = await t.runtime.storage.read((s) => s.approvals.byId(id));
     expect(row?.state).toBe('executing');
-    expect(Date.parse(row?.lease_until ?? '')).toBeGreaterThan(clock.now().getTime());
-    expect(row?.request_id).toBe(`${id}-1`);
+    expect(Date.parse(row?.leaseUntil ?? '')).toBeGreaterThan(clock.now().getTime());
+    expect(row?.requestId).toBe(`${id}-1`);
 
     await serviceBack();
     let due = clock.now().getTime();

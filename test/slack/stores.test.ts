@@ -1,60 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/core/db.js';
+import { describe, expect, it } from 'vitest';
 import { CLAIM_MS } from '../../src/slack/approvals/store.js';
 import { AnswerStore } from '../../src/slack/store/answers.js';
-import { postgresSlackStores } from '../../src/slack/store/postgres/index.js';
+import { slackStores } from '../../src/slack/store/backend.js';
 import { SeenEvents } from '../../src/slack/store/seen-events.js';
-import { sqliteSlackStores } from '../../src/slack/store/sqlite/index.js';
 import type { SlackStores } from '../../src/slack/store/stores.js';
-import { postgresAvailable, useTestDatabase } from '../helpers/postgres.js';
-import { pgReplicas } from '../helpers/postgres-replicas.js';
+import { contractBackends } from '../helpers/backends.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'bankops-slack-stores-'));
-const opened: { close(): void }[] = [];
-afterAll(() => {
-  for (const db of opened) db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** A backend: two replicas' stores on one new database (two connections: each claim has one winner). */
-interface Backend {
-  name: string;
-  twoReplicas(): Promise<[SlackStores, SlackStores]>;
-}
-
-let files = 0;
-const postgres = (await postgresAvailable())
-  ? pgReplicas(
-      useTestDatabase(),
-      `TRUNCATE slack_seen_events, slack_pages, service_deliveries, slack_outbox, slack_approval_messages
+const BACKENDS = await contractBackends('slack-stores', {
+  truncate: `TRUNCATE slack_seen_events, slack_pages, service_deliveries, slack_outbox, slack_approval_messages
        RESTART IDENTITY`,
-    )
-  : undefined;
-const BACKENDS: Backend[] = [
-  {
-    name: 'SQLite',
-    twoReplicas: async () => {
-      const file = join(dir, `stores-${++files}.db`);
-      const [a, b] = [openDatabase(file), openDatabase(file)];
-      opened.push(a, b);
-      return [sqliteSlackStores(a), sqliteSlackStores(b)];
-    },
-  },
-  ...(postgres === undefined
-    ? []
-    : [
-        {
-          name: 'PostgreSQL',
-          twoReplicas: async (): Promise<[SlackStores, SlackStores]> => {
-            const [a, b] = await postgres();
-            return [postgresSlackStores(a), postgresSlackStores(b)];
-          },
-        },
-      ]),
-];
+});
 
 const post = (text: string, dedupeKey?: string) => ({
   method: 'chat.postMessage',
@@ -64,7 +19,10 @@ const post = (text: string, dedupeKey?: string) => ({
 
 /** What every backend of the Slack front end's stores must do, shown through their interfaces. */
 describe.each(BACKENDS)('$name', (backend) => {
-  const twoReplicas = () => backend.twoReplicas();
+  const twoReplicas = async (): Promise<[SlackStores, SlackStores]> => {
+    const [a, b] = await backend.twoReplicas();
+    return [await a.storesOf(slackStores), await b.storesOf(slackStores)];
+  };
   describe('the outbox', () => {
     it('queues in order, once per key, and hands the head to one replica at a time', async () => {
       const [one, two] = await twoReplicas();

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { openStorage } from '../../app/database.js';
+import { openBackend } from '../../app/database.js';
 import { type AuditEntry, AuditLog } from '../../core/audit/index.js';
 import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
@@ -101,7 +101,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     throw new UsageError(`unknown audit command '${sub}'${hint === '' ? '' : `; ${hint}`}`, AUDIT_HELP);
   }
   // The audit log needs no service: open the database alone.
-  const opened = await openStorage(cliConfig());
+  const opened = await openBackend(cliConfig());
   try {
     const audit = new AuditLog(opened.storage);
     switch (sub) {

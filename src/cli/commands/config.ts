@@ -1,18 +1,17 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadServeSettings } from '../../app/config.js';
-import { missingFingerprintKey } from '../../app/database.js';
-import { fingerprintKeyPath, readFingerprintKeyFile } from '../../app/fingerprint-key.js';
+import { configuredAdmin, missingFingerprintKey, storedIn } from '../../app/database.js';
+import { readFingerprintKeyFile } from '../../app/fingerprint-key.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
 import { messageOf } from '../../core/errors.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
-import { describeDatabase } from '../../core/store/postgres/url.js';
+import type { DatabaseCheck } from '../../core/store/backend.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
-import { checkDatabase, type DatabaseCheck } from './config-database.js';
 
 export const CONFIG_HELP = `Usage: bankops config check [--json]
 
@@ -55,14 +54,6 @@ function variableFields(env: Env, group: VariableGroup): Field[] {
           : (v.show?.(value) ?? value);
     return { key: v.name, label: v.name, value: { text, kind: value === undefined ? 'empty' : 'text' } };
   });
-}
-
-/** Where the audit log and approvals live, and the fingerprint key. */
-function storedIn(config: Config): string {
-  if (config.databaseUrl === undefined)
-    return `audit log in ${config.databasePath}, its key in ${config.fingerprintKeyFile ?? fingerprintKeyPath(config.databasePath)}`;
-  const key = config.fingerprintKeyFile ?? 'BANKOPS_FINGERPRINT_KEY_FILE unset (required with PostgreSQL)';
-  return `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}, the key in ${key}`;
 }
 
 /**
@@ -223,13 +214,36 @@ export async function configCommand(args: string[]): Promise<number> {
         fields: ends.map((e) => ({ key: e.name, label: e.name, value: { text: e.words, kind: 'text' } })),
       });
     }
-    if (database !== undefined) blocks.push({ type: 'record', title: 'Database', fields: database.fields });
+    if (database !== undefined) {
+      const fields = database.lines.map(
+        ({ label, text }): Field => ({ key: label, label, value: { text, kind: 'text' } }),
+      );
+      blocks.push({ type: 'record', title: 'Database', fields });
+    }
     for (const problem of [...problems, ...warnings])
       blocks.push({ type: 'note', text: problem, tone: 'warning' });
     const doc: OutputDocument = { title: 'Configuration in force', blocks };
     printDocument(() => doc, mode);
   }
   return exitOf(invalid, database);
+}
+
+/** How long the database check waits for the server: to connect, then for each of its two statements. */
+const WAIT_MS = 3_000;
+
+/**
+ * Whether the configured database can be used, changing nothing: PostgreSQL connected to (`WAIT_MS`
+ * for the connection and for each statement), its schema's version against this bankops's, and how
+ * the audit log is guarded against the role of the URL; SQLite, whether this user may read and
+ * write the file and its directory (the file is not opened).
+ */
+async function checkDatabase(config: Config): Promise<DatabaseCheck> {
+  const admin = await configuredAdmin(config, 'config check', WAIT_MS);
+  try {
+    return await admin.inspect();
+  } finally {
+    await admin.close();
+  }
 }
 
 /** An invalid value first (2), then a database that cannot be used (1). */

@@ -1,13 +1,8 @@
 import { parseArgs } from 'node:util';
-import { migrateSqlite } from '../../app/sqlite-schema.js';
-import { openDatabase } from '../../core/db.js';
-import { migrate } from '../../core/store/postgres/migrate.js';
-import { runtimeGrantsSql } from '../../core/store/postgres/roles.js';
-import { databaseUrlOf } from '../../core/store/postgres/url.js';
+import { databaseAdmin, databaseUrlOf, runtimeGrants } from '../../app/database.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, out, UsageError } from '../io.js';
-import { DB_HELP } from './db.js';
-import { commandPool, refusalsExitOne } from './db-target.js';
+import { refusalsExitOne } from './db-target.js';
 
 /** `bankops db migrate`: PostgreSQL when a URL is given or configured, else the SQLite file. */
 export async function dbMigrate(args: string[]): Promise<number> {
@@ -16,47 +11,42 @@ export async function dbMigrate(args: string[]): Promise<number> {
     allowPositionals: true,
     options: { url: { type: 'string' }, grant: { type: 'string' }, 'print-grants': { type: 'string' } },
   });
-  if (positionals.length > 0) throw new UsageError('db migrate takes no arguments', DB_HELP);
+  if (positionals.length > 0) throw new UsageError('db migrate takes no arguments');
   const printGrants = values['print-grants'];
   if (printGrants !== undefined && values.grant !== undefined)
     throw new UsageError(
       '--print-grants prints the grants and connects to nothing: give it without --grant (which applies them while migrating)',
-      DB_HELP,
     );
   if (printGrants !== undefined) {
-    out(`${runtimeGrantsSql(printGrants)}\n`);
+    out(`${await runtimeGrants(printGrants)}\n`);
     return EXIT.ok;
   }
+  // A URL given or configured names PostgreSQL, the only database with roles to grant; else the file.
   const url = values.url ?? databaseUrlOf(cliIo().env);
-  if (url !== undefined) return refusalsExitOne(() => migratePostgres(url, values.grant));
-  if (values.grant !== undefined) throw new UsageError('--grant is for PostgreSQL (--url)', DB_HELP);
-  return refusalsExitOne(async () => migrateFile());
-}
-
-async function migratePostgres(url: string, grant: string | undefined): Promise<number> {
-  const store = commandPool(url, 'db migrate');
-  try {
-    const result = await migrate(store, grant === undefined ? {} : { runtimeRole: grant });
-    if (result.applied.length === 0) out(`${store.where}: up to date (schema version ${result.to})\n`);
-    else
-      out(
-        `${store.where}: applied ${result.applied.map((v) => `version ${v}`).join(', ')} (schema version ${result.from} → ${result.to})\n`,
-      );
-    if (grant !== undefined) out(`granted the runtime role ${grant}: the audit log read and append only\n`);
-    return EXIT.ok;
-  } finally {
-    await store.pool.end();
-  }
-}
-
-function migrateFile(): number {
-  const file = cliConfig().databasePath;
-  const db = openDatabase(file);
-  try {
-    const applied = migrateSqlite(db, file);
-    out(applied.length === 0 ? `${file}: up to date\n` : `${file}: applied ${applied.join(', ')}\n`);
-    return EXIT.ok;
-  } finally {
-    db.close();
-  }
+  if (url === undefined && values.grant !== undefined)
+    throw new UsageError('--grant is for PostgreSQL (--url)');
+  const grant = values.grant;
+  return refusalsExitOne(async () => {
+    const admin = await databaseAdmin(
+      url === undefined ? { file: cliConfig().databasePath } : { url, name: 'db migrate' },
+    );
+    try {
+      const { applied, version } = await admin.migrate(grant === undefined ? {} : { grant });
+      if (version === undefined)
+        out(
+          applied.length === 0
+            ? `${admin.where}: up to date\n`
+            : `${admin.where}: applied ${applied.join(', ')}\n`,
+        );
+      else if (applied.length === 0) out(`${admin.where}: up to date (schema version ${version.to})\n`);
+      else
+        out(
+          `${admin.where}: applied ${applied.join(', ')} (schema version ${version.from} → ${version.to})\n`,
+        );
+      if (grant !== undefined) out(`granted the runtime role ${grant}: the audit log read and append only\n`);
+      return EXIT.ok;
+    } finally {
+      await admin.close();
+    }
+  });
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, linkSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { databaseAdmin, noSqliteFile } from '../../app/database.js';
 import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
-import { openDatabase } from '../../core/db.js';
 import { notConfigured } from '../../core/errors.js';
 import { didYouMean } from '../../present/suggest.js';
 import { cliConfig } from '../config.js';
@@ -45,11 +45,6 @@ Exit status: 0 done, 1 failed or refused (a newer schema, a target that is not e
 no database, or <file> exists.
 `;
 
-/** Pages copied per step: between steps bankops's other connections write as usual. */
-const PAGES_PER_STEP = 1024;
-/** Everything left, in one step. */
-const ALL_PAGES = 0x7fffffff;
-
 export async function dbCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined || sub === 'help' || sub === '--help' || sub === '-h' || rest.includes('--help')) {
@@ -60,13 +55,23 @@ export async function dbCommand(args: string[]): Promise<number> {
     case 'backup':
       return backupCommand(rest);
     case 'migrate':
-      return dbMigrate(rest);
+      return withDbHelp(() => dbMigrate(rest));
     case 'copy':
-      return dbCopy(rest);
+      return withDbHelp(() => dbCopy(rest));
     default: {
       const hint = didYouMean(sub, ['backup', 'migrate', 'copy']);
       throw new UsageError(`unknown db command '${sub}'${hint === '' ? '' : `; ${hint}`}`, DB_HELP);
     }
+  }
+}
+
+/** The subcommands' usage errors carry this command's help (their modules do not import it). */
+async function withDbHelp(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError && error.help === undefined) throw new UsageError(error.message, DB_HELP);
+    throw error;
   }
 }
 
@@ -99,11 +104,7 @@ async function backup(target: string, force: boolean): Promise<number> {
   const source = resolve(config.databasePath);
   if (!existsSync(source)) {
     // Before a move the SQLite file is still there, and backed up; after it, the data is elsewhere.
-    throw notConfigured(
-      config.databaseUrl === undefined
-        ? `no database at ${source} (BANKOPS_DB) to back up`
-        : `no database at ${source} (BANKOPS_DB) to back up: db backup copies the SQLite file, and this configuration keeps its data in PostgreSQL (BANKOPS_DATABASE_URL); back that up with pg_dump (docs/deploy.md, "Backups")`,
-    );
+    throw notConfigured(noSqliteFile(config, 'back up'));
   }
   if (!existsSync(dirname(target)))
     throw new UsageError(`db backup: no directory ${dirname(target)}`, DB_HELP);
@@ -111,32 +112,23 @@ async function backup(target: string, force: boolean): Promise<number> {
   if (existsSync(target) && !force)
     throw new UsageError(`db backup: ${target} exists; --force replaces it`, DB_HELP);
 
+  const admin = await databaseAdmin({ file: source });
+  if (admin.backup === undefined) throw new UsageError('db backup copies a SQLite file', DB_HELP);
   // Made empty and private first: SQLite writes into it, and the mode is never wider than 0600.
   const draft = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
   closeSync(openSync(draft, 'wx', 0o600));
-  const db = openDatabase(source);
   try {
     let shown = -1;
-    let left = Number.POSITIVE_INFINITY;
-    const done = await db.backup(draft, {
-      progress: ({ totalPages, remainingPages }) => {
-        const percent = Math.floor(((totalPages - remainingPages) / totalPages) * 100);
-        if (percent !== shown)
-          err(`backup: ${percent}% (${totalPages - remainingPages} of ${totalPages} pages)\n`);
-        shown = percent;
-        // A write by another connection between steps starts the copy over. Once that happened,
-        // the rest goes in one step, in one read transaction: a busy database is copied all the same.
-        const restarted = remainingPages >= left;
-        left = remainingPages;
-        return restarted ? ALL_PAGES : PAGES_PER_STEP;
-      },
+    const done = await admin.backup(draft, (copied, total) => {
+      const percent = Math.floor((copied / total) * 100);
+      if (percent !== shown) err(`backup: ${percent}% (${copied} of ${total} pages)\n`);
+      shown = percent;
     });
-    err(`backup: 100% (${done.totalPages} of ${done.totalPages} pages)\n`);
-    db.close();
+    err(`backup: 100% (${done.pages} of ${done.pages} pages)\n`);
     if (force) renameSync(draft, target);
     else linkInPlace(draft, target);
     const size = statSync(target).size;
-    out(`backed up ${source} to ${target}: ${done.totalPages} pages, ${size} bytes\n`);
+    out(`backed up ${source} to ${target}: ${done.pages} pages, ${size} bytes\n`);
     const key = config.fingerprintKeyFile ?? fingerprintKeyPath(source);
     out(`the fingerprint key is not in the copy: keep ${key} with it\n`);
     return EXIT.ok;
@@ -145,6 +137,6 @@ async function backup(target: string, force: boolean): Promise<number> {
     rmSync(`${draft}-journal`, { force: true });
     throw error;
   } finally {
-    if (db.open) db.close();
+    await admin.close();
   }
 }

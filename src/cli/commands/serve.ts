@@ -1,15 +1,12 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, loadServeSettings } from '../../app/config.js';
-import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
+import { servedFrom } from '../../app/database.js';
 import { ServeMetrics } from '../../app/metrics/metrics.js';
 import { createRuntime, type Runtime } from '../../app/runtime.js';
 import { type RunningServe, startServe } from '../../app/serve.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import { createLogger, type LogLevel } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
-import type { Backend } from '../../core/store/backend.js';
-import { auditGuardWarning, inspectDatabase } from '../../core/store/postgres/inspect.js';
-import { describeDatabase } from '../../core/store/postgres/url.js';
 import type { Toolset } from '../../core/toolset.js';
 import { isLoopbackHost } from '../../mcp/http/host.js';
 import { DEFAULT_MCP_PORT } from '../../mcp/http.js';
@@ -243,34 +240,16 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
       host: options.host,
     });
   }
-  const db = runtime.config.databasePath;
+  const stored = await servedFrom(runtime.config, runtime.backend);
+  if (stored.guard !== undefined) log.warn(stored.guard);
   const sandbox =
     runtime.sandbox === undefined
       ? []
       : [
-          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
-          ...(runtime.config.databaseUrl === undefined
-            ? []
-            : [
-                "this replica's own: replicas on one database need one service, so one that takes over another's payout reaches the service that has it; run one `bankops sandbox` and set BANKOPS_BASE_URL on every replica (docs/deploy.md)",
-              ]),
+          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(runtime.config.databasePath)}`,
+          ...(stored.sandboxNote === undefined ? [] : [stored.sandboxNote]),
         ];
-  const { databaseUrl, fingerprintKeyFile } = runtime.config;
-  const guard = await auditGuardOf(runtime.backend);
-  if (guard !== undefined) log.warn(guard);
-  const files =
-    databaseUrl !== undefined
-      ? [
-          `audit log and approvals in PostgreSQL at ${describeDatabase(databaseUrl)}`,
-          `${fingerprintKeyFile}: the key that fingerprints secret inputs, shared by every replica`,
-          ...(guard === undefined ? [] : [`warning: ${guard}`]),
-        ]
-      : db === ':memory:'
-        ? []
-        : [
-            `audit log and approvals in ${db}`,
-            `${fingerprintKeyPath(db)}: the key that fingerprints secret inputs (PINs, codes) so repeats are recognised without storing them; keep it with the database, private`,
-          ];
+  const { files } = stored;
   const bankops = invocation(process.env, process.cwd());
   const next = [
     `next, in another terminal: ${bankops} call get_balances (then ${bankops} help for the rest; ${bankops} config check says what each front end still needs)`,
@@ -280,14 +259,4 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   const shown = lines.flatMap((line) => wrapLine(`  ${line}`, 100, '    '));
   process.stderr.write(`bankops serve\n${shown.join('\n')}\n`);
   return 'running';
-}
-
-/**
- * On PostgreSQL, what to fix when the role `serve` logs in as may change the audit log (the log
- * and the banner say it); nothing when the database answers that it may only read and append, or
- * does not answer this once (the check is advice, never a reason not to start).
- */
-async function auditGuardOf(backend: Backend): Promise<string | undefined> {
-  if (backend.kind !== 'postgres') return undefined;
-  return inspectDatabase(backend.store).then(auditGuardWarning, () => undefined);
 }

@@ -10,20 +10,14 @@ import type { EngineContext } from './context.js';
  */
 export function durableCheckpoints(
   ctx: EngineContext,
-  approval: { id: string; checkpointsJson: string },
+  approval: { id: string; checkpoints: Readonly<Record<string, unknown>> },
 ): CheckpointStore {
-  const values = JSON.parse(approval.checkpointsJson) as Record<string, unknown>;
+  const values: Record<string, unknown> = { ...approval.checkpoints };
   return {
     get: (key) => (Object.hasOwn(values, key) ? { value: values[key] } : undefined),
     set: async (key, value) => {
       const next = { ...values, [key]: value };
-      const saved = await ctx.transaction((tx) =>
-        tx.approvals.update(
-          approval.id,
-          { state: 'executing', owner: ctx.owner },
-          { checkpoints_json: JSON.stringify(next) },
-        ),
-      );
+      const saved = await ctx.transaction((tx) => tx.approvals.saveCheckpoints(approval.id, ctx.owner, next));
       // Another process took the approval over (our lease ran out): stop before calling the service.
       if (!saved) throw internalError(`approval ${approval.id} is no longer executing in this process`);
       values[key] = value;

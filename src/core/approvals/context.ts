@@ -15,12 +15,12 @@ import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
 import type { ServiceWebhooks } from '../webhooks.js';
+import type { Approval } from './approval.js';
 import { type ApprovalAuditEntry, auditApproval } from './audit.js';
 import type { FeedReader, FeedSharing } from './follow.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
 import type { StepUpGate } from './step-up.js';
-import type { ApprovalRow } from './store.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
 import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from './view-schema.js';
@@ -195,14 +195,14 @@ export class EngineContext {
     }
   }
 
-  async view(stores: Stores, row: ApprovalRow): Promise<ApprovalView> {
-    const secretFields = this.deps.registry.get(row.tool)?.secretFields ?? [];
-    return viewOf(row, await stores.approvals.votes(row.id, row.attempt), secretFields);
+  async view(stores: Stores, approval: Approval): Promise<ApprovalView> {
+    const secretFields = this.deps.registry.get(approval.tool)?.secretFields ?? [];
+    return viewOf(approval, await stores.approvals.votes(approval.id, approval.attempt), secretFields);
   }
 
   async viewById(stores: Stores, id: string): Promise<ApprovalView | undefined> {
-    const row = await stores.approvals.byId(id);
-    return row === undefined ? undefined : this.view(stores, row);
+    const approval = await stores.approvals.byId(id);
+    return approval === undefined ? undefined : this.view(stores, approval);
   }
 
   auditInput(tool: AnyTool | string, input: unknown): unknown {

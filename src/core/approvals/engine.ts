@@ -2,17 +2,20 @@ import { optional } from '../optional.js';
 import { reminderOfRule } from '../policy/reminder.js';
 import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
+import type { Scheduler } from '../schedule/scheduler.js';
+import type { Approval } from './approval.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
-import { executeApproval, type RecoveryTimer, recoverApprovals, startRecoveryTimer } from './execute.js';
+import { executeApproval, recoverApprovals } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
 import { type FeedFollower, type FeedReader, type FollowOptions, followFeed } from './follow.js';
+import { RECOVERY_JOB, recoveryJob, SETTLEMENT_JOB, settlementJob } from './jobs.js';
 import { openApproval } from './open.js';
 import { reconcileApproval } from './reconcile.js';
 import { stopResending } from './resend.js';
 import { releaseApproval } from './send.js';
-import { type SettlementFollower, settleDue, startSettlementFollower } from './settle.js';
+import { settleDue } from './settle.js';
 import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
-import { type ApprovalRow, MAX_LIST_LIMIT } from './store.js';
+import { MAX_LIST_LIMIT } from './store.js';
 import type {
   ApprovalActionResult,
   ApprovalFilter,
@@ -38,8 +41,8 @@ export type { ApprovalEngineOptions } from './context.js';
 export class ApprovalEngine implements ApprovalService {
   readonly #ctx: EngineContext;
   #expiry: ExpiryTimer | undefined;
-  #settlements: SettlementFollower | undefined;
-  #recovery: RecoveryTimer | undefined;
+  /** Where its periodic jobs run while the background work goes on. */
+  #scheduler: Scheduler | undefined;
 
   constructor(options: ApprovalEngineOptions) {
     this.#ctx = new EngineContext(options);
@@ -112,14 +115,14 @@ export class ApprovalEngine implements ApprovalService {
    * pending or needs no passkey.
    */
   async signTarget(id: string, person: string): Promise<SignTarget | undefined> {
-    const row = await this.#ctx.read((s) => s.approvals.byId(id));
-    if (row === undefined || row.state !== 'pending' || row.step_up === null) return undefined;
-    return signTargetOf(row, person, this.#ctx.auditInput(row.tool, JSON.parse(row.input_json)));
+    const approval = await this.#ctx.read((s) => s.approvals.byId(id));
+    if (approval === undefined || approval.state !== 'pending' || approval.stepUp === null) return undefined;
+    return signTargetOf(approval, person, this.#ctx.auditInput(approval.tool, approval.input));
   }
 
   async get(id: string): Promise<ApprovalView | undefined> {
-    const row = await this.#ctx.read((s) => s.approvals.byId(id));
-    if (row !== undefined && row.state === 'pending' && row.expires_at <= this.#ctx.nowIso())
+    const approval = await this.#ctx.read((s) => s.approvals.byId(id));
+    if (approval !== undefined && approval.state === 'pending' && approval.expiresAt <= this.#ctx.nowIso())
       await expireDue(this.#ctx);
     return this.#ctx.read((s) => this.#ctx.viewById(s, id));
   }
@@ -128,17 +131,17 @@ export class ApprovalEngine implements ApprovalService {
     await expireDue(this.#ctx);
     return this.#ctx.read(async (s) => {
       const views: ApprovalView[] = [];
-      for (const row of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, row));
+      for (const approval of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, approval));
       return views;
     });
   }
 
   async listAll(state: ApprovalState): Promise<ApprovalView[]> {
     await expireDue(this.#ctx);
-    const rows = await this.#allRows(state);
+    const approvals = await this.#all(state);
     return this.#ctx.read(async (s) => {
       const views: ApprovalView[] = [];
-      for (const row of rows) views.push(await this.#ctx.view(s, row));
+      for (const approval of approvals) views.push(await this.#ctx.view(s, approval));
       return views;
     });
   }
@@ -148,16 +151,16 @@ export class ApprovalEngine implements ApprovalService {
    * each starting after the last of the one before: one opened or decided in between moves none of
    * the others out of view, and none is seen twice.
    */
-  async #allRows(state: ApprovalState): Promise<ApprovalRow[]> {
-    const found: ApprovalRow[] = [];
+  async #all(state: ApprovalState): Promise<Approval[]> {
+    const found: Approval[] = [];
     for (let after: ApprovalFilter['after']; ; ) {
-      const rows = await this.#ctx.read((s) =>
+      const page = await this.#ctx.read((s) =>
         s.approvals.list({ state, limit: MAX_LIST_LIMIT, ...optional('after', after) }),
       );
-      found.push(...rows);
-      const last = rows.at(-1);
-      if (last === undefined || rows.length < MAX_LIST_LIMIT) return found;
-      after = { id: last.id, createdAt: last.created_at };
+      found.push(...page);
+      const last = page.at(-1);
+      if (last === undefined || page.length < MAX_LIST_LIMIT) return found;
+      after = { id: last.id, createdAt: last.createdAt };
     }
   }
 
@@ -168,14 +171,14 @@ export class ApprovalEngine implements ApprovalService {
    */
   async waiting(): Promise<WaitingApproval[]> {
     const policy = this.#ctx.deps.policy.current();
-    const waiting = (await this.#allRows('pending')).map(
-      (row): WaitingApproval => ({
-        id: row.id,
-        createdAt: row.created_at,
-        attempt: row.attempt,
-        attemptStartedAt: row.attempt === 1 ? row.created_at : row.updated_at,
-        expiresAt: row.expires_at,
-        reminderMs: reminderOfRule(policy, row.policy_rule),
+    const waiting = (await this.#all('pending')).map(
+      (approval): WaitingApproval => ({
+        id: approval.id,
+        createdAt: approval.createdAt,
+        attempt: approval.attempt,
+        attemptStartedAt: approval.attempt === 1 ? approval.createdAt : approval.updatedAt,
+        expiresAt: approval.expiresAt,
+        reminderMs: reminderOfRule(policy, approval.policyRule),
       }),
     );
     // Oldest first: the longest waiting are reminded first.
@@ -211,30 +214,33 @@ export class ApprovalEngine implements ApprovalService {
 
   /**
    * The work of a long-running process: approvals expire at their deadline without anyone reading
-   * them, sent money is followed to its final status, and approvals whose holder's lease ran out
-   * are taken over. (Background re-sends start by themselves when a send's outcome is unknown and
-   * the engine has a `resendWindowMs`; stopping lets their approvals go.) Short commands do none of
-   * it (they expire lazily, settle what is due when they read, and recover at start).
+   * them (a timer set to the next deadline), and, as jobs of the process's scheduler, sent money is
+   * followed to its final status and approvals whose holder's lease ran out are taken over.
+   * (Background re-sends start by themselves when a send's outcome is unknown and the engine has a
+   * `resendWindowMs`; stopping lets their approvals go.) Short commands do none of it (they expire
+   * lazily, settle what is due when they read, and recover at start).
    */
-  startBackground(onError: (error: unknown) => void, onAnswered?: () => void): void {
+  startBackground(scheduler: Scheduler, onError: (error: unknown) => void, onAnswered?: () => void): void {
     this.#ctx.closing = false;
     this.#expiry ??= startExpiryTimer(this.#ctx, onError, onAnswered);
-    this.#settlements ??= startSettlementFollower(this.#ctx, onError, this.#ctx.deps.settlePassMs);
-    this.#recovery ??= startRecoveryTimer(this.#ctx, onError);
+    this.#scheduler = scheduler;
+    if (!scheduler.has(SETTLEMENT_JOB))
+      scheduler.every(settlementJob(this.#ctx, onError, this.#ctx.deps.settlePassMs));
+    if (!scheduler.has(RECOVERY_JOB)) scheduler.every(recoveryJob(this.#ctx, onError));
   }
 
   /**
-   * Stops the timers and every background re-send, letting their approvals go. From its start, an
-   * unknown outcome (a vote arriving meanwhile) is let go too instead of re-sent in the background.
+   * Stops the expiry timer, the engine's jobs and every background re-send, letting their approvals
+   * go. From its start, an unknown outcome (a vote arriving meanwhile) is let go too instead of
+   * re-sent in the background.
    */
   async stopBackground(): Promise<void> {
     this.#ctx.closing = true;
     await this.#expiry?.stop();
     this.#expiry = undefined;
-    await this.#settlements?.stop();
-    this.#settlements = undefined;
-    await this.#recovery?.stop();
-    this.#recovery = undefined;
+    await this.#scheduler?.remove(SETTLEMENT_JOB);
+    await this.#scheduler?.remove(RECOVERY_JOB);
+    this.#scheduler = undefined;
     await stopResending(this.#ctx);
   }
 }

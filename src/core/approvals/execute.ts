@@ -36,14 +36,14 @@ export async function executeApproval(
           // replica's recovery, or the next start, re-sends it in the same window.
           if (until !== undefined && ctx.closing) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); this process is stopping, so ${row.request_id} is let go: another replica or the next start sends it again until ${until}`,
+              `no clear answer from the service (${outcome.error.message}); this process is stopping, so ${row.requestId} is let go: another replica or the next start sends it again until ${until}`,
             );
             await releaseApproval(ctx, id);
             return;
           }
           if (until !== undefined) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); ${row.request_id} is sent again in the background until ${until}`,
+              `no clear answer from the service (${outcome.error.message}); ${row.requestId} is sent again in the background until ${until}`,
             );
             resendInBackground(ctx, id, lease);
             handedOver = true;
@@ -53,7 +53,7 @@ export async function executeApproval(
           const delay = ctx.resendDelays[sent];
           if (delay !== undefined) {
             onProgress?.(
-              `no clear answer from the service (${outcome.error.message}); sending ${row.request_id} again in ${delay / 1000} s`,
+              `no clear answer from the service (${outcome.error.message}); sending ${row.requestId} again in ${delay / 1000} s`,
             );
             await ctx.clock.sleep(delay);
             continue;
@@ -100,32 +100,4 @@ export async function recoverApprovals(ctx: EngineContext): Promise<number> {
     throw new AggregateError(failures, `${failures.length} approval(s) could not be recovered now`);
   }
   return finished;
-}
-
-export interface RecoveryTimer {
-  stop(): Promise<void>;
-}
-
-/**
- * In a long-running process: takes over, without a restart, the approvals whose holder stopped
- * renewing its lease (a replica that died mid-payout), every half lease.
- */
-export function startRecoveryTimer(ctx: EngineContext, onError: (error: unknown) => void): RecoveryTimer {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(
-    () => {
-      running ??= recoverApprovals(ctx)
-        .then(() => undefined, onError)
-        .finally(() => {
-          running = undefined;
-        });
-    },
-    Math.max(ctx.leaseMs / 2, 1000),
-  ).unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

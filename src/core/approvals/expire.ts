@@ -1,27 +1,21 @@
 import type { Tx } from '../store/index.js';
+import type { Approval } from './approval.js';
 import { SYSTEM_ACTOR } from './audit.js';
 import type { EngineContext } from './context.js';
-import type { ApprovalRow } from './store.js';
 
 /** pending → expired, inside the caller's transaction, with its audit entry and feed event. */
-async function expire(ctx: EngineContext, tx: Tx, row: ApprovalRow): Promise<ApprovalRow> {
-  const reason = `no quorum of ${row.required_approvers} before ${row.expires_at}`;
-  const changes = {
-    state: 'expired' as const,
-    decided_by: SYSTEM_ACTOR.id,
-    decision_reason: reason,
-    updated_at: ctx.nowIso(),
-  };
-  if (!(await tx.approvals.update(row.id, { state: 'pending' }, changes)))
-    return (await tx.approvals.byId(row.id))!;
+async function expire(ctx: EngineContext, tx: Tx, row: Approval): Promise<Approval> {
+  const reason = `no quorum of ${row.requiredApprovers} before ${row.expiresAt}`;
+  const closing = { state: 'expired' as const, decidedBy: SYSTEM_ACTOR.id, reason, at: ctx.nowIso() };
+  if (!(await tx.approvals.close(row.id, closing))) return (await tx.approvals.byId(row.id))!;
   await ctx.audit(tx, {
     actor: SYSTEM_ACTOR,
     tool: row.tool,
-    input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+    input: ctx.auditInput(row.tool, row.input),
     event: 'decided',
     decision: 'expired',
     approvalId: row.id,
-    requestId: row.request_id,
+    requestId: row.requestId,
     outcome: 'failed',
     error: `expired: ${reason}`,
   });
@@ -30,9 +24,9 @@ async function expire(ctx: EngineContext, tx: Tx, row: ApprovalRow): Promise<App
 }
 
 /** The row, expired first if its time is up (inside the caller's transaction). */
-export async function currentRow(ctx: EngineContext, tx: Tx, id: string): Promise<ApprovalRow | undefined> {
+export async function currentRow(ctx: EngineContext, tx: Tx, id: string): Promise<Approval | undefined> {
   const row = await tx.approvals.byId(id);
-  if (row === undefined || row.state !== 'pending' || row.expires_at > ctx.nowIso()) return row;
+  if (row === undefined || row.state !== 'pending' || row.expiresAt > ctx.nowIso()) return row;
   return expire(ctx, tx, row);
 }
 
@@ -46,7 +40,7 @@ export async function expireDue(ctx: EngineContext): Promise<number> {
   for (const row of await ctx.read((s) => s.approvals.pendingPast(ctx.nowIso()))) {
     await ctx.transaction(async (tx) => {
       const current = await tx.approvals.byId(row.id);
-      if (current?.state === 'pending' && current.expires_at <= ctx.nowIso()) {
+      if (current?.state === 'pending' && current.expiresAt <= ctx.nowIso()) {
         await expire(ctx, tx, current);
         expired += 1;
       }

@@ -3,10 +3,10 @@ import type { ExecuteResult } from '../results.js';
 import { secretsOf, toFailure } from '../run-tool.js';
 import type { Tx } from '../store/index.js';
 import type { Preview } from '../tool.js';
+import type { Approval } from './approval.js';
 import type { EngineContext } from './context.js';
 import { expireDue } from './expire.js';
-import { newApprovalRow } from './rows.js';
-import type { ApprovalRow } from './store.js';
+import { newApproval } from './rows.js';
 import type { OpenApprovalRequest } from './types.js';
 
 /**
@@ -53,19 +53,20 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
   }
 
   const person = personOf(ctx.deps.policy.current(), actor);
-  const row = newApprovalRow({ ...request, person }, preview, ctx.settings());
+  const approval = newApproval({ ...request, person }, preview, ctx.settings());
   return ctx.transaction(async (tx): Promise<ExecuteResult> => {
     // An identical request may have opened one while we were quoting: join it instead.
     const other = await join(ctx, tx, request);
     if (other !== undefined) return other;
-    await tx.approvals.insert(row);
-    await requested(tx, { approvalId: row.id, requestId: row.request_id, outcome: 'pending' });
-    await ctx.record(tx, row.id, 'opened', { actor, person });
+    await tx.approvals.insert(approval);
+    await requested(tx, { approvalId: approval.id, requestId: approval.requestId, outcome: 'pending' });
+    await ctx.record(tx, approval.id, 'opened', { actor, person });
     return {
       status: 'pending_approval',
       tool: tool.name,
-      approvalId: row.id,
-      approval: await ctx.view(tx, row),
+      approvalId: approval.id,
+      // As stored: what every later read shows.
+      approval: (await ctx.viewById(tx, approval.id))!,
     };
   });
 }
@@ -80,7 +81,7 @@ async function join(
   request: OpenApprovalRequest,
 ): Promise<ExecuteResult | undefined> {
   const { tool, actor, fingerprint, idempotencyKey: key } = request;
-  let found: ApprovalRow | undefined;
+  let found: Approval | undefined;
   if (key !== undefined) {
     found = await tx.approvals.byKey(actor.id, tool.name, key);
     if (found !== undefined && found.fingerprint !== fingerprint) {
@@ -90,8 +91,7 @@ async function join(
     if (found?.state === 'succeeded') {
       // Nothing runs again: the entry says who asked again and which request answered them.
       await auditJoin(ctx, tx, request, found, 'ok');
-      const output = JSON.parse(found.result_json ?? '{}') as Record<string, unknown>;
-      return { status: 'ok', tool: tool.name, output, requestId: found.request_id };
+      return { status: 'ok', tool: tool.name, output: found.result ?? {}, requestId: found.requestId };
     }
   }
   found ??= await tx.approvals.openByFingerprint(fingerprint, key);
@@ -111,7 +111,7 @@ function auditJoin(
   ctx: EngineContext,
   tx: Tx,
   request: OpenApprovalRequest,
-  found: ApprovalRow,
+  found: Approval,
   outcome: 'ok' | 'pending',
 ): Promise<void> {
   return ctx.audit(tx, {
@@ -121,7 +121,7 @@ function auditJoin(
     event: 'requested',
     decision: 'approval_required',
     approvalId: found.id,
-    requestId: found.request_id,
+    requestId: found.requestId,
     outcome,
   });
 }

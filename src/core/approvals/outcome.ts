@@ -1,13 +1,15 @@
 import { outcomeUnknown } from '../errors.js';
 import { redact } from '../redact.js';
 import type { RunOutcome } from '../run-tool.js';
+import type { Approval } from './approval.js';
 import { sealPreview } from './bound.js';
 import { expiryAfter, type RowSettings, requestIdOf } from './rows.js';
-import type { ApprovalRow } from './store.js';
+import type { Finish } from './store.js';
 import type { ApprovalEventKind, Settlement } from './view-schema.js';
 
 export interface OutcomeChanges {
-  changes: Partial<ApprovalRow>;
+  /** The transition the store applies (`ApprovalStore.finish`). */
+  finish: Finish;
   /** The feed event the change is: succeeded, failed, requoted (back to approvers) or unresolved. */
   kind: Extract<ApprovalEventKind, 'succeeded' | 'failed' | 'requoted' | 'unresolved'>;
   /** What the event says: the error, or why it went back to the approvers. */
@@ -27,47 +29,43 @@ export interface SettlementStart {
  * fresh quote. A pure function: the caller applies it.
  */
 export function outcomeChanges(
-  row: ApprovalRow,
+  row: Approval,
   outcome: RunOutcome,
   settings: RowSettings & { secretFields: readonly string[]; settlement?: SettlementStart },
 ): OutcomeChanges {
-  const released = { owner: null, lease_until: null, updated_at: settings.now.toISOString() };
+  const at = settings.now.toISOString();
   if (outcome.status === 'ok') {
-    const result = JSON.stringify(redact(outcome.output, settings.secretFields));
+    const result = redact(outcome.output, settings.secretFields) as Record<string, unknown>;
     const follow = settings.settlement;
     return {
       kind: 'succeeded',
-      changes: {
-        ...released,
+      finish: {
         state: 'succeeded',
-        result_json: result,
-        error_json: null,
-        ...(follow === undefined
-          ? {}
-          : {
-              settlement_json: JSON.stringify(follow.settlement),
-              settle_next_at: follow.settlement.outcome === 'settling' ? follow.firstLookAt : null,
-            }),
+        result,
+        settlement:
+          follow === undefined
+            ? null
+            : {
+                settlement: follow.settlement,
+                nextAt: follow.settlement.outcome === 'settling' ? follow.firstLookAt : null,
+              },
+        at,
       },
     };
   }
   if (outcome.status === 'failed' && outcomeUnknown(outcome.error)) {
-    const message = `outcome unknown after ${row.sends} sends of request ${row.request_id} (${outcome.error.message}); look it up at the service by that request id, then settle it with \`bankops approvals reconcile ${row.id}\``;
+    const message = `outcome unknown after ${row.sends} sends of request ${row.requestId} (${outcome.error.message}); look it up at the service by that request id, then settle it with \`bankops approvals reconcile ${row.id}\``;
     return {
       kind: 'unresolved',
       detail: message,
-      changes: {
-        ...released,
-        state: 'unresolved',
-        error_json: JSON.stringify({ ...outcome.error, message }),
-      },
+      finish: { state: 'unresolved', error: { ...outcome.error, message }, at },
     };
   }
   if (outcome.status === 'failed') {
     return {
       kind: 'failed',
       detail: outcome.error.message,
-      changes: { ...released, state: 'failed', error_json: JSON.stringify(outcome.error) },
+      finish: { state: 'failed', error: outcome.error, at },
     };
   }
   const sealed = sealPreview(outcome.preview, settings.tolerancePercent);
@@ -75,18 +73,18 @@ export function outcomeChanges(
   return {
     kind: 'requoted',
     detail: outcome.error.message,
-    changes: {
-      ...released,
+    finish: {
       state: 'pending',
-      attempt,
-      sends: 0,
-      request_id: requestIdOf(row.id, attempt),
-      preview_json: JSON.stringify(sealed.preview),
-      bound_json: sealed.bound === undefined ? null : JSON.stringify(sealed.bound),
-      checkpoints_json: '{}',
-      error_json: JSON.stringify(outcome.error),
-      // A new quote is a new question to the approvers, with the full time to answer it.
-      expires_at: expiryAfter(settings.now, settings.ttlSeconds),
+      requote: {
+        attempt,
+        requestId: requestIdOf(row.id, attempt),
+        preview: sealed.preview,
+        bound: sealed.bound ?? null,
+        // A new quote is a new question to the approvers, with the full time to answer it.
+        expiresAt: expiryAfter(settings.now, settings.ttlSeconds),
+      },
+      error: outcome.error,
+      at,
     },
   };
 }

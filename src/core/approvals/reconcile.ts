@@ -1,32 +1,31 @@
 import { internalError } from '../errors.js';
 import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
+import type { Approval } from './approval.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
-import type { ApprovalRow } from './store.js';
 import { type ApprovalActionResult, closedWords, type Reconciliation } from './types.js';
-import { requesterOf } from './view.js';
 import { notFound, refused } from './vote.js';
 
 /** Who may settle an unresolved approval: someone holding its approver role, not its requester. */
 function mayReconcile(
   ctx: EngineContext,
-  row: ApprovalRow,
+  row: Approval,
   actor: Actor,
   looked: string | undefined,
 ): string | undefined {
-  if (looked !== undefined && looked !== row.request_id)
-    return `approval ${row.id} changed since you looked up ${looked}: it is now attempt ${row.attempt}, request ${row.request_id} (${row.state}); look it up again`;
+  if (looked !== undefined && looked !== row.requestId)
+    return `approval ${row.id} changed since you looked up ${looked}: it is now attempt ${row.attempt}, request ${row.requestId} (${row.state}); look it up again`;
   if (row.state !== 'unresolved')
     return `approval ${row.id} ${closedWords(row.state)}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
   if (
-    actor.id === row.requester_id ||
-    requesterPeople(policy, requesterOf(row), row.requester_person).has(personOf(policy, actor))
+    actor.id === row.requesterId ||
+    requesterPeople(policy, row.requester, row.requesterPerson).has(personOf(policy, actor))
   )
-    return `${actor.id} requested ${row.id}; another person holding the role ${row.approver_role} reconciles it`;
-  if (!canApprove(policy, actor, row.approver_role))
-    return `${actor.id} does not hold the role ${row.approver_role}`;
+    return `${actor.id} requested ${row.id}; another person holding the role ${row.approverRole} reconciles it`;
+  if (!canApprove(policy, actor, row.approverRole))
+    return `${actor.id} does not hold the role ${row.approverRole}`;
   return undefined;
 }
 
@@ -53,26 +52,25 @@ export async function reconcileApproval(
       return { status: 'refused', reason: refusal, approval: await ctx.view(tx, row) };
     const person = personOf(ctx.deps.policy.current(), actor);
     const now = ctx.nowIso();
-    const changes: Partial<ApprovalRow> =
+    const changed =
       how.outcome === 'retry'
-        ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), sends: 0, updated_at: now }
-        : { state: how.outcome, decided_by: actor.id, decision_reason: reason, updated_at: now };
-    if (!(await tx.approvals.update(id, { state: 'unresolved' }, changes)))
-      throw internalError(`approval ${id} changed under a write lock`);
+        ? await tx.approvals.resend(id, ctx.owner, ctx.leaseUntil(), now)
+        : await tx.approvals.reconcile(id, { state: how.outcome, decidedBy: actor.id, reason, at: now });
+    if (!changed) throw internalError(`approval ${id} changed under a write lock`);
     // A retry keeps who asked for it and why, as a settlement does; the row's decision stays
     // empty, since the send that follows decides the outcome.
     const what =
       how.outcome === 'retry'
-        ? `sent again with the same request id ${row.request_id} by ${actor.id}${reason === '' ? '' : `: ${reason}`}`
+        ? `sent again with the same request id ${row.requestId} by ${actor.id}${reason === '' ? '' : `: ${reason}`}`
         : `marked ${how.outcome} by ${actor.id}: ${reason}`;
     await ctx.audit(tx, {
       actor,
       tool: row.tool,
-      input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+      input: ctx.auditInput(row.tool, row.input),
       event: 'decided',
       decision: 'reconciled',
       approvalId: id,
-      requestId: row.request_id,
+      requestId: row.requestId,
       outcome: how.outcome === 'succeeded' ? 'ok' : how.outcome === 'failed' ? 'failed' : 'pending',
       error: what,
     });

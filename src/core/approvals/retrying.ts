@@ -1,5 +1,5 @@
+import type { Approval, StoredFailure } from './approval.js';
 import type { EngineContext } from './context.js';
-import type { ApprovalRow } from './store.js';
 import type { Failure } from './view-schema.js';
 
 /**
@@ -9,22 +9,17 @@ import type { Failure } from './view-schema.js';
  * only then is it `unresolved`. The window is kept in the approval's error, beside the last error
  * seen, so a replica that takes the approval over keeps the window instead of opening a new one.
  */
-export interface Retrying {
-  retryingSince?: string;
-  retryingUntil?: string;
-}
-
 /** The window an executing approval is re-sent in, if one is open. */
-export function retryingOf(row: ApprovalRow): { since: string; until: string } | undefined {
-  if (row.state !== 'executing' || row.error_json === null) return undefined;
-  const { retryingSince, retryingUntil } = JSON.parse(row.error_json) as Retrying;
+export function retryingOf(row: Approval): { since: string; until: string } | undefined {
+  if (row.state !== 'executing' || row.error === null) return undefined;
+  const { retryingSince, retryingUntil } = row.error;
   return retryingSince === undefined || retryingUntil === undefined
     ? undefined
     : { since: retryingSince, until: retryingUntil };
 }
 
 /** This process re-sends in a window, and the approval's window is still open (its last send is at its end). */
-export function withinWindow(ctx: EngineContext, row: ApprovalRow): boolean {
+export function withinWindow(ctx: EngineContext, row: Approval): boolean {
   const window = retryingOf(row);
   return ctx.resendWindowMs !== undefined && window !== undefined && ctx.nowIso() <= window.until;
 }
@@ -63,15 +58,11 @@ export function keepRetrying(ctx: EngineContext, id: string, error: Failure): Pr
       until: new Date(now.getTime() + windowMs).toISOString(),
     };
     if (now.toISOString() >= window.until) return undefined;
-    const kept: Failure & Retrying = { ...error, retryingSince: window.since, retryingUntil: window.until };
-    await tx.approvals.update(
-      id,
-      { state: 'executing', owner: ctx.owner },
-      { error_json: JSON.stringify(kept), lease_until: ctx.leaseUntil() },
-    );
+    const kept: StoredFailure = { ...error, retryingSince: window.since, retryingUntil: window.until };
+    await tx.approvals.noteRetrying(id, ctx.owner, kept, ctx.leaseUntil());
     if (open === undefined) {
       await ctx.record(tx, id, 'retrying', {
-        detail: `the service did not answer (${error.message}); request ${row.request_id} is sent again until ${window.until}`,
+        detail: `the service did not answer (${error.message}); request ${row.requestId} is sent again until ${window.until}`,
       });
     }
     return window.until;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { internalError } from '../errors.js';
 import type { Preview } from '../tool.js';
+import type { Approval } from './approval.js';
 import { sealPreview } from './bound.js';
-import type { ApprovalRow } from './store.js';
 import type { OpenApprovalRequest } from './types.js';
 import type { Origin } from './view-schema.js';
 
@@ -18,12 +18,12 @@ export const requestIdOf = (id: string, attempt: number): string => `${id}-${att
 export const expiryAfter = (from: Date, ttlSeconds: number): string =>
   new Date(from.getTime() + ttlSeconds * 1000).toISOString();
 
-/** The row of a new pending approval: attempt 1, the preview sealed with the tolerance in force. */
-export function newApprovalRow(
+/** A new pending approval: attempt 1, the preview sealed with the tolerance in force. */
+export function newApproval(
   request: OpenApprovalRequest & { person: string },
   preview: Preview | undefined,
   settings: RowSettings,
-): ApprovalRow {
+): Approval {
   const id = `apr_${randomBytes(12).toString('hex')}`;
   const now = settings.now.toISOString();
   const sealed = preview === undefined ? undefined : sealPreview(preview, settings.tolerancePercent);
@@ -38,37 +38,37 @@ export function newApprovalRow(
   return {
     id,
     tool: request.tool.name,
-    input_json: JSON.stringify(request.input),
+    input: request.input,
     fingerprint: request.fingerprint,
-    idempotency_key: request.idempotencyKey ?? null,
-    requester_id: request.actor.id,
-    requester_json: JSON.stringify(request.actor),
-    requester_person: request.person,
-    origin_json: JSON.stringify(origin),
-    route_json: request.decision.route === undefined ? null : JSON.stringify(request.decision.route),
+    idempotencyKey: request.idempotencyKey ?? null,
+    requesterId: request.actor.id,
+    requester: request.actor,
+    requesterPerson: request.person,
+    origin,
+    route: request.decision.route ?? null,
     state: 'pending',
-    required_approvers: request.decision.approvers,
-    approver_role: request.decision.approverRole,
-    policy_rule: request.decision.rule.label,
-    policy_reason: request.decision.reason,
-    preview_json: sealed === undefined ? null : JSON.stringify(sealed.preview),
-    bound_json: sealed?.bound === undefined ? null : JSON.stringify(sealed.bound),
-    checkpoints_json: '{}',
-    result_json: null,
-    error_json: null,
-    request_id: requestIdOf(id, 1),
+    requiredApprovers: request.decision.approvers,
+    approverRole: request.decision.approverRole,
+    policyRule: request.decision.rule.label,
+    policyReason: request.decision.reason,
+    preview: sealed?.preview ?? null,
+    bound: sealed?.bound ?? null,
+    checkpoints: {},
+    result: null,
+    error: null,
+    requestId: requestIdOf(id, 1),
     attempt: 1,
     sends: 0,
     owner: null,
-    lease_until: null,
-    created_at: now,
-    updated_at: now,
-    expires_at: expiryAfter(settings.now, settings.ttlSeconds),
-    decided_by: null,
-    decision_reason: null,
-    settlement_json: null,
-    settle_next_at: null,
-    settle_polls: 0,
-    step_up: request.decision.stepUp ?? null,
+    leaseUntil: null,
+    createdAt: now,
+    updatedAt: now,
+    expiresAt: expiryAfter(settings.now, settings.ttlSeconds),
+    decidedBy: null,
+    decisionReason: null,
+    settlement: null,
+    settleNextAt: null,
+    settlePolls: 0,
+    stepUp: request.decision.stepUp ?? null,
   };
 }

@@ -1,14 +1,12 @@
 import { optional } from '../optional.js';
 import { type RunOutcome, runTool } from '../run-tool.js';
 import type { Tx } from '../store/index.js';
-import type { Preview } from '../tool.js';
+import type { Approval } from './approval.js';
 import { durableCheckpoints } from './checkpoints.js';
 import type { EngineContext } from './context.js';
 import { outcomeChanges, type SettlementStart } from './outcome.js';
 import { withinWindow } from './retrying.js';
 import { firstLookDelayMs, recordSettled } from './settle.js';
-import type { ApprovalRow } from './store.js';
-import { requesterOf } from './view.js';
 
 /**
  * One send of an approval this process holds, in steps the caller runs in order: count it durably
@@ -52,41 +50,27 @@ export function holdLease(ctx: EngineContext, id: string): { stop(): void } {
  * process that keeps dying mid-send), it is `unresolved` instead: nothing is sent again. Inside a
  * long-running process's re-send window the window is the bound, not the count.
  */
-export function claimSend(ctx: EngineContext, id: string): Promise<ApprovalRow | 'not ours' | 'too many'> {
+export function claimSend(ctx: EngineContext, id: string): Promise<Approval | 'not ours' | 'too many'> {
   return ctx.transaction(async (tx) => {
     const row = await tx.approvals.byId(id);
     if (row === undefined || row.state !== 'executing' || row.owner !== ctx.owner) return 'not ours';
     if (row.sends >= ctx.maxSends && !withinWindow(ctx, row)) {
       const error = {
         kind: 'internal' as const,
-        message: `sent ${row.sends} times as request ${row.request_id} without a known outcome; look it up at the service by that request id, then settle it with \`bankops approvals reconcile ${id}\``,
+        message: `sent ${row.sends} times as request ${row.requestId} without a known outcome; look it up at the service by that request id, then settle it with \`bankops approvals reconcile ${id}\``,
       };
-      await tx.approvals.update(
-        id,
-        { state: 'executing', owner: ctx.owner },
-        {
-          state: 'unresolved',
-          owner: null,
-          lease_until: null,
-          error_json: JSON.stringify(error),
-          updated_at: ctx.nowIso(),
-        },
-      );
+      await tx.approvals.finish(id, ctx.owner, { state: 'unresolved', error, at: ctx.nowIso() });
       await ctx.record(tx, id, 'unresolved', { detail: error.message });
       return 'too many';
     }
-    await tx.approvals.update(
-      id,
-      { state: 'executing', owner: ctx.owner },
-      { sends: row.sends + 1, lease_until: ctx.leaseUntil() },
-    );
+    await tx.approvals.countSend(id, ctx.owner, ctx.leaseUntil());
     return row;
   });
 }
 
 export async function sendOnce(
   ctx: EngineContext,
-  row: ApprovalRow,
+  row: Approval,
   onProgress?: (message: string) => void,
 ): Promise<RunOutcome> {
   const tool = ctx.deps.registry.get(row.tool);
@@ -96,30 +80,25 @@ export async function sendOnce(
       error: { message: `the tool ${row.tool} is not in this bankops`, kind: 'internal' },
     };
   }
-  const parsed = tool.input.safeParse(JSON.parse(row.input_json));
+  const parsed = tool.input.safeParse(row.input);
   if (!parsed.success) {
     const message = `the stored input no longer fits ${tool.name}: ${parsed.error.issues.map((i) => i.message).join('; ')}`;
     return { status: 'failed', error: { message, kind: 'internal' } };
   }
-  const approved = row.preview_json === null ? undefined : (JSON.parse(row.preview_json) as Preview);
   return runTool(ctx.deps, {
     tool,
     input: parsed.data as Record<string, unknown>,
-    actor: requesterOf(row),
-    requestId: row.request_id,
+    actor: row.requester,
+    requestId: row.requestId,
     approvalId: row.id,
-    ...optional('approved', approved),
+    ...optional('approved', row.preview ?? undefined),
     ...optional('onProgress', onProgress),
-    checkpoints: durableCheckpoints(ctx, { id: row.id, checkpointsJson: row.checkpoints_json }),
+    checkpoints: durableCheckpoints(ctx, row),
   });
 }
 
 /** What sent money to follow, if the tool says its run sent some. */
-function settlementOf(
-  ctx: EngineContext,
-  row: ApprovalRow,
-  outcome: RunOutcome,
-): SettlementStart | undefined {
+function settlementOf(ctx: EngineContext, row: Approval, outcome: RunOutcome): SettlementStart | undefined {
   if (outcome.status !== 'ok') return undefined;
   const sent = ctx.deps.registry.get(row.tool)?.settlement?.(outcome.output);
   if (sent === undefined) return undefined;
@@ -131,29 +110,25 @@ function settlementOf(
 }
 
 /** Records the outcome, if this process still holds the approval. */
-export async function recordOutcome(
-  ctx: EngineContext,
-  row: ApprovalRow,
-  outcome: RunOutcome,
-): Promise<void> {
+export async function recordOutcome(ctx: EngineContext, row: Approval, outcome: RunOutcome): Promise<void> {
   const settlement = settlementOf(ctx, row, outcome);
-  const { changes, kind, detail } = outcomeChanges(row, outcome, {
+  const { finish, kind, detail } = outcomeChanges(row, outcome, {
     ...ctx.settings(),
     secretFields: ctx.deps.registry.get(row.tool)?.secretFields ?? [],
     ...optional('settlement', settlement),
   });
   await ctx.transaction(async (tx: Tx) => {
     // Unchanged: our lease ran out and another process took the approval over; its outcome stands.
-    if (!(await tx.approvals.update(row.id, { state: 'executing', owner: ctx.owner }, changes))) return;
-    if (kind === 'requoted') {
+    if (!(await tx.approvals.finish(row.id, ctx.owner, finish))) return;
+    if (finish.state === 'pending') {
       await ctx.audit(tx, {
-        actor: requesterOf(row),
+        actor: row.requester,
         tool: row.tool,
-        input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+        input: ctx.auditInput(row.tool, row.input),
         event: 'requested',
         decision: 'approval_required',
         approvalId: row.id,
-        requestId: changes.request_id ?? row.request_id,
+        requestId: finish.requote.requestId,
         outcome: 'pending',
         error: `back to the approvers: ${detail ?? ''}`,
       });
@@ -161,7 +136,7 @@ export async function recordOutcome(
     await ctx.record(tx, row.id, kind, detail === undefined ? {} : { detail });
     // Sent money the service already called final in its first answer is settled at once.
     if (settlement !== undefined && settlement.settlement.outcome !== 'settling') {
-      await recordSettled(ctx, tx, { ...row, ...changes } as ApprovalRow, settlement.settlement);
+      await recordSettled(ctx, tx, row, settlement.settlement);
     }
   });
 }
@@ -169,9 +144,7 @@ export async function recordOutcome(
 /** Lets go of an approval this process holds, best effort: `recover()` may then take it over. */
 export async function releaseApproval(ctx: EngineContext, id: string): Promise<void> {
   try {
-    await ctx.transaction((tx) =>
-      tx.approvals.update(id, { state: 'executing', owner: ctx.owner }, { owner: null, lease_until: null }),
-    );
+    await ctx.transaction((tx) => tx.approvals.release(id, ctx.owner));
   } catch {
     // The database refuses even this: the lease runs out in time, and recovery takes it then.
   }

@@ -1,9 +1,8 @@
 import { toFailure } from '../run-tool.js';
 import type { Tx } from '../store/index.js';
+import type { Approval } from './approval.js';
 import { SYSTEM_ACTOR } from './audit.js';
 import type { EngineContext } from './context.js';
-import type { ApprovalRow } from './store.js';
-import { requesterOf } from './view.js';
 import type { Settlement } from './view-schema.js';
 
 const SECOND = 1000;
@@ -33,29 +32,26 @@ export function nextLookDelayMs(sentAgoMs: number, polls: number): number | unde
 const CLAIM_MS = 30 * SECOND;
 
 /** Takes the look at one row due now; false when another process took it first. */
-function claim(ctx: EngineContext, row: ApprovalRow): Promise<boolean> {
-  return ctx.transaction(async (tx) => {
-    const current = await tx.approvals.byId(row.id);
-    if (current?.settle_next_at !== row.settle_next_at || row.settle_next_at === null) return false;
-    const until = new Date(ctx.now().getTime() + CLAIM_MS).toISOString();
-    return tx.approvals.update(row.id, { state: current.state }, { settle_next_at: until });
-  });
+function claim(ctx: EngineContext, row: Approval): Promise<boolean> {
+  const due = row.settleNextAt;
+  if (due === null) return Promise.resolve(false);
+  const until = new Date(ctx.now().getTime() + CLAIM_MS).toISOString();
+  // A compare-and-set on the time it was due: the process that moves it first has the look.
+  return ctx.transaction((tx) => tx.approvals.claimSettlementLook(row.id, due, until));
 }
 
 /** Asks the service what became of the money one approval sent, and records it. */
-async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
+async function look(ctx: EngineContext, row: Approval): Promise<void> {
   const tool = ctx.deps.registry.get(row.tool);
-  const before = JSON.parse(row.settlement_json ?? 'null') as Settlement | null;
+  const before = row.settlement;
   if (tool?.settle === undefined || before === null) {
-    await ctx.transaction((tx) =>
-      tx.approvals.update(row.id, { state: row.state }, { settle_next_at: null }),
-    );
+    await ctx.transaction((tx) => tx.approvals.stopSettling(row.id));
     return;
   }
   const now = ctx.now();
   let after: Settlement;
   try {
-    const answer = await tool.settle({ kind: before.kind, id: before.id }, ctx.readContext(requesterOf(row)));
+    const answer = await tool.settle({ kind: before.kind, id: before.id }, ctx.readContext(row.requester));
     after = { ...before, ...answer, checkedAt: now.toISOString() };
     delete after.note;
   } catch (error) {
@@ -66,8 +62,8 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
       note: `could not ask: ${toFailure(error, []).message}`,
     };
   }
-  const polls = row.settle_polls + 1;
-  const sentAgo = now.getTime() - Date.parse(row.updated_at);
+  const polls = row.settlePolls + 1;
+  const sentAgo = now.getTime() - Date.parse(row.updatedAt);
   const delay = after.outcome === 'settling' ? nextLookDelayMs(sentAgo, polls) : undefined;
   if (after.outcome === 'settling' && delay === undefined) {
     after = {
@@ -78,15 +74,8 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
   }
   const final = after.outcome !== 'settling';
   await ctx.transaction(async (tx) => {
-    const changed = await tx.approvals.update(
-      row.id,
-      { state: row.state },
-      {
-        settlement_json: JSON.stringify(after),
-        settle_polls: polls,
-        settle_next_at: final || delay === undefined ? null : new Date(now.getTime() + delay).toISOString(),
-      },
-    );
+    const next = final || delay === undefined ? null : new Date(now.getTime() + delay).toISOString();
+    const changed = await tx.approvals.recordSettlement(row.id, after, polls, next);
     if (changed && final) await recordSettled(ctx, tx, row, after);
   });
 }
@@ -95,18 +84,18 @@ async function look(ctx: EngineContext, row: ApprovalRow): Promise<void> {
 export async function recordSettled(
   ctx: EngineContext,
   tx: Tx,
-  row: ApprovalRow,
+  row: Approval,
   settlement: Settlement,
 ): Promise<void> {
   const detail = `${settlement.kind} ${settlement.id} ${settlement.status}${settlement.note === undefined ? '' : `: ${settlement.note}`}`;
   await ctx.audit(tx, {
     actor: SYSTEM_ACTOR,
     tool: row.tool,
-    input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+    input: ctx.auditInput(row.tool, row.input),
     event: 'settled',
     decision: 'approved',
     approvalId: row.id,
-    requestId: row.request_id,
+    requestId: row.requestId,
     outcome: settlement.outcome === 'completed' ? 'ok' : 'failed',
     ...(settlement.outcome === 'completed' ? {} : { error: detail }),
   });
@@ -122,39 +111,4 @@ export async function settleDue(ctx: EngineContext, limit = 20): Promise<number>
     asked += 1;
   }
   return asked;
-}
-
-export interface SettlementFollower {
-  stop(): Promise<void>;
-}
-
-/**
- * Follows sent money to its final status in a long-running process: a pass every second (due rows
- * only, one indexed query), resumed after a restart from what the database says is due. The next
- * pass is timed from the end of the last, so a slow service never has two passes running.
- */
-export function startSettlementFollower(
-  ctx: EngineContext,
-  onError: (error: unknown) => void,
-  passMs = SECOND,
-): SettlementFollower {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  let cancel = (): void => {};
-  const pass = (): void => {
-    running = settleDue(ctx)
-      .then(() => undefined, onError)
-      .finally(() => {
-        running = undefined;
-        if (!stopped) cancel = ctx.clock.after(passMs, pass);
-      });
-  };
-  cancel = ctx.clock.after(passMs, pass);
-  return {
-    async stop() {
-      stopped = true;
-      cancel();
-      await running;
-    },
-  };
 }

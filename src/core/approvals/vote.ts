@@ -4,13 +4,12 @@ import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import type { Stores, Tx } from '../store/index.js';
+import type { Approval, Vote } from './approval.js';
 import { approvalEntry } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import { type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
-import type { ApprovalRow, VoteRow } from './store.js';
 import { type ApprovalActionResult, closedReason, closedWords } from './types.js';
-import { requesterOf } from './view.js';
 
 export const refused = (reason: string): ApprovalActionResult => ({ status: 'refused', reason });
 
@@ -23,7 +22,7 @@ const refusal = async (
   ctx: EngineContext,
   stores: Stores,
   reason: string,
-  row: ApprovalRow,
+  row: Approval,
 ): Promise<ApprovalActionResult> => ({
   status: 'refused',
   reason,
@@ -59,12 +58,12 @@ export async function auditRefusal(
  * policy in force (a mapping added or removed since the vote counts), each person once, never the
  * requester's person.
  */
-function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly VoteRow[]): Set<string> {
+function peopleCounted(ctx: EngineContext, row: Approval, votes: readonly Vote[]): Set<string> {
   const policy = ctx.deps.policy.current();
-  const requesters = requesterPeople(policy, requesterOf(row), row.requester_person);
+  const requesters = requesterPeople(policy, row.requester, row.requesterPerson);
   const people = new Set<string>();
   for (const vote of votes) {
-    const now = personOf(policy, JSON.parse(vote.approver_json) as Actor);
+    const now = personOf(policy, vote.approver);
     if (!requesters.has(now) && !requesters.has(vote.person)) people.add(now);
   }
   return people;
@@ -74,30 +73,30 @@ function peopleCounted(ctx: EngineContext, row: ApprovalRow, votes: readonly Vot
 async function mayVote(
   ctx: EngineContext,
   stores: Stores,
-  row: ApprovalRow,
+  row: Approval,
   approver: Actor,
 ): Promise<{ person: string } | { reason: string }> {
   if (row.state !== 'pending') return { reason: closedReason(row.id, row.state) };
   const policy = ctx.deps.policy.current();
   const check = checkApprover(policy, {
     approver,
-    requester: requesterOf(row),
-    requesterPerson: row.requester_person,
-    approverRole: row.approver_role,
+    requester: row.requester,
+    requesterPerson: row.requesterPerson,
+    approverRole: row.approverRole,
   });
   if (!check.ok) return { reason: check.reason };
   // Each identity once, and each person once: by the person recorded with an earlier vote, and by
   // that vote's identity judged again under the policy in force now.
   const earlier = (await stores.approvals.votes(row.id, row.attempt)).find(
     (vote) =>
-      vote.approver_id === approver.id ||
+      vote.approverId === approver.id ||
       vote.person === check.person ||
-      personOf(policy, JSON.parse(vote.approver_json) as Actor) === check.person,
+      personOf(policy, vote.approver) === check.person,
   );
   if (earlier !== undefined) {
-    const as = earlier.approver_id === approver.id ? '' : ` (as ${earlier.approver_id})`;
+    const as = earlier.approverId === approver.id ? '' : ` (as ${earlier.approverId})`;
     return {
-      reason: `${check.person} already approved ${row.id}${as}; each person counts once (${row.required_approvers} distinct approvers needed)`,
+      reason: `${check.person} already approved ${row.id}${as}; each person counts once (${row.requiredApprovers} distinct approvers needed)`,
     };
   }
   return { person: check.person };
@@ -109,14 +108,14 @@ async function mayVote(
  */
 async function stillPossible(
   ctx: EngineContext,
-  row: ApprovalRow,
+  row: Approval,
   approver: Actor,
 ): Promise<string | undefined> {
   const tool = ctx.deps.registry.get(row.tool);
   if (tool?.check === undefined) return undefined;
   const view = await ctx.read((s) => ctx.view(s, row));
   try {
-    await tool.check(JSON.parse(row.input_json), ctx.readContext(approver), view);
+    await tool.check(row.input, ctx.readContext(approver), view);
     return undefined;
   } catch (error) {
     return `not recorded: ${toFailure(error, []).message}`;
@@ -124,8 +123,8 @@ async function stillPossible(
 }
 
 /** What a vote by `person` would sign on this row now. */
-const targetOf = (ctx: EngineContext, row: ApprovalRow, person: string) =>
-  signTargetOf(row, person, ctx.auditInput(row.tool, JSON.parse(row.input_json)));
+const targetOf = (ctx: EngineContext, row: Approval, person: string) =>
+  signTargetOf(row, person, ctx.auditInput(row.tool, row.input));
 
 /**
  * Under a step-up rule, the passkey assertion checked against what would run now (the signature,
@@ -134,13 +133,13 @@ const targetOf = (ctx: EngineContext, row: ApprovalRow, person: string) =>
  */
 async function confirmed(
   ctx: EngineContext,
-  row: ApprovalRow,
+  row: Approval,
   person: string,
   proof: StepUpProof | undefined,
 ): Promise<{ evidence: VoteEvidence } | { reason: string }> {
   if (proof === undefined) {
     return {
-      reason: `${row.id} needs each vote confirmed with a passkey (rule ${row.policy_rule}): open the approval page from Slack or \`bankops approvals approve ${row.id}\`; a click alone does not count`,
+      reason: `${row.id} needs each vote confirmed with a passkey (rule ${row.policyRule}): open the approval page from Slack or \`bankops approvals approve ${row.id}\`; a click alone does not count`,
     };
   }
   const gate = ctx.deps.stepUp;
@@ -171,7 +170,7 @@ export async function vote(
   if ('status' in first) return first;
   const before = first.row;
   let evidence: VoteEvidence | undefined;
-  if (before.step_up !== null) {
+  if (before.stepUp !== null) {
     const signed = await confirmed(ctx, before, first.person, proof);
     if ('reason' in signed) return ctx.read((s) => refusal(ctx, s, signed.reason, before));
     evidence = signed.evidence;
@@ -187,7 +186,7 @@ export async function vote(
     if ('reason' in now) return refusal(ctx, tx, now.reason, row);
     if (row.attempt !== before.attempt)
       return refusal(ctx, tx, `approval ${id} changed while you voted; look again`, row);
-    if (row.step_up !== null) {
+    if (row.stepUp !== null) {
       // What was signed must still be what would run: a new quote or input voids the signature.
       if (evidence === undefined || !sameTarget(evidence.signed, targetOf(ctx, row, now.person))) {
         return refusal(
@@ -203,32 +202,30 @@ export async function vote(
         return refusal(ctx, tx, `not recorded: ${counted?.reason ?? 'no passkey check'}`, row);
     }
     const at = ctx.nowIso();
-    await tx.approvals.addVote(id, {
+    const recorded = await tx.approvals.recordVote(id, {
       person: now.person,
       approverId: approver.id,
-      approverJson: JSON.stringify(approver),
+      approver,
       attempt: row.attempt,
-      at,
-      evidenceJson: evidence === undefined ? null : JSON.stringify(evidence),
+      votedAt: at,
+      evidence: evidence ?? null,
     });
+    if (!recorded) throw internalError(`approval ${id} changed under a write lock`);
     await ctx.audit(tx, {
       actor: approver,
       tool: row.tool,
-      input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+      input: ctx.auditInput(row.tool, row.input),
       event: 'decided',
       decision: 'approved',
       approvalId: id,
-      requestId: row.request_id,
+      requestId: row.requestId,
       ...optional('evidence', evidence),
     });
     const quorum =
-      peopleCounted(ctx, row, await tx.approvals.votes(id, row.attempt)).size >= row.required_approvers;
+      peopleCounted(ctx, row, await tx.approvals.votes(id, row.attempt)).size >= row.requiredApprovers;
     // pending → approved → executing in one commit: `executing` with its owner is on disk
     // (synchronous=FULL) before anything is sent.
-    const changes: Partial<ApprovalRow> = quorum
-      ? { state: 'executing', owner: ctx.owner, lease_until: ctx.leaseUntil(), updated_at: at }
-      : { updated_at: at };
-    if (!(await tx.approvals.update(id, { state: 'pending' }, changes)))
+    if (quorum && !(await tx.approvals.startExecution(id, ctx.owner, ctx.leaseUntil(), at)))
       throw internalError(`approval ${id} changed under a write lock`);
     await ctx.record(tx, id, 'voted', { actor: approver, person: now.person });
     if (quorum) await ctx.record(tx, id, 'executing', { actor: approver, person: now.person });
@@ -248,19 +245,16 @@ export async function reject(
     if (row === undefined) return notFound(id);
     if (row.state !== 'pending') return refusal(ctx, tx, closedReason(id, row.state), row);
     const policy = ctx.deps.policy.current();
-    const requester = requesterOf(row);
+    const requester = row.requester;
     const person = personOf(policy, approver);
-    if (
-      approver.id === requester.id ||
-      requesterPeople(policy, requester, row.requester_person).has(person)
-    ) {
+    if (approver.id === requester.id || requesterPeople(policy, requester, row.requesterPerson).has(person)) {
       return refusal(ctx, tx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {
       approver,
       requester,
-      requesterPerson: row.requester_person,
-      approverRole: row.approver_role,
+      requesterPerson: row.requesterPerson,
+      approverRole: row.approverRole,
     });
     if (!check.ok) return refusal(ctx, tx, check.reason, row);
     return close(ctx, tx, row, 'rejected', approver, person, reason.trim());
@@ -278,9 +272,9 @@ export async function cancel(
     if (row === undefined) return notFound(id);
     const person = personOf(ctx.deps.policy.current(), actor);
     // The requester, under any identity of the same person.
-    const requesters = requesterPeople(ctx.deps.policy.current(), requesterOf(row), row.requester_person);
-    if (actor.id !== row.requester_id && !requesters.has(person)) {
-      return refusal(ctx, tx, `only the requester (${row.requester_id}) can cancel ${id}`, row);
+    const requesters = requesterPeople(ctx.deps.policy.current(), row.requester, row.requesterPerson);
+    if (actor.id !== row.requesterId && !requesters.has(person)) {
+      return refusal(ctx, tx, `only the requester (${row.requesterId}) can cancel ${id}`, row);
     }
     if (row.state !== 'pending') {
       return refusal(
@@ -299,23 +293,22 @@ export async function cancel(
 async function close(
   ctx: EngineContext,
   tx: Tx,
-  row: ApprovalRow,
+  row: Approval,
   state: 'rejected' | 'cancelled',
   actor: Actor,
   person: string,
   reason: string,
 ): Promise<ApprovalActionResult> {
-  const changes = { state, decided_by: actor.id, decision_reason: reason, updated_at: ctx.nowIso() };
-  if (!(await tx.approvals.update(row.id, { state: 'pending' }, changes)))
+  if (!(await tx.approvals.close(row.id, { state, decidedBy: actor.id, reason, at: ctx.nowIso() })))
     throw internalError(`approval ${row.id} changed under a write lock`);
   await ctx.audit(tx, {
     actor,
     tool: row.tool,
-    input: ctx.auditInput(row.tool, JSON.parse(row.input_json)),
+    input: ctx.auditInput(row.tool, row.input),
     event: 'decided',
     decision: state,
     approvalId: row.id,
-    requestId: row.request_id,
+    requestId: row.requestId,
     outcome: 'failed',
     error: `${state} by ${actor.id}: ${reason}`,
   });

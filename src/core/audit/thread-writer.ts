@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
-import { releaseHeldBy, threadLockOf } from '../store/sqlite/thread-lock.js';
+import { threadStart } from '../store/thread.js';
 import { fromWire } from './wire-error.js';
 import type { AuditWriter, Pending, WriteOptions, WriterCommit, Written } from './writer.js';
 import type { FromWriter, ToWriter, WriterData, WriterTarget } from './writer-messages.js';
@@ -149,13 +149,11 @@ export class ThreadWriter implements AuditWriter {
 
   #started(): Worker {
     if (this.#worker !== undefined) return this.#worker;
-    const target = this.#target;
-    // On SQLite the thread shares the file's lock between this process's threads: a thread that
-    // stops holding it (killed mid-commit) frees it, as its connection's end frees SQLite's.
-    const threadLock = target.kind === 'sqlite' ? threadLockOf(target.file).buffer : undefined;
-    const worker = startThread(threadLock === undefined ? target : { ...target, threadLock });
+    // What the thread holds in this process (SQLite's lock between threads) is freed when it ends.
+    const start = threadStart(this.#target);
+    const worker = startThread(start.data);
     const { threadId } = worker;
-    if (threadLock !== undefined) worker.once('exit', () => releaseHeldBy(threadLock, threadId));
+    worker.once('exit', () => start.exited(threadId));
     worker.unref();
     this.#ready = new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), START_TIMEOUT_MS);

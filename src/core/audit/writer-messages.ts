@@ -3,12 +3,7 @@ import type { WireError } from './wire-error.js';
 import type { Pending, WriteOptions } from './writer.js';
 
 /** The database the audit writer's thread opens a connection of its own to. */
-export type WriterTarget =
-  | { kind: 'sqlite'; file: string }
-  | { kind: 'postgres'; url: string; applicationName: string };
-
-/** What the thread is started with: its target, and on SQLite the file's lock between threads. */
-export type WriterData = WriterTarget & { threadLock?: SharedArrayBuffer };
+export type { ThreadData as WriterData, ThreadTarget as WriterTarget } from '../store/thread.js';
 
 /** To the writer's thread: a batch to commit, or the end. */
 export type ToWriter =

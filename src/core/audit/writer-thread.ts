@@ -1,56 +1,23 @@
 // The audit writer's thread (./thread-writer.ts starts it): its own connection to the database,
 // over which it validates, serializes, chains and commits the batches the group commit hands it.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../db.js';
 import { internalError } from '../errors.js';
-import type { Storage } from '../store/index.js';
-import { createPgPool } from '../store/postgres/pool.js';
-import { postgresStorage } from '../store/postgres/storage.js';
-import { sqliteStorage } from '../store/sqlite/storage.js';
-import { adoptThreadLock, THREAD_WAIT_MS, threadLockOf } from '../store/sqlite/thread-lock.js';
+import { openInThread } from '../store/thread.js';
 import { toWire } from './wire-error.js';
 import { inlineWriter, type Pending, type WriteOptions } from './writer.js';
 import type { FromWriter, ToWriter, WriterData } from './writer-messages.js';
-
-async function open(target: WriterData): Promise<{ storage: Storage; close: () => Promise<void> }> {
-  if (target.kind === 'sqlite') {
-    // The file's lock between this process's threads, shared with the thread that started this one,
-    // held while the connection opens: its migrations write (each checks in `BEGIN IMMEDIATE`).
-    let release: (() => void) | undefined;
-    if (target.threadLock !== undefined) {
-      adoptThreadLock(target.file, target.threadLock);
-      release = await threadLockOf(target.file).acquire(THREAD_WAIT_MS);
-    }
-    try {
-      const db = openDatabase(target.file);
-      const storage = sqliteStorage(db);
-      return {
-        storage,
-        close: async () => {
-          db.close();
-        },
-      };
-    } finally {
-      release?.();
-    }
-  }
-  // Two connections: one commit at a time, and a durable batch's WAL barrier beside the next one.
-  const store = createPgPool(target.url, { applicationName: target.applicationName, max: 2 });
-  return { storage: postgresStorage(store), close: () => store.pool.end() };
-}
 
 const port = parentPort;
 if (port === null) throw internalError('the audit writer runs as a worker thread');
 const send = (message: FromWriter): void => port.postMessage(message);
 
-const target = workerData as WriterData;
-const opened = await open(target);
+const opened = await openInThread(workerData as WriterData);
 const writer = inlineWriter(opened.storage);
 /**
- * Whether a batch is as durable as it will be once committed: SQLite's commit returns once on disk
- * (a durable batch's `synchronous = FULL`), and a relaxed batch is never waited for on either.
+ * Whether a batch is as durable as it will be once committed: on a backend whose commit returns
+ * once on disk, and a relaxed batch, which is never waited for.
  */
-const onDiskOnCommit = (options: WriteOptions): boolean => target.kind === 'sqlite' || !options.durable;
+const onDiskOnCommit = (options: WriteOptions): boolean => opened.commitIsDurable || !options.durable;
 
 async function commit(id: number, batch: readonly Pending[], options: WriteOptions): Promise<void> {
   try {

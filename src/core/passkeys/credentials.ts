@@ -1,14 +1,22 @@
-export interface PasskeyRow {
-  credential_id: string;
-  person: string;
-  name: string;
-  public_key: string;
-  counter: number;
-  transports: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+import { z } from 'zod';
+
+/** A registered passkey: its public key and signature counter, and the person it belongs to. */
+export const PasskeySchema = z.object({
+  /** base64url, as WebAuthn gives it. */
+  credentialId: z.string(),
+  person: z.string(),
+  /** The person's name for it (`laptop`), unique among their active passkeys. */
+  name: z.string(),
+  /** The COSE public key, base64url. */
+  publicKey: z.string(),
+  counter: z.number().int(),
+  /** How the browser may reach it (`internal`, `usb`, …), as the authenticator said at enrolment. */
+  transports: z.array(z.string()),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type Passkey = z.infer<typeof PasskeySchema>;
 
 /** A passkey as people see it in lists. */
 export interface PasskeyInfo {
@@ -18,11 +26,11 @@ export interface PasskeyInfo {
   lastUsedAt?: string;
 }
 
-export const infoOf = (row: PasskeyRow): PasskeyInfo => ({
-  name: row.name,
-  credentialId: row.credential_id,
-  createdAt: row.created_at,
-  ...(row.last_used_at === null ? {} : { lastUsedAt: row.last_used_at }),
+export const infoOf = (passkey: Passkey): PasskeyInfo => ({
+  name: passkey.name,
+  credentialId: passkey.credentialId,
+  createdAt: passkey.createdAt,
+  ...(passkey.lastUsedAt === null ? {} : { lastUsedAt: passkey.lastUsedAt }),
 });
 
 /**
@@ -30,11 +38,11 @@ export const infoOf = (row: PasskeyRow): PasskeyInfo => ({
  * callers, inside their transactions.
  */
 export interface CredentialStore {
-  byId(credentialId: string): Promise<PasskeyRow | undefined>;
+  byId(credentialId: string): Promise<Passkey | undefined>;
   /** A person's passkeys that are not revoked, oldest first. */
-  active(person: string): Promise<PasskeyRow[]>;
-  activeNamed(person: string, name: string): Promise<PasskeyRow | undefined>;
-  insert(row: Omit<PasskeyRow, 'last_used_at' | 'revoked_at'>): Promise<void>;
+  active(person: string): Promise<Passkey[]>;
+  activeNamed(person: string, name: string): Promise<Passkey | undefined>;
+  insert(passkey: Omit<Passkey, 'lastUsedAt' | 'revokedAt'>): Promise<void>;
   /** Moves the counter forward and notes the use; false when it was not strictly ahead (or both 0). */
   used(credentialId: string, counter: number, at: string): Promise<boolean>;
   revoke(credentialId: string, at: string): Promise<void>;

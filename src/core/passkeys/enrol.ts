@@ -5,12 +5,11 @@ import type {
 } from '@simplewebauthn/server';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/index.js';
-import type { Actor } from '../policy/types.js';
 import type { Storage, Stores } from '../store/index.js';
 import type { PasskeyInfo } from './credentials.js';
 import { infoOf } from './credentials.js';
 import { PasskeyError } from './errors.js';
-import type { LinkRow } from './links.js';
+import type { Link } from './links.js';
 import type { RelyingParty } from './relying-party.js';
 import { webauthn } from './webauthn.js';
 
@@ -46,7 +45,7 @@ const userIdOf = (person: string): Uint8Array<ArrayBuffer> =>
 export async function registrationOptions(
   rp: RelyingParty,
   person: string,
-  existing: readonly { credential_id: string }[],
+  existing: readonly { credentialId: string }[],
 ): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
@@ -56,7 +55,7 @@ export async function registrationOptions(
     userDisplayName: person,
     userID: userIdOf(person),
     attestationType: 'none',
-    excludeCredentials: existing.map((row) => ({ id: row.credential_id })),
+    excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId })),
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'required' },
     timeout: 120_000,
   });
@@ -75,11 +74,11 @@ export interface EnrolDeps {
  */
 export async function finishEnrolment(
   deps: EnrolDeps,
-  link: LinkRow,
+  link: Link,
   rawName: unknown,
   rawResponse: unknown,
 ): Promise<PasskeyInfo> {
-  const issuer = JSON.parse(link.actor_json) as Actor;
+  const issuer = link.actor;
   const refuse = async (status: 400 | 409, reason: string): Promise<never> => {
     await deps.audit.append({
       actor: issuer.id,
@@ -129,13 +128,13 @@ export async function finishEnrolment(
   const at = deps.now.toISOString();
   const keep = async (tx: Stores): Promise<void> => {
     await tx.credentials.insert({
-      credential_id: credential.id,
+      credentialId: credential.id,
       person: link.person,
       name: name.data,
-      public_key: publicKey,
+      publicKey,
       counter: credential.counter,
-      transports: JSON.stringify(credential.transports ?? []),
-      created_at: at,
+      transports: credential.transports ?? [],
+      createdAt: at,
     });
     await deps.audit.appendIn(tx, {
       actor: issuer.id,

@@ -21,7 +21,7 @@ export class PasskeyGate implements StepUpGate {
     if (!parsed.success) return { ok: false, reason: 'the passkey answer is not a WebAuthn assertion' };
     const response = parsed.data;
     const credential = await this.storage.read((s) => s.credentials.byId(response.id));
-    if (credential === undefined || credential.revoked_at !== null)
+    if (credential === undefined || credential.revokedAt !== null)
       return { ok: false, reason: 'this passkey is not registered with bankops (or was revoked)' };
     if (credential.person !== target.person)
       return { ok: false, reason: `this passkey belongs to ${credential.person}, not to ${target.person}` };
@@ -34,8 +34,8 @@ export class PasskeyGate implements StepUpGate {
       ...optional('userHandle', response.response.userHandle),
     };
     const checked = await checkAssertion({
-      credentialId: credential.credential_id,
-      publicKey: credential.public_key,
+      credentialId: credential.credentialId,
+      publicKey: credential.publicKey,
       signed,
       assertion,
       origin: rp.origin,
@@ -46,7 +46,7 @@ export class PasskeyGate implements StepUpGate {
       ok: true,
       value: {
         kind: 'passkey',
-        credentialId: credential.credential_id,
+        credentialId: credential.credentialId,
         rpId: rp.rpId,
         origin: rp.origin,
         counter: checked.counter,
@@ -58,7 +58,7 @@ export class PasskeyGate implements StepUpGate {
 
   async commit(tx: Stores, evidence: VoteEvidence): Promise<StepUpCheck<undefined>> {
     const credential = await tx.credentials.byId(evidence.credentialId);
-    if (credential === undefined || credential.revoked_at !== null)
+    if (credential === undefined || credential.revokedAt !== null)
       return { ok: false, reason: `passkey ${evidence.credentialId} was revoked meanwhile` };
     if (!(await tx.credentials.used(evidence.credentialId, evidence.counter, this.now().toISOString()))) {
       return {

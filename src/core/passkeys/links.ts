@@ -1,18 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Actor } from '../policy/types.js';
 
-export type LinkPurpose = 'enroll' | 'approve';
+export const LINK_PURPOSES = ['enroll', 'approve'] as const;
+export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
-export interface LinkRow {
-  digest: string;
-  purpose: LinkPurpose;
-  person: string;
-  actor_json: string;
-  approval_id: string | null;
-  created_at: string;
-  expires_at: string;
-  challenge: string | null;
-  used_at: string | null;
-}
+/** A one-time link to a passkey page, kept by its token's digest. */
+export const LinkSchema = z.object({
+  /** SHA-256 of the token, hex: the token itself is never stored. */
+  digest: z.string(),
+  purpose: z.enum(LINK_PURPOSES),
+  /** Whose passkey is enrolled, or who votes through the link. */
+  person: z.string(),
+  /** Who the link acts as: the person's identity that asked for it. */
+  actor: z.custom<Actor>(),
+  approvalId: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  /** The WebAuthn challenge the page was given, once it asked. */
+  challenge: z.string().nullable(),
+  usedAt: z.string().nullable(),
+});
+export type Link = z.infer<typeof LinkSchema>;
 
 /** How long a link lasts: enrolment 15 minutes, an approval 5. */
 export const LINK_TTL_MS: Record<LinkPurpose, number> = { enroll: 15 * 60_000, approve: 5 * 60_000 };
@@ -29,9 +38,9 @@ export const newToken = (): string => randomBytes(32).toString('base64url');
 
 /** One-time links (src/core/store/sqlite/passkeys.ts for SQLite), kept by their token's digest. */
 export interface LinkStore {
-  insert(link: Omit<LinkRow, 'challenge' | 'used_at'>): Promise<void>;
+  insert(link: Omit<Link, 'challenge' | 'usedAt'>): Promise<void>;
   /** The link of this digest, used or not (the caller says why it cannot be used). */
-  find(digest: string, purpose: LinkPurpose): Promise<LinkRow | undefined>;
+  find(digest: string, purpose: LinkPurpose): Promise<Link | undefined>;
   setChallenge(digest: string, challenge: string): Promise<void>;
   /** Marks it used; false when someone used it first. */
   claim(digest: string, at: string): Promise<boolean>;

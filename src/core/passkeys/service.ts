@@ -11,7 +11,7 @@ import { infoOf, type PasskeyInfo } from './credentials.js';
 import { finishEnrolment, registrationOptions } from './enrol.js';
 import { PasskeyError } from './errors.js';
 import { PasskeyGate } from './gate.js';
-import { digestOf, LINK_TTL_MS, type LinkPurpose, type LinkRow, looksLikeToken, newToken } from './links.js';
+import { digestOf, LINK_TTL_MS, type Link, type LinkPurpose, looksLikeToken, newToken } from './links.js';
 import { type RelyingParty, relyingPartyOf } from './relying-party.js';
 import { webauthn } from './webauthn.js';
 
@@ -96,12 +96,12 @@ export class PasskeyService {
           `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
         );
       }
-      await tx.credentials.revoke(row.credential_id, this.#now().toISOString());
+      await tx.credentials.revoke(row.credentialId, this.#now().toISOString());
       await this.#audit.appendIn(tx, {
         actor: by.id,
         frontEnd: by.frontEnd,
         tool: 'passkey',
-        input: { person, name, credentialId: row.credential_id },
+        input: { person, name, credentialId: row.credentialId },
         event: 'credential',
         decision: 'revoked',
         outcome: 'ok',
@@ -119,7 +119,7 @@ export class PasskeyService {
 
   async enrolPage(token: string): Promise<{ person: string; expiresAt: string; passkeys: PasskeyInfo[] }> {
     const link = await this.#usable(token, 'enroll');
-    return { person: link.person, expiresAt: link.expires_at, passkeys: await this.list(link.person) };
+    return { person: link.person, expiresAt: link.expiresAt, passkeys: await this.list(link.person) };
   }
 
   async enrolOptions(token: string): Promise<unknown> {
@@ -168,13 +168,13 @@ export class PasskeyService {
 
   async approvalPage(token: string): Promise<ApprovalPageData> {
     const link = await this.#usable(token, 'approve');
-    const view = await this.#exec.getApproval(link.approval_id ?? '');
+    const view = await this.#exec.getApproval(link.approvalId ?? '');
     if (view === undefined) throw new PasskeyError(404, 'the approval of this link is gone');
     return {
       view,
       person: link.person,
-      actor: JSON.parse(link.actor_json) as Actor,
-      expiresAt: link.expires_at,
+      actor: link.actor,
+      expiresAt: link.expiresAt,
     };
   }
 
@@ -184,7 +184,7 @@ export class PasskeyService {
    */
   async approvalOptions(token: string, shownAttempt: number): Promise<unknown> {
     const link = await this.#usable(token, 'approve');
-    const target = await this.#exec.signTarget(link.approval_id ?? '', link.person);
+    const target = await this.#exec.signTarget(link.approvalId ?? '', link.person);
     if (target === undefined) throw new PasskeyError(409, 'this approval is no longer waiting for a vote');
     if (target.attempt !== shownAttempt)
       throw new PasskeyError(
@@ -198,9 +198,9 @@ export class PasskeyService {
     return generateAuthenticationOptions({
       rpID: this.rp().rpId,
       challenge: challengeOf({ ...target, nonce }),
-      allowCredentials: active.map((row) => ({
-        id: row.credential_id,
-        transports: JSON.parse(row.transports) as never,
+      allowCredentials: active.map((passkey) => ({
+        id: passkey.credentialId,
+        transports: passkey.transports as never,
       })),
       userVerification: 'required',
       timeout: 120_000,
@@ -211,13 +211,15 @@ export class PasskeyService {
   async approvalFinish(token: string, response: unknown): Promise<ApprovalActionResult> {
     const link = await this.#claim(token, 'approve');
     if (link.challenge === null) throw new PasskeyError(409, 'this page never asked the passkey; reload it');
-    const actor = JSON.parse(link.actor_json) as Actor;
-    return this.#exec.approve(link.approval_id ?? '', actor, undefined, { nonce: link.challenge, response });
+    return this.#exec.approve(link.approvalId ?? '', link.actor, undefined, {
+      nonce: link.challenge,
+      response,
+    });
   }
 
   async rejectFinish(token: string, reason: string): Promise<ApprovalActionResult> {
     const link = await this.#claim(token, 'approve');
-    return this.#exec.reject(link.approval_id ?? '', JSON.parse(link.actor_json) as Actor, reason);
+    return this.#exec.reject(link.approvalId ?? '', link.actor, reason);
   }
 
   /** Why no approval link is made for this actor: who may decide is the core's rule, then step-up itself. */
@@ -243,29 +245,29 @@ export class PasskeyService {
         digest: digestOf(token),
         purpose,
         person,
-        actor_json: JSON.stringify(actor),
-        approval_id: approvalId,
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
+        actor,
+        approvalId,
+        createdAt: now.toISOString(),
+        expiresAt,
       });
     });
     return { url: `${rp.baseUrl}${purpose === 'enroll' ? ENROL_PATH : APPROVE_PATH}${token}`, expiresAt };
   }
 
   /** The link, if it can still be used; otherwise why not. */
-  async #usable(token: string, purpose: LinkPurpose): Promise<LinkRow> {
+  async #usable(token: string, purpose: LinkPurpose): Promise<Link> {
     const link = looksLikeToken(token)
       ? await this.#storage.read((s) => s.links.find(digestOf(token), purpose))
       : undefined;
     if (link === undefined) throw new PasskeyError(404, 'this link is not valid; ask for a new one');
-    if (link.used_at !== null) throw new PasskeyError(410, 'this link was already used; ask for a new one');
-    if (link.expires_at <= this.#now().toISOString())
+    if (link.usedAt !== null) throw new PasskeyError(410, 'this link was already used; ask for a new one');
+    if (link.expiresAt <= this.#now().toISOString())
       throw new PasskeyError(410, 'this link has expired; ask for a new one');
     return link;
   }
 
   /** Spends the link (once, whoever comes first). */
-  async #claim(token: string, purpose: LinkPurpose): Promise<LinkRow> {
+  async #claim(token: string, purpose: LinkPurpose): Promise<Link> {
     const link = await this.#usable(token, purpose);
     // Committed without an fsync of its own: the vote or passkey it leads to is committed with one
     // right after, which puts this claim on disk too; a power cut before that loses a claim that led

@@ -10,6 +10,13 @@ export interface PeriodicJob {
   name: string;
   /** Pause between the end of one run and the start of the next. */
   everyMs: number;
+  /** Pause before the first run (default 0: at once). */
+  firstAfterMs?: number;
+  /**
+   * When a job is tied to the calendar (the daily audit anchor, at UTC midnight): the pause after a
+   * run that ended at `now`, instead of `everyMs`.
+   */
+  nextAfterMs?(now: Date): number;
   /** Does what is due at `now`; a throw is logged and the job runs again at its next period. */
   run(now: Date): Promise<void>;
 }
@@ -23,9 +30,11 @@ export interface SchedulerOptions {
 }
 
 /**
- * The one scheduler of a long-running process (serve, the stdio MCP server): every reminder,
- * digest, balance check and background re-send is a periodic job here, run on the runtime's clock
- * (tests move it), never two runs of one job at once. When several replicas share a database each
+ * The one scheduler of a long-running process (serve, the stdio MCP server): every periodic job is
+ * here (approvals' recovery and the following of sent money, Slack's reminders, digest, balance
+ * check and daily audit anchor, the pruning of old claims), run on the runtime's clock (tests move
+ * it), never two runs of one job at once. (An approval's lease renewal and its background re-sends
+ * stay with that approval, on the same clock.) When several replicas share a database each
  * runs the jobs, and what a job does is done once: it claims the slot first (`once`), and only the
  * replica whose claim went through acts, or (Slack's reminders and digest) it queues its message
  * under an outbox dedupe key, which keeps one copy. Timers do not keep the process alive.
@@ -60,7 +69,16 @@ export class Scheduler {
   every(job: PeriodicJob): void {
     if (this.#jobs.has(job.name)) throw internalError(`a job named ${job.name} is already scheduled`);
     this.#jobs.set(job.name, { job });
-    this.#arm(job.name, 0);
+    this.#arm(job.name, job.firstAfterMs ?? 0);
+  }
+
+  /** Stops one job: no run starts after this; resolves once a run in progress has ended. */
+  async remove(name: string): Promise<void> {
+    const entry = this.#jobs.get(name);
+    if (entry === undefined) return;
+    this.#jobs.delete(name);
+    entry.cancel?.();
+    await entry.running;
   }
 
   /**
@@ -95,7 +113,11 @@ export class Scheduler {
     if (entry === undefined || this.#stopped) return;
     entry.cancel?.();
     entry.cancel = this.#options.clock.after(ms, () => {
-      void this.#run(name).then(() => this.#arm(name, entry.job.everyMs));
+      void this.#run(name).then(() => {
+        // A job removed meanwhile (or replaced by another of its name) is not armed again.
+        if (this.#jobs.get(name) !== entry) return;
+        this.#arm(name, entry.job.nextAfterMs?.(this.#options.clock.now()) ?? entry.job.everyMs);
+      });
     });
   }
 

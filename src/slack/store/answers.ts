@@ -15,22 +15,28 @@ export interface StoredAnswer {
   shareable: boolean;
 }
 
-/** A stored `slack_pages` row, `shareable` as a boolean (SQLite's 0 or 1 turned into one). */
+/**
+ * A stored `slack_pages` row, `shareable` as a boolean (SQLite's 0 or 1 turned into one) and
+ * `pages_json` as the backend keeps JSON.
+ */
 export interface AnswerRow {
   id: string;
   user_id: string;
   tool: string;
-  pages_json: string;
+  pages_json: unknown;
   shareable: boolean;
   created_at: number;
 }
 
-/** The answer a stored row holds. */
-export const answerOf = (row: AnswerRow): StoredAnswer & { createdAt: number } => ({
+/** The answer a stored row holds, its pages read by the backend's JSON codec. */
+export const answerOf = (
+  row: AnswerRow,
+  readJson: (stored: unknown) => unknown,
+): StoredAnswer & { createdAt: number } => ({
   id: row.id,
   userId: row.user_id,
   tool: row.tool,
-  pages: JSON.parse(row.pages_json) as SlackMessage[],
+  pages: readJson(row.pages_json) as SlackMessage[],
   shareable: row.shareable,
   createdAt: row.created_at,
 });

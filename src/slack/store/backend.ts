@@ -1,8 +1,11 @@
-import type { Backend } from '../../core/store/backend.js';
-import { postgresSlackStores } from './postgres/index.js';
-import { sqliteSlackStores } from './sqlite/index.js';
+import type { FeatureStores } from '../../core/store/backend.js';
 import type { SlackStores } from './stores.js';
 
-/** The Slack front end's stores on the runtime's database. */
-export const slackStoresOn = (backend: Backend): SlackStores =>
-  backend.kind === 'sqlite' ? sqliteSlackStores(backend.db) : postgresSlackStores(backend.store);
+/**
+ * The Slack front end's stores, one builder per backend (`sqlite/`, `postgres/`): the runtime's
+ * backend builds the one it is (`Backend.storesOf`), loading only that module.
+ */
+export const slackStores: FeatureStores<SlackStores> = {
+  sqlite: async () => (await import('./sqlite/index.js')).sqliteSlackStores,
+  postgres: async () => (await import('./postgres/index.js')).postgresSlackStores,
+};

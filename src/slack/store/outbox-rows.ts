@@ -14,19 +14,19 @@ export interface OutboxRow {
   attempts: number;
 }
 
-/** A stored `slack_outbox` row's columns that the outbox sends from. */
+/** A stored `slack_outbox` row's columns that the outbox sends from, `args_json` as the backend keeps JSON. */
 export interface StoredOutboxRow {
   id: number;
   method: string;
-  args_json: string;
+  args_json: unknown;
   attempts: number;
 }
 
-/** The queued call a stored row holds. */
-export const outboxRowOf = (row: StoredOutboxRow): OutboxRow => ({
+/** The queued call a stored row holds, its arguments read by the backend's JSON codec. */
+export const outboxRowOf = (row: StoredOutboxRow, readJson: (stored: unknown) => unknown): OutboxRow => ({
   id: row.id,
   method: row.method,
-  args: JSON.parse(row.args_json) as Record<string, unknown>,
+  args: readJson(row.args_json) as Record<string, unknown>,
   attempts: row.attempts,
 });
 

@@ -1,4 +1,5 @@
 import { CodedError, ErrorCode, internalError, messageOf } from '../../errors.js';
+import type { DatabaseCheck } from '../backend.js';
 import { databaseUnreachable, isLoginRefused, isUnreachable, sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 import { LATEST_VERSION } from './schema/index.js';
@@ -95,4 +96,63 @@ export function auditGuardWarning(state: PgDatabaseState): string | undefined {
   if (state.auditGuard === 'triggers')
     return `${state.role} may update, delete or truncate audit log rows (only the table's triggers refuse): take UPDATE, DELETE and TRUNCATE on audit_log away from it and from the roles it belongs to (\`bankops db migrate --grant ${state.role}\`, run as the owner, takes away what was granted to it directly)`;
   return undefined;
+}
+
+const GUARD_WORDS: Record<NonNullable<PgDatabaseState['auditGuard']>, string> = {
+  'append-only': 'this role may only read and append to it: the database keeps it append-only',
+  triggers: 'this role may also update or delete it, which only its triggers refuse',
+  owner: 'this role owns it (or is a superuser) and could turn its triggers off',
+};
+
+/**
+ * Whether the database can be used (`bankops config check`), changing nothing: connected to, its
+ * schema's version against this bankops's, and how the audit log is guarded against the role of
+ * the URL. The pool's timeouts bound how long it waits.
+ */
+export async function checkPostgres(store: PgStore): Promise<DatabaseCheck> {
+  try {
+    return describePostgres(store.where, await inspectDatabase(store));
+  } catch (error) {
+    // Let in but not readable (a missing grant, a lock): it answered; else it did not.
+    const answered = error instanceof CodedError && error.code === ErrorCode.NotConfigured;
+    return {
+      json: { backend: 'postgres', where: store.where, reachable: answered },
+      lines: [
+        {
+          label: 'PostgreSQL',
+          text: `${store.where}: ${answered ? 'answers, but cannot be read' : 'does not answer'}`,
+        },
+      ],
+      blocking: messageOf(error).split('\n')[0] ?? '',
+      warnings: [],
+    };
+  }
+}
+
+function describePostgres(where: string, state: PgDatabaseState): DatabaseCheck {
+  const { role, version, latest, auditGuard } = state;
+  const json = { backend: 'postgres' as const, where, reachable: true, role, version, latest, auditGuard };
+  const schema =
+    state.unversioned === true
+      ? 'not made by bankops (tables, no schema_version)'
+      : version === latest
+        ? `version ${version}, up to date`
+        : version === 0
+          ? 'empty: serve creates the tables at start if this role may, or run `bankops db migrate --grant <runtime role>` as their owner first (docs/deploy.md)'
+          : version < latest
+            ? `version ${version}, this bankops needs ${latest}: run \`bankops db migrate\` as the tables' owner`
+            : `version ${version}`;
+  const lines = [
+    { label: 'PostgreSQL', text: `${where}, logged in as ${role}` },
+    { label: 'Schema', text: schema },
+  ];
+  if (auditGuard !== undefined) lines.push({ label: 'Audit log', text: GUARD_WORDS[auditGuard] });
+  const check: DatabaseCheck = { json, lines, warnings: [] };
+  if (state.unversioned === true)
+    check.blocking = `the database at ${where} holds an audit_log table but no schema_version: bankops did not make it; give bankops an empty database`;
+  else if (version > latest)
+    check.blocking = `the database at ${where} has schema version ${version}, newer than this bankops knows (${latest}): upgrade bankops`;
+  const warning = auditGuardWarning(state);
+  if (warning !== undefined) check.warnings.push(warning);
+  return check;
 }

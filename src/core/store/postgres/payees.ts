@@ -1,4 +1,5 @@
 import type { Payee, PayeeDirectory } from '../../payees.js';
+import { pgJson } from './json.js';
 import type { PgStore } from './pool.js';
 import { statement } from './statement.js';
 
@@ -8,13 +9,13 @@ const COLUMNS = ['name', 'entityType', 'country', 'currency', 'rail', 'accountMa
 export function postgresPayees(store: PgStore): PayeeDirectory {
   return {
     get: async (id) => {
-      const found = await statement<{ record_json: string }>(
+      const found = await statement<{ record_json: unknown }>(
         store,
         'SELECT record_json FROM payees WHERE id = $1',
         [id],
       );
       const row = found.rows[0];
-      return row === undefined ? undefined : { ...(JSON.parse(row.record_json) as Omit<Payee, 'id'>), id };
+      return row === undefined ? undefined : { ...(pgJson.read(row.record_json) as Omit<Payee, 'id'>), id };
     },
     // Byte order (`COLLATE "C"`), as SQLite sorts: the database's collation may sort `_` or case apart.
     ids: async () =>
@@ -31,7 +32,7 @@ export function postgresPayees(store: PgStore): PayeeDirectory {
         store,
         `INSERT INTO payees (id, record_json, updated_at) VALUES ($1, $2, $3)
          ON CONFLICT (id) DO UPDATE SET record_json = excluded.record_json, updated_at = excluded.updated_at`,
-        [payee.id, JSON.stringify(record), new Date().toISOString()],
+        [payee.id, pgJson.write(record), new Date().toISOString()],
       );
     },
   };

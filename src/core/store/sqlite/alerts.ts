@@ -1,6 +1,6 @@
 import type { AlertChange, AlertRow, AlertStore, BalanceAlert } from '../../alerts/store.js';
 import { ALERT_COLUMNS, alertOf } from '../../alerts/store.js';
-import { type Db, migrate } from '../../db.js';
+import { type Db, migrate } from './database.js';
 
 export const ALERTS_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS balance_alerts (

@@ -1,4 +1,4 @@
-import { type Db, migrate } from '../../db.js';
+import { type Db, migrate } from './database.js';
 
 /**
  * The open states, as SQL: the partial unique indexes below allow one open approval per request.

@@ -1,121 +1,260 @@
+import type { Approval, NewVote, StoredFailure, Vote } from '../../approvals/approval.js';
+import {
+  type ApprovalCensus,
+  type ApprovalStore,
+  type Closing,
+  type Finish,
+  listLimit,
+} from '../../approvals/store.js';
+import type { ApprovalFilter, ApprovalState, Settlement } from '../../approvals/types.js';
 import {
   APPROVAL_COLUMNS,
-  type ApprovalCensus,
   type ApprovalRow,
-  type ApprovalStore,
-  type Expected,
-  listLimit,
-  type NewVote,
+  approvalCodec,
+  VOTE_COLUMNS,
   type VoteRow,
-} from '../../approvals/store.js';
-import type { ApprovalFilter, ApprovalState } from '../../approvals/types.js';
-import type { Db } from '../../db.js';
-import { internalError } from '../../errors.js';
+} from '../rows/approvals.js';
+import type { Db } from './database.js';
+import { sqliteJson } from './json.js';
 
+const codec = approvalCodec(sqliteJson);
 const COLUMNS = APPROVAL_COLUMNS;
+const OPEN = `('pending', 'approved', 'executing', 'unresolved')`;
 
-/** The SQL of the approvals tables and their votes, on the storage's one connection. */
+/**
+ * The SQL of the approvals tables and their votes, on the storage's one connection. Every change
+ * is one conditional `UPDATE`: it applies only to the approval in the state it leaves (and held by
+ * the caller while it executes), and its count of changed rows says whether the caller won.
+ */
 export class SqliteApprovalStore implements ApprovalStore {
   constructor(private readonly db: Db) {}
 
-  async byId(id: string): Promise<ApprovalRow | undefined> {
-    return this.db.prepare('SELECT * FROM approvals WHERE id = ?').get(id) as ApprovalRow | undefined;
+  #one(sql: string, ...params: unknown[]): Approval | undefined {
+    const row = this.db.prepare(sql).get(...params) as ApprovalRow | undefined;
+    return row === undefined ? undefined : codec.fromRow(row);
   }
 
-  async openByFingerprint(fingerprint: string, key: string | undefined): Promise<ApprovalRow | undefined> {
-    return this.db
-      .prepare(
-        `SELECT * FROM approvals WHERE fingerprint = ? AND coalesce(idempotency_key, '') = ?
-           AND state IN ('pending', 'approved', 'executing', 'unresolved')`,
-      )
-      .get(fingerprint, key ?? '') as ApprovalRow | undefined;
+  #all(sql: string, ...params: unknown[]): Approval[] {
+    return (this.db.prepare(sql).all(...params) as ApprovalRow[]).map(codec.fromRow);
   }
 
-  async byKey(requesterId: string, tool: string, key: string): Promise<ApprovalRow | undefined> {
-    return this.db
-      .prepare(
-        `SELECT * FROM approvals WHERE requester_id = ? AND tool = ? AND idempotency_key = ?
-           AND state IN ('pending', 'approved', 'executing', 'unresolved', 'succeeded')
-         ORDER BY CASE WHEN state = 'succeeded' THEN 1 ELSE 0 END, created_at DESC LIMIT 1`,
-      )
-      .get(requesterId, tool, key) as ApprovalRow | undefined;
+  #changed(sql: string, params: Record<string, unknown>): boolean {
+    return this.db.prepare(sql).run(params).changes === 1;
   }
 
-  async insert(row: ApprovalRow): Promise<void> {
+  async byId(id: string): Promise<Approval | undefined> {
+    return this.#one('SELECT * FROM approvals WHERE id = ?', id);
+  }
+
+  async openByFingerprint(fingerprint: string, key: string | undefined): Promise<Approval | undefined> {
+    return this.#one(
+      `SELECT * FROM approvals WHERE fingerprint = ? AND coalesce(idempotency_key, '') = ? AND state IN ${OPEN}`,
+      fingerprint,
+      key ?? '',
+    );
+  }
+
+  async byKey(requesterId: string, tool: string, key: string): Promise<Approval | undefined> {
+    return this.#one(
+      `SELECT * FROM approvals WHERE requester_id = ? AND tool = ? AND idempotency_key = ?
+         AND state IN ('pending', 'approved', 'executing', 'unresolved', 'succeeded')
+       ORDER BY CASE WHEN state = 'succeeded' THEN 1 ELSE 0 END, created_at DESC LIMIT 1`,
+      requesterId,
+      tool,
+      key,
+    );
+  }
+
+  async insert(approval: Approval): Promise<void> {
     this.db
       .prepare(
         `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,
       )
-      .run(row);
+      .run(codec.toRow(approval));
   }
 
-  async update(id: string, expected: Expected, changes: Partial<Omit<ApprovalRow, 'id'>>): Promise<boolean> {
-    const columns = Object.keys(changes);
-    if (columns.length === 0) throw internalError('ApprovalStore.update needs at least one column');
-    // Column names come from ApprovalRow's keys only, never from a caller's text.
-    for (const column of columns) {
-      if (!(COLUMNS as readonly string[]).includes(column)) throw internalError(`no column ${column}`);
-    }
-    const sets = columns.map((column) => `${column} = @set_${column}`).join(', ');
-    const ownerClause = expected.owner === undefined ? '' : ' AND owner IS @expected_owner';
-    const params: Record<string, unknown> = { id, expected_state: expected.state };
-    if (expected.owner !== undefined) params.expected_owner = expected.owner;
-    for (const [column, value] of Object.entries(changes)) params[`set_${column}`] = value;
-    const result = this.db
-      .prepare(`UPDATE approvals SET ${sets} WHERE id = @id AND state = @expected_state${ownerClause}`)
-      .run(params);
-    return result.changes === 1;
+  async votes(id: string, attempt: number): Promise<Vote[]> {
+    return (
+      this.db
+        .prepare(
+          `SELECT ${VOTE_COLUMNS} FROM approval_votes WHERE approval_id = ? AND attempt = ? ORDER BY voted_at, rowid`,
+        )
+        .all(id, attempt) as VoteRow[]
+    ).map(codec.voteOf);
   }
 
-  async claimExecution(id: string, owner: string, leaseUntil: string, now: string): Promise<boolean> {
-    const result = this.db
-      .prepare(
-        `UPDATE approvals SET state = 'executing', owner = @owner, lease_until = @leaseUntil, updated_at = @now
-         WHERE id = @id AND state IN ('approved', 'executing')
-           AND (owner IS NULL OR lease_until IS NULL OR lease_until <= @now)`,
-      )
-      .run({ id, owner, leaseUntil, now });
-    return result.changes === 1;
-  }
-
-  async renewLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
-    const result = this.db
-      .prepare(`UPDATE approvals SET lease_until = ? WHERE id = ? AND state = 'executing' AND owner = ?`)
-      .run(leaseUntil, id, owner);
-    return result.changes === 1;
-  }
-
-  async votes(id: string, attempt: number): Promise<VoteRow[]> {
-    return this.db
-      .prepare(
-        `SELECT approver_id, person, voted_at, approver_json, evidence_json FROM approval_votes
-         WHERE approval_id = ? AND attempt = ? ORDER BY voted_at, rowid`,
-      )
-      .all(id, attempt) as VoteRow[];
-  }
-
-  async addVote(id: string, vote: NewVote): Promise<void> {
+  async recordVote(id: string, vote: NewVote): Promise<boolean> {
+    const json = codec.voteJson(vote);
     this.db
       .prepare(
         `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at,
            evidence_json)
          VALUES (?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
-        id,
-        vote.attempt,
-        vote.person,
-        vote.approverId,
-        vote.approverJson,
-        vote.at,
-        vote.evidenceJson ?? null,
-      );
+      .run(id, vote.attempt, vote.person, vote.approverId, json.approver, vote.votedAt, json.evidence);
+    return this.#changed(`UPDATE approvals SET updated_at = @at WHERE id = @id AND state = 'pending'`, {
+      id,
+      at: vote.votedAt,
+    });
   }
 
-  async pendingPast(now: string): Promise<ApprovalRow[]> {
-    return this.db
-      .prepare(`SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ?`)
-      .all(now) as ApprovalRow[];
+  async startExecution(id: string, owner: string, leaseUntil: string, at: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = 'executing', owner = @owner, lease_until = @leaseUntil, updated_at = @at
+       WHERE id = @id AND state = 'pending'`,
+      { id, owner, leaseUntil, at },
+    );
+  }
+
+  async close(id: string, closing: Closing): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = @state, decided_by = @decidedBy, decision_reason = @reason, updated_at = @at
+       WHERE id = @id AND state = 'pending'`,
+      { id, ...closing },
+    );
+  }
+
+  async claimExecution(id: string, owner: string, leaseUntil: string, now: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = 'executing', owner = @owner, lease_until = @leaseUntil, updated_at = @now
+       WHERE id = @id AND state IN ('approved', 'executing')
+         AND (owner IS NULL OR lease_until IS NULL OR lease_until <= @now)`,
+      { id, owner, leaseUntil, now },
+    );
+  }
+
+  async renewLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET lease_until = @leaseUntil WHERE id = @id AND state = 'executing' AND owner = @owner`,
+      { id, owner, leaseUntil },
+    );
+  }
+
+  async countSend(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET sends = sends + 1, lease_until = @leaseUntil
+       WHERE id = @id AND state = 'executing' AND owner = @owner`,
+      { id, owner, leaseUntil },
+    );
+  }
+
+  async saveCheckpoints(id: string, owner: string, checkpoints: Record<string, unknown>): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET checkpoints_json = @checkpoints WHERE id = @id AND state = 'executing' AND owner = @owner`,
+      { id, owner, checkpoints: sqliteJson.write(checkpoints) },
+    );
+  }
+
+  async noteRetrying(id: string, owner: string, error: StoredFailure, leaseUntil: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET error_json = @error, lease_until = @leaseUntil
+       WHERE id = @id AND state = 'executing' AND owner = @owner`,
+      { id, owner, error: sqliteJson.write(error), leaseUntil },
+    );
+  }
+
+  async finish(id: string, owner: string, finish: Finish): Promise<boolean> {
+    const held = `WHERE id = @id AND state = 'executing' AND owner = @owner`;
+    const released = 'owner = NULL, lease_until = NULL, updated_at = @at';
+    const base = { id, owner, at: finish.at };
+    switch (finish.state) {
+      case 'succeeded':
+        return this.#changed(
+          `UPDATE approvals SET ${released}, state = 'succeeded', result_json = @result, error_json = NULL,
+             settlement_json = @settlement, settle_next_at = @nextAt ${held}`,
+          {
+            ...base,
+            result: sqliteJson.write(finish.result),
+            settlement: finish.settlement === null ? null : sqliteJson.write(finish.settlement.settlement),
+            nextAt: finish.settlement?.nextAt ?? null,
+          },
+        );
+      case 'failed':
+      case 'unresolved':
+        return this.#changed(
+          `UPDATE approvals SET ${released}, state = @state, error_json = @error ${held}`,
+          {
+            ...base,
+            state: finish.state,
+            error: sqliteJson.write(finish.error),
+          },
+        );
+      case 'pending': {
+        const { requote } = finish;
+        return this.#changed(
+          `UPDATE approvals SET ${released}, state = 'pending', attempt = @attempt, sends = 0,
+             request_id = @requestId, preview_json = @preview, bound_json = @bound, checkpoints_json = '{}',
+             error_json = @error, expires_at = @expiresAt ${held}`,
+          {
+            ...base,
+            attempt: requote.attempt,
+            requestId: requote.requestId,
+            preview: requote.preview === null ? null : sqliteJson.write(requote.preview),
+            bound: requote.bound === null ? null : sqliteJson.write(requote.bound),
+            error: sqliteJson.write(finish.error),
+            expiresAt: requote.expiresAt,
+          },
+        );
+      }
+    }
+  }
+
+  async release(id: string, owner: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET owner = NULL, lease_until = NULL WHERE id = @id AND state = 'executing' AND owner = @owner`,
+      { id, owner },
+    );
+  }
+
+  async reconcile(
+    id: string,
+    settled: { state: 'succeeded' | 'failed'; decidedBy: string; reason: string; at: string },
+  ): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = @state, decided_by = @decidedBy, decision_reason = @reason, updated_at = @at
+       WHERE id = @id AND state = 'unresolved'`,
+      { id, ...settled },
+    );
+  }
+
+  async resend(id: string, owner: string, leaseUntil: string, at: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = 'executing', owner = @owner, lease_until = @leaseUntil, sends = 0, updated_at = @at
+       WHERE id = @id AND state = 'unresolved'`,
+      { id, owner, leaseUntil, at },
+    );
+  }
+
+  async claimSettlementLook(id: string, dueAt: string, until: string): Promise<boolean> {
+    return this.#changed(
+      'UPDATE approvals SET settle_next_at = @until WHERE id = @id AND settle_next_at = @dueAt',
+      {
+        id,
+        dueAt,
+        until,
+      },
+    );
+  }
+
+  async recordSettlement(
+    id: string,
+    settlement: Settlement,
+    polls: number,
+    nextAt: string | null,
+  ): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET settlement_json = @settlement, settle_polls = @polls, settle_next_at = @nextAt
+       WHERE id = @id`,
+      { id, settlement: sqliteJson.write(settlement), polls, nextAt },
+    );
+  }
+
+  async stopSettling(id: string): Promise<boolean> {
+    return this.#changed('UPDATE approvals SET settle_next_at = NULL WHERE id = @id', { id });
+  }
+
+  async pendingPast(now: string): Promise<Approval[]> {
+    return this.#all(`SELECT * FROM approvals WHERE state = 'pending' AND expires_at <= ?`, now);
   }
 
   async nextExpiry(): Promise<string | undefined> {
@@ -125,22 +264,20 @@ export class SqliteApprovalStore implements ApprovalStore {
     return row.at ?? undefined;
   }
 
-  async unfinished(): Promise<ApprovalRow[]> {
-    return this.db
-      .prepare(`SELECT * FROM approvals WHERE state IN ('approved', 'executing') ORDER BY updated_at`)
-      .all() as ApprovalRow[];
+  async unfinished(): Promise<Approval[]> {
+    return this.#all(`SELECT * FROM approvals WHERE state IN ('approved', 'executing') ORDER BY updated_at`);
   }
 
-  async settlementsDue(now: string, limit: number): Promise<ApprovalRow[]> {
-    return this.db
-      .prepare(
-        `SELECT * FROM approvals WHERE settle_next_at IS NOT NULL AND settle_next_at <= ?
-         ORDER BY settle_next_at LIMIT ?`,
-      )
-      .all(now, limit) as ApprovalRow[];
+  async settlementsDue(now: string, limit: number): Promise<Approval[]> {
+    return this.#all(
+      `SELECT * FROM approvals WHERE settle_next_at IS NOT NULL AND settle_next_at <= ?
+       ORDER BY settle_next_at LIMIT ?`,
+      now,
+      limit,
+    );
   }
 
-  async list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
+  async list(filter: ApprovalFilter): Promise<Approval[]> {
     const where: string[] = [];
     const params: unknown[] = [];
     for (const [column, value] of [
@@ -159,9 +296,11 @@ export class SqliteApprovalStore implements ApprovalStore {
       params.push(filter.after.createdAt, filter.after.id);
     }
     const clause = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
-    return this.db
-      .prepare(`SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ?`)
-      .all(...params, listLimit(filter)) as ApprovalRow[];
+    return this.#all(
+      `SELECT * FROM approvals ${clause} ORDER BY created_at DESC, rowid DESC LIMIT ?`,
+      ...params,
+      listLimit(filter),
+    );
   }
 
   async census(): Promise<ApprovalCensus> {

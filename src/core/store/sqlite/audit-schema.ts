@@ -1,6 +1,6 @@
 import { GENESIS_HASH } from '../../audit/hash.js';
-import type { Db } from '../../db.js';
-import { migrate } from '../../db.js';
+import type { Db } from './database.js';
+import { migrate } from './database.js';
 
 const APPEND_ONLY = "SELECT RAISE(ABORT, 'audit log is append-only')";
 

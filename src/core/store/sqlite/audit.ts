@@ -3,8 +3,8 @@ import { GENESIS_HASH } from '../../audit/hash.js';
 import type { AuditRow } from '../../audit/rows.js';
 import type { AuditAnchor, AuditFilter } from '../../audit/schema.js';
 import { AUDIT_COLUMNS, type AuditStore } from '../../audit/store.js';
-import type { Db } from '../../db.js';
 import { selectEntries } from '../audit-query.js';
+import type { Db } from './database.js';
 
 /** The audit chain in SQLite: the storage's write lock holds the head; triggers keep it append-only. */
 export class SqliteAuditStore implements AuditStore {

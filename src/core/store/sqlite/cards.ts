@@ -1,5 +1,5 @@
 import { type CardDirectory, type CardRow, knownCardOf } from '../../cards.js';
-import { type Db, migrate } from '../../db.js';
+import { type Db, migrate } from './database.js';
 import { underFileLock } from './file-lock.js';
 
 type KnownCardArgs = [string, string, string, string | null, number];

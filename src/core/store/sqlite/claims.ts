@@ -1,5 +1,5 @@
-import { type Db, migrate } from '../../db.js';
 import type { ClaimStore } from '../../schedule/claims.js';
+import { type Db, migrate } from './database.js';
 
 export const CLAIMS_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS schedule_claims (

@@ -1,5 +1,8 @@
-import { type Db, migrate } from '../../db.js';
-import type { ExecutionRow, ExecutionStore } from '../../executions.js';
+import type { ExecutionStore, KeyedRun } from '../../executions.js';
+import type { ExecuteResult } from '../../results.js';
+import { type ExecutionRow, keyedRunOf } from '../rows/executions.js';
+import { type Db, migrate } from './database.js';
+import { sqliteJson } from './json.js';
 
 export const EXECUTIONS_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS executions (
@@ -59,8 +62,9 @@ export class SqliteExecutionStore implements ExecutionStore {
     this.onCommitted(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
   }
 
-  async get(actor: string, tool: string, key: string): Promise<ExecutionRow | undefined> {
-    return this.#get.get(actor, tool, key) as ExecutionRow | undefined;
+  async get(actor: string, tool: string, key: string): Promise<KeyedRun | undefined> {
+    const row = this.#get.get(actor, tool, key) as ExecutionRow | undefined;
+    return row === undefined ? undefined : keyedRunOf(sqliteJson, row);
   }
 
   async reserve(
@@ -73,7 +77,7 @@ export class SqliteExecutionStore implements ExecutionStore {
     this.#reserve.run(actor, tool, key, fingerprint, requestId, new Date().toISOString());
   }
 
-  async finish(actor: string, tool: string, key: string, resultJson: string): Promise<void> {
-    this.#finish.run(resultJson, actor, tool, key);
+  async finish(actor: string, tool: string, key: string, result: ExecuteResult): Promise<void> {
+    this.#finish.run(sqliteJson.write(result), actor, tool, key);
   }
 }

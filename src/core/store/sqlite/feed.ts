@@ -5,7 +5,7 @@ import {
   type NewApprovalEvent,
 } from '../../approvals/feed.js';
 import type { ApprovalEvent } from '../../approvals/view-schema.js';
-import type { Db } from '../../db.js';
+import type { Db } from './database.js';
 
 /**
  * The feed in SQLite: `seq` is an AUTOINCREMENT key, and SQLite has one writer at a time, so

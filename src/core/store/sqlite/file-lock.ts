@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
-import type { Db } from '../../db.js';
 import { Mutex } from '../mutex.js';
+import type { Db } from './database.js';
 import { THREAD_WAIT_MS, threadLockOf } from './thread-lock.js';
 
 /**

@@ -1,4 +1,4 @@
-import { type Db, migrate } from '../../db.js';
+import { type Db, migrate } from './database.js';
 
 /**
  * Passkeys and the one-time links that lead to the pages. A link's token is never stored: only its

@@ -1,36 +1,51 @@
-import type { Db } from '../../db.js';
-import type { CredentialStore, PasskeyRow } from '../../passkeys/credentials.js';
-import type { LinkPurpose, LinkRow, LinkStore } from '../../passkeys/links.js';
+import type { CredentialStore, Passkey } from '../../passkeys/credentials.js';
+import type { Link, LinkPurpose, LinkStore } from '../../passkeys/links.js';
+import {
+  LINK_INSERT_COLUMNS,
+  type LinkRow,
+  PASSKEY_INSERT_COLUMNS,
+  type PasskeyRow,
+  passkeyCodec,
+} from '../rows/passkeys.js';
+import type { Db } from './database.js';
+import { sqliteJson } from './json.js';
+
+const codec = passkeyCodec(sqliteJson);
+const marks = (n: number): string => Array.from({ length: n }, () => '?').join(', ');
 
 /** Registered passkeys in SQLite. */
 export class SqliteCredentialStore implements CredentialStore {
   constructor(private readonly db: Db) {}
 
-  async byId(credentialId: string): Promise<PasskeyRow | undefined> {
-    return this.db.prepare('SELECT * FROM passkeys WHERE credential_id = ?').get(credentialId) as
-      | PasskeyRow
-      | undefined;
+  #one(sql: string, ...params: unknown[]): Passkey | undefined {
+    const row = this.db.prepare(sql).get(...params) as PasskeyRow | undefined;
+    return row === undefined ? undefined : codec.passkeyOf(row);
   }
 
-  async active(person: string): Promise<PasskeyRow[]> {
-    return this.db
-      .prepare('SELECT * FROM passkeys WHERE person = ? AND revoked_at IS NULL ORDER BY created_at, rowid')
-      .all(person) as PasskeyRow[];
+  async byId(credentialId: string): Promise<Passkey | undefined> {
+    return this.#one('SELECT * FROM passkeys WHERE credential_id = ?', credentialId);
   }
 
-  async activeNamed(person: string, name: string): Promise<PasskeyRow | undefined> {
-    return this.db
-      .prepare('SELECT * FROM passkeys WHERE person = ? AND name = ? AND revoked_at IS NULL')
-      .get(person, name) as PasskeyRow | undefined;
+  async active(person: string): Promise<Passkey[]> {
+    return (
+      this.db
+        .prepare('SELECT * FROM passkeys WHERE person = ? AND revoked_at IS NULL ORDER BY created_at, rowid')
+        .all(person) as PasskeyRow[]
+    ).map(codec.passkeyOf);
   }
 
-  async insert(row: Omit<PasskeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
+  async activeNamed(person: string, name: string): Promise<Passkey | undefined> {
+    return this.#one(
+      'SELECT * FROM passkeys WHERE person = ? AND name = ? AND revoked_at IS NULL',
+      person,
+      name,
+    );
+  }
+
+  async insert(passkey: Omit<Passkey, 'lastUsedAt' | 'revokedAt'>): Promise<void> {
     this.db
-      .prepare(
-        `INSERT INTO passkeys (credential_id, person, name, public_key, counter, transports, created_at)
-         VALUES (@credential_id, @person, @name, @public_key, @counter, @transports, @created_at)`,
-      )
-      .run(row);
+      .prepare(`INSERT INTO passkeys (${PASSKEY_INSERT_COLUMNS}) VALUES (${marks(7)})`)
+      .run(...codec.passkeyValues(passkey));
   }
 
   async used(credentialId: string, counter: number, at: string): Promise<boolean> {
@@ -52,19 +67,17 @@ export class SqliteCredentialStore implements CredentialStore {
 export class SqliteLinkStore implements LinkStore {
   constructor(private readonly db: Db) {}
 
-  async insert(link: Omit<LinkRow, 'challenge' | 'used_at'>): Promise<void> {
+  async insert(link: Omit<Link, 'challenge' | 'usedAt'>): Promise<void> {
     this.db
-      .prepare(
-        `INSERT INTO passkey_links (digest, purpose, person, actor_json, approval_id, created_at, expires_at)
-         VALUES (@digest, @purpose, @person, @actor_json, @approval_id, @created_at, @expires_at)`,
-      )
-      .run(link);
+      .prepare(`INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES (${marks(7)})`)
+      .run(...codec.linkValues(link));
   }
 
-  async find(digest: string, purpose: LinkPurpose): Promise<LinkRow | undefined> {
-    return this.db
+  async find(digest: string, purpose: LinkPurpose): Promise<Link | undefined> {
+    const row = this.db
       .prepare('SELECT * FROM passkey_links WHERE digest = ? AND purpose = ?')
       .get(digest, purpose) as LinkRow | undefined;
+    return row === undefined ? undefined : codec.linkOf(row);
   }
 
   async setChallenge(digest: string, challenge: string): Promise<void> {

@@ -1,6 +1,7 @@
-import { type Db, migrate } from '../../db.js';
 import type { Payee, PayeeDirectory } from '../../payees.js';
+import { type Db, migrate } from './database.js';
 import { underFileLock } from './file-lock.js';
+import { sqliteJson } from './json.js';
 
 const COLUMNS = ['name', 'entityType', 'country', 'currency', 'rail', 'accountMasked'] as const;
 
@@ -22,7 +23,9 @@ export function sqlitePayees(db: Db): PayeeDirectory {
   return {
     get: async (id) => {
       const row = read.get(id) as { record_json: string } | undefined;
-      return row === undefined ? undefined : { ...(JSON.parse(row.record_json) as Omit<Payee, 'id'>), id };
+      return row === undefined
+        ? undefined
+        : { ...(sqliteJson.read(row.record_json) as Omit<Payee, 'id'>), id };
     },
     ids: async () => (all.all() as { id: string }[]).map((row) => row.id),
     remember: async (payee) => {
@@ -31,7 +34,7 @@ export function sqlitePayees(db: Db): PayeeDirectory {
         const value = payee[column];
         if (value !== undefined && value !== '') record[column] = value;
       }
-      await underFileLock(db, () => write.run(payee.id, JSON.stringify(record), new Date().toISOString()));
+      await underFileLock(db, () => write.run(payee.id, sqliteJson.write(record), new Date().toISOString()));
     },
   };
 }

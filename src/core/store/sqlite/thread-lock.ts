@@ -5,7 +5,7 @@ import { internalError } from '../../errors.js';
 /** The cell's value when no thread holds the lock; a holder writes its thread's id plus one. */
 const FREE = 0;
 
-/** How long a write waits for another thread of the process: SQLite's busy timeout (src/core/db.ts). */
+/** How long a write waits for another thread of the process: SQLite's busy timeout (./database.ts). */
 export const THREAD_WAIT_MS = 5_000;
 
 /**

@@ -1,5 +1,5 @@
-import { type Db, migrate } from '../../db.js';
 import type { WebhookKeyStore } from '../../webhooks.js';
+import { type Db, migrate } from './database.js';
 import { underFileLock } from './file-lock.js';
 
 /** The webhook keys' digests in the SQLite database. */

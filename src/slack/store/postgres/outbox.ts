@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { type OutboxCall, type OutboxRows, outboxRowOf, type StoredOutboxRow } from '../outbox-rows.js';
-import { type PgStore, statement, withTransaction } from './database.js';
+import { type PgStore, pgJson, statement, withTransaction } from './database.js';
 
 /**
  * Queues calls in the caller's transaction (the outbox alone, a delivery and its messages, an
@@ -18,7 +18,7 @@ export async function queueCalls(
     const inserted = await client.query(
       `INSERT INTO slack_outbox (dedupe_key, method, args_json, created_at, next_at)
        VALUES ($1, $2, $3, $4, $4) ON CONFLICT (dedupe_key) DO NOTHING`,
-      [call.dedupeKey ?? null, call.method, JSON.stringify(call.args), now],
+      [call.dedupeKey ?? null, call.method, pgJson.write(call.args), now],
     );
     queued += inserted.rowCount ?? 0;
   }
@@ -51,7 +51,7 @@ export function postgresOutbox(store: PgStore): OutboxRows {
         [leaseUntil, now],
       );
       const row = claimed.rows[0];
-      return row === undefined ? undefined : outboxRowOf(row);
+      return row === undefined ? undefined : outboxRowOf(row, pgJson.read);
     },
     sent: async (id, now) => {
       await statement(store, 'UPDATE slack_outbox SET done_at = $1, error = NULL WHERE id = $2', [now, id]);

@@ -1,5 +1,5 @@
 import { type AnswerRow, type AnswerRows, answerOf } from '../answers.js';
-import { type Db, underFileLock } from './database.js';
+import { type Db, sqliteJson, underFileLock } from './database.js';
 
 /** SQLite keeps `shareable` as 0 or 1. */
 type Row = Omit<AnswerRow, 'shareable'> & { shareable: number };
@@ -19,7 +19,7 @@ export function sqliteAnswers(db: Db): AnswerRows {
           answer.id,
           answer.userId,
           answer.tool,
-          JSON.stringify(answer.pages),
+          sqliteJson.write(answer.pages),
           answer.shareable ? 1 : 0,
           createdAt,
         ),
@@ -27,7 +27,9 @@ export function sqliteAnswers(db: Db): AnswerRows {
     },
     get: async (id) => {
       const row = select.get(id) as Row | undefined;
-      return row === undefined ? undefined : answerOf({ ...row, shareable: row.shareable === 1 });
+      return row === undefined
+        ? undefined
+        : answerOf({ ...row, shareable: row.shareable === 1 }, sqliteJson.read);
     },
     deleteBefore: async (time) => {
       await underFileLock(db, () => prune.run(time));

@@ -1,9 +1,8 @@
 import type { SlackStores } from '../stores.js';
 import { sqliteAnswers } from './answers.js';
 import { sqliteApprovalMessages } from './approval-messages.js';
-import type { Db } from './database.js';
+import { type Db, migrateSlack } from './database.js';
 import { sqliteDeliveries } from './deliveries.js';
-import { migrateSlack } from './migrations.js';
 import { sqliteOutbox } from './outbox.js';
 import { sqliteSeenEvents } from './seen-events.js';
 

@@ -1,5 +1,5 @@
 import { type OutboxCall, type OutboxRows, outboxRowOf, type StoredOutboxRow } from '../outbox-rows.js';
-import { type Db, underFileLock } from './database.js';
+import { type Db, sqliteJson, underFileLock } from './database.js';
 
 /**
  * Queues calls on `db` without a transaction of its own: the caller's transaction (the outbox alone,
@@ -13,7 +13,13 @@ export function outboxInserter(db: Db): (calls: readonly OutboxCall[], now: numb
   return (calls, now) => {
     let queued = 0;
     for (const call of calls) {
-      queued += insert.run(call.dedupeKey ?? null, call.method, JSON.stringify(call.args), now, now).changes;
+      queued += insert.run(
+        call.dedupeKey ?? null,
+        call.method,
+        sqliteJson.write(call.args),
+        now,
+        now,
+      ).changes;
     }
     return queued;
   };
@@ -41,7 +47,7 @@ export function sqliteOutbox(db: Db): OutboxRows {
         db,
         () => claim.get(leaseUntil, now, now) as StoredOutboxRow | undefined,
       );
-      return row === undefined ? undefined : outboxRowOf(row);
+      return row === undefined ? undefined : outboxRowOf(row, sqliteJson.read);
     },
     sent: async (id, now) => {
       await underFileLock(db, () => sent.run(now, id));

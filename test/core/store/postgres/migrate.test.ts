@@ -51,6 +51,7 @@ const available = await postgresAvailable();
 
 describe.skipIf(!available)('PostgreSQL migrations', () => {
   const db = useTestDatabase();
+  const older = useTestDatabase();
 
   it('applies each version once when two replicas migrate at the same moment', async () => {
     const [a, b] = [db.store({ applicationName: 'replica-a' }), db.store({ applicationName: 'replica-b' })];
@@ -93,6 +94,35 @@ describe.skipIf(!available)('PostgreSQL migrations', () => {
     await expect(store.pool.query('DELETE FROM audit_log WHERE seq = 2')).rejects.toThrow(/append-only/);
     await expect(store.pool.query('TRUNCATE audit_log')).rejects.toThrow(/append-only/);
     expect((await store.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('turns the JSON columns of a version 5 database into json, each value kept as it was written', async () => {
+    const store = older.store();
+    await migrate(store, { migrations: MIGRATIONS.filter((m) => m.version <= 5) });
+    await store.pool.query(
+      `INSERT INTO approvals (id, tool, input_json, fingerprint, requester_id, requester_json, requester_person,
+         origin_json, state, required_approvers, approver_role, policy_rule, policy_reason, request_id,
+         created_at, updated_at, expires_at)
+       VALUES ('apr_1', 'create_payout', '{"sourceAccountId":"acc_1","amount":10}', 'fp', 'cli:ops',
+         '{"id":"cli:ops","frontEnd":"cli"}', 'ops', '{"frontEnd":"cli","displayName":"ops"}', 'pending', 1,
+         'approver', 'payouts', 'payouts need one approver', 'apr_1-1', '2026-01-01T00:00:00Z',
+         '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')`,
+    );
+    await store.pool.query(
+      "INSERT INTO payees (id, record_json, updated_at) VALUES ('p1', '{\"name\":\"x\"}', 'now')",
+    );
+    expect((await migrate(store)).applied).toEqual([6]);
+    const types = await store.pool.query<{ c: string; t: string }>(
+      `SELECT table_name || '.' || column_name AS c, data_type AS t FROM information_schema.columns
+       WHERE table_schema = 'public' AND (column_name LIKE '%\\_json' OR column_name = 'transports') ORDER BY 1`,
+    );
+    expect(types.rows.filter((row) => row.t !== 'json')).toEqual([]);
+    expect(types.rows).toHaveLength(18);
+    const approval = await postgresStorage(store).read((s) => s.approvals.byId('apr_1'));
+    expect(Object.keys(approval?.input ?? {})).toEqual(['sourceAccountId', 'amount']);
+    expect(approval).toMatchObject({ checkpoints: {}, requester: { id: 'cli:ops' }, preview: null });
+    const payee = await store.pool.query("SELECT record_json::text AS t FROM payees WHERE id = 'p1'");
+    expect(payee.rows).toEqual([{ t: '{"name":"x"}' }]);
   });
 
   it('refuses a database whose schema is newer than the code, changing nothing', async () => {

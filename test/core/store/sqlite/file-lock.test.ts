@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../../src/core/db.js';
+import { openDatabase } from '../../../../src/core/store/sqlite/database.js';
 import { sqlitePayees } from '../../../../src/core/store/sqlite/payees.js';
 import { sqliteStorage } from '../../../../src/core/store/sqlite/storage.js';
 

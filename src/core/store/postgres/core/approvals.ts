@@ -1,19 +1,25 @@
 import type pg from 'pg';
+import type { Approval, NewVote, StoredFailure, Vote } from '../../../approvals/approval.js';
+import {
+  type ApprovalCensus,
+  type ApprovalStore,
+  type Closing,
+  type Finish,
+  listLimit,
+} from '../../../approvals/store.js';
+import type { ApprovalFilter, Settlement } from '../../../approvals/types.js';
+import type { ApprovalState } from '../../../approvals/view-schema.js';
+import { optional } from '../../../optional.js';
 import {
   APPROVAL_COLUMNS,
-  type ApprovalCensus,
   type ApprovalRow,
-  type ApprovalStore,
-  type Expected,
-  listLimit,
-  type NewVote,
+  approvalCodec,
+  VOTE_COLUMNS,
   type VoteRow,
-} from '../../../approvals/store.js';
-import type { ApprovalFilter } from '../../../approvals/types.js';
-import type { ApprovalState } from '../../../approvals/view-schema.js';
-import { internalError } from '../../../errors.js';
-import { optional } from '../../../optional.js';
+} from '../../rows/approvals.js';
+import { pgJson } from '../json.js';
 
+const codec = approvalCodec(pgJson);
 const COLUMNS = APPROVAL_COLUMNS;
 
 /** `lease_until` is a timestamptz; it is read back as the ISO text the engine wrote. */
@@ -25,30 +31,44 @@ const SELECT = `SELECT ${COLUMNS.map((column) =>
 
 const OPEN = `('pending', 'approved', 'executing', 'unresolved')`;
 
-/** The approvals and their votes in PostgreSQL, on the connection of the transaction in progress. */
+/** Held by the caller while it executes: `$1` the id, `$2` the owner. */
+const HELD = `WHERE id = $1 AND state = 'executing' AND owner = $2`;
+/** Let go, as of `$3`. */
+const RELEASED = 'owner = NULL, lease_until = NULL, updated_at = $3';
+
+/**
+ * The approvals and their votes in PostgreSQL, on the connection of the transaction in progress
+ * (which holds the storage's write lock: ../storage.ts). Every change is one conditional `UPDATE`
+ * whose row count says whether the caller won it, as on SQLite.
+ */
 export class PgApprovalStore implements ApprovalStore {
   constructor(private readonly client: pg.ClientBase) {}
 
-  async #one(sql: string, values: unknown[]): Promise<ApprovalRow | undefined> {
-    return (await this.client.query<ApprovalRow>(sql, values)).rows[0];
+  async #one(sql: string, values: unknown[]): Promise<Approval | undefined> {
+    const row = (await this.client.query<ApprovalRow>(sql, values)).rows[0];
+    return row === undefined ? undefined : codec.fromRow(row);
   }
 
-  async #all(sql: string, values: unknown[]): Promise<ApprovalRow[]> {
-    return (await this.client.query<ApprovalRow>(sql, values)).rows;
+  async #all(sql: string, values: unknown[]): Promise<Approval[]> {
+    return (await this.client.query<ApprovalRow>(sql, values)).rows.map(codec.fromRow);
   }
 
-  byId(id: string): Promise<ApprovalRow | undefined> {
+  async #changed(sql: string, values: unknown[]): Promise<boolean> {
+    return (await this.client.query(sql, values)).rowCount === 1;
+  }
+
+  byId(id: string): Promise<Approval | undefined> {
     return this.#one(`${SELECT} WHERE id = $1`, [id]);
   }
 
-  openByFingerprint(fingerprint: string, key: string | undefined): Promise<ApprovalRow | undefined> {
+  openByFingerprint(fingerprint: string, key: string | undefined): Promise<Approval | undefined> {
     return this.#one(
       `${SELECT} WHERE fingerprint = $1 AND coalesce(idempotency_key, '') = $2 AND state IN ${OPEN}`,
       [fingerprint, key ?? ''],
     );
   }
 
-  byKey(requesterId: string, tool: string, key: string): Promise<ApprovalRow | undefined> {
+  byKey(requesterId: string, tool: string, key: string): Promise<Approval | undefined> {
     return this.#one(
       `${SELECT} WHERE requester_id = $1 AND tool = $2 AND idempotency_key = $3
          AND state IN ('pending', 'approved', 'executing', 'unresolved', 'succeeded')
@@ -57,74 +77,179 @@ export class PgApprovalStore implements ApprovalStore {
     );
   }
 
-  async insert(row: ApprovalRow): Promise<void> {
+  async insert(approval: Approval): Promise<void> {
+    const row = codec.toRow(approval);
     await this.client.query(
       `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
       COLUMNS.map((column) => row[column]),
     );
   }
 
-  async update(id: string, expected: Expected, changes: Partial<Omit<ApprovalRow, 'id'>>): Promise<boolean> {
-    const entries = Object.entries(changes);
-    if (entries.length === 0) throw internalError('ApprovalStore.update needs at least one column');
-    // Column names come from ApprovalRow's keys only, never from a caller's text.
-    for (const [column] of entries) {
-      if (!(COLUMNS as readonly string[]).includes(column)) throw internalError(`no column ${column}`);
-    }
-    const values: unknown[] = [id, expected.state];
-    const sets = entries.map(([column, value]) => {
-      values.push(value);
-      return `${column} = $${values.length}`;
-    });
-    let owner = '';
-    if (expected.owner !== undefined) {
-      values.push(expected.owner);
-      owner = ` AND owner IS NOT DISTINCT FROM $${values.length}`;
-    }
-    const result = await this.client.query(
-      `UPDATE approvals SET ${sets.join(', ')} WHERE id = $1 AND state = $2${owner}`,
-      values,
+  async votes(id: string, attempt: number): Promise<Vote[]> {
+    const rows = await this.client.query<VoteRow>(
+      `SELECT ${VOTE_COLUMNS} FROM approval_votes WHERE approval_id = $1 AND attempt = $2 ORDER BY voted_at, person`,
+      [id, attempt],
     );
-    return result.rowCount === 1;
+    return rows.rows.map(codec.voteOf);
   }
 
-  async claimExecution(id: string, owner: string, leaseUntil: string, now: string): Promise<boolean> {
-    const result = await this.client.query(
+  async recordVote(id: string, vote: NewVote): Promise<boolean> {
+    const json = codec.voteJson(vote);
+    await this.client.query(
+      `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at,
+         evidence_json)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [id, vote.attempt, vote.person, vote.approverId, json.approver, vote.votedAt, json.evidence],
+    );
+    return this.#changed(`UPDATE approvals SET updated_at = $2 WHERE id = $1 AND state = 'pending'`, [
+      id,
+      vote.votedAt,
+    ]);
+  }
+
+  startExecution(id: string, owner: string, leaseUntil: string, at: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = 'executing', owner = $2, lease_until = $3, updated_at = $4
+       WHERE id = $1 AND state = 'pending'`,
+      [id, owner, leaseUntil, at],
+    );
+  }
+
+  close(id: string, closing: Closing): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = $2, decided_by = $3, decision_reason = $4, updated_at = $5
+       WHERE id = $1 AND state = 'pending'`,
+      [id, closing.state, closing.decidedBy, closing.reason, closing.at],
+    );
+  }
+
+  claimExecution(id: string, owner: string, leaseUntil: string, now: string): Promise<boolean> {
+    return this.#changed(
       `UPDATE approvals SET state = 'executing', owner = $2, lease_until = $3, updated_at = $4
        WHERE id = $1 AND state IN ('approved', 'executing')
          AND (owner IS NULL OR lease_until IS NULL OR lease_until <= $4::timestamptz)`,
       [id, owner, leaseUntil, now],
     );
-    return result.rowCount === 1;
   }
 
-  async renewLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
-    const result = await this.client.query(
-      `UPDATE approvals SET lease_until = $3 WHERE id = $1 AND state = 'executing' AND owner = $2`,
-      [id, owner, leaseUntil],
+  renewLease(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    return this.#changed(`UPDATE approvals SET lease_until = $3 ${HELD}`, [id, owner, leaseUntil]);
+  }
+
+  countSend(id: string, owner: string, leaseUntil: string): Promise<boolean> {
+    return this.#changed(`UPDATE approvals SET sends = sends + 1, lease_until = $3 ${HELD}`, [
+      id,
+      owner,
+      leaseUntil,
+    ]);
+  }
+
+  saveCheckpoints(id: string, owner: string, checkpoints: Record<string, unknown>): Promise<boolean> {
+    return this.#changed(`UPDATE approvals SET checkpoints_json = $3 ${HELD}`, [
+      id,
+      owner,
+      pgJson.write(checkpoints),
+    ]);
+  }
+
+  noteRetrying(id: string, owner: string, error: StoredFailure, leaseUntil: string): Promise<boolean> {
+    return this.#changed(`UPDATE approvals SET error_json = $3, lease_until = $4 ${HELD}`, [
+      id,
+      owner,
+      pgJson.write(error),
+      leaseUntil,
+    ]);
+  }
+
+  finish(id: string, owner: string, finish: Finish): Promise<boolean> {
+    const base = [id, owner, finish.at];
+    switch (finish.state) {
+      case 'succeeded':
+        return this.#changed(
+          `UPDATE approvals SET ${RELEASED}, state = 'succeeded', result_json = $4, error_json = NULL,
+             settlement_json = $5, settle_next_at = $6 ${HELD}`,
+          [
+            ...base,
+            pgJson.write(finish.result),
+            finish.settlement === null ? null : pgJson.write(finish.settlement.settlement),
+            finish.settlement?.nextAt ?? null,
+          ],
+        );
+      case 'failed':
+      case 'unresolved':
+        return this.#changed(`UPDATE approvals SET ${RELEASED}, state = $4, error_json = $5 ${HELD}`, [
+          ...base,
+          finish.state,
+          pgJson.write(finish.error),
+        ]);
+      case 'pending': {
+        const { requote } = finish;
+        return this.#changed(
+          `UPDATE approvals SET ${RELEASED}, state = 'pending', attempt = $4, sends = 0, request_id = $5,
+             preview_json = $6, bound_json = $7, checkpoints_json = '{}', error_json = $8, expires_at = $9
+           ${HELD}`,
+          [
+            ...base,
+            requote.attempt,
+            requote.requestId,
+            requote.preview === null ? null : pgJson.write(requote.preview),
+            requote.bound === null ? null : pgJson.write(requote.bound),
+            pgJson.write(finish.error),
+            requote.expiresAt,
+          ],
+        );
+      }
+    }
+  }
+
+  release(id: string, owner: string): Promise<boolean> {
+    return this.#changed(`UPDATE approvals SET owner = NULL, lease_until = NULL ${HELD}`, [id, owner]);
+  }
+
+  reconcile(
+    id: string,
+    settled: { state: 'succeeded' | 'failed'; decidedBy: string; reason: string; at: string },
+  ): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = $2, decided_by = $3, decision_reason = $4, updated_at = $5
+       WHERE id = $1 AND state = 'unresolved'`,
+      [id, settled.state, settled.decidedBy, settled.reason, settled.at],
     );
-    return result.rowCount === 1;
   }
 
-  async votes(id: string, attempt: number): Promise<VoteRow[]> {
-    const rows = await this.client.query<VoteRow>(
-      `SELECT approver_id, person, voted_at, approver_json, evidence_json FROM approval_votes
-       WHERE approval_id = $1 AND attempt = $2 ORDER BY voted_at, person`,
-      [id, attempt],
-    );
-    return rows.rows;
-  }
-
-  async addVote(id: string, vote: NewVote): Promise<void> {
-    await this.client.query(
-      `INSERT INTO approval_votes (approval_id, attempt, person, approver_id, approver_json, voted_at,
-         evidence_json)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [id, vote.attempt, vote.person, vote.approverId, vote.approverJson, vote.at, vote.evidenceJson ?? null],
+  resend(id: string, owner: string, leaseUntil: string, at: string): Promise<boolean> {
+    return this.#changed(
+      `UPDATE approvals SET state = 'executing', owner = $2, lease_until = $3, sends = 0, updated_at = $4
+       WHERE id = $1 AND state = 'unresolved'`,
+      [id, owner, leaseUntil, at],
     );
   }
 
-  pendingPast(now: string): Promise<ApprovalRow[]> {
+  claimSettlementLook(id: string, dueAt: string, until: string): Promise<boolean> {
+    return this.#changed('UPDATE approvals SET settle_next_at = $3 WHERE id = $1 AND settle_next_at = $2', [
+      id,
+      dueAt,
+      until,
+    ]);
+  }
+
+  recordSettlement(
+    id: string,
+    settlement: Settlement,
+    polls: number,
+    nextAt: string | null,
+  ): Promise<boolean> {
+    return this.#changed(
+      'UPDATE approvals SET settlement_json = $2, settle_polls = $3, settle_next_at = $4 WHERE id = $1',
+      [id, pgJson.write(settlement), polls, nextAt],
+    );
+  }
+
+  stopSettling(id: string): Promise<boolean> {
+    return this.#changed('UPDATE approvals SET settle_next_at = NULL WHERE id = $1', [id]);
+  }
+
+  pendingPast(now: string): Promise<Approval[]> {
     return this.#all(`${SELECT} WHERE state = 'pending' AND expires_at <= $1`, [now]);
   }
 
@@ -135,18 +260,18 @@ export class PgApprovalStore implements ApprovalStore {
     return rows.rows[0]?.at ?? undefined;
   }
 
-  unfinished(): Promise<ApprovalRow[]> {
+  unfinished(): Promise<Approval[]> {
     return this.#all(`${SELECT} WHERE state IN ('approved', 'executing') ORDER BY updated_at`, []);
   }
 
-  settlementsDue(now: string, limit: number): Promise<ApprovalRow[]> {
+  settlementsDue(now: string, limit: number): Promise<Approval[]> {
     return this.#all(
       `${SELECT} WHERE settle_next_at IS NOT NULL AND settle_next_at <= $1 ORDER BY settle_next_at LIMIT $2`,
       [now, limit],
     );
   }
 
-  list(filter: ApprovalFilter): Promise<ApprovalRow[]> {
+  list(filter: ApprovalFilter): Promise<Approval[]> {
     const where: string[] = [];
     const values: unknown[] = [];
     for (const [column, value] of [

@@ -1,5 +1,8 @@
 import type pg from 'pg';
-import type { ExecutionRow, ExecutionStore } from '../../../executions.js';
+import type { ExecutionStore, KeyedRun } from '../../../executions.js';
+import type { ExecuteResult } from '../../../results.js';
+import { type ExecutionRow, keyedRunOf } from '../../rows/executions.js';
+import { pgJson } from '../json.js';
 
 /** Direct runs that carried an idempotency key, in PostgreSQL. */
 export class PgExecutionStore implements ExecutionStore {
@@ -14,12 +17,13 @@ export class PgExecutionStore implements ExecutionStore {
     );
   }
 
-  async get(actor: string, tool: string, key: string): Promise<ExecutionRow | undefined> {
+  async get(actor: string, tool: string, key: string): Promise<KeyedRun | undefined> {
     const rows = await this.client.query<ExecutionRow>(
       'SELECT fingerprint, request_id, result_json FROM executions WHERE actor = $1 AND tool = $2 AND idempotency_key = $3',
       [actor, tool, key],
     );
-    return rows.rows[0];
+    const row = rows.rows[0];
+    return row === undefined ? undefined : keyedRunOf(pgJson, row);
   }
 
   async reserve(
@@ -36,10 +40,10 @@ export class PgExecutionStore implements ExecutionStore {
     );
   }
 
-  async finish(actor: string, tool: string, key: string, resultJson: string): Promise<void> {
+  async finish(actor: string, tool: string, key: string, result: ExecuteResult): Promise<void> {
     await this.client.query(
       'UPDATE executions SET result_json = $1 WHERE actor = $2 AND tool = $3 AND idempotency_key = $4',
-      [resultJson, actor, tool, key],
+      [pgJson.write(result), actor, tool, key],
     );
   }
 }

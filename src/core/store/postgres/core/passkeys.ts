@@ -1,38 +1,50 @@
 import type pg from 'pg';
-import type { CredentialStore, PasskeyRow } from '../../../passkeys/credentials.js';
-import type { LinkPurpose, LinkRow, LinkStore } from '../../../passkeys/links.js';
+import type { CredentialStore, Passkey } from '../../../passkeys/credentials.js';
+import type { Link, LinkPurpose, LinkStore } from '../../../passkeys/links.js';
+import {
+  LINK_INSERT_COLUMNS,
+  type LinkRow,
+  PASSKEY_INSERT_COLUMNS,
+  type PasskeyRow,
+  passkeyCodec,
+} from '../../rows/passkeys.js';
+import { pgJson } from '../json.js';
+
+const codec = passkeyCodec(pgJson);
+const VALUES = '($1, $2, $3, $4, $5, $6, $7)';
 
 /** Registered passkeys in PostgreSQL. */
 export class PgCredentialStore implements CredentialStore {
   constructor(private readonly client: pg.ClientBase) {}
 
-  async byId(credentialId: string): Promise<PasskeyRow | undefined> {
-    return (
-      await this.client.query<PasskeyRow>('SELECT * FROM passkeys WHERE credential_id = $1', [credentialId])
-    ).rows[0];
+  async #all(sql: string, values: unknown[]): Promise<Passkey[]> {
+    return (await this.client.query<PasskeyRow>(sql, values)).rows.map(codec.passkeyOf);
   }
 
-  async active(person: string): Promise<PasskeyRow[]> {
-    const rows = await this.client.query<PasskeyRow>(
+  async byId(credentialId: string): Promise<Passkey | undefined> {
+    return (await this.#all('SELECT * FROM passkeys WHERE credential_id = $1', [credentialId]))[0];
+  }
+
+  active(person: string): Promise<Passkey[]> {
+    return this.#all(
       'SELECT * FROM passkeys WHERE person = $1 AND revoked_at IS NULL ORDER BY created_at, credential_id',
       [person],
     );
-    return rows.rows;
   }
 
-  async activeNamed(person: string, name: string): Promise<PasskeyRow | undefined> {
-    const rows = await this.client.query<PasskeyRow>(
-      'SELECT * FROM passkeys WHERE person = $1 AND name = $2 AND revoked_at IS NULL',
-      [person, name],
-    );
-    return rows.rows[0];
+  async activeNamed(person: string, name: string): Promise<Passkey | undefined> {
+    return (
+      await this.#all('SELECT * FROM passkeys WHERE person = $1 AND name = $2 AND revoked_at IS NULL', [
+        person,
+        name,
+      ])
+    )[0];
   }
 
-  async insert(row: Omit<PasskeyRow, 'last_used_at' | 'revoked_at'>): Promise<void> {
+  async insert(passkey: Omit<Passkey, 'lastUsedAt' | 'revokedAt'>): Promise<void> {
     await this.client.query(
-      `INSERT INTO passkeys (credential_id, person, name, public_key, counter, transports, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [row.credential_id, row.person, row.name, row.public_key, row.counter, row.transports, row.created_at],
+      `INSERT INTO passkeys (${PASSKEY_INSERT_COLUMNS}) VALUES ${VALUES}`,
+      codec.passkeyValues(passkey),
     );
   }
 
@@ -57,28 +69,20 @@ export class PgCredentialStore implements CredentialStore {
 export class PgLinkStore implements LinkStore {
   constructor(private readonly client: pg.ClientBase) {}
 
-  async insert(link: Omit<LinkRow, 'challenge' | 'used_at'>): Promise<void> {
+  async insert(link: Omit<Link, 'challenge' | 'usedAt'>): Promise<void> {
     await this.client.query(
-      `INSERT INTO passkey_links (digest, purpose, person, actor_json, approval_id, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        link.digest,
-        link.purpose,
-        link.person,
-        link.actor_json,
-        link.approval_id,
-        link.created_at,
-        link.expires_at,
-      ],
+      `INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES ${VALUES}`,
+      codec.linkValues(link),
     );
   }
 
-  async find(digest: string, purpose: LinkPurpose): Promise<LinkRow | undefined> {
+  async find(digest: string, purpose: LinkPurpose): Promise<Link | undefined> {
     const rows = await this.client.query<LinkRow>(
       'SELECT * FROM passkey_links WHERE digest = $1 AND purpose = $2',
       [digest, purpose],
     );
-    return rows.rows[0];
+    const row = rows.rows[0];
+    return row === undefined ? undefined : codec.linkOf(row);
   }
 
   async setChallenge(digest: string, challenge: string): Promise<void> {

@@ -1,4 +1,8 @@
-/** Balance alerts (src/core/alerts/store.ts): what each watches and the state of its last check. */
+/**
+ * Version 3: balance alerts (`AlertStore`, src/core/alerts/store.ts): what each watches and the
+ * state of its last check. As in SQLite (../../sqlite/alerts.ts), `read_failing` a boolean; its
+ * statements in ../core/alerts.ts.
+ */
 export const ALERTS_V3: readonly string[] = [
   `CREATE TABLE balance_alerts (
      id text PRIMARY KEY,

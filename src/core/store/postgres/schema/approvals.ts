@@ -1,8 +1,11 @@
 /**
- * Approvals, their votes and their change feed, as in the SQLite store (src/core/approvals/schema.ts)
- * with PostgreSQL types. Differences: `lease_until` is a `timestamptz` compared with the database's
- * clock (replicas' clocks may disagree), and each feed event keeps the id of the transaction that
- * wrote it, which is how the feed is read in commit order (see ../feed.ts).
+ * Version 1: approvals, their votes and their change feed (`ApprovalStore`, `FeedStore`), as in
+ * SQLite (../../sqlite/approvals-schema.ts) with PostgreSQL types; their statements are in
+ * ../core/approvals.ts and ../core/feed.ts, the columns' codec in ../../rows/approvals.ts.
+ * Differences: `lease_until` is a `timestamptz` compared with the database's clock (replicas' clocks
+ * may disagree), and each feed event keeps the id of the transaction that wrote it, which is how the
+ * feed is read in commit order (see ../feed.ts). The `_json` columns are `json` since version 6
+ * (./json-columns.ts).
  */
 const OPEN = `('pending', 'approved', 'executing', 'unresolved')`;
 const STATES = `('pending', 'approved', 'executing', 'succeeded', 'failed', 'rejected', 'expired',

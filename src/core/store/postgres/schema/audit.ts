@@ -2,8 +2,9 @@ import { GENESIS_HASH } from '../../../audit/hash.js';
 import { LockKey } from '../locks.js';
 
 /**
- * The audit log, column for column as in SQLite (src/core/audit/migrations.ts), so the same
- * verification reads both. Append-only twice over: the runtime role holds only INSERT and SELECT
+ * Version 1: the audit log (`AuditStore`), column for column as in SQLite
+ * (../../sqlite/audit-schema.ts), so the same verification reads both (its JSON columns stay text:
+ * the hashes are over their characters); its statements in ../core/audit.ts and ../audit.ts. Append-only twice over: the runtime role holds only INSERT and SELECT
  * (../roles.ts), and triggers refuse UPDATE, DELETE and TRUNCATE from anyone, the owner included,
  * unless the owner first disables them (which `audit verify` then catches by the hashes). A
  * statement-level check keeps each insert linked to the head of the chain.

@@ -1,7 +1,9 @@
 /**
- * The smaller stores, as in SQLite: payees (src/core/payees.ts), cards (src/core/cards.ts), webhook
- * keys (src/core/webhooks.ts), direct runs with idempotency keys (src/core/executions.ts) and
- * passkeys with their one-time links (src/core/passkeys/schema.ts).
+ * Version 1: the smaller stores, as in SQLite (each module of ../../sqlite/ named after its store):
+ * payees, cards and webhook keys (the directories; statements in ../payees.ts, ../cards.ts,
+ * ../webhook-keys.ts), direct runs with idempotency keys (../core/executions.ts) and passkeys with
+ * their one-time links (../core/passkeys.ts; SQLite's schema in ../../sqlite/passkeys-schema.ts).
+ * The JSON columns are `json` since version 6 (./json-columns.ts).
  */
 export const DIRECTORIES_V1: readonly string[] = [
   `CREATE TABLE payees (

@@ -1,5 +1,7 @@
 /**
- * What the Slack front end keeps (src/slack/store/migrations.ts, src/slack/approvals/store.ts).
+ * Version 1: what the Slack front end keeps (`SlackStores`, src/slack/store/stores.ts), as in SQLite
+ * (../../sqlite/slack-schema.ts); the statements are Slack's own, in src/slack/store/postgres/.
+ * `pages_json` and `args_json` are `json` since version 6 (./json-columns.ts).
  * Times the front end computes stay milliseconds since the epoch; the two claim columns are
  * `timestamptz` compared with the database's clock, so replicas whose clocks differ agree on when
  * a claim ran out. The outbox has an ordering key: messages of one key go out in order, one at a

@@ -1,0 +1,36 @@
+import { type Db, migrate } from './database.js';
+
+/**
+ * Where the embedded sandbox keeps its state between commands (the sandbox's `SandboxPersistence`):
+ * the newest state saved after `sinceRevision`, if any; a save returns its revision.
+ */
+export interface SandboxStateStore {
+  load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
+  save(state: Buffer): number;
+}
+
+/**
+ * Keeps the embedded sandbox's state in the bankops database, so the sandbox behind one CLI command
+ * continues where the previous command left it. Each save bumps a revision; a process reloads when
+ * another one saved a newer revision.
+ */
+export function sqliteSandboxStore(db: Db): SandboxStateStore {
+  migrate(db, 'sandbox-state-1', [
+    `CREATE TABLE IF NOT EXISTS sandbox_state (
+       id INTEGER PRIMARY KEY CHECK (id = 1),
+       revision INTEGER NOT NULL,
+       state BLOB NOT NULL,
+       updated_at TEXT NOT NULL
+     )`,
+  ]);
+  const read = db.prepare('SELECT revision, state FROM sandbox_state WHERE id = 1 AND revision > ?');
+  const write = db.prepare(
+    `INSERT INTO sandbox_state (id, revision, state, updated_at) VALUES (1, 1, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET revision = revision + 1, state = excluded.state, updated_at = excluded.updated_at
+     RETURNING revision`,
+  );
+  return {
+    load: (sinceRevision) => read.get(sinceRevision) as { revision: number; state: Buffer } | undefined,
+    save: (state) => (write.get(state, new Date().toISOString()) as { revision: number }).revision,
+  };
+}
