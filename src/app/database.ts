@@ -8,13 +8,6 @@ import { optional } from '../core/optional.js';
 import type { PayeeDirectory } from '../core/payees.js';
 import type { Backend } from '../core/store/backend.js';
 import type { Storage } from '../core/store/index.js';
-import { postgresCards } from '../core/store/postgres/cards.js';
-import { PgFeedSharing } from '../core/store/postgres/feed-sharing.js';
-import { migrate } from '../core/store/postgres/migrate.js';
-import { postgresPayees } from '../core/store/postgres/payees.js';
-import { createPgPool } from '../core/store/postgres/pool.js';
-import { postgresStorage } from '../core/store/postgres/storage.js';
-import { postgresWebhookKeys } from '../core/store/postgres/webhook-keys.js';
 import { sqliteCards } from '../core/store/sqlite/cards.js';
 import { sqlitePayees } from '../core/store/sqlite/payees.js';
 import { sqliteStorage } from '../core/store/sqlite/storage.js';
@@ -23,6 +16,20 @@ import type { WebhookKeyStore } from '../core/webhooks.js';
 import { fingerprintKey } from './fingerprint-key.js';
 
 export type { Backend };
+
+/** PostgreSQL's modules, loaded only with a PostgreSQL URL: a SQLite deployment never loads `pg`. */
+async function postgresModules() {
+  const [cards, sharing, migrate, payees, pool, storage, webhookKeys] = await Promise.all([
+    import('../core/store/postgres/cards.js'),
+    import('../core/store/postgres/feed-sharing.js'),
+    import('../core/store/postgres/migrate.js'),
+    import('../core/store/postgres/payees.js'),
+    import('../core/store/postgres/pool.js'),
+    import('../core/store/postgres/storage.js'),
+    import('../core/store/postgres/webhook-keys.js'),
+  ]);
+  return { ...cards, ...sharing, ...migrate, ...payees, ...pool, ...storage, ...webhookKeys };
+}
 
 /** Every store of the core on the chosen backend, and the fingerprint key kept outside it. */
 export interface Database extends StorageOnly {
@@ -60,6 +67,7 @@ export async function openStorage(config: Config, log?: Logger): Promise<Storage
       },
     };
   }
+  const { createPgPool, migrate, PgFeedSharing, postgresStorage } = await postgresModules();
   const store = createPgPool(config.databaseUrl, optional('log', log));
   try {
     const migrated = await migrate(store);
@@ -101,12 +109,23 @@ export async function openStores(config: Config, log: Logger): Promise<Database>
   const key = fingerprintKey(config.databasePath, config.fingerprintKeyFile);
   const opened = await openStorage(config, log);
   const { backend } = opened;
+  if (backend.kind === 'sqlite') {
+    const { db } = backend;
+    return {
+      ...opened,
+      payees: sqlitePayees(db),
+      cards: sqliteCards(db),
+      webhookKeys: sqliteWebhookKeys(db),
+      fingerprintKey: key,
+    };
+  }
+  const { postgresPayees, postgresCards, postgresWebhookKeys } = await postgresModules();
+  const { store } = backend;
   return {
     ...opened,
-    payees: backend.kind === 'sqlite' ? sqlitePayees(backend.db) : postgresPayees(backend.store),
-    cards: backend.kind === 'sqlite' ? sqliteCards(backend.db) : postgresCards(backend.store),
-    webhookKeys:
-      backend.kind === 'sqlite' ? sqliteWebhookKeys(backend.db) : postgresWebhookKeys(backend.store),
+    payees: postgresPayees(store),
+    cards: postgresCards(store),
+    webhookKeys: postgresWebhookKeys(store),
     fingerprintKey: key,
   };
 }

@@ -25,12 +25,11 @@ import { Scheduler } from '../core/schedule/scheduler.js';
 import type { Storage } from '../core/store/index.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
-import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
 import { type Backend, openStores } from './database.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
-import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
+import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
@@ -62,8 +61,12 @@ export interface Runtime {
    * act under any name here, to try separation of duties alone. Against a real service they may not.
    */
   againstSandbox: boolean;
-  /** The embedded sandbox, when no service URL is configured and this process started it. */
-  sandbox?: RunningSandbox;
+  /**
+   * The embedded sandbox, when no service URL is configured: found or started at the first call
+   * to the service, or at once in a long-running process (`background`). `current()?.own` is the
+   * one this process serves.
+   */
+  embedded?: LazySandbox;
   log: Logger;
   close(): Promise<void>;
 }
@@ -201,17 +204,22 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
 
+  const { payees } = database;
+  // The embedded sandbox starts at the first call to the service (the payees it was seeded with
+  // are then remembered), or at once in a long-running process, which serves it to the others.
   const embedded =
     config.mode === 'embedded'
-      ? await sharedSandbox(config, { share: options.background === true })
+      ? lazySandbox(config, { share: options.background === true }, () => rememberSandboxPayees(payees))
       : undefined;
-  const baseUrl = embedded?.url ?? config.service.baseUrl;
+  if (options.background) await embedded?.start();
+  const configured = config.service.baseUrl;
+  const baseUrl = embedded === undefined ? configured : async () => (await embedded.start()).url;
   if (baseUrl === undefined) throw internalError('no service URL and no embedded sandbox');
-  if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
+  if (configured !== undefined && config.sandboxCredentials) await requireSandboxAt(configured);
   const againstSandbox =
     embedded !== undefined ||
     config.sandboxCredentials === true ||
-    (isLoopback(baseUrl) && (await sandboxInfo(baseUrl)) !== undefined);
+    (configured !== undefined && isLoopback(configured) && (await sandboxInfo(configured)) !== undefined);
 
   const client = createServiceClient({
     baseUrl,
@@ -228,9 +236,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
-  const { payees } = database;
   const webhooks = new ServiceWebhooks(database.webhookKeys);
-  if (embedded !== undefined) await rememberSandboxPayees(payees);
   const { clock } = options;
   const passkeys = new PasskeyService({
     storage,
@@ -317,7 +323,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     alerts,
     webhooks,
     againstSandbox,
-    ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
+    ...optional('embedded', embedded),
     log,
     close: async () => {
       await scheduler.stop();

@@ -143,7 +143,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const port = await listen(server, options.port, options.host);
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
-  const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  const publicUrl = settings.publicUrl ?? (runtime.embedded?.current()?.own === undefined ? undefined : url);
   if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
   // Built once the address is known, before any request is read (nothing awaits in between).
   if (slackModule !== undefined && settings.slack.enabled) {

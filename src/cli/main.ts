@@ -1,5 +1,5 @@
 import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
-import { packageVersion } from '../core/version.js';
+import { packageVersion } from '../core/package-root.js';
 import { didYouMean } from '../present/suggest.js';
 import { type CliIo, EXIT, err, errorLine, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
 

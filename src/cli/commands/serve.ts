@@ -236,11 +236,12 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
     });
   }
   const db = runtime.config.databasePath;
+  const own = runtime.embedded?.current()?.own;
   const sandbox =
-    runtime.sandbox === undefined
+    own === undefined
       ? []
       : [
-          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
+          `embedded sandbox of the service on ${own.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(db)}`,
           ...(runtime.config.databaseUrl === undefined
             ? []
             : [
