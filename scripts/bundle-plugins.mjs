@@ -50,6 +50,8 @@ export const shimWithoutAjv = {
  * the mock agents, the caches. The service client (src/core/client/http.ts) takes only `Pool` and
  * `errors` from it, so our modules get those two, with the request API the index puts on every
  * dispatcher: the same code, a third of it to parse. Other packages' imports of undici are left alone.
+ * Its client also loads its HTTP/2 half at once, and Node's http2 and tls with it (20 ms of a
+ * start); bankops never asks for HTTP/2 (`allowH2` stays off), so that half is a stub that says so.
  */
 export const undiciPoolOnly = {
   name: 'undici-pool-only',
@@ -57,6 +59,16 @@ export const undiciPoolOnly = {
     build.onResolve({ filter: /^undici$/ }, (args) =>
       args.importer.includes('/node_modules/') ? undefined : { path: 'undici-pool', namespace: 'bankops' },
     );
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      args.importer.endsWith('/undici/lib/dispatcher/client.js')
+        ? { path: 'undici-no-h2', namespace: 'bankops' }
+        : undefined,
+    );
+    build.onLoad({ filter: /^undici-no-h2$/, namespace: 'bankops' }, () => ({
+      contents:
+        "module.exports = function connectH2() { throw new Error('bankops does not use HTTP/2 (allowH2 is off)'); };",
+      loader: 'js',
+    }));
     build.onLoad({ filter: /^undici-pool$/, namespace: 'bankops' }, () => ({
       contents: [
         "import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';",
