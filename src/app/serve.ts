@@ -14,12 +14,13 @@ import { loggablePath } from '../web/http.js';
 import { passkeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
 import { ServeMetrics } from './metrics/metrics.js';
-import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
+import { HEALTH_PATH, LIVE_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
 import type { Runtime } from './runtime.js';
+import { schemaStateOf } from './schema-state.js';
 
 export const SLACK_EVENTS_PATH = '/slack/events';
 export const WEBHOOKS_PATH = '/webhooks/service';
-export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
+export { HEALTH_PATH, LIVE_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
 
 export interface ServeOptions {
   runtime: Runtime;
@@ -101,6 +102,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       outbox: () => slack?.outbox,
       auditWaiting: () => runtime.audit.waiting,
       ready: () => ready,
+      schema: schemaStateOf(runtime.backend),
       ...optional('databaseUp', databaseAnswers(runtime.backend)),
     }),
     [SLACK_EVENTS_PATH]: async (req, res) => {
@@ -172,7 +174,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     publicUrl === undefined
       ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
       : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
-    `health on ${url}${HEALTH_PATH} and ${READY_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
+    `probes on ${url}${LIVE_PATH} (alive), ${READY_PATH} (ready to serve) and ${HEALTH_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
     runtime.config.publicUrl === undefined
       ? 'passkey pages: set BANKOPS_PUBLIC_URL (https) for approvals confirmed with a passkey'
       : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/… and /approve/…`,

@@ -31,8 +31,10 @@ Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:$
   /slack/events      the Slack app's Request URL (slash commands, interactivity, events), each
                      request checked against the signing secret (docs/slack.md)
   /webhooks/service  the service's event deliveries, posted to the Slack channels that subscribed
+  /livez             200 while the process answers; never asks the database (liveness probe)
+  /readyz            200 when it can serve: started, the approvals' feed caught up, the database
+                     reachable and its schema this version's; 503 saying which is not (readiness)
   /healthz           what runs, the database's and Slack's state (503 when the database fails)
-  /readyz            200 once the approvals' feed has been caught up
   /metrics           Prometheus metrics (docs/operations.md): loopback clients only, or any client
                      with "Authorization: Bearer <BANKOPS_METRICS_KEY>"
 The policy file is watched and reloaded on change and on SIGHUP; Ctrl-C (SIGINT) or SIGTERM ends
