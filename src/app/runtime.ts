@@ -10,10 +10,11 @@ import {
   type ServiceClient,
 } from '../core/client/index.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { type Config, isLoopback } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { isLoopback } from '../core/loopback.js';
 import type { ToolCallObserver } from '../core/observe.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';

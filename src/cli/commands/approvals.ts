@@ -11,11 +11,11 @@ import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
-import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
+import { checkSubcommand } from './table.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
@@ -74,7 +74,6 @@ async function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: Ou
   return EXIT.stepUp;
 }
 
-const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
 /** `--sent`, `--not-sent`, `--retry`: what a person found at the service, as the engine takes it. */
 const SETTLE = { sent: 'succeeded', 'not-sent': 'failed', retry: 'retry' } as const;
 
@@ -136,13 +135,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     out(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!SUBCOMMANDS.includes(sub)) {
-    const hint = didYouMean(sub, SUBCOMMANDS);
-    throw new UsageError(
-      `unknown approvals command '${sub}'${hint === '' ? '' : `; ${hint}`}`,
-      APPROVALS_HELP,
-    );
-  }
+  checkSubcommand('approvals', sub, APPROVALS_HELP);
   const state = values.state;
   if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
     throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
