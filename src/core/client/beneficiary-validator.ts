@@ -80,7 +80,7 @@ export class CorridorValidator {
   private readonly compiled = new WeakMap<object, ValidateFunction>();
 
   #loaded(): Promise<Ajv2020> {
-    this.#ajv ??= import('ajv/dist/2020.js').then(
+    this.#ajv ??= import('./ajv.js').then(
       ({ Ajv2020 }) =>
         new Ajv2020({
           allErrors: true,

@@ -10,7 +10,7 @@ async function validatorFor(c: Corridor, rail: string | undefined): Promise<Vali
   const key = `${c.currency}|${c.country}|${c.entityType}|${c.paymentMethod}|${rail ?? ''}`;
   let validate = compiled.get(key);
   if (validate === undefined) {
-    ajv ??= import('ajv/dist/2020.js').then(
+    ajv ??= import('./ajv.js').then(
       ({ Ajv2020 }) => new Ajv2020({ allErrors: true, strict: false, verbose: true }),
     );
     validate = (await ajv).compile(corridorSchema(c, rail));
