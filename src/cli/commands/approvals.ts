@@ -11,6 +11,7 @@ import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
+import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
@@ -138,7 +139,10 @@ export async function approvalsCommand(args: string[]): Promise<number> {
   checkSubcommand('approvals', sub, APPROVALS_HELP);
   const state = values.state;
   if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
-    throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
+    const hint = didYouMean(state, APPROVAL_STATES);
+    throw new UsageError(
+      `--state must be one of ${APPROVAL_STATES.join(', ')}${hint === '' ? '' : `; ${hint}`}`,
+    );
   }
   const id = positionals[0];
   if (sub !== 'list' && id === undefined)
