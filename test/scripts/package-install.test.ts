@@ -4,6 +4,8 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../helpers/approvals.js';
 import { payoutCall } from '../helpers/cli.js';
@@ -142,6 +144,28 @@ describe('the npm package, installed with npm install -g into an empty prefix', 
     ])
       expect(files).toContain(file);
     expect(files.filter((file) => file.startsWith('src/') || file.endsWith('.ts'))).toEqual([]);
+  });
+
+  it('answers an assistant over stdio as bankops-mcp, on the default policy', async () => {
+    const transport = new StdioClientTransport({
+      command: join(prefix, 'bin', 'bankops-mcp'),
+      cwd: elsewhere,
+      env: Object.fromEntries(
+        Object.entries({ ...env, BANKOPS_DB: join(dir, 'mcp', 'bankops.db') }).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      ),
+    });
+    const client = new Client({ name: 'package-install-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('get_balances');
+      const read = await client.callTool({ name: 'get_balances', arguments: {} });
+      expect(read.isError ?? false).toBe(false);
+      expect(read.structuredContent).toHaveProperty('balances');
+    } finally {
+      await client.close();
+    }
   });
 
   it('serves from another directory, and its CLI asks, approves and verifies on the default policy', async () => {
