@@ -124,4 +124,10 @@ describe("README's configuration table", () => {
     const listed = rows.flatMap((cell) => [...cell.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]));
     expect([...listed].sort()).toEqual(VARIABLES.map((v) => v.name).sort());
   });
+
+  it("and docs/slack.md's lists the Slack group's", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'slack.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    for (const v of VARIABLES.filter((v) => v.group === 'slack')) expect(listed, v.name).toContain(v.name);
+  });
 });
