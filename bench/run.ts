@@ -3,6 +3,7 @@ await import('./audit.bench.js');
 await import('./postgres-audit.bench.js');
 await import('./db-copy.bench.js');
 await import('./core.bench.js');
+await import('./cli.bench.js');
 await import('./mcp.bench.js');
 await import('./slack.bench.js');
 await import('./slack-approvals.bench.js');

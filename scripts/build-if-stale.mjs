@@ -23,13 +23,17 @@ function newest(path) {
 }
 
 /** Oldest of the outputs; 0 when one is missing. */
-const outputs = ['dist/cli.js', 'dist/mcp-bundle/bankops-mcp.mjs', 'dist/web-assets/passkey-page.js'].map(
-  (file) => newest(join(root, file)),
-);
+const outputs = [
+  'dist/cli.js',
+  'dist/default-policy.json',
+  'dist/mcp-bundle/bankops-mcp.mjs',
+  'dist/web-assets/passkey-page.js',
+].map((file) => newest(join(root, file)));
 const built = Math.min(...outputs);
 const inputs = [
   'src',
   'scripts',
+  'policy/default.yaml',
   'browser',
   'package.json',
   'package-lock.json',

@@ -6,7 +6,9 @@
 //   BANKOPS_MCP_KEY=<key> node scripts/mcp-call.mjs [<url>] --list
 //
 // The URL defaults to http://127.0.0.1:8765/mcp. Values are JSON when they parse as JSON
-// (amount=1000, flag=true), text otherwise.
+// (amount=1000, flag=true), text otherwise. stdout gets JSON only, for a pipe (`| jq`): the tool's
+// structured result, or the list of tool names; what the server says in words (a waiting approval's
+// line, a tool's error) goes to stderr.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
 const args = process.argv.slice(2);
@@ -46,10 +48,19 @@ try {
   await client.connect(transport);
   if (tool === '--list') {
     const { tools } = await client.listTools();
-    for (const t of tools) process.stdout.write(`${t.name}\n`);
+    process.stdout.write(`${JSON.stringify(tools.map((t) => t.name))}\n`);
   } else {
     const result = await client.callTool({ name: tool, arguments: input });
-    for (const part of result.content ?? []) if (part.type === 'text') process.stdout.write(`${part.text}\n`);
+    const texts = (result.content ?? []).filter((part) => part.type === 'text').map((part) => part.text);
+    if (result.structuredContent !== undefined) {
+      process.stdout.write(`${JSON.stringify(result.structuredContent)}\n`);
+      // The text repeats the JSON, after a line in words when there is one (a waiting approval).
+      const words = texts
+        .join('\n')
+        .split('\n')
+        .filter((line) => !line.startsWith('{'));
+      if (words.length > 0) process.stderr.write(`${words.join('\n')}\n`);
+    } else if (texts.length > 0) process.stderr.write(`${texts.join('\n')}\n`);
     process.exitCode = result.isError ? 1 : 0;
   }
 } catch (error) {

@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 const args = process.argv.slice(2);
 
+// A short command (a request or two, then exit) gains nothing from V8's optimizing compilers and
+// waits for them: before it exits, Node finishes the compile jobs its worker threads hold, and the
+// service client's HTTP parser (undici's WebAssembly) is recompiled in the background after its
+// first use, which kept every `bankops call` about 250 ms past its answer. These commands run on the
+// baseline tiers; the servers (serve, mcp, sandbox) and the long checks (audit, db) keep every tier.
+const SHORT = new Set(['call', 'approvals', 'alerts', 'people', 'tools', 'config', 'help', 'completion']);
+if (SHORT.has(args[0] ?? '')) (await import('node:v8')).setFlagsFromString('--max-opt=1 --liftoff-only');
+
 // A reader that stops early (`bankops audit export | head`) closes the pipe: that ends the output,
 // it is not a failure worth a stack trace. `bankops mcp` handles its own stdout (the protocol's):
 // a closed pipe there shuts the server down in order.

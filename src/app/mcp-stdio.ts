@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { serveStdio as serveMcpStdio } from '@modelcontextprotocol/server/stdio';
 import { mcpStdioActor } from '../core/actors.js';
@@ -143,6 +144,14 @@ async function main(argv: readonly string[]): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  void main(process.argv.slice(2));
+/** Whether Node runs this module as its main script: npm's bin is a symlink to it, so compared resolved. */
+function isMain(script: string | undefined): boolean {
+  if (script === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
 }
+
+if (isMain(process.argv[1])) void main(process.argv.slice(2));

@@ -10,10 +10,11 @@ import {
   type ServiceClient,
 } from '../core/client/index.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import { type Config, isLoopback } from '../core/config.js';
+import type { Config } from '../core/config.js';
 import { internalError } from '../core/errors.js';
 import { Executor } from '../core/executor.js';
 import { type Logger, silentLogger } from '../core/log.js';
+import { isLoopback } from '../core/loopback.js';
 import type { ToolCallObserver } from '../core/observe.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
@@ -26,12 +27,11 @@ import type { Backend } from '../core/store/backend.js';
 import type { Storage } from '../core/store/index.js';
 import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
-import type { RunningSandbox } from '../sandbox/server.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
 import { openStores } from './database.js';
 import { rememberSandboxPayees } from './sandbox-payees.js';
-import { requireSandboxAt, sandboxInfo, sharedSandbox } from './shared-sandbox.js';
+import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
@@ -66,10 +66,17 @@ export interface Runtime {
    * act under any name here, to try separation of duties alone. Against a real service they may not.
    */
   againstSandbox: boolean;
-  /** Where that sandbox answers (its `/_sandbox/…` controls: the clock), when `againstSandbox`. */
+  /**
+   * Where that sandbox answers (its `/_sandbox/…` controls: the clock), when `againstSandbox` and
+   * known at start: a configured URL, or the embedded sandbox a long-running process started.
+   */
   sandboxUrl?: string;
-  /** The embedded sandbox, when no service URL is configured and this process started it. */
-  sandbox?: RunningSandbox;
+  /**
+   * The embedded sandbox, when no service URL is configured: found or started at the first call
+   * to the service, or at once in a long-running process (`background`). `current()?.own` is the
+   * one this process serves.
+   */
+  embedded?: LazySandbox;
   log: Logger;
   close(): Promise<void>;
 }
@@ -195,17 +202,23 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
 
+  const { payees } = backend.directories;
+  // The embedded sandbox starts at the first call to the service (the payees it was seeded with
+  // are then remembered), or at once in a long-running process, which serves it to the others.
   const embedded =
     config.mode === 'embedded'
-      ? await sharedSandbox(config, { share: options.background === true })
+      ? lazySandbox(config, { share: options.background === true }, () => rememberSandboxPayees(payees))
       : undefined;
-  const baseUrl = embedded?.url ?? config.service.baseUrl;
+  if (options.background) await embedded?.start();
+  const configured = config.service.baseUrl;
+  const baseUrl = embedded === undefined ? configured : async () => (await embedded.start()).url;
   if (baseUrl === undefined) throw internalError('no service URL and no embedded sandbox');
-  if (config.sandboxCredentials) await requireSandboxAt(baseUrl);
+  if (configured !== undefined && config.sandboxCredentials) await requireSandboxAt(configured);
   const againstSandbox =
     embedded !== undefined ||
     config.sandboxCredentials === true ||
-    (isLoopback(baseUrl) && (await sandboxInfo(baseUrl)) !== undefined);
+    (configured !== undefined && isLoopback(configured) && (await sandboxInfo(configured)) !== undefined);
+  const sandboxUrl = againstSandbox ? (configured ?? embedded?.current()?.url) : undefined;
 
   const client = createServiceClient({
     baseUrl,
@@ -222,9 +235,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...options.client,
   });
   const defaults: ToolDefaults = config.defaults;
-  const { payees } = backend.directories;
   const webhooks = new ServiceWebhooks(backend.directories.webhookKeys);
-  if (embedded !== undefined) await rememberSandboxPayees(payees);
   const { clock } = options;
   const passkeys = new PasskeyService({
     storage,
@@ -309,8 +320,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     alerts,
     webhooks,
     againstSandbox,
-    ...(againstSandbox ? { sandboxUrl: baseUrl } : {}),
-    ...(embedded?.own === undefined ? {} : { sandbox: embedded.own }),
+    ...optional('sandboxUrl', sandboxUrl),
+    ...optional('embedded', embedded),
     log,
     close: async () => {
       await scheduler.stop();

@@ -14,13 +14,12 @@ import { loggablePath } from '../web/http.js';
 import { PasskeyPages } from '../web/pages.js';
 import type { ServeSettings } from './config.js';
 import { ServeMetrics } from './metrics/metrics.js';
-import { HEALTH_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
+import { HEALTH_PATH, LIVE_PATH, METRICS_PATH, operationsRoutes, READY_PATH } from './metrics/routes.js';
 import type { Runtime } from './runtime.js';
 
-const SLACK_EVENTS_PATH = '/slack/events';
-const WEBHOOKS_PATH = '/webhooks/service';
-
-export { HEALTH_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
+export const SLACK_EVENTS_PATH = '/slack/events';
+export const WEBHOOKS_PATH = '/webhooks/service';
+export { HEALTH_PATH, LIVE_PATH, METRICS_PATH, READY_PATH } from './metrics/routes.js';
 
 export interface ServeOptions {
   runtime: Runtime;
@@ -120,6 +119,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       outbox: () => slack?.outbox,
       auditWaiting: () => runtime.audit.waiting,
       ready: () => ready,
+      schema: () => runtime.backend.schemaState(),
       // PostgreSQL is asked by a round trip behind none of this process's transactions (which may
       // hold the storage's lock for seconds), dropped at the deadline; SQLite's read never waits on a network.
       ...optional('databaseUp', runtime.backend.ping?.bind(runtime.backend)),
@@ -167,7 +167,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const port = await listen(server, options.port, options.host);
   const url = `http://${urlHost(options.host)}:${port}`;
   // The embedded sandbox runs on this machine: it can deliver to this listener directly.
-  const publicUrl = settings.publicUrl ?? (runtime.sandbox === undefined ? undefined : url);
+  const publicUrl = settings.publicUrl ?? (runtime.embedded?.current()?.own === undefined ? undefined : url);
   if (publicUrl !== undefined) runtime.webhooks.servedAt(publicUrl);
   // Built once the address is known, before any request is read (nothing awaits in between).
   if (tryModule !== undefined && local.on) {
@@ -213,7 +213,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     publicUrl === undefined
       ? `service events: set BANKOPS_PUBLIC_URL to the address the service reaches ${WEBHOOKS_PATH} at`
       : `service events delivered to ${publicUrl}${WEBHOOKS_PATH}`,
-    `health on ${url}${HEALTH_PATH} and ${READY_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
+    `probes on ${url}${LIVE_PATH} (alive), ${READY_PATH} (ready to serve) and ${HEALTH_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
     runtime.config.publicUrl === undefined
       ? 'passkey pages: set BANKOPS_PUBLIC_URL (https) for approvals confirmed with a passkey'
       : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/… and /approve/…`,

@@ -3,7 +3,7 @@ import { type Config, ConfigError } from '../core/config.js';
 import { optional } from '../core/optional.js';
 import { type Db, openDatabase } from '../core/store/sqlite/database.js';
 import { sqliteSandboxStore } from '../core/store/sqlite/sandbox-state.js';
-import { type RunningSandbox, type SandboxOptions, startSandbox } from '../sandbox/server.js';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/server.js';
 
 /**
  * One sandbox per state file. The embedded sandbox keeps its state in `bankops.sandbox.db` beside
@@ -139,6 +139,8 @@ export async function sharedSandbox(
   const db: Db = openDatabase(stateFile, { synchronous: 'NORMAL' });
   let sandbox: RunningSandbox;
   try {
+    // Loaded here: a process that talks to another sandbox, or to none, never loads this one.
+    const { startSandbox } = await import('../sandbox/server.js');
     sandbox = await startSandbox(options.port ?? 0, {
       credentials: {
         apiKey: config.service.apiKey,
@@ -166,6 +168,56 @@ export async function sharedSandbox(
       unregister?.();
       await sandbox.close();
       db.close();
+    },
+  };
+}
+
+/** A runtime's embedded sandbox, found or started when it is first needed. */
+export interface LazySandbox {
+  /** The sandbox, found or started at the first call (once; a failed start is tried again). */
+  start(): Promise<SharedSandbox>;
+  /** The sandbox once `start` gave it. */
+  current(): SharedSandbox | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded sandbox as a runtime holds it: `sharedSandbox` at the first `start`, which the
+ * service client calls at its first request, so a command that asks the service nothing (`approvals
+ * list` with nothing due) neither starts nor loads a sandbox. `onStart` runs once it answers.
+ */
+export function lazySandbox(
+  config: Config,
+  options: SharedSandboxOptions,
+  onStart: (sandbox: SharedSandbox) => Promise<void>,
+): LazySandbox {
+  let starting: Promise<SharedSandbox> | undefined;
+  let started: SharedSandbox | undefined;
+  return {
+    start: () => {
+      if (starting !== undefined) return starting;
+      const attempt = sharedSandbox(config, options).then(async (sandbox) => {
+        try {
+          await onStart(sandbox);
+        } catch (error) {
+          await sandbox.close();
+          throw error;
+        }
+        started = sandbox;
+        return sandbox;
+      });
+      starting = attempt;
+      attempt.catch(() => {
+        if (starting === attempt) starting = undefined;
+      });
+      return attempt;
+    },
+    current: () => started,
+    close: async () => {
+      const sandbox = await starting?.catch(() => undefined);
+      starting = undefined;
+      started = undefined;
+      await sandbox?.close();
     },
   };
 }

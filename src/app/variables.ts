@@ -4,17 +4,22 @@
  * `bankops config check` shows each one's value in force, secrets masked.
  */
 
+import { isLoopback } from '../core/loopback.js';
+import { defaultPolicyPath } from '../core/policy/default-path.js';
 import { describeDatabase } from '../core/store/postgres/url.js';
 
 export type VariableGroup = 'service' | 'slack' | 'mcp' | 'database' | 'cli';
+
+/** The environment a configuration is read from. */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface Variable {
   name: string;
   group: VariableGroup;
   /** One line: what it does. */
   what: string;
-  /** What applies when it is unset, in words. */
-  otherwise: string;
+  /** What applies when it is unset, in words (in this environment, when that depends on it). */
+  otherwise: string | ((env: Env) => string);
   /** A credential: never shown, only whether it is set. */
   secret?: true;
   /** How its value is shown when part of it is secret (a URL's password). */
@@ -22,12 +27,43 @@ export interface Variable {
 }
 
 export const GROUP_TITLES: Readonly<Record<VariableGroup, string>> = {
-  service: 'Service (unset: the embedded sandbox)',
+  service: 'Service',
   slack: 'Slack',
   mcp: 'MCP',
   database: 'Database, policy and approvals',
   cli: 'CLI and logs',
 };
+
+/** A variable's value, trimmed; undefined when unset or empty. */
+export const settingOf = (env: Env, name: string): string | undefined => {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+};
+
+/** A group's title as the environment makes it: the service is the embedded sandbox without a URL. */
+export function groupTitle(group: VariableGroup, env: Env): string {
+  if (group === 'service' && settingOf(env, 'BANKOPS_BASE_URL') === undefined)
+    return `${GROUP_TITLES.service} (BANKOPS_BASE_URL unset: the embedded sandbox)`;
+  return GROUP_TITLES[group];
+}
+
+/** What applies when `variable` is unset, in this environment. */
+export const otherwiseOf = (variable: Variable, env: Env): string =>
+  typeof variable.otherwise === 'string' ? variable.otherwise : variable.otherwise(env);
+
+/** A service credential left unset: the sandbox's, unless the URL names a service that is not one here. */
+function credential(env: Env): string {
+  const url = settingOf(env, 'BANKOPS_BASE_URL');
+  let sandboxHere = url === undefined;
+  try {
+    sandboxHere ||= isLoopback(url);
+  } catch {
+    // not a URL: config check names the mistake
+  }
+  return sandboxHere
+    ? "the sandbox's"
+    : 'required with BANKOPS_BASE_URL, unless it is a bankops sandbox on this machine';
+}
 
 /** `postgres at host:port/db`: never the user's password nor the query string. */
 function shownDatabase(url: string): string {
@@ -49,16 +85,16 @@ export const VARIABLES: readonly Variable[] = [
     name: 'BANKOPS_API_KEY',
     group: 'service',
     what: 'x-api-key for the service',
-    otherwise: "the sandbox's",
+    otherwise: credential,
     secret: true,
   },
-  { name: 'BANKOPS_PRODUCT_ID', group: 'service', what: 'x-product-id', otherwise: "the sandbox's" },
-  { name: 'BANKOPS_USER_ID', group: 'service', what: 'x-user-id', otherwise: "the sandbox's" },
+  { name: 'BANKOPS_PRODUCT_ID', group: 'service', what: 'x-product-id', otherwise: credential },
+  { name: 'BANKOPS_USER_ID', group: 'service', what: 'x-user-id', otherwise: credential },
   {
     name: 'BANKOPS_COMPANY_ID',
     group: 'service',
     what: 'company id, also the default companyCode',
-    otherwise: "the sandbox's",
+    otherwise: credential,
   },
   {
     name: 'BANKOPS_USER_EMAIL',
@@ -178,13 +214,16 @@ export const VARIABLES: readonly Variable[] = [
     name: 'BANKOPS_FINGERPRINT_KEY_FILE',
     group: 'database',
     what: 'key for fingerprints of secret inputs (64+ hex, not world-readable), shared by replicas',
-    otherwise: 'bankops.key beside the database, made at first start (required with PostgreSQL)',
+    otherwise: (env) =>
+      settingOf(env, 'BANKOPS_DATABASE_URL') === undefined
+        ? 'bankops.key beside the database, made at first start'
+        : 'required with BANKOPS_DATABASE_URL',
   },
   {
     name: 'BANKOPS_POLICY',
     group: 'database',
     what: 'policy file: roles, approval rules, MCP keys',
-    otherwise: 'policy/default.yaml',
+    otherwise: () => `the shipped ${defaultPolicyPath()}`,
   },
   {
     name: 'BANKOPS_APPROVAL_TTL_SECONDS',

@@ -1,46 +1,53 @@
+import { GROUP_TITLES, groupTitle, VARIABLES, type VariableGroup } from '../app/variables.js';
 import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.js';
-import { packageVersion } from '../core/version.js';
+import { packageVersion } from '../core/package-root.js';
 import { didYouMean } from '../present/suggest.js';
+import { type CommandName, overviewLines } from './commands/table.js';
 import { type CliIo, EXIT, err, errorLine, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
+import { wrapLine } from './render/text.js';
 
-export const HELP = `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
+/** One line of the overview: the usage padded to a column, then what it does. */
+const row = (usage: string, what: string, column: number): string =>
+  usage.length + 2 <= column
+    ? `  ${usage.padEnd(column - 2)}${what}`
+    : `  ${usage}\n  ${' '.repeat(column - 2)}${what}`;
+
+/** Every variable of app/variables.ts by group, each with its line, wrapped to 100 columns. */
+function environment(): string {
+  const column = 6 + Math.max(...VARIABLES.map((v) => v.name.length));
+  return (Object.keys(GROUP_TITLES) as VariableGroup[])
+    .map((group) => {
+      const lines = VARIABLES.filter((v) => v.group === group).flatMap((v) =>
+        wrapLine(`    ${v.name.padEnd(column - 4)}${v.what}`, 100, ' '.repeat(column)),
+      );
+      return `  ${groupTitle(group, {})}\n${lines.join('\n')}`;
+    })
+    .join('\n');
+}
+
+/** `bankops --help`: the commands from the command table, the variables from app/variables.ts. */
+function overview(): string {
+  const lines: [string, string][] = [
+    ...overviewLines(),
+    ['bankops help [<command> | <tool>]', 'help for a command or a tool'],
+    ['bankops --version', 'print the version'],
+  ];
+  const column = 59;
+  return `bankops: chat-ops, MCP tools and CLI for the banking, card-issuing and notification service
 
 Usage:
-  bankops tools [--toolsets <a,b>] [--read-only] [--json]  list the tools
-  bankops call <tool> [key=value ...] [--as <name>]        run a tool (policy, approvals, audit)
-  bankops approvals list|show|approve|reject|cancel        decide on pending approvals
-  bankops audit tail|verify|export                         read and check the audit log
-  bankops alerts add|list|remove                           balance alerts posted to Slack
-  bankops people enroll|passkeys|revoke-passkey            people's passkeys, for step-up approvals
-  bankops sandbox [--port <port>]                          serve the sandbox of the service
-  bankops sandbox status|reset|clock|faults|rates          drive the sandbox in use
-  bankops mcp [--toolsets <a,b>] [--read-only]             serve MCP on stdio to an assistant
-  bankops serve [--port <port>] [--read-only]              serve MCP over HTTP, Slack, events
-  bankops db migrate [--url <postgres://…>]                bring the database to this schema
-  bankops db copy --to <postgres://…>                      move the SQLite data to PostgreSQL
-  bankops db backup <file> [--force]                       a consistent copy of the database
-  bankops config check                                     the configuration in force, and gaps
-  bankops completion bash|zsh|fish                         a shell completion script
-  bankops help [<command> | <tool>]                        help for a command or a tool
-  bankops --version                                        print the version
+${lines.map(([usage, what]) => row(usage, what, column)).join('\n')}
 
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
 the database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands; while
 bankops sandbox or bankops serve (npm start) runs, they use the sandbox it serves.
 
-Environment:
-  BANKOPS_BASE_URL, BANKOPS_API_KEY, BANKOPS_PRODUCT_ID, BANKOPS_USER_ID, BANKOPS_COMPANY_ID
-                      the service and its credentials (all four required with a base URL)
-  BANKOPS_PROGRAM_CODE, BANKOPS_AGENT_CODE, BANKOPS_SUBAGENT_CODE
-                      defaults for tool inputs
-  BANKOPS_DB          database file (audit log, approvals); the embedded sandbox keeps its
-                      state beside it (bankops.sandbox.db)
-  BANKOPS_POLICY      policy file (default: the shipped policy/default.yaml)
-  BANKOPS_ACTOR       who is acting at the CLI (default: the OS user; --as overrides)
-  BANKOPS_PUBLIC_URL  where people reach bankops serve (https): passkey links point there
-  BANKOPS_OUTPUT      text or json: call, approvals and audit print for people on a terminal and
-                      JSON otherwise (or with --json); this forces either
+Environment (bankops config check shows what is in force, secrets masked):
+${environment()}
 `;
+}
+
+export const HELP = overview();
 
 type Status = number | 'running';
 
@@ -49,7 +56,7 @@ type Status = number | 'running';
  * `bankops mcp` does not load what only `serve` needs.
  */
 const COMMANDS: Record<
-  string,
+  CommandName,
   () => Promise<{ run(args: string[]): Status | Promise<Status>; help: string }>
 > = {
   tools: async () => {
@@ -103,8 +110,8 @@ const COMMANDS: Record<
 };
 
 /** The command of that name; only the table's own entries (`help constructor` names none). */
-function commandNamed(name: string | undefined): (typeof COMMANDS)[string] | undefined {
-  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+function commandNamed(name: string | undefined): (typeof COMMANDS)[CommandName] | undefined {
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? COMMANDS[name as CommandName] : undefined;
 }
 
 async function dispatch(argv: string[]): Promise<Status> {

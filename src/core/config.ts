@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { CodedError, ErrorCode } from './errors.js';
 import { issueWords } from './input-words.js';
+import { isLoopback } from './loopback.js';
 import { optional } from './optional.js';
 import { readPostgresUrl } from './store/postgres/url.js';
 
@@ -179,13 +180,6 @@ export class ConfigError extends CodedError {
     });
     this.name = 'ConfigError';
   }
-}
-
-/** `http://127.0.0.1:4010`, `http://localhost:…`, `http://[::1]:…`. */
-export function isLoopback(url: string | undefined): boolean {
-  if (url === undefined) return false;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function defaultDataDir(env: Record<string, string | undefined>): string {

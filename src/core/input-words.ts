@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { closest } from './unknown-fields.js';
+import { meant } from './meant.js';
 
 /**
  * zod's issues in our words, for every front end: "must be more than 0", not "Too small: expected
@@ -34,30 +34,12 @@ const shown = (value: unknown): string => {
 const orList = (values: readonly string[]): string =>
   values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
-/**
- * The allowed values a typed one most likely meant: the same but for case, one it begins or
- * ends (`GOODS` → `GOODS_PURCHASED`), or one a typo away.
- */
-function meantValues(typed: string, allowed: readonly string[]): string[] {
-  const lower = typed.trim().toLowerCase();
-  if (lower === '') return [];
-  const same = allowed.filter((v) => v.toLowerCase() === lower);
-  if (same.length > 0) return same;
-  const parts = allowed.filter((v) => {
-    const words = v.toLowerCase().split(/[_\s-]+/);
-    return words.includes(lower) || (lower.length >= 3 && v.toLowerCase().startsWith(lower));
-  });
-  if (parts.length > 0) return parts.slice(0, 3);
-  const near = closest(typed, allowed);
-  return near === undefined ? [] : [near];
-}
-
 function enumWords(issue: Issue & { values?: readonly unknown[] }): string | undefined {
   const values = (issue.values ?? []).map(String);
   if (values.length === 0) return undefined;
   const typed = typeof issue.input === 'string' ? issue.input : undefined;
-  const meant = typed === undefined ? [] : meantValues(typed, values);
-  const hint = meant.length === 0 ? '' : `; did you mean ${orList(meant)}?`;
+  const close = typed === undefined || typed.trim() === '' ? [] : meant(typed.trim(), values);
+  const hint = close.length === 0 ? '' : `; did you mean ${orList(close)}?`;
   if (values.length === 1) return `must be ${values[0]}${typed === undefined ? '' : `, got ${shown(typed)}`}`;
   const allowed =
     values.length <= LISTED

@@ -1,10 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';
 import type { Executor } from '../core/executor.js';
+import { packageVersion } from '../core/package-root.js';
 import type { Actor } from '../core/policy/types.js';
 import type { Registry } from '../core/registry.js';
 import type { Toolset } from '../core/tool.js';
-import { packageVersion } from '../core/version.js';
 import { CONFIRM_TIMEOUT_MS } from './confirm.js';
 import { catalogOf, offeredTools, type ToolCatalog, type ToolListing } from './listing.js';
 import { progressCounter } from './progress.js';

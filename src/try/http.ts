@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { isLoopback } from '../core/config.js';
 import { CodedError } from '../core/errors.js';
 import { header, readJsonBody, sendJson } from '../core/http-server.js';
+import { isLoopback } from '../core/loopback.js';
 import type { Outcome, WorkspaceActions } from './actions.js';
 import { TRY_PATH } from './availability.js';
 import type { SandboxClockControl } from './clock.js';

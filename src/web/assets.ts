@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../core/package-root.js';
 
 /**
  * The pages' script (the browser half of @simplewebauthn, bundled) and stylesheet, served by
@@ -12,16 +11,12 @@ export interface Assets {
   css: Buffer;
 }
 
-// src/web/ and dist/web/ sit at the same depth below the package root.
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BUILT = join(ROOT, 'dist', 'web-assets');
-
 /** Bundles browser/passkey-page.ts like scripts/bundle-web.mjs does (esbuild is a dev dependency). */
 async function bundleFromSource(): Promise<Assets> {
-  const { bundleWebAssets } = (await import(join(ROOT, 'scripts', 'web-assets.mjs'))) as {
+  const { bundleWebAssets } = (await import(packageFile('scripts', 'web-assets.mjs'))) as {
     bundleWebAssets: (root: string) => Promise<{ script: string; css: string }>;
   };
-  const built = await bundleWebAssets(ROOT);
+  const built = await bundleWebAssets(packageFile());
   return { script: Buffer.from(built.script), css: Buffer.from(built.css) };
 }
 
@@ -29,8 +24,8 @@ let loading: Promise<Assets> | undefined;
 
 export function loadAssets(): Promise<Assets> {
   loading ??= (async () => {
-    const script = join(BUILT, 'passkey-page.js');
-    const css = join(BUILT, 'page.css');
+    const script = packageFile('dist', 'web-assets', 'passkey-page.js');
+    const css = packageFile('dist', 'web-assets', 'page.css');
     if (existsSync(script) && existsSync(css))
       return { script: readFileSync(script), css: readFileSync(css) };
     return bundleFromSource();

@@ -215,7 +215,24 @@ describe('who may scrape, and what health says', () => {
     });
     const ready = await fetch(`${serve.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ready: true });
+    expect(await ready.json()).toEqual({ ready: true, started: true, database: 'ok', schema: 'current' });
+    const live = await fetch(`${serve.url}/livez`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ alive: true });
+  });
+
+  it('is not ready on a database a newer bankops migrated, and ready again once it is this version’s', async () => {
+    const ahead = c.db.prepare('INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)');
+    ahead.run('zz/999-from-a-newer-bankops', new Date().toISOString());
+    try {
+      const ready = await fetch(`${serve.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toEqual({ ready: false, started: true, database: 'ok', schema: 'ahead' });
+      expect((await fetch(`${serve.url}/livez`)).status).toBe(200);
+    } finally {
+      c.db.prepare('DELETE FROM schema_migrations WHERE name = ?').run('zz/999-from-a-newer-bankops');
+    }
+    expect((await fetch(`${serve.url}/readyz`)).status).toBe(200);
   });
 
   it('answers 503 with the database unreachable once the database is closed, and the scrape says so and counts the audit entries waiting', async () => {
@@ -233,6 +250,10 @@ describe('who may scrape, and what health says', () => {
       const health = await fetch(`${served.url}/healthz`);
       expect(health.status).toBe(503);
       expect(await health.json()).toMatchObject({ status: 'unhealthy', database: 'unreachable' });
+      const ready = await fetch(`${served.url}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({ ready: false, database: 'unreachable' });
+      expect((await fetch(`${served.url}/livez`)).status).toBe(200);
       expect((await scrape(served.url)).value('bankops_database_up')).toBe(0);
       // A read still answers; its audit entry waits for the database, and the scrape counts it.
       const read = await broken.runtime.executor.execute({

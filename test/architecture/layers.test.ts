@@ -45,6 +45,7 @@ const CORE_PUBLIC = new Set([
   'input-words.ts',
   'log.ts',
   'optional.ts',
+  'package-root.ts',
   'passkeys/index.ts',
   'payees.ts',
   'policy/mcp-keys.ts',
@@ -59,7 +60,6 @@ const CORE_PUBLIC = new Set([
   'tool.ts',
   'toolset.ts',
   'unknown-fields.ts',
-  'version.ts',
   'webhooks.ts',
 ]);
 /** Each backend's one door for the front end's own tables, and the core modules it may open. */

@@ -99,4 +99,35 @@ describe('.env.example and bankops config check', () => {
     expect(bad.json.problems).toContain('SLACK_APP_TOKEN: must be an app-level token (xapp-…)');
     expect(JSON.stringify(bad.json)).not.toContain('nope');
   });
+
+  it('says what applies to what is unset as the environment makes it', async () => {
+    const text = { ...home.env, BANKOPS_OUTPUT: 'text', COLUMNS: '100' };
+    const embedded = await runCliHere(['config', 'check'], text);
+    expect(embedded.stdout).toMatch(/^Service \(BANKOPS_BASE_URL unset: the embedded sandbox\)$/m);
+    expect(embedded.stdout).toMatch(/^ {2}BANKOPS_API_KEY +unset: the sandbox's$/m);
+    expect(embedded.stdout).toMatch(/^ {2}BANKOPS_POLICY +unset: the shipped \/\S+\/policy\/default\.yaml$/m);
+    const service = await runCliHere(['config', 'check'], {
+      ...text,
+      BANKOPS_BASE_URL: 'https://api.service.example',
+    });
+    expect(service.stdout).toMatch(/^Service$/m);
+    expect(service.stdout).not.toContain('embedded sandbox');
+    expect(service.stdout).toMatch(/^ {2}BANKOPS_API_KEY +unset: required with BANKOPS_BASE_URL/m);
+  });
+});
+
+describe("README's configuration table", () => {
+  it('lists exactly the variables bankops reads (src/app/variables.ts)', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## Policy, approvals'));
+    const rows = [...section.matchAll(/^\| (.*?) \|/gm)].map((m) => m[1] ?? '');
+    const listed = rows.flatMap((cell) => [...cell.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]));
+    expect([...listed].sort()).toEqual(VARIABLES.map((v) => v.name).sort());
+  });
+
+  it("and docs/slack.md's lists the Slack group's", () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'slack.md'), 'utf8');
+    const listed = [...doc.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
+    for (const v of VARIABLES.filter((v) => v.group === 'slack')) expect(listed, v.name).toContain(v.name);
+  });
 });

@@ -164,7 +164,7 @@ async function openRawSession(key: string, url = mcp.url): Promise<Record<string
 
 /** Makes the next banking call of the embedded sandbox take `latencyMs`. */
 async function slowNextBankingCall(latencyMs: number): Promise<void> {
-  const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+  const fault = await fetch(`${(await runtime.embedded!.start()).url}/_sandbox/faults`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ path: '/svc/banking/*', latencyMs, times: 1 }),
@@ -492,7 +492,9 @@ describe('MCP over Streamable HTTP', () => {
       );
       expect(after.status).toBe(404);
     } finally {
-      await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, { method: 'DELETE' }).catch(() => undefined);
+      await fetch(`${(await runtime.embedded!.start()).url}/_sandbox/faults`, { method: 'DELETE' }).catch(
+        () => undefined,
+      );
       await graceful.close();
     }
   });
@@ -616,7 +618,7 @@ describe('MCP over Streamable HTTP', () => {
       expect((await listOn(first)).status).toBe(404);
       expect((await listOn(third)).status).toBe(200);
       // Busy: both sessions of the key are answering a tool call. Nothing can be ended for a new one.
-      const fault = await fetch(`${runtime.sandbox!.url}/_sandbox/faults`, {
+      const fault = await fetch(`${(await runtime.embedded!.start()).url}/_sandbox/faults`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ path: '/svc/banking/*', latencyMs: 1_000, times: 2 }),

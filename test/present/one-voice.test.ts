@@ -116,6 +116,18 @@ describe('one voice for the failure kinds, CLI, MCP and Slack', () => {
     allSay(words, "is not an ISO 4217 currency code, got 'XYZ'");
   });
 
+  it('invalid: the value meant by the words typed in another order, and the field meant by a word of it', async () => {
+    const result = await core.call('create_payout', {
+      ...PAYOUT,
+      purposeCode: 'purchased goods',
+      account: 'acc_usd_0001',
+    });
+    expect(result.status).toBe('invalid');
+    const words = said(result);
+    allSay(words, "got 'purchased goods'; did you mean GOODS_PURCHASED?");
+    allSay(words, 'unknown field; did you mean sourceAccountId?');
+  });
+
   it('refused by the policy: the reason, people by name', async () => {
     const denied = await core.executor.execute({
       tool: 'get_balances',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { meant } from '../../src/core/meant.js';
 import { inputJsonSchema } from '../../src/core/registry.js';
 import { inputFromArgs } from '../../src/present/args.js';
-import { didYouMean, suggestions } from '../../src/present/suggest.js';
+import { didYouMean } from '../../src/present/suggest.js';
 import { argsOf, toolHelp } from '../../src/present/tool-help.js';
 import { createRegistry } from '../../src/tools/index.js';
 
@@ -65,13 +66,24 @@ describe('help for every tool', () => {
 describe('did you mean', () => {
   const names = registry.names();
   it('names the tool two edits away, or the tools sharing the words typed', () => {
-    expect(suggestions('creat_payout', names)).toEqual(['create_payout']);
-    expect(suggestions('balances', names)).toEqual(['get_balances']);
-    expect(suggestions('get_card_b', names)).toEqual(
+    expect(meant('creat_payout', names)).toEqual(['create_payout']);
+    expect(meant('balances', names)).toEqual(['get_balances']);
+    expect(meant('get_card_b', names)).toEqual(
       expect.arrayContaining(['get_card_details_b', 'get_card_configuration_b']),
     );
-    expect(suggestions('xyzzy', names)).toEqual([]);
+    expect(meant('xyzzy', names)).toEqual([]);
     expect(didYouMean('cal', ['call', 'tools'])).toBe('did you mean call?');
     expect(didYouMean('payout', names)).toBe('did you mean get_payout, quote_payout or create_payout?');
+  });
+
+  it('finds the words typed in another order, and a value containing a word typed', () => {
+    expect(meant('balances_get', names)).toEqual(['get_balances']);
+    expect(meant('payout create', names)).toEqual(['create_payout']);
+    const purposes = ['GOODS_PURCHASED', 'SERVICES_RENDERED', 'SALARY_PAYMENT', 'TAX_PAYMENT'];
+    expect(meant('purchased goods', purposes)).toEqual(['GOODS_PURCHASED']);
+    expect(meant('purchase', purposes)).toEqual(['GOODS_PURCHASED']);
+    expect(meant('payment', purposes)).toEqual(['TAX_PAYMENT', 'SALARY_PAYMENT']);
+    expect(meant('account', ['sourceAccountId', 'amount', 'beneficiaryId'])).toEqual(['sourceAccountId']);
+    expect(meant('xyzzy', purposes)).toEqual([]);
   });
 });

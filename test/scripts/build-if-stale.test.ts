@@ -37,8 +37,15 @@ describe('build-if-stale', () => {
     file('dist/mcp-bundle/bankops-mcp.mjs', 50);
     expect(due()).toBe(1);
     file('dist/web-assets/passkey-page.js', 50);
+    expect(due()).toBe(1);
+    file('dist/default-policy.json', 50);
     expect(due()).toBe(0);
     file('src/cli/main.ts', 10);
+    expect(due()).toBe(1);
+    // The shipped policy is decoded at build: an edit of it is due a build too.
+    file('src/cli/main.ts', 60);
+    expect(due()).toBe(0);
+    file('policy/default.yaml', 10);
     expect(due()).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../../core/http-server.js';
 import { optional } from '../../core/optional.js';
+import type { SchemaState } from '../../core/store/backend.js';
 import type { Storage } from '../../core/store/index.js';
 import { within } from '../../core/within.js';
 import { bearerKey, CHALLENGE } from '../../mcp/http/auth.js';
@@ -11,6 +12,7 @@ import type { ServeMetrics } from './metrics.js';
 export const METRICS_PATH = '/metrics';
 export const HEALTH_PATH = '/healthz';
 export const READY_PATH = '/readyz';
+export const LIVE_PATH = '/livez';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -27,7 +29,9 @@ export interface OperationsOptions {
   auditWaiting?: () => number;
   /** Migrations done and the first catch-up of the approval feed behind us. */
   ready: () => boolean;
-  /** How long `/healthz` and `/metrics` wait for the database (default `HEALTH_DEADLINE_MS`). */
+  /** The database's schema against this bankops (`/readyz`), asked of the database at each probe. */
+  schema: () => Promise<SchemaState>;
+  /** How long `/healthz`, `/readyz` and `/metrics` wait for the database (default `HEALTH_DEADLINE_MS`). */
   healthDeadlineMs?: number;
   /**
    * Whether the database answers within the deadline, asked of the database itself (PostgreSQL:
@@ -60,7 +64,7 @@ function allowed(req: IncomingMessage, res: ServerResponse, key: string | undefi
 }
 
 /**
- * How long `/healthz` and a scrape of `/metrics` wait for the database: they must answer even when
+ * How long `/healthz`, `/readyz` and a scrape of `/metrics` wait for the database: they must answer even when
  * the network to it silently stops carrying packets (a statement then waits for the pool's query
  * timeout): the database is then said down.
  */
@@ -88,9 +92,17 @@ async function answersWithin(asked: Promise<boolean>, deadlineMs: number): Promi
   );
 }
 
-/** `/metrics`, `/healthz` and `/readyz` of `bankops serve` (docs/operations.md). */
+/**
+ * `/metrics`, `/livez`, `/readyz` and `/healthz` of `bankops serve` (docs/operations.md), by the
+ * names Kubernetes gives its own: `/livez` says the process answers and never asks the database (a
+ * liveness probe there does not restart replicas during a database outage); `/readyz` says it can
+ * serve; `/healthz` keeps what it said before `/livez` and `/readyz` took these meanings.
+ */
 export function operationsRoutes(options: OperationsOptions): Record<string, Handler> {
   const { metrics, storage } = options;
+  const deadline = options.healthDeadlineMs ?? HEALTH_DEADLINE_MS;
+  const databaseUp = (): Promise<boolean> =>
+    answersWithin(options.databaseUp?.(deadline) ?? storageReads(storage), deadline);
   return {
     [METRICS_PATH]: async (req, res) => {
       req.resume();
@@ -108,8 +120,7 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
     [HEALTH_PATH]: async (req, res) => {
       req.resume();
       const running = options.running();
-      const deadline = options.healthDeadlineMs ?? HEALTH_DEADLINE_MS;
-      const up = await answersWithin(options.databaseUp?.(deadline) ?? storageReads(storage), deadline);
+      const up = await databaseUp();
       const last = metrics.slackLast;
       sendJson(res, up ? 200 : 503, {
         status: up ? 'ok' : 'unhealthy',
@@ -125,10 +136,27 @@ export function operationsRoutes(options: OperationsOptions): Record<string, Han
               },
       });
     },
+    [LIVE_PATH]: async (req, res) => {
+      req.resume();
+      sendJson(res, 200, { alive: true });
+    },
     [READY_PATH]: async (req, res) => {
       req.resume();
-      const ready = options.ready();
-      sendJson(res, ready ? 200 : 503, { ready });
+      const started = options.ready();
+      const [up, schema] = await Promise.all([
+        databaseUp(),
+        within(options.schema(), deadline).then(
+          (answered) => answered?.value ?? 'unknown',
+          () => 'unknown' as const,
+        ),
+      ]);
+      const ready = started && up && schema === 'current';
+      sendJson(res, ready ? 200 : 503, {
+        ready,
+        started,
+        database: up ? 'ok' : 'unreachable',
+        schema,
+      });
     },
   };
 }

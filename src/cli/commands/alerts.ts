@@ -11,6 +11,7 @@ import { listBalanceAlerts } from '../../tools/alerts/list-balance-alerts.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
+import { checkSubcommand } from './table.js';
 
 export const ALERTS_HELP = `Usage:
   bankops alerts add balance <CUR> below <amount> --channel <id> [--as <name>] [--json]
@@ -36,8 +37,6 @@ create_balance_alert, list_balance_alerts and delete_balance_alert (bankops call
 Exit status: 0 done, 1 the service could not be read, 2 usage, invalid input or unknown id,
 3 refused by the policy.
 `;
-
-const SUBCOMMANDS = ['add', 'list', 'remove'];
 
 const record = (alert: AlertView) => ({
   id: alert.id,
@@ -174,7 +173,7 @@ export async function alertsCommand(args: string[]): Promise<number> {
     out(ALERTS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!SUBCOMMANDS.includes(sub)) throw new UsageError(`unknown alerts command '${sub}'`, ALERTS_HELP);
+  checkSubcommand('alerts', sub, ALERTS_HELP);
   if (values.channel !== undefined && sub !== 'add')
     throw new UsageError(`--channel belongs to alerts add, not alerts ${sub}`, ALERTS_HELP);
   const mode = outputMode(values.json);

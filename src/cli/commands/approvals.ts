@@ -16,6 +16,7 @@ import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
+import { checkSubcommand } from './table.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
@@ -74,7 +75,6 @@ async function stepUpLink(runtime: Runtime, id: string, decider: Actor, mode: Ou
   return EXIT.stepUp;
 }
 
-const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'];
 /** `--sent`, `--not-sent`, `--retry`: what a person found at the service, as the engine takes it. */
 const SETTLE = { sent: 'succeeded', 'not-sent': 'failed', retry: 'retry' } as const;
 
@@ -136,16 +136,13 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     out(APPROVALS_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!SUBCOMMANDS.includes(sub)) {
-    const hint = didYouMean(sub, SUBCOMMANDS);
-    throw new UsageError(
-      `unknown approvals command '${sub}'${hint === '' ? '' : `; ${hint}`}`,
-      APPROVALS_HELP,
-    );
-  }
+  checkSubcommand('approvals', sub, APPROVALS_HELP);
   const state = values.state;
   if (state !== undefined && !(APPROVAL_STATES as readonly string[]).includes(state)) {
-    throw new UsageError(`--state must be one of ${APPROVAL_STATES.join(', ')}`);
+    const hint = didYouMean(state, APPROVAL_STATES);
+    throw new UsageError(
+      `--state must be one of ${APPROVAL_STATES.join(', ')}${hint === '' ? '' : `; ${hint}`}`,
+    );
   }
   const id = positionals[0];
   if (sub !== 'list' && id === undefined)

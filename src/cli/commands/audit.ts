@@ -5,10 +5,10 @@ import { optional } from '../../core/optional.js';
 import { verifySignatures } from '../../core/passkeys/index.js';
 import { type ColumnOf, limitColumns, type OutputDocument, tableOf } from '../../present/output/index.js';
 import { actorName } from '../../present/people.js';
-import { didYouMean } from '../../present/suggest.js';
 import { cliConfig } from '../config.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { outputMode, printDocument } from '../output.js';
+import { checkSubcommand } from './table.js';
 
 export const AUDIT_HELP = `Usage:
   bankops audit tail [-n <count>] [--json]
@@ -75,8 +75,6 @@ async function checkSignatures(audit: AuditLog): Promise<boolean> {
   return report.failures.length === 0;
 }
 
-const AUDIT_COMMANDS = ['tail', 'verify', 'export'];
-
 export async function auditCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { values } = parseArgs({
@@ -96,10 +94,7 @@ export async function auditCommand(args: string[]): Promise<number> {
     out(AUDIT_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!AUDIT_COMMANDS.includes(sub)) {
-    const hint = didYouMean(sub, AUDIT_COMMANDS);
-    throw new UsageError(`unknown audit command '${sub}'${hint === '' ? '' : `; ${hint}`}`, AUDIT_HELP);
-  }
+  checkSubcommand('audit', sub, AUDIT_HELP);
   // The audit log needs no service: open the database alone.
   const opened = await openBackend(cliConfig());
   try {

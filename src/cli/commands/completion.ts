@@ -2,6 +2,7 @@ import type { Registry } from '../../core/registry.js';
 import { toolHelp } from '../../present/tool-help.js';
 import { createRegistry } from '../../tools/index.js';
 import { EXIT, out, UsageError } from '../io.js';
+import { COMMAND_NAMES, commandEntry } from './table.js';
 
 export const COMPLETION_HELP = `Usage: bankops completion bash|zsh|fish
 
@@ -14,51 +15,24 @@ and help, and a tool's fields (key=) after its name, from the registry, as banko
   fish   bankops completion fish > ~/.config/fish/completions/bankops.fish
 `;
 
-/** What follows each command word: its subcommands (or, for call and help, the tools). */
-const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = {
-  approvals: ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'],
-  audit: ['tail', 'verify', 'export'],
-  alerts: ['add', 'list', 'remove'],
-  sandbox: ['status', 'reset', 'clock', 'faults', 'rates'],
-  config: ['check'],
-  db: ['migrate', 'copy', 'backup'],
-  completion: ['bash', 'zsh', 'fish'],
-};
-const COMMANDS = [
-  'tools',
-  'call',
-  'approvals',
-  'audit',
-  'alerts',
-  'sandbox',
-  'mcp',
-  'serve',
-  'config',
-  'db',
-  'completion',
-  'help',
-];
-const OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  call: ['--as', '--json', '--input', '--idempotency-key', '--help'],
-  approvals: ['--as', '--json', '--reason', '--state', '--limit', '--sent', '--not-sent', '--retry'],
-  audit: ['-n', '--json', '--anchor', '--since', '--tool', '--actor'],
-  alerts: ['--channel', '--as', '--json'],
-  tools: ['--toolsets', '--read-only', '--json'],
-  mcp: ['--toolsets', '--read-only', '--no-confirm', '--secret-inputs'],
-  serve: [
-    '--port',
-    '--host',
-    '--toolsets',
-    '--read-only',
-    '--no-confirm',
-    '--secret-inputs',
-    '--allowed-origin',
-    '--allowed-host',
-  ],
-  sandbox: ['--port', '--verbose', '--json'],
-  config: ['--json'],
-  db: ['--url', '--grant', '--print-grants', '--to', '--force'],
-};
+/** The command words, from the command table (and `help`, which takes a command or a tool). */
+const COMMANDS = [...COMMAND_NAMES, 'help'];
+
+/** What follows each command word: its subcommands (call and help take a tool instead). */
+const SUBCOMMANDS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  COMMAND_NAMES.flatMap((name) => {
+    const { subcommands } = commandEntry(name);
+    return subcommands === undefined ? [] : [[name, subcommands]];
+  }),
+);
+
+/** Each command's options, as its help lists them. */
+const OPTIONS: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  COMMAND_NAMES.flatMap((name) => {
+    const { options } = commandEntry(name);
+    return options === undefined ? [] : [[name, options]];
+  }),
+);
 
 /** Each tool's fields as `key=` words, nested ones dotted (`bank.accountNumber=`). */
 function toolFields(registry: Registry): [string, string[]][] {

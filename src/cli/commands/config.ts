@@ -3,7 +3,15 @@ import { type Config, ConfigError, loadServeSettings } from '../../app/config.js
 import { configuredAdmin, missingFingerprintKey, storedIn } from '../../app/database.js';
 import { readFingerprintKeyFile } from '../../app/fingerprint-key.js';
 import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
-import { GROUP_TITLES, masked, VARIABLES, type VariableGroup } from '../../app/variables.js';
+import {
+  GROUP_TITLES,
+  groupTitle,
+  masked,
+  otherwiseOf,
+  settingOf,
+  VARIABLES,
+  type VariableGroup,
+} from '../../app/variables.js';
 import { messageOf } from '../../core/errors.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
 import type { DatabaseCheck } from '../../core/store/backend.js';
@@ -38,17 +46,12 @@ interface FrontEnd {
 
 type Env = Record<string, string | undefined>;
 
-const setting = (env: Env, name: string): string | undefined => {
-  const value = env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-};
-
 function variableFields(env: Env, group: VariableGroup): Field[] {
   return VARIABLES.filter((v) => v.group === group).map((v) => {
-    const value = setting(env, v.name);
+    const value = settingOf(env, v.name);
     const text =
       value === undefined
-        ? `unset: ${v.otherwise}`
+        ? `unset: ${otherwiseOf(v, env)}`
         : v.secret === true
           ? masked(value)
           : (v.show?.(value) ?? value);
@@ -117,7 +120,7 @@ function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] 
         : {
             name: 'MCP (HTTP)',
             ready: true,
-            words: `ready: bankops serve on ${setting(env, 'BANKOPS_MCP_HOST') ?? '127.0.0.1'}, ${keys} key${keys === 1 ? '' : 's'} in the policy`,
+            words: `ready: bankops serve on ${settingOf(env, 'BANKOPS_MCP_HOST') ?? '127.0.0.1'}, ${keys} key${keys === 1 ? '' : 's'} in the policy`,
           },
   ];
   try {
@@ -187,7 +190,7 @@ export async function configCommand(args: string[]): Promise<number> {
   if (!mode.text) {
     printJson({
       variables: VARIABLES.map((v) => {
-        const value = setting(env, v.name);
+        const value = settingOf(env, v.name);
         return {
           name: v.name,
           group: v.group,
@@ -204,7 +207,7 @@ export async function configCommand(args: string[]): Promise<number> {
     const groups = Object.keys(GROUP_TITLES) as VariableGroup[];
     const blocks: Block[] = groups.map((group) => ({
       type: 'record',
-      title: GROUP_TITLES[group],
+      title: groupTitle(group, env),
       fields: variableFields(env, group),
     }));
     if (ends.length > 0) {

@@ -5,11 +5,11 @@ import { parseArgs } from 'node:util';
 import { databaseAdmin, noSqliteFile } from '../../app/database.js';
 import { fingerprintKeyPath } from '../../app/fingerprint-key.js';
 import { notConfigured } from '../../core/errors.js';
-import { didYouMean } from '../../present/suggest.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, err, out, UsageError } from '../io.js';
 import { dbCopy } from './db-copy.js';
 import { dbMigrate } from './db-migrate.js';
+import { unknownSubcommand } from './table.js';
 
 export const DB_HELP = `Usage:
   bankops db migrate [--url postgres://…] [--grant <role>]
@@ -58,10 +58,8 @@ export async function dbCommand(args: string[]): Promise<number> {
       return withDbHelp(() => dbMigrate(rest));
     case 'copy':
       return withDbHelp(() => dbCopy(rest));
-    default: {
-      const hint = didYouMean(sub, ['backup', 'migrate', 'copy']);
-      throw new UsageError(`unknown db command '${sub}'${hint === '' ? '' : `; ${hint}`}`, DB_HELP);
-    }
+    default:
+      throw unknownSubcommand('db', sub, DB_HELP);
   }
 }
 

@@ -1,22 +1,22 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { serveStdio } from '../../app/mcp-stdio.js';
 import { messageOf } from '../../core/errors.js';
+import { packageFile } from '../../core/package-root.js';
 import { parseStdioArgs, STDIO_HELP } from '../../mcp/stdio-args.js';
 import { UsageError } from '../io.js';
 
 export const MCP_HELP = STDIO_HELP;
 
-/** The bundle `npm run build` writes beside the CLI: one file, tool schemas precomputed. */
-const BUNDLE = new URL('../../mcp-bundle/bankops-mcp.mjs', import.meta.url);
-
 /**
- * The stdio server from the bundle when there is one (the built CLI), so `bankops mcp` starts as
- * fast as `node dist/mcp-bundle/bankops-mcp.mjs`; else (sources run by tests) from its module.
+ * The stdio server from the bundle `npm run build` writes (one file, tool schemas precomputed), so
+ * the built CLI's `bankops mcp` starts as fast as `node dist/mcp-bundle/bankops-mcp.mjs`; from the
+ * sources (tests), or without a build, from its module.
  */
 async function loadServer(): Promise<typeof serveStdio> {
-  if (existsSync(fileURLToPath(BUNDLE))) {
-    return ((await import(BUNDLE.href)) as { serveStdio: typeof serveStdio }).serveStdio;
+  const bundle = packageFile('dist', 'mcp-bundle', 'bankops-mcp.mjs');
+  if (!import.meta.url.endsWith('.ts') && existsSync(bundle)) {
+    return ((await import(pathToFileURL(bundle).href)) as { serveStdio: typeof serveStdio }).serveStdio;
   }
   return (await import('../../app/mcp-stdio.js')).serveStdio;
 }

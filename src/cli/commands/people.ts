@@ -3,6 +3,7 @@ import { PasskeyError } from '../../core/passkeys/index.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
+import { checkSubcommand } from './table.js';
 
 export const PEOPLE_HELP = `Usage:
   bankops people enroll <person> [--as <name>] [--json]
@@ -24,8 +25,6 @@ Enrolment and revocation are audited (event credential), with who did them.
 Exit status: 0 done, 2 usage, 3 refused (no such passkey, no public URL for passkeys).
 `;
 
-const SUBCOMMANDS = ['enroll', 'passkeys', 'revoke-passkey'];
-
 export async function peopleCommand(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   const { values, positionals } = parseArgs({
@@ -37,7 +36,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
     out(PEOPLE_HELP);
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
-  if (!SUBCOMMANDS.includes(sub)) throw new UsageError(`unknown people command '${sub}'`, PEOPLE_HELP);
+  checkSubcommand('people', sub, PEOPLE_HELP);
   const [person, name] = positionals;
   if (person === undefined || !/^[A-Za-z0-9._@:-]{1,80}$/.test(person))
     throw new UsageError(

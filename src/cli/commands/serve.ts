@@ -28,8 +28,10 @@ Runs every long-lived front end on one HTTP listener (default http://127.0.0.1:$
   /slack/events      the Slack app's Request URL (slash commands, interactivity, events), each
                      request checked against the signing secret (docs/slack.md)
   /webhooks/service  the service's event deliveries, posted to the Slack channels that subscribed
+  /livez             200 while the process answers; never asks the database (liveness probe)
+  /readyz            200 when it can serve: started, the approvals' feed caught up, the database
+                     reachable and its schema this version's; 503 saying which is not (readiness)
   /healthz           what runs, the database's and Slack's state (503 when the database fails)
-  /readyz            200 once the approvals' feed has been caught up
   /metrics           Prometheus metrics (docs/operations.md): loopback clients only, or any client
                      with "Authorization: Bearer <BANKOPS_METRICS_KEY>"
   /try/slack         with no Slack credentials, on the sandbox and a loopback address: a local
@@ -242,11 +244,12 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   }
   const stored = await servedFrom(runtime.config, runtime.backend);
   if (stored.guard !== undefined) log.warn(stored.guard);
+  const own = runtime.embedded?.current()?.own;
   const sandbox =
-    runtime.sandbox === undefined
+    own === undefined
       ? []
       : [
-          `embedded sandbox of the service on ${runtime.sandbox.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(runtime.config.databasePath)}`,
+          `embedded sandbox of the service on ${own.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(runtime.config.databasePath)}`,
           ...(stored.sandboxNote === undefined ? [] : [stored.sandboxNote]),
         ];
   const { files } = stored;

@@ -38,7 +38,8 @@ interface Call {
 }
 
 /**
- * The thread's code: the compiled module beside this one; from the sources (tests, `tsx`), the
+ * The thread's code: the compiled module beside this one (tsc's dist/core/audit/, or the CLI's bundle,
+ * which writes it beside its chunks: scripts/bundle-cli.mjs); from the sources (tests, `tsx`), the
  * TypeScript module loaded through tsx's loader, registered in that thread first.
  */
 function startThread(workerData: WriterData): Worker {

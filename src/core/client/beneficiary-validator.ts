@@ -1,4 +1,4 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 /**
  * Removes empty strings, nulls and undefined values, recursively: the spec says optional fields
@@ -72,30 +72,39 @@ function summarise(errors: readonly ErrorObject[]): string[] {
 /**
  * Compiles corridor JSON Schemas (draft 2020-12) once each and lists what a request breaks.
  * Formats and unknown keywords are left to the service: the schema comes from it and may use
- * vocabulary ajv does not know.
+ * vocabulary ajv does not know. Ajv is loaded at the first beneficiary created, not by every
+ * command that builds a client.
  */
 export class CorridorValidator {
-  private readonly ajv = new Ajv2020({
-    allErrors: true,
-    strict: false,
-    validateFormats: false,
-    addUsedSchema: false,
-    logger: false,
-  });
+  #ajv: Promise<Ajv2020> | undefined;
   private readonly compiled = new WeakMap<object, ValidateFunction>();
 
+  #loaded(): Promise<Ajv2020> {
+    this.#ajv ??= import('./ajv.js').then(
+      ({ Ajv2020 }) =>
+        new Ajv2020({
+          allErrors: true,
+          strict: false,
+          validateFormats: false,
+          addUsedSchema: false,
+          logger: false,
+        }),
+    );
+    return this.#ajv;
+  }
+
   /** Throws if the schema itself is not a usable JSON Schema. */
-  compile(schema: object): ValidateFunction {
+  async compile(schema: object): Promise<ValidateFunction> {
     const cached = this.compiled.get(schema);
     if (cached !== undefined) return cached;
-    const validate = this.ajv.compile(schema);
+    const validate = (await this.#loaded()).compile(schema);
     this.compiled.set(schema, validate);
     return validate;
   }
 
   /** The failing field paths, empty when the body matches. */
-  issues(schema: object, body: unknown): string[] {
-    const validate = this.compile(schema);
+  async issues(schema: object, body: unknown): Promise<string[]> {
+    const validate = await this.compile(schema);
     if (validate(body)) return [];
     return [...new Set(summarise(validate.errors ?? []))];
   }

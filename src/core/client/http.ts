@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Pool, errors as undiciErrors } from 'undici';
+import type { Pool, errors as UndiciErrors } from 'undici';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { issueWords } from '../input-words.js';
@@ -15,8 +15,11 @@ export type HeaderSetName = 'TOKEN' | 'USERS' | 'HB' | 'HA' | 'HA_WALLET' | 'HB2
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 export interface ClientConfig {
-  /** The service address; the spec's paths are appended to it. */
-  baseUrl: string;
+  /**
+   * The service address; the spec's paths are appended to it. A function gives it at the first
+   * request instead (the embedded sandbox starts then, not for a command that calls no service).
+   */
+  baseUrl: string | (() => Promise<string>);
   apiKey: string;
   productId: string;
   userId: string;
@@ -76,28 +79,52 @@ export interface RequestSpec<S extends z.ZodType> {
 const REQUIRES_BEARER: ReadonlySet<HeaderSetName> = new Set(['HB', 'HA', 'HA_WALLET']);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Where requests go: the pool of the base URL's origin, its path, and undici's error classes. */
+interface Target {
+  pool: Pool;
+  prefix: string;
+  errors: typeof UndiciErrors;
+}
+
 /**
  * The shared HTTP layer of the service client: one keep-alive pool per base URL, the spec's header
  * sets, an `x-request-id` on every call, the bearer token cache, envelopes, errors and safe retries.
+ * The pool (and undici with it) is made at the first request: a command that calls no service
+ * loads neither.
  */
 export class HttpClient {
-  private readonly pool: Pool;
-  private readonly prefix: string;
+  #target: Promise<Target> | undefined;
   private readonly tokens: TokenCache;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
 
   constructor(readonly config: ClientConfig) {
-    const url = new URL(config.baseUrl);
-    this.prefix = url.pathname.replace(/\/+$/, '');
-    this.pool = new Pool(url.origin, {
-      connections: config.connections ?? 16,
-      keepAliveTimeout: 10_000,
-      keepAliveMaxTimeout: 60_000,
-    });
+    // A bad address is the configuration's mistake: said at once, not at the first call.
+    if (typeof config.baseUrl === 'string') new URL(config.baseUrl);
     this.timeoutMs = config.timeoutMs ?? 30_000;
     this.maxRetries = config.maxRetries ?? 2;
     this.tokens = new TokenCache(() => this.issueToken(), config.now ?? Date.now);
+  }
+
+  /** The target, made once; a base URL that could not be had is asked for again at the next request. */
+  #targeted(): Promise<Target> {
+    if (this.#target !== undefined) return this.#target;
+    const { baseUrl, connections } = this.config;
+    const made = (async (): Promise<Target> => {
+      const url = new URL(typeof baseUrl === 'string' ? baseUrl : await baseUrl());
+      const { Pool, errors } = await import('undici');
+      const pool = new Pool(url.origin, {
+        connections: connections ?? 16,
+        keepAliveTimeout: 10_000,
+        keepAliveMaxTimeout: 60_000,
+      });
+      return { pool, prefix: url.pathname.replace(/\/+$/, ''), errors };
+    })();
+    this.#target = made;
+    made.catch(() => {
+      if (this.#target === made) this.#target = undefined;
+    });
+    return made;
   }
 
   /** Asks the token endpoint for a new bearer token (the cache calls this, single-flight). */
@@ -215,7 +242,6 @@ export class HttpClient {
     attempt: number,
   ): Promise<z.infer<S>> {
     const started = performance.now();
-    const fullPath = `${this.prefix}${spec.path}${queryString(spec.query)}`;
     const report = (extra: { httpStatus?: number; errorKind?: string }): void =>
       this.config.onResponse?.({
         operation: spec.operation,
@@ -243,6 +269,18 @@ export class HttpClient {
     const headers = this.headersFor(spec, requestId, token);
     const unsendable = unsendableHeader(headers);
     if (unsendable !== undefined) throw fail({ kind: 'not_sent', message: unsendable });
+    let target: Target;
+    try {
+      target = await this.#targeted();
+    } catch (error) {
+      throw fail({
+        kind: 'not_sent',
+        message: `the service is not there: ${messageOf(error)}`,
+        cause: error,
+      });
+    }
+    const { pool, errors: undiciErrors } = target;
+    const fullPath = `${target.prefix}${spec.path}${queryString(spec.query)}`;
 
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const controller = new AbortController();
@@ -258,7 +296,7 @@ export class HttpClient {
     let text: string;
     let retryAfter: string | undefined;
     try {
-      const response = await this.pool.request({
+      const response = await pool.request({
         path: fullPath,
         method: spec.method,
         headers,
@@ -380,6 +418,8 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    const target = this.#target;
+    if (target === undefined) return;
+    await (await target.catch(() => undefined))?.pool.close();
   }
 }

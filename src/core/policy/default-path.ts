@@ -1,10 +1,6 @@
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-root.js';
 
-/**
- * The shipped `policy/default.yaml`. This module sits at `src/core/policy/` when run from source
- * and at `dist/core/policy/` when built (tsconfig.build.json maps src → dist), the same depth
- * below the package root either way, so one relative URL serves both layouts.
- */
+/** The shipped `policy/default.yaml`, wherever the package is (sources, build, bundles, installed). */
 export function defaultPolicyPath(): string {
-  return fileURLToPath(new URL('../../../policy/default.yaml', import.meta.url));
+  return packageFile('policy', 'default.yaml');
 }

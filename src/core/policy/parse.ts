@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { issueWords } from '../input-words.js';
 import { PolicyError } from './errors.js';
+import { prebuiltDecoding } from './prebuilt.js';
 import { type Policy, PolicySchema } from './schema.js';
 
 /** `rules[2].approval.approvers`; the root is called `(policy)`. */
@@ -34,11 +35,10 @@ export function parsePolicyValue(value: unknown, source: string): Policy {
 }
 
 /** Decodes policy text: JSON for `.json` sources, YAML otherwise (duplicate keys refused in both). */
-export function parsePolicyText(text: string, source: string): Policy {
-  let value: unknown;
+export function decodePolicyText(text: string, source: string): unknown {
   try {
     // YAML 1.2 reads JSON too, and unlike JSON.parse it refuses duplicate keys.
-    value = parseYaml(text, { uniqueKeys: true, prettyErrors: true });
+    return parseYaml(text, { uniqueKeys: true, prettyErrors: true });
   } catch (error) {
     const kind = extname(source).toLowerCase() === '.json' ? 'JSON' : 'YAML';
     // The first line holds the problem and its position; the rest is an excerpt of the file.
@@ -48,6 +48,11 @@ export function parsePolicyText(text: string, source: string): Policy {
     );
     throw new PolicyError(source, [`not valid ${kind}: ${detail}`], { cause: error });
   }
+}
+
+/** Decodes (the build's decoding of the shipped policy when it is unchanged) and validates policy text. */
+export function parsePolicyText(text: string, source: string): Policy {
+  const value = prebuiltDecoding(text, source) ?? decodePolicyText(text, source);
   if (value === null || value === undefined) throw new PolicyError(source, ['the file is empty']);
   return parsePolicyValue(value, source);
 }

@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type FSWatcher, readFileSync, watch as watchFs } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { internalError } from '../errors.js';
 import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
+import { textDigest } from './prebuilt.js';
 import type { ActorEntry, Policy } from './schema.js';
 import { stepUpProblems } from './step-up.js';
 
@@ -48,7 +48,6 @@ function usable(text: string, source: string, publicUrl: string | undefined): Po
   if (problems.length > 0) throw new PolicyError(source, problems);
   return policy;
 }
-const digestOf = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * The policy in force. A reload that fails keeps the previous policy, so a typo in the file never
@@ -82,7 +81,7 @@ export class PolicyStore {
   static load(path?: string, options: PolicyStoreOptions = {}): PolicyStore {
     const file = policyPath(path);
     const text = readPolicyText(file);
-    return new PolicyStore(file, usable(text, file, options.publicUrl), digestOf(text), options);
+    return new PolicyStore(file, usable(text, file, options.publicUrl), textDigest(text), options);
   }
 
   current(): Policy {
@@ -114,7 +113,7 @@ export class PolicyStore {
       this.#lastDigest = UNREADABLE;
       return failure(error);
     }
-    this.#lastDigest = digestOf(text);
+    this.#lastDigest = textDigest(text);
     try {
       this.#policy = usable(text, this.path, this.#publicUrl);
       this.#refresh();
@@ -159,7 +158,7 @@ export class PolicyStore {
   #reloadIfChanged(onChange: (change: PolicyChange) => void): void {
     let digest: string;
     try {
-      digest = digestOf(readFileSync(this.path, 'utf8'));
+      digest = textDigest(readFileSync(this.path, 'utf8'));
     } catch {
       digest = UNREADABLE;
     }

@@ -109,6 +109,13 @@ export interface CopyResult {
 }
 
 /**
+ * The database's schema against this bankops: `current`, `behind` (restored from before a migration
+ * this version made) or `ahead` (a newer bankops migrated it since this process started: the one
+ * it would refuse at start).
+ */
+export type SchemaState = 'current' | 'behind' | 'ahead';
+
+/**
  * The one seam between bankops and its database (DESIGN decision 18): built by `openSqlite` or
  * `openPostgres` (src/core/store/<backend>/backend.ts), chosen by the composition root only
  * (src/app/database.ts). Everything above it sees these interfaces and named capabilities, never
@@ -138,5 +145,12 @@ export interface Backend {
    * transactions (`/healthz`). Absent where a read through the storage never waits on a network.
    */
   ping?(deadlineMs: number): Promise<boolean>;
+  /**
+   * The schema against this bankops (`/readyz`), read behind none of this process's transactions.
+   * PostgreSQL: its version. SQLite: whether the file holds migrations this code does not know (a
+   * process migrates the file when it opens it, so it is never behind while one runs; Slack's tables
+   * exist only where Slack ran, so missing ones say nothing).
+   */
+  schemaState(): Promise<SchemaState>;
   close(): Promise<void>;
 }

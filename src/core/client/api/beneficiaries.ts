@@ -69,9 +69,9 @@ export function beneficiariesApi(http: HttpClient) {
     return pending;
   };
 
-  const corridorIssues = (schema: CorridorJsonSchema, body: unknown): string[] => {
+  const corridorIssues = async (schema: CorridorJsonSchema, body: unknown): Promise<string[]> => {
     try {
-      return validator.issues(schema, body);
+      return await validator.issues(schema, body);
     } catch (error) {
       throw new ServiceError({
         kind: 'invalid_response',
@@ -105,7 +105,7 @@ export function beneficiariesApi(http: HttpClient) {
       const pruned = pruneEmpty(input) ?? {};
       const body = HttpClient.checkRequest('beneficiaries.create', CreateBeneficiarySchema, pruned);
       const schema = await cachedSchema(corridorOf(body), options);
-      const issues = corridorIssues(schema, body);
+      const issues = await corridorIssues(schema, body);
       if (issues.length > 0) {
         throw new ServiceError({
           kind: 'invalid_request',

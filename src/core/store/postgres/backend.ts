@@ -5,7 +5,7 @@ import { postgresCards } from './cards.js';
 import { copyIntoPostgres } from './copy.js';
 import { PgFeedSharing } from './feed-sharing.js';
 import { checkPostgres } from './inspect.js';
-import { type MigrateResult, migrate } from './migrate.js';
+import { type MigrateResult, migrate, schemaState } from './migrate.js';
 import { postgresPayees } from './payees.js';
 import { createPgPool, type PgPoolOptions, type PgStore, ping } from './pool.js';
 import { postgresStorage } from './storage.js';
@@ -85,6 +85,7 @@ export async function openPostgres(url: string, log?: Logger): Promise<PostgresB
     storesOf: async (feature) => (await feature.postgres())(store),
     threadTarget: (applicationName) => ({ kind: 'postgres', url, applicationName }),
     ping: (deadlineMs) => ping(store, deadlineMs),
+    schemaState: () => schemaState(store),
     close: async () => {
       await feedSharing.close();
       await store.pool.end();

@@ -1,4 +1,5 @@
 import { CodedError, ErrorCode } from '../../errors.js';
+import type { SchemaState } from '../backend.js';
 import { sqlState } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';
 import type { PgStore, Queryable } from './pool.js';
@@ -116,4 +117,10 @@ export async function schemaVersion(store: PgStore): Promise<number> {
   );
   if (exists.rows[0]?.t === null) return 0;
   return currentVersion(store.pool);
+}
+
+/** The schema's version against this bankops (`/readyz`): one query on the pool. */
+export async function schemaState(store: PgStore): Promise<SchemaState> {
+  const version = await schemaVersion(store);
+  return version === LATEST_VERSION ? 'current' : version > LATEST_VERSION ? 'ahead' : 'behind';
 }

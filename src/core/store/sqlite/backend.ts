@@ -4,7 +4,7 @@ import { sqliteCards } from './cards.js';
 import { type Db, openDatabase } from './database.js';
 import { checkSqlite } from './inspect.js';
 import { sqlitePayees } from './payees.js';
-import { migrateSqlite } from './schema.js';
+import { migrateSqlite, unknownMigrations } from './schema.js';
 import { sqliteStorage } from './storage.js';
 import { sqliteWebhookKeys } from './webhook-keys.js';
 
@@ -59,6 +59,7 @@ export function openSqlite(file: string): SqliteBackend {
     admin: sqliteAdmin(file),
     storesOf: async (feature) => (await feature.sqlite())(db),
     threadTarget: () => (file === ':memory:' ? undefined : { kind: 'sqlite', file }),
+    schemaState: async () => (unknownMigrations(db).length > 0 ? 'ahead' : 'current'),
     close: async () => {
       db.close();
     },

@@ -24,8 +24,15 @@ export function makeSqliteTables(db: Db): void {
   migrateSlack(db);
 }
 
-/** Every migration this code knows, as the names a fully migrated database records. */
+let known: Set<string> | undefined;
+
+/** Every migration this code knows, as the names a fully migrated database records (made once). */
 export function knownMigrations(): Set<string> {
+  known ??= madeMigrations();
+  return known;
+}
+
+function madeMigrations(): Set<string> {
   const db = openDatabase(':memory:');
   try {
     makeSqliteTables(db);
@@ -35,13 +42,18 @@ export function knownMigrations(): Set<string> {
   }
 }
 
+/** Migrations a database holds that this code does not know: a newer bankops wrote them. */
+export function unknownMigrations(db: Db): string[] {
+  const known = knownMigrations();
+  return appliedMigrations(db).filter((name) => !known.has(name));
+}
+
 /**
  * Migrations a database holds that this code does not know: a newer bankops wrote it. Refused
  * before anything changes, as on PostgreSQL.
  */
 export function refuseNewer(db: Db, file: string): void {
-  const known = knownMigrations();
-  const unknown = appliedMigrations(db).filter((name) => !known.has(name));
+  const unknown = unknownMigrations(db);
   if (unknown.length > 0) {
     throw new CodedError({
       code: ErrorCode.NotConfigured,

@@ -106,7 +106,7 @@ export function beneficiaryRoutes(ctx: SandboxContext, state: () => BankingState
       method: 'POST',
       path: PREFIX,
       idempotent: true,
-      handler: (req) => {
+      handler: async (req) => {
         const sel = parseInput(CorridorSelector, req.body);
         checkCompanyCode(ctx, sel.companyCode);
         const body = asRecord(req.body);
@@ -122,7 +122,7 @@ export function beneficiaryRoutes(ctx: SandboxContext, state: () => BankingState
         const rail = chosen !== undefined && corridor.rails.includes(chosen) ? chosen : undefined;
         // `displayName` is judged by the corridor schema alone: listed there as a non-empty string
         // but not required (the request field list's "yes" is met by accepting it when given).
-        const problems = checkAgainstCorridor(corridor, rail, body);
+        const problems = await checkAgainstCorridor(corridor, rail, body);
         if (problems.length > 0) {
           throw invalid(`beneficiary does not match the corridor schema: ${problems.join('; ')}`);
         }

@@ -1,15 +1,19 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { type Corridor, corridorSchema } from './corridors.js';
 
-// `verbose` keeps each failing keyword's schema on the error, needed to word `anyOf` failures.
-const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+// Loaded at the first beneficiary created, not by every start of the sandbox. `verbose` keeps each
+// failing keyword's schema on the error, needed to word `anyOf` failures.
+let ajv: Promise<Ajv2020> | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-function validatorFor(c: Corridor, rail: string | undefined): ValidateFunction {
+async function validatorFor(c: Corridor, rail: string | undefined): Promise<ValidateFunction> {
   const key = `${c.currency}|${c.country}|${c.entityType}|${c.paymentMethod}|${rail ?? ''}`;
   let validate = compiled.get(key);
   if (validate === undefined) {
-    validate = ajv.compile(corridorSchema(c, rail));
+    ajv ??= import('./ajv.js').then(
+      ({ Ajv2020 }) => new Ajv2020({ allErrors: true, strict: false, verbose: true }),
+    );
+    validate = (await ajv).compile(corridorSchema(c, rail));
     compiled.set(key, validate);
   }
   return validate;
@@ -63,8 +67,12 @@ function describe(e: ErrorObject): string | undefined {
 }
 
 /** Validates a beneficiary request against a corridor schema; returns the failures (empty when valid). */
-export function checkAgainstCorridor(c: Corridor, rail: string | undefined, body: unknown): string[] {
-  const validate = validatorFor(c, rail);
+export async function checkAgainstCorridor(
+  c: Corridor,
+  rail: string | undefined,
+  body: unknown,
+): Promise<string[]> {
+  const validate = await validatorFor(c, rail);
   if (validate(body)) return [];
   const messages = (validate.errors ?? []).map(describe).filter((m): m is string => m !== undefined);
   return [...new Set(messages)];

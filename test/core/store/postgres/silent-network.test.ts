@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServeMetrics } from '../../../../src/app/metrics/metrics.js';
 import { operationsRoutes } from '../../../../src/app/metrics/routes.js';
-import { migrate } from '../../../../src/core/store/postgres/migrate.js';
+import { migrate, schemaState } from '../../../../src/core/store/postgres/migrate.js';
 import { createPgPool, type PgStore, ping } from '../../../../src/core/store/postgres/pool.js';
 import { postgresStorage } from '../../../../src/core/store/postgres/storage.js';
 import { withTransaction } from '../../../../src/core/store/postgres/transaction.js';
@@ -15,7 +15,8 @@ import { TcpGate } from '../../../helpers/tcp-gate.js';
  * answers): a transaction gives up after one query timeout with the one-line error (no retry on
  * the next dead connection, no ROLLBACK waiting behind the stuck statement), and `/healthz` says
  * the database is down at its deadline, asking the pool directly (not behind this process's own
- * transactions). A real server behind a loopback proxy that stalls.
+ * transactions), and so does `/readyz`, while `/livez` never asks it. A real server behind a
+ * loopback proxy that stalls.
  */
 
 const available = await postgresAvailable();
@@ -43,6 +44,7 @@ describe.skipIf(!available)('PostgreSQL behind a network that stops answering', 
       running: () => ({ mcp: '/mcp', slack: 'off' }),
       outbox: () => undefined,
       ready: () => true,
+      schema: () => schemaState(patient),
       healthDeadlineMs: 500,
       databaseUp: (deadlineMs) => ping(patient, deadlineMs),
     });
@@ -71,6 +73,8 @@ describe.skipIf(!available)('PostgreSQL behind a network that stops answering', 
       const health = await fetch(`${base}/healthz`);
       expect(health.status).toBe(200);
       expect(performance.now() - started).toBeLessThan(500);
+      const ready = await fetch(`${base}/readyz`);
+      expect(await ready.json()).toEqual({ ready: true, started: true, database: 'ok', schema: 'current' });
     } finally {
       release();
       await holding;
@@ -99,6 +103,21 @@ describe.skipIf(!available)('PostgreSQL behind a network that stops answering', 
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ status: 'unhealthy', database: 'unreachable' });
     expect(performance.now() - started).toBeLessThan(1_200);
+
+    // Not ready, said at the same deadline; alive all the same: a liveness probe restarts nothing.
+    started = performance.now();
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({
+      ready: false,
+      started: true,
+      database: 'unreachable',
+      schema: 'unknown',
+    });
+    expect(performance.now() - started).toBeLessThan(1_200);
+    const live = await fetch(`${base}/livez`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ alive: true });
 
     started = performance.now();
     const metrics = await fetch(`${base}/metrics`);
