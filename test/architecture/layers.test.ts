@@ -44,6 +44,7 @@ const CORE_PUBLIC = new Set([
   'http-server.ts',
   'input-words.ts',
   'log.ts',
+  'loopback.ts',
   'optional.ts',
   'package-root.ts',
   'passkeys/index.ts',

@@ -75,7 +75,15 @@ export const COMMAND_TABLE = {
   },
   serve: {
     overview: [['[--port <port>] [--read-only]', 'serve MCP over HTTP, Slack, events']],
-    options: ['--port', '--host', '--allow-remote', ...SERVER_OPTIONS, '--allowed-origin', '--allowed-host'],
+    options: [
+      '--port',
+      '--host',
+      '--allow-remote',
+      ...SERVER_OPTIONS,
+      '--allowed-origin',
+      '--allowed-host',
+      '--no-try',
+    ],
   },
   db: {
     overview: [
