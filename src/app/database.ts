@@ -1,6 +1,7 @@
 import type { Config } from '../core/config.js';
 import { notConfigured } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { Backend, BackendAdmin } from '../core/store/backend.js';
 import { describeDatabase } from '../core/store/postgres/url.js';
 import { fingerprintKey, fingerprintKeyPath } from './fingerprint-key.js';
@@ -71,7 +72,7 @@ export async function databaseAdmin(
 export function configuredAdmin(config: Config, name: string, waitMs?: number): Promise<BackendAdmin> {
   return config.databaseUrl === undefined
     ? databaseAdmin({ file: config.databasePath })
-    : databaseAdmin({ url: config.databaseUrl, name, ...(waitMs === undefined ? {} : { waitMs }) });
+    : databaseAdmin({ url: config.databaseUrl, name, ...optional('waitMs', waitMs) });
 }
 
 /** The runtime role's grants as SQL, for a DBA who applies them by hand (connects to nothing). */
@@ -133,7 +134,7 @@ export async function servedFrom(
       `${config.fingerprintKeyFile}: the key that fingerprints secret inputs, shared by every replica`,
       ...(guard === undefined ? [] : [`warning: ${guard}`]),
     ],
-    ...(guard === undefined ? {} : { guard }),
+    ...optional('guard', guard),
     sandboxNote:
       "this replica's own: replicas on one database need one service, so one that takes over another's payout reaches the service that has it; run one `bankops sandbox` and set BANKOPS_BASE_URL on every replica (docs/deploy.md)",
   };

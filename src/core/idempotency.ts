@@ -44,7 +44,7 @@ export async function keyUse(
     return { conflict: `${used} (approval ${waits.id})`, replay: false };
   return {
     replay: (ran !== undefined && ran.result !== null) || waits !== undefined,
-    ...(waits === undefined ? {} : { approvalId: waits.id }),
+    ...optional('approvalId', waits?.id),
     ...optional('ran', ran),
   };
 }

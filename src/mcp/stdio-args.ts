@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { usageError } from '../core/errors.js';
+import { optional } from '../core/optional.js';
 import { TOOLSETS, type Toolset } from '../core/toolset.js';
 
 // Kept apart from stdio.ts so `bankops help mcp` and argument errors need no MCP SDK loaded.
@@ -55,7 +56,7 @@ export function parseStdioArgs(args: readonly string[]): StdioOptions & { help: 
     throw usageError(`unknown toolset ${unknown.join(', ')}; toolsets are ${TOOLSETS.join(', ')}`);
   return {
     help: values.help === true,
-    ...(toolsets === undefined ? {} : { toolsets: toolsets as Toolset[] }),
+    ...optional('toolsets', toolsets as Toolset[] | undefined),
     ...(values['read-only'] ? { readOnly: true } : {}),
     ...(values['no-confirm'] ? { confirmWrites: false } : {}),
     ...(values['secret-inputs'] ? { secretInputs: true } : {}),

@@ -1,3 +1,4 @@
+import { optional } from './optional.js';
 import type { EnvelopeKind, Reply } from './types.js';
 
 /** Envelope of a success, per the spec's "Response envelopes". */
@@ -15,12 +16,12 @@ export function successBody(kind: EnvelopeKind, code: number, reply: Reply): unk
         status: reply.statusWord ?? 'success',
         message: reply.message ?? 'Success',
         code,
-        ...(reply.data === undefined ? {} : { data: reply.data }),
+        ...optional('data', reply.data),
         ...reply.fields,
       };
     case 'notification':
       return {
-        ...(reply.data === undefined ? {} : { data: reply.data }),
+        ...optional('data', reply.data),
         message: reply.message ?? 'Success',
         status: reply.statusWord ?? 'success',
       };

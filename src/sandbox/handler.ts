@@ -5,6 +5,7 @@ import type { Fault } from './faults.js';
 import { checkHeaders } from './headers.js';
 import { HANG_LIMIT_MS, IDENTITY_HEADERS, jsonBody, send, sleep } from './http.js';
 import { IdempotencyStore } from './idempotency.js';
+import { optional } from './optional.js';
 import type { CompiledRoute } from './routes.js';
 import type { SandboxOptions } from './server.js';
 import type { SandboxState } from './state.js';
@@ -69,7 +70,7 @@ export class SandboxHandler {
         method: x.method,
         path: x.path,
         status: x.status,
-        ...(x.operation === undefined ? {} : { operation: x.operation }),
+        ...optional('operation', x.operation),
         ms: performance.now() - started,
       });
     }

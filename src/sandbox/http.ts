@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { invalid } from './errors.js';
+import { optional } from './optional.js';
 
 /** Reading a request and writing an answer, as the service does (its own copy: the sandbox shares nothing). */
 
@@ -40,7 +41,7 @@ export function send(res: ServerResponse, status: number, body: unknown, request
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(text),
-    ...(requestId === undefined ? {} : { 'x-request-id': requestId }),
+    ...optional('x-request-id', requestId),
   });
   res.end(text);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optional } from '../core/optional.js';
 
 /**
  * What bankops's buttons and modals carry back to it: a button's `value` (at most 2,000 characters)
@@ -80,13 +81,13 @@ export const reconcileTarget = codec(
     approvalId: w.i,
     requestId: w.q,
     outcome: RECONCILE_WIRE[w.o],
-    ...(w.u === undefined ? {} : { responseUrl: w.u }),
+    ...optional('responseUrl', w.u),
   }),
   (v) => ({
     i: v.approvalId,
     q: v.requestId,
     o: RECONCILE_CODE[v.outcome],
-    ...(v.responseUrl === undefined ? {} : { u: v.responseUrl }),
+    ...optional('u', v.responseUrl),
   }),
 );
 

@@ -1,3 +1,4 @@
+import { optional } from '../core/optional.js';
 import { type Channel, type Conversations, contentOf, isObj, type Obj } from './conversations.js';
 import { actionOf, elementAt, messagePayload, viewPayload } from './payloads.js';
 import { BOT, CHANNELS, dmOf, PEOPLE, type Person, SLACKBOT, TREASURY } from './people.js';
@@ -150,7 +151,7 @@ export class WorkspaceActions {
         message_ts: ts,
         channel_id: channel.id,
         is_ephemeral: ephemeral,
-        ...(message.threadTs === undefined ? {} : { thread_ts: message.threadTs }),
+        ...optional('thread_ts', message.threadTs),
       },
       trigger_id: this.#d.views.trigger(person.id),
       channel: { id: channel.id, name: channel.dmOf === undefined ? channel.name : 'directmessage' },
@@ -237,7 +238,7 @@ export class WorkspaceActions {
         user: person.id,
         channel: dmOf(person.id),
         tab: 'home',
-        ...(home === undefined ? {} : { view: viewPayload(home) }),
+        ...optional('view', home && viewPayload(home)),
       }),
     );
   }

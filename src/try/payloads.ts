@@ -1,3 +1,4 @@
+import { optional } from '../core/optional.js';
 import { isObj, type Message, type Obj, objects } from './conversations.js';
 import { BOT, TEAM } from './people.js';
 import type { OpenView } from './views.js';
@@ -42,8 +43,8 @@ export function actionOf(found: Found, option: string | undefined): Obj | undefi
       type: 'button',
       ...common,
       text: element.text,
-      ...(element.value === undefined ? {} : { value: element.value }),
-      ...(element.style === undefined ? {} : { style: element.style }),
+      ...optional('value', element.value),
+      ...optional('style', element.style),
     };
   }
   if (element.type === 'static_select') {
@@ -64,7 +65,7 @@ export const messagePayload = (message: Message): Obj => ({
   text: message.text,
   blocks: message.blocks,
   attachments: message.attachments,
-  ...(message.threadTs === undefined ? {} : { thread_ts: message.threadTs }),
+  ...optional('thread_ts', message.threadTs),
 });
 
 type StateValue = Record<string, unknown>;

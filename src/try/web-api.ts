@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { header, readRawBody, sendJson } from '../core/http-server.js';
 import type { Logger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import { type Content, type Conversations, contentOf, isObj, type Obj } from './conversations.js';
 import { BOT, dmOf, PEOPLE, TEAM, TREASURY } from './people.js';
 import { SlackRefusal } from './refusal.js';
@@ -82,7 +83,7 @@ export function answerMethod(deps: WebApiDeps, method: string, args: Obj): Obj {
         channel: channel.id,
         user: BOT.userId,
         ...content,
-        ...(threadTs === undefined ? {} : { threadTs }),
+        ...optional('threadTs', threadTs),
       });
       return messageAnswer(channel.id, posted.ts, content);
     }

@@ -173,7 +173,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           throw new UsageError(`--limit must be a whole number from 1 to 500, got '${values.limit}'`);
         const approvals = await executor.listApprovals({
           limit,
-          ...(state === undefined ? {} : { state: state as ApprovalState }),
+          ...optional('state', state as ApprovalState | undefined),
         });
         const more = limit < 500 ? '--limit 500, or --state to narrow' : '--state to narrow';
         if (mode.text)

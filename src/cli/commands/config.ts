@@ -13,6 +13,7 @@ import {
   type VariableGroup,
 } from '../../app/variables.js';
 import { messageOf } from '../../core/errors.js';
+import { optional } from '../../core/optional.js';
 import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
 import type { DatabaseCheck } from '../../core/store/backend.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
@@ -199,7 +200,7 @@ export async function configCommand(args: string[]): Promise<number> {
         };
       }),
       frontEnds: ends,
-      ...(database === undefined ? {} : { database: database.json }),
+      ...optional('database', database?.json),
       problems,
       warnings,
     });

@@ -164,7 +164,7 @@ export class EngineContext {
       at: this.nowIso(),
       state: row.state,
       attempt: row.attempt,
-      ...(by.actor === undefined ? {} : { actor: by.actor.id }),
+      ...optional('actor', by.actor?.id),
       ...optional('person', by.person),
       ...optional('detail', by.detail),
     });

@@ -207,7 +207,7 @@ export class ApprovalEngine implements ApprovalService {
     return followFeed(
       this.#ctx.feed,
       (listener) => this.#ctx.onEvent(listener),
-      { ...(this.#ctx.deps.log === undefined ? {} : { log: this.#ctx.deps.log }), ...options },
+      { ...optional('log', this.#ctx.deps.log), ...options },
       this.#ctx.deps.feedSharing,
     );
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { internalError } from '../errors.js';
+import { optional } from '../optional.js';
 import type { Preview } from '../tool.js';
 import type { Approval } from './approval.js';
 import { sealPreview } from './bound.js';
@@ -33,7 +34,7 @@ export function newApproval(
   const origin: Origin = {
     frontEnd,
     displayName: request.origin?.displayName ?? request.actor.id,
-    ...(request.origin?.replyTo === undefined ? {} : { replyTo: request.origin.replyTo }),
+    ...optional('replyTo', request.origin?.replyTo),
   };
   return {
     id,

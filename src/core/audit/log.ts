@@ -1,5 +1,6 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { Logger } from '../log.js';
+import { optional } from '../optional.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import { type CommitBatch, GroupCommit } from './group-commit.js';
 import { entryOf } from './rows.js';
@@ -83,8 +84,8 @@ export class AuditLog {
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
     this.#writer = options.writer ?? inlineWriter(storage);
     this.#group = new GroupCommit(this.#commit, {
-      ...(options.log === undefined ? {} : { log: options.log }),
-      ...(options.maxWaiting === undefined ? {} : { maxWaiting: options.maxWaiting }),
+      ...optional('log', options.log),
+      ...optional('maxWaiting', options.maxWaiting),
     });
   }
 
@@ -212,7 +213,7 @@ export class AuditLog {
       for (;;) {
         const limit = left === undefined ? PAGE : Math.min(left, PAGE);
         const rows = await stores.audit.select(
-          { ...filter, ...(after === undefined ? {} : { afterSeq: after }), order: 'asc', limit },
+          { ...filter, ...optional('afterSeq', after), order: 'asc', limit },
           undefined,
         );
         if (rows.length > 0) visit(rows);

@@ -1,4 +1,5 @@
 import { CodedError, ErrorCode } from '../errors.js';
+import { optional } from '../optional.js';
 import { AuditInputError } from './errors.js';
 
 /** An error as it crosses between threads: what callers look at (its class, code and words). */
@@ -23,8 +24,8 @@ export function toWire(error: unknown): WireError {
     wire.coded = {
       code: error.code,
       issues: [...error.issues],
-      ...(error.operation === undefined ? {} : { operation: error.operation }),
-      ...(error.httpStatus === undefined ? {} : { httpStatus: error.httpStatus }),
+      ...optional('operation', error.operation),
+      ...optional('httpStatus', error.httpStatus),
     };
   } else if (typeof code === 'string') wire.code = code;
   return wire;

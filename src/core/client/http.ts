@@ -260,7 +260,10 @@ export class HttpClient {
       return new ServiceError({
         ...init,
         message: this.redact(init.message, token),
-        ...(init.issues === undefined ? {} : { issues: init.issues.map((i) => this.redact(i, token)) }),
+        ...optional(
+          'issues',
+          init.issues?.map((i) => this.redact(i, token)),
+        ),
         operation: spec.operation,
         requestId,
       });

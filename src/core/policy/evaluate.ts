@@ -84,7 +84,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       rule: ref,
       approvers,
       approverRole,
-      ...(slackChannel === undefined ? {} : { route: { slackChannel } }),
+      ...optional('route', slackChannel === undefined ? undefined : { slackChannel }),
       ...optional('stepUp', stepUp),
       reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole}${confirmed} (rule ${ref.label})`,
     };

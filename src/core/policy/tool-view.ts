@@ -1,3 +1,4 @@
+import { optional } from '../optional.js';
 import type { AnyTool } from '../tool.js';
 import type { PolicyTool } from './types.js';
 
@@ -15,7 +16,7 @@ export function policyView(tool: AnyTool): PolicyTool {
       name: tool.name,
       toolset: tool.toolset,
       hints: tool.hints,
-      ...(money === undefined ? {} : { money: (input: unknown) => money(input as Record<string, unknown>) }),
+      ...optional('money', money && ((input: unknown) => money(input as Record<string, unknown>))),
     };
     views.set(tool, view);
   }

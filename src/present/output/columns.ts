@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import type { Column, TableBlock, Value, ValueKind } from './model.js';
 
 /** A column of a table and how each row fills it, defined together so the two cannot drift apart. */
@@ -22,7 +23,7 @@ export function tableOf<T>(rows: readonly T[], columns: readonly ColumnOf<T>[]):
     label,
     kind,
     align: kind === 'number' || kind === 'amount' ? 'right' : 'left',
-    ...(rank === undefined ? {} : { rank }),
+    ...optional('rank', rank),
   }));
   return {
     type: 'table',

@@ -1,3 +1,4 @@
+import { optional } from '../../core/optional.js';
 import type { Block as DocBlock, OutputDocument, TableBlock, Value } from '../../present/output/index.js';
 import {
   type Block,
@@ -87,7 +88,7 @@ export function documentMessages(doc: OutputDocument, reserve = 1): SlackMessage
     pages.push({
       text: doc.title,
       blocks,
-      ...(table === undefined ? {} : { attachments: [{ blocks: [table] }] }),
+      ...optional('attachments', table && [{ blocks: [table] }]),
     });
     blocks = [];
     table = undefined;

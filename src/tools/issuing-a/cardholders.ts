@@ -61,7 +61,7 @@ export const createCardholderA = defineTool({
       {
         email: input.email,
         mobile_number: input.mobile_number,
-        ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
+        ...optional('country_code', input.country_code?.toUpperCase()),
         individual: { date_of_birth: input.date_of_birth, name, address },
         type: 'INDIVIDUAL',
         created_by: input.created_by ?? ctx.actorName,
@@ -168,7 +168,7 @@ export const updateCardholderA = defineTool({
       { cardholderId: input.cardholderId },
       {
         ...optional('mobile_number', input.mobile_number),
-        ...(input.country_code === undefined ? {} : { country_code: input.country_code.toUpperCase() }),
+        ...optional('country_code', input.country_code?.toUpperCase()),
         ...(Object.keys(individual).length === 0 ? {} : { individual }),
         updated_by: input.updated_by ?? ctx.actorName,
       },

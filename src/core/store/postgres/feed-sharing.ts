@@ -1,5 +1,6 @@
 import type { FeedSharing } from '../../approvals/follow.js';
 import type { Logger } from '../../log.js';
+import { optional } from '../../optional.js';
 import { groupTurn } from './feed-group.js';
 import { FeedListener } from './feed-listener.js';
 import type { PgStore } from './pool.js';
@@ -34,7 +35,7 @@ export class PgFeedSharing implements FeedSharing {
         },
         // The followers poll on their own; this one only covers a listener that stays down.
         pollMs: 5_000,
-        ...(this.#log === undefined ? {} : { log: this.#log }),
+        ...optional('log', this.#log),
       });
       this.#listener = listener;
       // It retries behind a failed first connection by itself; the followers' poll covers the gap.

@@ -1,3 +1,4 @@
+import { optional } from '../../optional.js';
 import { localTimestamp, money } from '../../validate.js';
 import { truncateCardNumber } from './card-number.js';
 import type { Card, IssuingBState, Transaction, Wallet } from './state.js';
@@ -53,7 +54,7 @@ export function post(state: IssuingBState, wallet: Wallet, m: Movement): Transac
     billing_currency: wallet.currency,
     initiatedAt: at,
     updatedAt: at,
-    ...(m.card === undefined ? {} : { masked_card_number: truncateCardNumber(m.card.number) }),
+    ...optional('masked_card_number', m.card && truncateCardNumber(m.card.number)),
   };
   wallet.history.push(txn);
   return txn;

@@ -1,3 +1,4 @@
+import { optional } from '../../optional.js';
 import type { Reply, RouteDef, SandboxRequest } from '../../types.js';
 
 /** Family B paths carry the version as a parameter; the framework refuses anything but v1. */
@@ -22,8 +23,8 @@ export function hb2(def: Hb2Route): RouteDef {
     envelope: 'issuing',
     headers: 'HB2',
     successCode: 200,
-    ...(def.requiredHeaders === undefined ? {} : { requiredHeaders: def.requiredHeaders }),
-    ...(def.idempotent === undefined ? {} : { idempotent: def.idempotent }),
+    ...optional('requiredHeaders', def.requiredHeaders),
+    ...optional('idempotent', def.idempotent),
     handler: def.handler,
   };
 }

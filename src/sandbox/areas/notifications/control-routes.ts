@@ -1,3 +1,4 @@
+import { optional } from '../../optional.js';
 import type { RouteDef, SandboxContext } from '../../types.js';
 import { parseInput } from '../../validate.js';
 import type { Dispatcher } from './delivery.js';
@@ -38,8 +39,8 @@ export function controlRoutes(
         ctx.events.emit({
           eventName,
           data: body.data ?? {},
-          ...(body.agent_code === undefined ? {} : { agentCode: body.agent_code }),
-          ...(body.subagent_code === undefined ? {} : { subagentCode: body.subagent_code }),
+          ...optional('agentCode', body.agent_code),
+          ...optional('subagentCode', body.subagent_code),
         });
         // Emitting is synchronous, so `last` is this event's result.
         const result = dispatcher.last;
