@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { CallOptions, HttpClient } from '../http.js';
 import {
   type ActivateCardABody,
@@ -31,28 +30,18 @@ import {
   UpdateCardholderABodySchema,
 } from '../schemas/issuing-a.js';
 import {
-  type CardholderHashRef,
   CardholderHashRefSchema,
   type CardholderRef,
   CardholderRefSchema,
-  type CreateWalletBody,
-  CreateWalletBodySchema,
   type IssuingAck,
   IssuingAckSchema,
-  KycViewSchema,
   objectOrSingle,
-  optionalSingle,
-  RfiDetailsSchema,
   single,
   toAck,
-  type WalletHistoryQuery,
-  WalletHistoryQuerySchema,
-  type WalletRef,
   WalletRefSchema,
-  WalletSchema,
-  WalletTransactionSchema,
 } from '../schemas/issuing-common.js';
 import { family } from './family.js';
+import { walletAndKycApi } from './issuing-shared.js';
 
 const PREFIX = '/svc/issuing/api/v1';
 
@@ -153,42 +142,6 @@ export function issuingAApi(http: HttpClient) {
         take: 'envelope',
       }).then(toAck),
 
-    /** POST /svc/issuing/api/v1/wallet (header `x-cardholder-id`): the new wallet. */
-    createWallet: (ref: CardholderRef, body: CreateWalletBody, options?: CallOptions) =>
-      onHolder('issuingA.createWallet', 'POST', '/wallet', ref, single(WalletSchema), options, {
-        body: [CreateWalletBodySchema, body],
-      }),
-
-    /** GET /svc/issuing/api/v1/wallet (header `x-cardholder-id`): the cardholder's wallets. */
-    listWallets: (ref: CardholderRef, options?: CallOptions) =>
-      onHolder('issuingA.listWallets', 'GET', '/wallet', ref, z.array(WalletSchema), options),
-
-    /** GET /svc/issuing/api/v1/wallet/history?from_date&to_date&page&size (headers `x-cardholder-id`, `x-wallet-id`). */
-    walletHistory: (ref: WalletRef, query: WalletHistoryQuery = {}, options?: CallOptions) =>
-      onWallet(
-        'issuingA.walletHistory',
-        'GET',
-        '/wallet/history',
-        ref,
-        z.array(WalletTransactionSchema),
-        options,
-        {
-          query: [WalletHistoryQuerySchema, query],
-        },
-      ),
-
-    /** GET /svc/issuing/api/v1/kyc (header `x-cardholderHash-id`): the KYC view. */
-    getKyc: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingA.getKyc', 'GET', '/kyc', ref, single(KycViewSchema), options),
-
-    /** GET /svc/issuing/api/v1/kyc/rfi (header `x-cardholderHash-id`): the RFI details, `undefined` if `data` is empty. */
-    getRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingA.getRfi', 'GET', '/kyc/rfi', ref, optionalSingle(RfiDetailsSchema), options),
-
-    /** GET /svc/issuing/api/v1/kyc/rfi/respond (header `x-cardholderHash-id`): the KYC view with the document link. */
-    respondRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingA.respondRfi', 'GET', '/kyc/rfi/respond', ref, single(KycViewSchema), options),
-
     /** GET /svc/issuing/api/v1/card/transaction?id&page_num&page_size&from_created_at&to_created_at: `{has_more, items}`. */
     listCardTransactions: (ref: CardRefA, query: CardTransactionsAQuery = {}, options?: CallOptions) =>
       byCardId(
@@ -202,5 +155,7 @@ export function issuingAApi(http: HttpClient) {
           query: [CardTransactionsAQuerySchema, query],
         },
       ),
+
+    ...walletAndKycApi('issuingA', { onHolder, onHistory: onWallet, onHash }),
   };
 }

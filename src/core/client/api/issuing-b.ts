@@ -37,7 +37,6 @@ import {
   UpdateCardStatusBodySchema,
   type UpdateSpendLimitBody,
   UpdateSpendLimitBodySchema,
-  type WalletHistoryRefB,
   WalletHistoryRefBSchema,
 } from '../schemas/issuing-b.js';
 import {
@@ -45,20 +44,13 @@ import {
   CardholderHashRefSchema,
   type CardholderRef,
   CardholderRefSchema,
-  type CreateWalletBody,
-  CreateWalletBodySchema,
-  KycViewSchema,
   optionalSingle,
-  RfiDetailsSchema,
   single,
-  type WalletHistoryQuery,
-  WalletHistoryQuerySchema,
   type WalletRef,
   WalletRefSchema,
-  WalletSchema,
-  WalletTransactionSchema,
 } from '../schemas/issuing-common.js';
 import { family } from './family.js';
+import { walletAndKycApi } from './issuing-shared.js';
 
 /** The `{version}` path parameter of family B; `v1` is the only value the spec gives. */
 const ISSUING_B_VERSION = 'v1';
@@ -128,33 +120,6 @@ export function issuingBApi(http: HttpClient) {
         ref,
         single(StatusItemSchema),
         options,
-      ),
-
-    /** POST /issuing/api/v1/wallet (header `x-cardholder-id`): the new wallet. */
-    createWallet: (ref: CardholderRef, body: CreateWalletBody, options?: CallOptions) =>
-      onHolder('issuingB.createWallet', 'POST', '/wallet', ref, single(WalletSchema), options, {
-        body: [CreateWalletBodySchema, body],
-      }),
-
-    /** GET /issuing/api/v1/wallet (header `x-cardholder-id`): the cardholder's wallets. */
-    listWallets: (ref: CardholderRef, options?: CallOptions) =>
-      onHolder('issuingB.listWallets', 'GET', '/wallet', ref, z.array(WalletSchema), options),
-
-    /**
-     * GET /issuing/api/v1/wallet/history?from_date&to_date&page&size (headers `x-cardholder-id`,
-     * `x-wallet-id`, optional `x-card-id` for one card's completed transactions).
-     */
-    walletHistory: (ref: WalletHistoryRefB, query: WalletHistoryQuery = {}, options?: CallOptions) =>
-      onHistory(
-        'issuingB.walletHistory',
-        'GET',
-        '/wallet/history',
-        ref,
-        z.array(WalletTransactionSchema),
-        options,
-        {
-          query: [WalletHistoryQuerySchema, query],
-        },
       ),
 
     /** POST /issuing/api/v1/wallet/transfer (header `x-cardholder-id`): a peer-to-peer transfer; its `{id}`. */
@@ -277,16 +242,6 @@ export function issuingBApi(http: HttpClient) {
         body: [UpdateSpendLimitBodySchema, body],
       }),
 
-    /** GET /issuing/api/v1/kyc (header `x-cardholderHash-id`): the KYC view. */
-    getKyc: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingB.getKyc', 'GET', '/kyc', ref, single(KycViewSchema), options),
-
-    /** GET /issuing/api/v1/kyc/rfi (header `x-cardholderHash-id`): the RFI details, `undefined` when there is no RFI. */
-    getRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingB.getRfi', 'GET', '/kyc/rfi', ref, optionalSingle(RfiDetailsSchema), options),
-
-    /** GET /issuing/api/v1/kyc/rfi/respond (header `x-cardholderHash-id`): the KYC view with the document link. */
-    respondRfi: (ref: CardholderHashRef, options?: CallOptions) =>
-      onHash('issuingB.respondRfi', 'GET', '/kyc/rfi/respond', ref, single(KycViewSchema), options),
+    ...walletAndKycApi('issuingB', { onHolder, onHistory, onHash }),
   };
 }
