@@ -46,13 +46,36 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
+/** The migrations each connection has seen applied: a name once applied stays applied. */
+const seenApplied = new WeakMap<Db, Set<string>>();
+
+/** The names in `schema_migrations`, read once a connection (none when the table is missing). */
+function appliedOn(db: Db): Set<string> {
+  let names = seenApplied.get(db);
+  if (names === undefined) {
+    const table = db.prepare(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+    );
+    const rows =
+      table.get() === undefined
+        ? []
+        : (db.prepare('SELECT name FROM schema_migrations').all() as { name: string }[]);
+    names = new Set(rows.map((row) => row.name));
+    seenApplied.set(db, names);
+  }
+  return names;
+}
+
 /**
  * Applies a named migration once: its statements and its row in `schema_migrations` commit
  * together or not at all. `BEGIN IMMEDIATE` serialises processes that start at the same moment,
  * so the second one sees the first one's row and skips. Returns whether it applied anything.
- * Names are global to the file: prefix them with the module (`audit/001-log`).
+ * Names are global to the file: prefix them with the module (`audit/001-log`). A migration this
+ * connection already knows applied costs no transaction: a command's start reads the names once.
  */
 export function migrate(db: Db, name: string, statements: readonly string[]): boolean {
+  const known = appliedOn(db);
+  if (known.has(name)) return false;
   const apply = db.transaction((): boolean => {
     db.exec(
       'CREATE TABLE IF NOT EXISTS schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL) STRICT',
@@ -65,5 +88,7 @@ export function migrate(db: Db, name: string, statements: readonly string[]): bo
     );
     return true;
   });
-  return apply.immediate();
+  const applied = apply.immediate();
+  known.add(name);
+  return applied;
 }
