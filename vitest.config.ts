@@ -68,8 +68,10 @@ const E2E = [
 
 export default defineConfig({
   test: {
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Long enough for a busy machine (two suites at once on two cores): a test waits for events,
+    // and one that passes returns as soon as they happen, so this only bounds a failure.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Transformed modules kept between runs (node_modules/.experimental-vitest-cache, keyed by
     // content): a second run skips most of the transform, about 10% of the unit project's CPU.

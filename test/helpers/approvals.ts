@@ -41,7 +41,7 @@ export const creates = (core: TestCore, operation = 'payouts.create'): number =>
 export async function until(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  ms = 15_000,
+  ms = 60_000,
 ): Promise<void> {
   const started = Date.now();
   while (!(await condition())) {

@@ -127,10 +127,13 @@ export class SlackApiStandIn {
     return this.responses.filter((post) => post.id === id);
   }
 
-  /** Polls until `found` returns something (default 5 s); fails the test with what was recorded. */
+  /**
+   * Polls until `found` returns something; fails the test with what was recorded. The default wait
+   * (30 s) is long for a machine at rest and right for a busy one: a poll that finds it returns early.
+   */
   async waitFor<T>(
     found: () => T | undefined | false | Promise<T | undefined | false>,
-    timeoutMs = 5_000,
+    timeoutMs = 30_000,
   ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

@@ -71,10 +71,11 @@ describe.skipIf(!available)('followers across replicas on PostgreSQL', () => {
         actor: cliActor('operator'),
       }),
     );
-    await until(() => seen.some((s) => s.event.approvalId === id), 'the wake-up', 5_000);
+    await until(() => seen.some((s) => s.event.approvalId === id), 'the wake-up');
     const arrival = seen.find((s) => s.event.approvalId === id)?.at ?? 0;
-    // A poll would be ten minutes away; a wake-up takes milliseconds (a loaded machine: < 1 s).
-    expect(arrival - committed).toBeLessThan(1_000);
+    // A poll is ten minutes away: an arrival before it is the wake-up (milliseconds at rest,
+    // seconds on a busy machine; no figure of this machine's speed is asserted).
+    expect(arrival - committed).toBeLessThan(NO_POLL_MS);
     await follower.stop();
   });
 

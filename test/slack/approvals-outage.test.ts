@@ -239,8 +239,10 @@ describe('an outage longer than the re-send window', () => {
 
   it('settles only the attempt its buttons and form showed: a newer one is refused, to look up again', async () => {
     const id = await unresolvedPayout();
-    const oldButton = buttonsOf(shown(t.api, id) ?? {}).find((b) => b.text === 'Not sent');
-    if (oldButton === undefined) throw new Error(`no Not sent on ${id}`);
+    // The message is edited after the state changes: wait for its buttons.
+    const oldButton = await t.api.waitFor(() =>
+      buttonsOf(shown(t.api, id) ?? {}).find((b) => b.text === 'Not sent'),
+    );
     const modal = await openModal(APPROVERS[2] ?? '', id, 'Not sent');
     expect(textOf(modal)).toContain(`${id}-1`);
     // Meanwhile it moved on to attempt 2 (sent again, a fresh quote approved again, unresolved once
