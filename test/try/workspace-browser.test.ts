@@ -14,7 +14,8 @@ import { startTryServe, type TryTest } from '../helpers/try-workspace.js';
  * settles; the App Home; a reject with a reason (refused inline when blank); and a conversion that
  * needs a passkey, handed over from the workspace to the passkey pages. One browser, two pages.
  *
- * BANKOPS_TRY_SHOTS=<dir> keeps screenshots of the walkthrough there.
+ * BANKOPS_TRY_SHOTS=<dir> keeps screenshots of the walkthrough there (docs/images/try-*.png are
+ * four of them).
  */
 
 const SHOTS = process.env.BANKOPS_TRY_SHOTS;
