@@ -3,6 +3,7 @@ import type { Runtime } from '../../app/runtime.js';
 import {
   APPROVAL_STATES,
   type ApprovalActionResult,
+  type ApprovalEvent,
   type ApprovalState,
 } from '../../core/approvals/types.js';
 import { CodedError, isDatabaseUnreachable } from '../../core/errors.js';
@@ -16,11 +17,13 @@ import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
+import { approvalsExecuting } from './approvals-executing.js';
 import { checkSubcommand } from './table.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
   bankops approvals show <id> [--json]
+  bankops approvals executing [--json]
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
@@ -31,6 +34,11 @@ export const APPROVALS_HELP = `Usage:
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
+
+executing lists what is being executed now: the process holding each (host:pid) and until when
+its lease holds. A holder renews its lease while it runs; one that stops (a replica or CLI process
+that died) is taken over by the next process to look once the lease has run out, which says so in
+its log, in /metrics (bankops_executions_taken_over_total) and in approvals show ("Taken over by").
 
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
@@ -145,6 +153,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     );
   }
   const id = positionals[0];
+  if (sub === 'executing') return approvalsExecuting(outputMode(values.json));
   if (sub !== 'list' && id === undefined)
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
   if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
@@ -191,8 +200,10 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           err(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
           return EXIT.usage;
         }
-        if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);
-        else printJson(approval);
+        const history = await executor.approvalHistory(approvalId);
+        if (mode.text)
+          printDocument(() => approvalDocument(approval, { registry: runtime.registry, history }), mode);
+        else printJson({ ...approval, takenOver: takenOverOf(history) });
         return EXIT.ok;
       }
       case 'approve': {
@@ -256,3 +267,7 @@ async function mayHaveRun<T>(approvalId: string, work: () => Promise<T>): Promis
     });
   }
 }
+
+/** The takeovers in an approval's history, for `show --json`. */
+const takenOverOf = (history: readonly ApprovalEvent[]): { at: string; detail: string }[] =>
+  history.filter((e) => e.kind === 'taken_over').map((e) => ({ at: e.at, detail: e.detail ?? '' }));

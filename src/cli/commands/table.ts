@@ -33,7 +33,7 @@ export const COMMAND_TABLE = {
   },
   approvals: {
     overview: [['{subcommands}', 'decide on approvals, reconcile them']],
-    subcommands: ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'],
+    subcommands: ['list', 'show', 'executing', 'approve', 'reject', 'cancel', 'reconcile'],
     options: [
       '--state',
       '--limit',
