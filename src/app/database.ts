@@ -5,6 +5,7 @@ import { optional } from '../core/optional.js';
 import type { Backend, BackendAdmin } from '../core/store/backend.js';
 import { describeDatabase } from '../core/store/postgres/url.js';
 import { fingerprintKey, fingerprintKeyPath } from './fingerprint-key.js';
+import { sandboxDatabasePath } from './shared-sandbox.js';
 
 export { databaseUrlOf, isPostgresUrl } from '../core/store/postgres/url.js';
 export type { Backend, BackendAdmin };
@@ -100,6 +101,22 @@ export function storedIn(config: Config): string {
   const key = config.fingerprintKeyFile ?? 'BANKOPS_FINGERPRINT_KEY_FILE unset (required with PostgreSQL)';
   return `audit log and approvals in PostgreSQL at ${describeDatabase(config.databaseUrl)}, the key in ${key}`;
 }
+
+/**
+ * The database the words "not found" are about: `the SQLite file /…/bankops.db` or `PostgreSQL at
+ * host:5432/bankops` (never a password). A terminal without a replica's variables uses a local file:
+ * every "no approval …" of the CLI says which store it looked in.
+ */
+export const storeWords = (config: Pick<Config, 'databaseUrl' | 'databasePath'>): string =>
+  config.databaseUrl === undefined
+    ? `the SQLite file ${config.databasePath}`
+    : `PostgreSQL at ${describeDatabase(config.databaseUrl)}`;
+
+/** The service a configuration talks to: the embedded sandbox (its state file) or a base URL. */
+export const serviceWords = (config: Config): string =>
+  config.mode === 'embedded'
+    ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`
+    : `the service at ${config.service.baseUrl}`;
 
 /** The configured database, for a log line: the SQLite file, or `host:port/db` (never a password). */
 export const databaseNamed = (config: Config): string =>

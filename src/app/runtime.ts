@@ -132,6 +132,8 @@ export interface RuntimeObserver {
   toolCall: ToolCallObserver;
   auditWritten(count: number): void;
   auditVerified(at: Date): void;
+  /** This process took over an execution whose holder's lease ran out. */
+  executionTakenOver(): void;
 }
 
 export { sandboxDatabasePath } from './shared-sandbox.js';
@@ -266,6 +268,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...(options.background ? { resendWindowMs: options.resendWindowMs ?? config.resendWindowMs } : {}),
     ...optional('leaseSeconds', config.executionLeaseSeconds),
     ...optional('feedSharing', backend.feedSharing),
+    ...optional('onTakenOver', observe && (() => observe.executionTakenOver())),
   });
   const executor = new Executor({
     cards: backend.directories.cards,

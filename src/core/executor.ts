@@ -5,10 +5,12 @@ import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type { SignTarget, StepUpProof } from './approvals/step-up.js';
 import type {
   ApprovalActionResult,
+  ApprovalEvent,
   ApprovalFilter,
   ApprovalListener,
   ApprovalState,
   ApprovalView,
+  Execution,
   Reconciliation,
   RequestOrigin,
   WaitingApproval,
@@ -341,6 +343,16 @@ export class Executor {
 
   getApproval(id: string): Promise<ApprovalView | undefined> {
     return this.approvals.get(id);
+  }
+
+  /** One approval's changes, oldest first. */
+  approvalHistory(id: string): Promise<ApprovalEvent[]> {
+    return this.approvals.history(id);
+  }
+
+  /** What is being executed now, by whom, and until when its lease holds. */
+  executingApprovals(): Promise<Execution[]> {
+    return this.approvals.executing();
   }
 
   listApprovals(filter?: ApprovalFilter): Promise<ApprovalView[]> {

@@ -34,6 +34,8 @@ export function eventLine(
       return event.detail === undefined
         ? `Enough approvals: running ${view.tool} now`
         : `Reconciled by ${by(event, w)}: ${detail}`;
+    case 'taken_over':
+      return `Taken over by ${detail}; running ${view.tool} again with the same request id`;
     case 'retrying':
       return view.retryingUntil === undefined
         ? `Service not answering: ${detail}`

@@ -47,7 +47,9 @@ describe('approval answers', () => {
     expect(cancelled.json).toMatchObject({ status: 'cancelled', approval: { state: 'cancelled' } });
     const missing = await runCli(['approvals', 'approve', 'apr_nope', '--as', 'bob'], text);
     expect(missing.code).toBe(2);
-    expect(missing.stdout).toBe('No approval apr_nope. bankops approvals list shows them.\n');
+    expect(missing.stdout).toBe(
+      `No approval apr_nope in the SQLite file ${home.dbPath}. bankops approvals list shows them.\n`,
+    );
   });
 
   it('executed (exit 0) names the payout and where the money stands', async () => {

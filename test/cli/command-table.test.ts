@@ -43,7 +43,9 @@ describe('the command table', () => {
       for (const sub of commandEntry(name).subcommands ?? [])
         expect(overview.stdout, `${name} ${sub}`).toMatch(new RegExp(`bankops ${name} (\\S+\\|)?${sub}\\b`));
     }
-    expect(overview.stdout).toContain('bankops approvals list|show|approve|reject|cancel|reconcile');
+    expect(overview.stdout).toContain(
+      'bankops approvals list|show|watch|executing|approve|reject|cancel|reconcile',
+    );
     for (const variable of VARIABLES) expect(overview.stdout, variable.name).toContain(variable.name);
   });
 

@@ -70,6 +70,8 @@ export interface TestCoreOptions {
   publicUrl?: string;
   /** Who hears of calls, audit writes and service attempts (the metrics of `serve`). */
   observe?: Pick<RuntimeOptions, 'observe' | 'onServiceCall'>;
+  /** Where the runtime logs (nowhere when absent). */
+  log?: RuntimeOptions['log'];
 }
 
 /** The configuration of a runtime against a running sandbox, with a database file and policy of its own. */
@@ -106,6 +108,7 @@ export function runtimeOptions(options: TestCoreOptions = {}): RuntimeOptions {
     // In the background, sent money is asked about every 50 ms instead of every second.
     ...(options.background ? { background: true, settlePassMs: 50 } : {}),
     ...options.observe,
+    ...optional('log', options.log),
   };
 }
 

@@ -60,6 +60,11 @@ export function createInstruments() {
       help: 'Approvals whose outcome at the service is unknown and waits for a person',
       ...on,
     }),
+    takenOver: new Counter({
+      name: 'bankops_executions_taken_over_total',
+      help: "Executions this process took over after their holder's lease ran out (a replica or CLI process that stopped)",
+      ...on,
+    }),
     feedLag: new Gauge({
       name: 'bankops_feed_lag_events',
       help: 'Approval change-feed events a consumer has not handled yet (head minus its cursor)',

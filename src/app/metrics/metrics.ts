@@ -42,6 +42,7 @@ export class ServeMetrics {
     },
     auditWritten: (count: number) => this.#m.auditWritten.inc(count),
     auditVerified: (at: Date) => this.#m.lastVerify.set(at.getTime() / 1000),
+    executionTakenOver: () => this.#m.takenOver.inc(),
   };
 
   /** Hand to `createRuntime` (`onServiceCall`): every attempt at the service. */

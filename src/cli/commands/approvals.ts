@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
+import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
 import {
   APPROVAL_STATES,
   type ApprovalActionResult,
+  type ApprovalEvent,
   type ApprovalState,
 } from '../../core/approvals/types.js';
 import { CodedError, isDatabaseUnreachable } from '../../core/errors.js';
@@ -16,11 +18,15 @@ import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
+import { approvalsExecuting } from './approvals-executing.js';
+import { approvalsWatch, WATCH_HELP } from './approvals-watch.js';
 import { checkSubcommand } from './table.js';
 
 export const APPROVALS_HELP = `Usage:
   bankops approvals list [--state <state>] [--limit <n>] [--json]
   bankops approvals show <id> [--json]
+  bankops approvals watch <id> [--interval <seconds>] [--json]
+  bankops approvals executing [--json]
   bankops approvals approve <id> [--as <name>] [--json]
   bankops approvals reject <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals cancel <id> [--reason "<why>"] [--as <name>] [--json]
@@ -31,6 +37,12 @@ export const APPROVALS_HELP = `Usage:
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
+
+${WATCH_HELP}
+executing lists what is being executed now: the process holding each (host:pid) and until when
+its lease holds. A holder renews its lease while it runs; one that stops (a replica or CLI process
+that died) is taken over by the next process to look once the lease has run out, which says so in
+its log, in /metrics (bankops_executions_taken_over_total) and in approvals show ("Taken over by").
 
 An approval whose outcome stayed unknown after its re-sends is unresolved: look its request id up
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
@@ -51,7 +63,7 @@ Approvals under a rule with stepUp: passkey count a vote only once confirmed wit
 prints a one-time link (5 minutes) to the approval page at BANKOPS_PUBLIC_URL, where the vote is
 signed; nothing is recorded before. With --json: {"status": "step_up", "url", "expiresAt"}.
 
-Exit status: 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
+Exit status (watch has its own, above): 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
 3 refused or expired, 4 not finished: the outcome is not known yet (or unresolved), or a fresh quote
 sent it back for approval, 5 confirm the vote with a passkey at the link printed.
 `;
@@ -83,9 +95,14 @@ function answer(
   action: ApprovalAction,
   result: ApprovalActionResult,
   mode: OutputMode,
-  onSandbox = false,
+  runtime: Pick<Runtime, 'config' | 'againstSandbox'>,
 ): number {
-  const outcome = approvalOutcome(action, result);
+  const onSandbox = runtime.againstSandbox;
+  const found = approvalOutcome(action, result);
+  // "Not found" says which database it looked in: a terminal without a replica's variables uses a local file.
+  const store = storeWords(runtime.config);
+  const outcome =
+    found.status === 'not_found' ? { ...found, line: found.line.replace(/\.$/, ` in ${store}.`) } : found;
   if (mode.text) {
     // On the embedded sandbox one terminal plays every person: say how to be the second one.
     const ownRequest =
@@ -106,6 +123,7 @@ function answer(
       status: outcome.status,
       outcome: outcome.line,
       ...(result.status === 'ok' ? {} : { reason: result.reason }),
+      ...(result.status === 'not_found' ? { store } : {}),
       ...(result.status === 'not_found' || result.approval === undefined
         ? {}
         : { approval: result.approval }),
@@ -129,6 +147,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       'not-sent': { type: 'boolean' },
       retry: { type: 'boolean' },
       'request-id': { type: 'string' },
+      interval: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -145,6 +164,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     );
   }
   const id = positionals[0];
+  if (sub === 'executing') return approvalsExecuting(outputMode(values.json));
+  if (sub === 'watch' && id !== undefined)
+    return approvalsWatch(id, values.interval, outputMode(values.json));
   if (sub !== 'list' && id === undefined)
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
   if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
@@ -188,11 +210,15 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'show': {
         const approval = await executor.getApproval(approvalId);
         if (approval === undefined) {
-          err(`bankops: no approval '${approvalId}'; bankops approvals list shows them\n`);
+          err(
+            `bankops: no approval '${approvalId}' in ${storeWords(runtime.config)}; bankops approvals list shows them\n`,
+          );
           return EXIT.usage;
         }
-        if (mode.text) printDocument(() => approvalDocument(approval, { registry: runtime.registry }), mode);
-        else printJson(approval);
+        const history = await executor.approvalHistory(approvalId);
+        if (mode.text)
+          printDocument(() => approvalDocument(approval, { registry: runtime.registry, history }), mode);
+        else printJson({ ...approval, takenOver: takenOverOf(history) });
         return EXIT.ok;
       }
       case 'approve': {
@@ -203,13 +229,14 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const progress = track(`approving ${approvalId}`);
         const result = await mayHaveRun(approvalId, () => executor.approve(approvalId, decider));
         progress.stop();
-        return answer('approve', result, mode, runtime.againstSandbox);
+        return answer('approve', result, mode, runtime);
       }
       case 'reject':
         return answer(
           'reject',
           await executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
           mode,
+          runtime,
         );
       case 'reconcile': {
         const outcome = how ?? 'retry';
@@ -226,13 +253,14 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         );
         progress.stop();
         // A retry sends it again: its answer is that of an execution.
-        return answer(outcome === 'retry' ? 'approve' : 'reconcile', result, mode);
+        return answer(outcome === 'retry' ? 'approve' : 'reconcile', result, mode, runtime);
       }
       default:
         return answer(
           'cancel',
           await executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
           mode,
+          runtime,
         );
     }
   });
@@ -256,3 +284,7 @@ async function mayHaveRun<T>(approvalId: string, work: () => Promise<T>): Promis
     });
   }
 }
+
+/** The takeovers in an approval's history, for `show --json`. */
+const takenOverOf = (history: readonly ApprovalEvent[]): { at: string; detail: string }[] =>
+  history.filter((e) => e.kind === 'taken_over').map((e) => ({ at: e.at, detail: e.detail ?? '' }));

@@ -33,7 +33,7 @@ export const COMMAND_TABLE = {
   },
   approvals: {
     overview: [['{subcommands}', 'decide on approvals, reconcile them']],
-    subcommands: ['list', 'show', 'approve', 'reject', 'cancel', 'reconcile'],
+    subcommands: ['list', 'show', 'watch', 'executing', 'approve', 'reject', 'cancel', 'reconcile'],
     options: [
       '--state',
       '--limit',
@@ -44,6 +44,7 @@ export const COMMAND_TABLE = {
       '--not-sent',
       '--retry',
       '--request-id',
+      '--interval',
     ],
   },
   audit: {

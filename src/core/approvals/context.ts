@@ -21,6 +21,7 @@ import type { FeedReader, FeedSharing } from './follow.js';
 import { defaultOwner } from './owner.js';
 import type { RowSettings } from './rows.js';
 import type { StepUpGate } from './step-up.js';
+import type { Takeover } from './takeover.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
 import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from './view-schema.js';
@@ -74,6 +75,8 @@ export interface ApprovalEngineOptions {
   feedSharing?: FeedSharing;
   /** Checks the passkey assertions of votes under step-up rules (src/core/passkeys). */
   stepUp?: StepUpGate;
+  /** This process took over an execution whose holder's lease ran out (the metrics count it). */
+  onTakenOver?: (takeover: Takeover) => void;
   /** A listener threw; the decision stands regardless. Logged by default. */
   onListenerError?: (error: unknown) => void;
   log?: Logger;

@@ -18,11 +18,13 @@ import { type SignTarget, type StepUpProof, signTargetOf } from './step-up.js';
 import { MAX_LIST_LIMIT } from './store.js';
 import type {
   ApprovalActionResult,
+  ApprovalEvent,
   ApprovalFilter,
   ApprovalListener,
   ApprovalService,
   ApprovalState,
   ApprovalView,
+  Execution,
   OpenApprovalRequest,
   Reconciliation,
   WaitingApproval,
@@ -197,6 +199,33 @@ export class ApprovalEngine implements ApprovalService {
 
   onEvent(listener: ApprovalListener): () => void {
     return this.#ctx.onEvent(listener);
+  }
+
+  /** What is being executed now, oldest change first: by whom, and until when its lease holds. */
+  async executing(): Promise<Execution[]> {
+    const rows = await this.#ctx.read((s) => s.approvals.unfinished());
+    return rows.flatMap((a): Execution[] =>
+      a.state === 'approved' || a.state === 'executing'
+        ? [
+            {
+              id: a.id,
+              tool: a.tool,
+              state: a.state,
+              ...optional('owner', a.owner ?? undefined),
+              ...optional('leaseUntil', a.leaseUntil ?? undefined),
+              since: a.updatedAt,
+              requestId: a.requestId,
+              attempt: a.attempt,
+              sends: a.sends,
+            },
+          ]
+        : [],
+    );
+  }
+
+  /** One approval's changes, oldest first (`approvals show` says who took it over, and why). */
+  history(id: string): Promise<ApprovalEvent[]> {
+    return this.#ctx.read((s) => s.feed.ofApproval(id));
   }
 
   /**

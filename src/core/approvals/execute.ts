@@ -1,8 +1,10 @@
 import { outcomeUnknown } from '../errors.js';
+import { SYSTEM_ACTOR } from './audit.js';
 import type { EngineContext } from './context.js';
 import { resendInBackground } from './resend.js';
 import { keepRetrying } from './retrying.js';
 import { claimSend, holdLease, recordOutcome, releaseApproval, sendOnce } from './send.js';
+import { type Takeover, takeoverOf, takeoverWords } from './takeover.js';
 
 /**
  * Runs an approval this process holds (`executing`, our owner) and records the outcome. An outcome
@@ -83,9 +85,7 @@ export async function recoverApprovals(ctx: EngineContext): Promise<number> {
   for (const row of await ctx.read((s) => s.approvals.unfinished())) {
     // Ours and running here (its lease fell behind a clock moved by hand, or a slow renewal).
     if (ctx.running.has(row.id)) continue;
-    const taken = await ctx.transaction((tx) =>
-      tx.approvals.claimExecution(row.id, ctx.owner, ctx.leaseUntil(), ctx.nowIso()),
-    );
+    const taken = await claimLapsed(ctx, row.id);
     if (!taken) continue;
     // One approval that cannot be finished now must not stop the others: it stays `executing`
     // under this owner's lease and is taken up again when the lease runs out or at the next start.
@@ -100,4 +100,33 @@ export async function recoverApprovals(ctx: EngineContext): Promise<number> {
     throw new AggregateError(failures, `${failures.length} approval(s) could not be recovered now`);
   }
   return finished;
+}
+
+/**
+ * Claims an approval whose lease ran out (or that nobody holds) for this process; whether it won.
+ * Taking it from another holder is said in the same transaction (a `taken_over` feed event), then in
+ * one log line and to the metrics, on this process only.
+ */
+async function claimLapsed(ctx: EngineContext, id: string): Promise<boolean> {
+  const claimed = await ctx.transaction(async (tx): Promise<{ takeover?: Takeover } | undefined> => {
+    const before = await tx.approvals.byId(id);
+    if (before === undefined) return undefined;
+    if (!(await tx.approvals.claimExecution(id, ctx.owner, ctx.leaseUntil(), ctx.nowIso()))) return undefined;
+    const takeover = takeoverOf(before, ctx.owner, ctx.now());
+    if (takeover === undefined) return {};
+    await ctx.record(tx, id, 'taken_over', { actor: SYSTEM_ACTOR, detail: takeoverWords(takeover) });
+    return { takeover };
+  });
+  if (claimed?.takeover !== undefined) {
+    const t = claimed.takeover;
+    ctx.deps.log?.warn('execution taken over', {
+      approvalId: t.approvalId,
+      previousOwner: t.from,
+      leaseEnded: t.leaseEnded,
+      lapsedSeconds: t.lapsedSeconds,
+      owner: t.by,
+    });
+    ctx.deps.onTakenOver?.(t);
+  }
+  return claimed !== undefined;
 }

@@ -40,6 +40,8 @@ export interface FeedStore {
   append(event: NewApprovalEvent): Promise<ApprovalEvent>;
   /** Committed events after `seq`, oldest first. */
   after(seq: number, limit?: number): Promise<ApprovalEvent[]>;
+  /** One approval's events, oldest first (its history, for a person reading it). */
+  ofApproval(approvalId: string): Promise<ApprovalEvent[]>;
   /** The newest sequence number (0 when empty). */
   head(): Promise<number>;
   /** Where a consumer stands; undefined for one that never read. */

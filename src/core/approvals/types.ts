@@ -28,6 +28,23 @@ export interface WaitingApproval {
   reminderMs: number | undefined;
 }
 
+/** An approval being executed now (`approved` or `executing`), who holds it and until when. */
+export interface Execution {
+  id: string;
+  tool: string;
+  state: 'approved' | 'executing';
+  /** The process that holds it (`${hostname}:${pid}`); none when nobody does (it is taken at once). */
+  owner?: string;
+  /** Its hold lasts until then unless renewed; past it, another process takes it over. */
+  leaseUntil?: string;
+  /** When it last changed state or holder. */
+  since: string;
+  requestId: string;
+  attempt: number;
+  /** Sends of this attempt so far, across processes. */
+  sends: number;
+}
+
 export interface ApprovalFilter {
   state?: ApprovalState;
   requester?: string;

@@ -243,6 +243,7 @@ export const APPROVAL_EVENT_KINDS = [
   'cancelled',
   'expired',
   'executing',
+  'taken_over',
   'retrying',
   'succeeded',
   'failed',

@@ -1,4 +1,4 @@
-import type { ApprovalView } from '../../core/approvals/types.js';
+import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
 import { approvalLines, statusLine } from '../approval-words.js';
@@ -112,12 +112,23 @@ export interface ApprovalDocumentOptions {
   title?: string;
   /** Show the request's input (left out right after the requester typed it). */
   input?: boolean;
+  /** Its history, when read: takeovers between processes are shown among the facts. */
+  history?: readonly ApprovalEvent[];
+}
+
+/** `Taken over: replica b:12 after the lease of a:7 ran out (12 s before), at …`, one per takeover. */
+function takeovers(history: readonly ApprovalEvent[]): Field[] {
+  return history
+    .filter((event) => event.kind === 'taken_over')
+    .map((event) =>
+      field('takenOver', 'Taken over by', text(`${event.detail ?? 'another process'}, at ${event.at}`)),
+    );
 }
 
 export function approvalDocument(view: ApprovalView, options: ApprovalDocumentOptions = {}): OutputDocument {
   const { registry, title } = options;
   const blocks: Block[] = [
-    { type: 'record', fields: facts(view) },
+    { type: 'record', fields: [...facts(view), ...takeovers(options.history ?? [])] },
     // What will happen, in the words every front end uses (approval-words.ts): one bullet a line.
     {
       type: 'note',

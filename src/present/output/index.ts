@@ -3,6 +3,7 @@
 export { approvalDocument, approvalsDocument } from './approval.js';
 export { type ColumnOf, cellOf, tableOf } from './columns.js';
 export { blocksOf, documentOf } from './derive.js';
+export { executionsDocument } from './executions.js';
 export { amountValue, labelOf, maskedValue } from './format.js';
 export type * from './model.js';
 export { resultClass, resultDocument } from './result.js';

@@ -23,8 +23,13 @@ const THREAD: ReadonlySet<ApprovalEventKind> = new Set(
   APPROVAL_EVENT_KINDS.filter((kind) => kind !== 'opened' && kind !== 'executing'),
 );
 
-/** Changes the requester hears of: the same, but their own cancelling (`executing` is followed by its end). */
-const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set([...THREAD].filter((kind) => kind !== 'cancelled'));
+/**
+ * Changes the requester hears of: the same, but their own cancelling and a takeover between replicas
+ * (`executing` is followed by its end).
+ */
+const REQUESTER: ReadonlySet<ApprovalEventKind> = new Set(
+  [...THREAD].filter((kind) => kind !== 'cancelled' && kind !== 'taken_over'),
+);
 
 /** A retry that a person asked for (reconciling) is news; the `executing` of a vote is not. */
 const inThread = (event: ApprovalEvent): boolean =>

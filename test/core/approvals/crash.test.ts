@@ -1,5 +1,7 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ServeMetrics } from '../../../src/app/metrics/metrics.js';
+import { createLogger } from '../../../src/core/log.js';
 import type { ApprovalRow } from '../../../src/core/store/rows/approvals.js';
 import {
   available,
@@ -97,9 +99,15 @@ describe('an approval whose process dies while executing', () => {
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
   });
 
-  it('is taken over from another host only once its lease has run out', async () => {
+  it('is taken over from another host only once its lease has run out, and the taker says so', async () => {
     const clock = manualClock();
-    const c = await start({ clock });
+    const logged: string[] = [];
+    const metrics = new ServeMetrics();
+    const c = await start({
+      clock,
+      log: createLogger('info', (line) => logged.push(line)),
+      observe: { observe: metrics.observe },
+    });
     const { id } = pending(await c.call('create_payout', PAYOUT));
     await slowDown(c, PAYOUTS, 1000);
     // A process on another host: only its lease (30 s, renewed while it lived) counts.
@@ -114,11 +122,51 @@ describe('an approval whose process dies while executing', () => {
     // It renewed its lease every 10 s while it lived: held for at least 20 s after its death.
     clock.set(new Date(Date.now() + 5_000));
     expect(await c.executor.recover()).toBe(0);
+    const lapsedLease = row(c, id).lease_until as string;
+    // While it is held, `approvals executing` shows by whom and until when.
+    expect(await c.executor.executingApprovals()).toEqual([
+      expect.objectContaining({ id, state: 'executing', owner: 'other-host:4242', leaseUntil: lapsedLease }),
+    ]);
     clock.set(new Date(Date.now() + 31_000));
     expect(await c.executor.recover()).toBe(1);
     expect(await c.approvals.get(id)).toMatchObject({ state: 'succeeded' });
     expect(creates(c)).toBe(2);
     expect(await available(c)).toBe(250_000 - PAYOUT_DEBIT);
+    expect(await c.executor.executingApprovals()).toEqual([]);
+
+    // The taker says so: one log line, a feed event in the approval's history, and the metric.
+    const lapsed = Math.round((clock.now().getTime() - Date.parse(lapsedLease)) / 1000);
+    const lines = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((l) => l.message === 'execution taken over')).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        approvalId: id,
+        previousOwner: 'other-host:4242',
+        owner: c.approvals.owner,
+        lapsedSeconds: lapsed,
+      }),
+    ]);
+    const history = await c.executor.approvalHistory(id);
+    expect(history.filter((e) => e.kind === 'taken_over')).toEqual([
+      expect.objectContaining({
+        actor: 'system:approvals',
+        detail: `replica ${c.approvals.owner} after the lease of other-host:4242 ran out (${lapsed} s before)`,
+      }),
+    ]);
+    expect(history.map((e) => e.kind)).toEqual(['opened', 'voted', 'executing', 'taken_over', 'succeeded']);
+    const scrape = await metrics.scrape({ storage: c.runtime.storage });
+    expect(scrape.body).toContain('bankops_executions_taken_over_total 1');
+    // Recovering it again takes nothing over.
+    expect(await c.executor.recover()).toBe(0);
+  });
+
+  it('is started, not taken over, when nobody held it', async () => {
+    const logged: string[] = [];
+    const c = await start({ log: createLogger('info', (line) => logged.push(line)) });
+    const { id } = pending(await c.call('create_payout', PAYOUT));
+    await c.executor.approve(id, c.approver);
+    expect((await c.executor.approvalHistory(id)).map((e) => e.kind)).not.toContain('taken_over');
+    expect(logged.filter((l) => l.includes('taken over'))).toEqual([]);
   });
 });
 

@@ -223,6 +223,27 @@ describe.each(BACKENDS)('$name', (backend) => {
     await b.transaction((tx) => tx.feed.advance('slack', 1, T0));
     expect(await b.read((s) => s.feed.cursor('slack'))).toBe(2);
     expect(await b.read((s) => s.feed.head())).toBe(3);
+    // One approval's history: its events only, oldest first.
+    await a.transaction(async (tx) => {
+      await tx.approvals.insert(row('apr_d2'));
+      await tx.feed.append({ approvalId: 'apr_d2', kind: 'opened', at: at(4), state: 'pending', attempt: 1 });
+      await tx.feed.append({
+        approvalId: 'apr_d',
+        kind: 'taken_over',
+        at: at(5),
+        state: 'executing',
+        attempt: 1,
+        detail: 'replica b',
+      });
+    });
+    const history = await b.read((s) => s.feed.ofApproval('apr_d'));
+    expect(history.map((e) => [e.seq, e.kind])).toEqual([
+      [1, 'voted'],
+      [2, 'voted'],
+      [3, 'voted'],
+      [5, 'taken_over'],
+    ]);
+    expect(history[3]).toMatchObject({ approvalId: 'apr_d', detail: 'replica b', state: 'executing' });
   });
 
   it('counts approvals by state with the oldest pending, and lists every consumer where it stands', async () => {

@@ -15,6 +15,7 @@ export class SqliteFeedStore implements FeedStore {
   readonly #insert;
   readonly #after;
   readonly #head;
+  readonly #ofApproval;
   readonly #cursor;
   readonly #advance;
   readonly #cursors;
@@ -25,6 +26,7 @@ export class SqliteFeedStore implements FeedStore {
        VALUES (@approvalId, @kind, @at, @state, @attempt, @actor, @person, @detail)`,
     );
     this.#after = db.prepare('SELECT * FROM approval_events WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.#ofApproval = db.prepare('SELECT * FROM approval_events WHERE approval_id = ? ORDER BY seq');
     this.#head = db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM approval_events');
     this.#cursor = db.prepare('SELECT seq FROM feed_cursors WHERE consumer = ?');
     this.#cursors = db.prepare('SELECT consumer, seq FROM feed_cursors ORDER BY consumer');
@@ -46,6 +48,10 @@ export class SqliteFeedStore implements FeedStore {
 
   async after(seq: number, limit = 100): Promise<ApprovalEvent[]> {
     return (this.#after.all(seq, limit) as ApprovalEventRow[]).map(approvalEventOf);
+  }
+
+  async ofApproval(approvalId: string): Promise<ApprovalEvent[]> {
+    return (this.#ofApproval.all(approvalId) as ApprovalEventRow[]).map(approvalEventOf);
   }
 
   async head(): Promise<number> {

@@ -20,6 +20,8 @@ export function eventEmoji(event: ApprovalEvent, view: ApprovalView): string {
       return ':white_check_mark:';
     case 'executing':
       return ':gear:';
+    case 'taken_over':
+      return ':twisted_rightwards_arrows:';
     case 'retrying':
       return ':arrows_counterclockwise:';
     case 'failed':

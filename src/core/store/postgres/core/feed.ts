@@ -34,6 +34,14 @@ export class PgFeedStore implements FeedStore {
     return rows.rows.map(approvalEventOf);
   }
 
+  async ofApproval(approvalId: string): Promise<ApprovalEvent[]> {
+    const rows = await this.client.query<ApprovalEventRow>(
+      `SELECT ${COLUMNS} FROM approval_events WHERE approval_id = $1 ORDER BY seq`,
+      [approvalId],
+    );
+    return rows.rows.map(approvalEventOf);
+  }
+
   async head(): Promise<number> {
     const rows = await this.client.query<{ seq: number }>(
       'SELECT coalesce(max(seq), 0)::bigint AS seq FROM approval_events',
