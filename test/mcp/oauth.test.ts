@@ -58,6 +58,10 @@ class AssistantAuth implements OAuthClientProvider {
   get redirectUrl(): string {
     return REDIRECT;
   }
+  /** The refresh token the provider gave, for the test to try after the account is disabled. */
+  get refreshToken(): string | undefined {
+    return this.#tokens?.refresh_token;
+  }
   get clientMetadata() {
     return { client_name: 'Claude', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' };
   }
@@ -84,6 +88,8 @@ class AssistantAuth implements OAuthClientProvider {
 let idp: TestIdp;
 let t: SlackTest;
 let resource: string;
+/** How far the resource server's clock is ahead of real time (moved, never slept on). */
+let ahead = 0;
 
 beforeAll(async () => {
   const port = await freePort();
@@ -103,6 +109,7 @@ beforeAll(async () => {
       oauth: new OAuthResource({
         settings: { issuers: [idp.issuer], maxTokenAgeS: 600 },
         publicUrl,
+        now: () => new Date(Date.now() + ahead),
       }),
     },
   });
@@ -182,5 +189,37 @@ describe('MCP over HTTP with the identity provider’s access tokens', () => {
     expect(entries.some((entry) => entry.event === 'decided' && entry.actor === 'slack:U0BEN')).toBe(true);
     expect(JSON.stringify(entries)).not.toMatch(/eyJ[\w-]+\.[\w-]+\./);
     await client.close();
+  });
+
+  it('locks out a person disabled at the IdP at the next token check: tokens die young, refresh fails', async () => {
+    // Signed in, but the policy does not know this person: refused with what it looked for.
+    await expect(connectAs('stranger')).rejects.toThrow(
+      'Forbidden: the policy has no oidc match for email stranger@bank.example, sub stranger, no groups',
+    );
+
+    const olivia = await connectAs('olivia');
+    expect((await olivia.client.callTool({ name: 'list_accounts', arguments: {} })).isError).not.toBe(true);
+    const refresh = olivia.auth.refreshToken;
+    expect(refresh).toBeTruthy();
+    (PEOPLE.olivia as IdpPerson).disabled = true;
+    ahead = 11 * 60_000;
+    try {
+      await expect(olivia.client.callTool({ name: 'list_accounts', arguments: {} })).rejects.toThrow();
+      const refreshed = await fetch(`${idp.issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: refresh ?? '',
+          client_id: 'claude',
+        }),
+      });
+      expect(refreshed.status).toBe(400);
+      expect(await refreshed.json()).toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      ahead = 0;
+      (PEOPLE.olivia as IdpPerson).disabled = false;
+    }
+    await olivia.client.close().catch(() => undefined);
   });
 });

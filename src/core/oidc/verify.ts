@@ -55,7 +55,11 @@ export function identityOf(claims: JWTPayload): OidcIdentity {
 
 /** Why jose refused a token, in words for the 401 (never the token). */
 function refusal(error: unknown): string {
-  if (error instanceof errors.JWTExpired) return 'the token has expired';
+  if (error instanceof errors.JWTExpired) {
+    return error.claim === 'iat'
+      ? 'the token is older than BANKOPS_OAUTH_MAX_TOKEN_AGE allows'
+      : 'the token has expired';
+  }
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'aud') return 'the token was issued for another resource (aud)';
     if (error.claim === 'iss') return 'the token is from another issuer';
@@ -63,7 +67,7 @@ function refusal(error: unknown): string {
       return 'the token is older than BANKOPS_OAUTH_MAX_TOKEN_AGE allows, or has no iat';
     return `the token's ${error.claim} claim is not acceptable (${error.reason})`;
   }
-  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token’s signature does not verify';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "the token's signature does not verify";
   if (error instanceof errors.JWKSNoMatchingKey)
     return 'the token is signed with a key the issuer does not publish';
   if (error instanceof errors.JOSEError) return `the token cannot be read (${error.code})`;

@@ -91,7 +91,8 @@ export class OAuthResource {
   challenge(error?: 'invalid_token' | 'insufficient_scope', description?: string, scope?: string): string {
     const parts = [`Bearer resource_metadata="${this.metadataUrl}"`];
     if (error !== undefined) parts.push(`error="${error}"`);
-    if (description !== undefined) parts.push(`error_description="${description.replace(/["\\]/g, "'")}"`);
+    if (description !== undefined)
+      parts.push(`error_description="${description.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?')}"`);
     parts.push(`scope="${scope ?? `${SCOPES.read} ${SCOPES.write}`}"`);
     return parts.join(', ');
   }
