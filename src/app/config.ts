@@ -1,4 +1,5 @@
 import { type Config, ConfigError, parseConfig } from '../core/config.js';
+import { loadOidcSettings, type OidcSettings } from '../core/oidc/settings.js';
 import { optional } from '../core/optional.js';
 import { SANDBOX_DEFAULTS } from '../sandbox/credentials.js';
 import { parseSlackSettings, type SlackSettings } from '../slack/config.js';
@@ -20,6 +21,8 @@ export interface ServeSettings {
   publicUrl?: string;
   /** `BANKOPS_METRICS_KEY`: `/metrics` for clients beyond loopback, with this bearer key. */
   metricsKey?: string;
+  /** `BANKOPS_OAUTH_ISSUER` and the rest: `/mcp` takes the identity provider's access tokens. */
+  oidc?: OidcSettings;
 }
 
 /** A metrics key shorter than this is refused: it would be guessed. */
@@ -34,5 +37,15 @@ export function loadServeSettings(env: Record<string, string | undefined> = proc
     throw new ConfigError([
       `BANKOPS_METRICS_KEY must be at least ${METRICS_KEY_MIN} characters without spaces (e.g. \`openssl rand -hex 24\`)`,
     ]);
-  return { slack, ...optional('publicUrl', publicUrl), ...optional('metricsKey', metricsKey) };
+  const oidc = loadOidcSettings(env);
+  if (oidc !== undefined && publicUrl === undefined)
+    throw new ConfigError([
+      'BANKOPS_OAUTH_ISSUER needs BANKOPS_PUBLIC_URL: access tokens are issued for BANKOPS_PUBLIC_URL/mcp',
+    ]);
+  return {
+    slack,
+    ...optional('publicUrl', publicUrl),
+    ...optional('metricsKey', metricsKey),
+    ...optional('oidc', oidc),
+  };
 }

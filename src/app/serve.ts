@@ -5,6 +5,7 @@ import { sendJson } from '../core/http-server.js';
 import { optional } from '../core/optional.js';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from '../mcp/http/handler.js';
 import { isLoopbackHost, urlHost } from '../mcp/http/host.js';
+import { OAuthResource, PROTECTED_RESOURCE_PATH } from '../mcp/http/oauth.js';
 import { MCP_PATH } from '../mcp/http.js';
 import type { SlackAppOptions, SlackFrontEnd } from '../slack/app.js';
 import { SLACK_OFF_HINT, type SlackConfig } from '../slack/config.js';
@@ -86,7 +87,12 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       `refusing to listen on ${options.host}: serve listens on loopback unless told otherwise explicitly`,
     );
   }
-  const mcp = createMcpHttpHandler({ runtime, ...options.mcp });
+  const oauth =
+    options.mcp?.oauth ??
+    (settings.oidc === undefined || settings.publicUrl === undefined
+      ? undefined
+      : new OAuthResource({ settings: settings.oidc, publicUrl: settings.publicUrl }));
+  const mcp = createMcpHttpHandler({ runtime, ...options.mcp, ...optional('oauth', oauth) });
   const local = localWorkspaceSetting({
     wanted: options.try !== false,
     slackConfigured: settings.slack.enabled,
@@ -111,6 +117,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
 
   const routes: Record<string, Handler> = {
     [MCP_PATH]: mcp.handle,
+    // RFC 9728: path-aware for `/mcp`, and the bare well-known path answers the same.
+    ...(oauth === undefined
+      ? {}
+      : {
+          [`${PROTECTED_RESOURCE_PATH}${MCP_PATH}`]: oauth.serveMetadata,
+          [PROTECTED_RESOURCE_PATH]: oauth.serveMetadata,
+        }),
     ...operationsRoutes({
       metrics,
       storage: runtime.storage,
@@ -204,6 +217,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const banner = [
     `listening on ${url}`,
     `MCP over HTTP on ${url}${MCP_PATH}${options.mcpSummary === undefined ? '' : ` (${options.mcpSummary})`}`,
+    ...(oauth === undefined
+      ? []
+      : [
+          `MCP takes access tokens for ${oauth.resource} from ${settings.oidc?.issuers.join(', ') ?? 'the issuer'} (${oauth.metadataUrl})`,
+        ]),
     ...(workspace !== undefined
       ? workspace.banner()
       : slack === undefined

@@ -1,5 +1,5 @@
 import { optional } from './optional.js';
-import type { Actor } from './policy/types.js';
+import type { Actor, OidcIdentity } from './policy/types.js';
 
 /**
  * The local operator at the CLI (`--as <name>` or BANKOPS_ACTOR names who is acting). Against a real
@@ -39,3 +39,33 @@ export const slackActor = (userId: string, groupIds: readonly string[] = []): Ac
   slackUserId: userId,
   slackGroupIds: [...groupIds],
 });
+
+/**
+ * A person the identity provider vouches for, through `via` (`MCP` with the client's name, or
+ * `CLI`): "olivia (via MCP client Claude)". `person` is the policy's name for them (else their
+ * e-mail or subject); the id is a label, the claims in `oidc` are what the policy matches.
+ */
+export const oidcActor = (
+  identity: OidcIdentity,
+  via: 'MCP' | 'CLI',
+  client: string,
+  person?: string,
+): Actor => {
+  const who = person ?? identity.email ?? identity.sub;
+  return {
+    id: via === 'MCP' ? `${who} (via MCP client ${client})` : `${who} (via CLI)`,
+    frontEnd: via === 'MCP' ? 'mcp' : 'cli',
+    oidc: identity,
+  };
+};
+
+/**
+ * How the audit log names an actor: its id, and for an IdP person the token's `iss`, `sub` and
+ * `jti` (never the token), so an entry can be traced to the sign-in behind it.
+ */
+export function auditActor(actor: Actor): string {
+  const identity = actor.oidc;
+  if (identity === undefined) return actor.id;
+  const jti = identity.jti === undefined ? '' : ` jti=${identity.jti}`;
+  return `${actor.id} [iss=${identity.iss} sub=${identity.sub}${jti}]`.slice(0, 256);
+}

@@ -1,3 +1,4 @@
+import { auditActor } from './actors.js';
 import type { AuditLog } from './audit/index.js';
 import { ConfirmationDeferred, type WriteToConfirm } from './confirmation.js';
 import { messageOf } from './errors.js';
@@ -29,7 +30,7 @@ export async function confirmWrite(
   if (reason === undefined) return undefined;
   await audit.append(
     {
-      actor: actor.id,
+      actor: auditActor(actor),
       frontEnd: actor.frontEnd,
       tool: tool.name,
       input: redacted,

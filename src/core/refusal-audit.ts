@@ -1,3 +1,4 @@
+import { auditActor } from './actors.js';
 import type { AuditLog } from './audit/index.js';
 import type { Actor } from './policy/types.js';
 import { secretsOf } from './run-tool.js';
@@ -14,7 +15,7 @@ export function refusedEntry(
 ) {
   return {
     entry: {
-      actor: actor.id,
+      actor: auditActor(actor),
       frontEnd: actor.frontEnd,
       tool,
       input,

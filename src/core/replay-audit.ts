@@ -1,3 +1,4 @@
+import { auditActor } from './actors.js';
 import type { ApprovalView } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import type { Actor } from './policy/types.js';
@@ -31,7 +32,7 @@ export function noteReplay(
   const { tool, input, actor } = call;
   audit.note(
     {
-      actor: actor.id,
+      actor: auditActor(actor),
       frontEnd: actor.frontEnd,
       tool: tool.name,
       input: redact(input, tool.secretFields ?? []),

@@ -1,3 +1,4 @@
+import { auditActor } from './actors.js';
 import type { AlertBook } from './alerts/book.js';
 import type { AuditEntryInput, AuditLog, AuditOutcome } from './audit/index.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
@@ -213,7 +214,7 @@ interface RunEvent {
  */
 function runEntry(req: RunRequest, happened: RunEvent): AuditEntryInput {
   return {
-    actor: req.actor.id,
+    actor: auditActor(req.actor),
     frontEnd: req.actor.frontEnd,
     tool: req.tool.name,
     input: req.input,

@@ -84,6 +84,8 @@ export interface SlackTestOptions {
   port?: number;
   /** What the stand-in's `apps.connections.open` answers (Socket Mode). */
   socketUrl?: () => string;
+  /** MCP's options on the shared listener (an OAuth resource server, for one). */
+  mcp?: ServeOptions['mcp'];
   /** PostgreSQL instead of the SQLite file: its URL and the fingerprint key file replicas share. */
   database?: { url: string; fingerprintKeyFile: string };
 }
@@ -125,6 +127,7 @@ export async function startSlackTest(options: SlackTestOptions = {}): Promise<Sl
       runtime,
       host: '127.0.0.1',
       port: options.port ?? 0,
+      ...(options.mcp === undefined ? {} : { mcp: options.mcp }),
       settings: {
         slack: { enabled: true, config },
         ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),

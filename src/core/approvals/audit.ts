@@ -1,3 +1,4 @@
+import { auditActor } from '../actors.js';
 import type { AuditDecision, AuditEntryInput, AuditEvent, AuditLog, AuditOutcome } from '../audit/index.js';
 import { canonicalJson, type JsonValue } from '../canonical-json.js';
 import type { Actor } from '../policy/types.js';
@@ -25,7 +26,7 @@ export interface ApprovalAuditEntry {
 /** The audit entry of one step of an approval's life. */
 export function approvalEntry(entry: ApprovalAuditEntry): AuditEntryInput {
   return {
-    actor: entry.actor.id,
+    actor: auditActor(entry.actor),
     frontEnd: entry.actor.frontEnd,
     tool: entry.tool,
     input: entry.input,

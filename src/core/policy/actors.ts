@@ -1,9 +1,14 @@
+import { idpPerson, oidcMatches } from './oidc.js';
 import type { ActorEntry, Policy } from './schema.js';
 import type { Actor } from './types.js';
 
 /** Only the front-end specific field is trusted; `actor.id` is a label for messages. */
 function matches(entry: ActorEntry, actor: Actor): boolean {
-  const { slackUser, slackGroup, mcpKey, mcpStdio, cli, system } = entry.match;
+  const { slackUser, slackGroup, mcpKey, mcpStdio, cli, system, oidc } = entry.match;
+  // The IdP's person, whichever front end they came through.
+  if (oidc !== undefined) return oidcMatches(oidc, actor);
+  // A signed-in person is who the IdP says, never a local name or a key.
+  if (actor.oidc !== undefined) return false;
   switch (actor.frontEnd) {
     case 'slack':
       if (slackUser !== undefined) return actor.slackUserId === slackUser;
@@ -42,7 +47,7 @@ export function personOf(policy: Pick<Policy, 'actors'>, actor: Actor): string {
   for (const entry of policy.actors) {
     if (entry.person !== undefined && matches(entry, actor)) return entry.person;
   }
-  return actor.id;
+  return idpPerson(actor) ?? actor.id;
 }
 
 /** Whether the actor holds the role an approval rule asks of its approvers. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
 import { TOOLSETS } from './types.js';
@@ -34,8 +35,10 @@ const ActorMatchSchema = z
     cli: nonEmpty.optional(),
     /** bankops's own scheduled work, by its name: `alerts` reads the balances for balance alerts. */
     system: nonEmpty.optional(),
+    /** A person the identity provider vouches for, by `email`, `sub` or `group` (policy.md "People from the IdP"). */
+    oidc: OidcMatchSchema.optional(),
   })
-  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli', 'system']));
+  .superRefine(exactlyOne(['slackUser', 'slackGroup', 'mcpKey', 'mcpStdio', 'cli', 'system', 'oidc']));
 
 /** A person's name: the identities (Slack user, CLI user, MCP key) that carry it are one person. */
 const personName = z
@@ -56,7 +59,13 @@ const ActorEntrySchema = z
   .superRefine((entry, ctx) => {
     // A person is one human: an entry that matches many identities cannot name one.
     const many =
-      entry.match.slackGroup !== undefined ? 'slackGroup' : entry.match.cli === '*' ? "cli '*'" : undefined;
+      entry.match.slackGroup !== undefined
+        ? 'slackGroup'
+        : entry.match.cli === '*'
+          ? "cli '*'"
+          : entry.match.oidc?.group !== undefined
+            ? 'oidc group'
+            : undefined;
     if (entry.person !== undefined && many !== undefined) {
       ctx.addIssue({
         code: 'custom',
@@ -185,6 +194,10 @@ const PolicyShape = z.strictObject({
   roles: z.array(roleName).optional(),
   actors: z.array(ActorEntrySchema).default([]),
   mcpKeys: z.array(McpKeySchema).default([]),
+  /** The names of OAuth clients, by client id, for "olivia (via MCP client Claude)". */
+  oauthClients: z.array(OauthClientSchema).default([]),
+  people: PeopleSchema.optional(),
+  cli: CliSchema.default('local'),
   rules: z.array(RuleSchema),
 });
 

@@ -19,6 +19,20 @@ export type PolicyTool = {
   money?: (input: unknown) => Money | undefined;
 };
 
+/** What a verified token (or a CLI sign-in) says of its person; never the token itself. */
+export interface OidcIdentity {
+  iss: string;
+  sub: string;
+  /** Lower-cased. */
+  email?: string;
+  /** The IdP groups (`groups` or `roles` claim). */
+  groups: string[];
+  /** The OAuth client the person used (`client_id`, else `azp`). */
+  clientId?: string;
+  /** The token's id, for the audit log. */
+  jti?: string;
+}
+
 /** Who is calling, as the front end established it. Only the front-end specific fields are matched. */
 export type Actor = {
   /** 'slack:U123' | 'mcp:<key name>' | 'cli:alice' | 'system:alerts'; used in messages, never for matching. */
@@ -33,6 +47,13 @@ export type Actor = {
   cliUser?: string;
   /** bankops's own work, by its name (`alerts`). */
   system?: string;
+  /** A person the identity provider vouches for: an access token over MCP, a sign-in at the CLI. */
+  oidc?: OidcIdentity;
+  /**
+   * The e-mail of a Slack user, from `users.info`, read when the policy matches people by e-mail
+   * (`people: { matchBy: email }`): it is the IdP person with that e-mail.
+   */
+  email?: string;
   /**
    * At the CLI against a real service: the OS account that ran the command, whatever name `--as`
    * gave. It stands behind the request as a person too, so it can never approve it.

@@ -15,6 +15,7 @@ import type { Logger } from '../../core/log.js';
 import { optional } from '../../core/optional.js';
 import { resolveMcpKey, sha256Hex } from '../../core/policy/mcp-keys.js';
 import type { PolicyStore } from '../../core/policy/store.js';
+import type { Actor } from '../../core/policy/types.js';
 import type { Registry } from '../../core/registry.js';
 import type { Toolset } from '../../core/toolset.js';
 import { createMcpServer } from '../server.js';
@@ -22,6 +23,7 @@ import { bearerKey, CHALLENGE } from './auth.js';
 import type { EventStoreLimits } from './event-store.js';
 import { hostAllowed } from './host.js';
 import { type KeyOf, LegacySessions } from './legacy.js';
+import type { Admission, OAuthResource } from './oauth.js';
 import { normalizeOrigin, originAllowed } from './origin.js';
 import { RPC_ERROR, sendRpcError } from './respond.js';
 
@@ -36,6 +38,8 @@ export interface McpHttpHandlerOptions {
   /** Browser origins allowed besides the listener's own loopback origins; requests without Origin pass. */
   allowedOrigins?: readonly string[];
   toolsets?: readonly Toolset[];
+  /** OAuth 2.1 resource server for people (`BANKOPS_OAUTH_ISSUER`), beside the policy's keys. */
+  oauth?: OAuthResource;
   readOnly?: boolean;
   /** Offer the tools whose input is a PIN, a code or a card number (off by default). */
   secretInputs?: boolean;
@@ -93,14 +97,14 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
   return new McpHttp(options);
 }
 
-/** The per-request MCP server of a key: its actor is the key's name, the key itself goes no further. */
+/** The per-request MCP server of a key or a person: its actor; the key or token goes no further. */
 function serverFactory(options: McpHttpHandlerOptions) {
   const { runtime } = options;
-  return (keyName: string) =>
+  return (actor: Actor) =>
     createMcpServer({
       registry: runtime.registry,
       getExecutor: async () => runtime.executor,
-      actor: mcpActor(keyName),
+      actor,
       ...optional('toolsets', options.toolsets),
       ...optional('readOnly', options.readOnly),
       ...optional('secretInputs', options.secretInputs),
@@ -124,6 +128,8 @@ class McpHttp implements McpHttpHandler {
   // a payout) finish, because ending a session aborts the calls still running in it.
   #closing = false;
   #postsInFlight = 0;
+  /** The actor of each modern request, by the auth info handed to the SDK. */
+  readonly #actors = new WeakMap<AuthInfo, Actor>();
 
   constructor(options: McpHttpHandlerOptions) {
     this.#options = options;
@@ -136,8 +142,9 @@ class McpHttp implements McpHttpHandler {
     const onerror = (error: Error) => this.#log.debug('mcp http: protocol', { error: error.message });
     this.#modern = createMcpHandler(
       ({ authInfo }) => {
-        if (authInfo === undefined) throw internalError('no key on a request that passed the key check');
-        return serverFor(authInfo.clientId);
+        const actor = authInfo === undefined ? undefined : this.#actors.get(authInfo);
+        if (actor === undefined) throw internalError('no key on a request that passed the key check');
+        return serverFor(actor);
       },
       { legacy: 'reject', maxRequestBodySize: this.#maxBodyBytes, onerror },
     );
@@ -197,7 +204,7 @@ class McpHttp implements McpHttpHandler {
   }
 
   /** The checks every request passes before its era matters; the key's name, or undefined once answered. */
-  #admit(req: IncomingMessage, res: ServerResponse): KeyOf | undefined {
+  async #admit(req: IncomingMessage, res: ServerResponse): Promise<KeyOf | undefined> {
     if (!hostAllowed(header(req, 'host'), this.#allowedHosts)) {
       this.#refuse(req, res, 403, 'Forbidden: Host not allowed');
       return undefined;
@@ -222,20 +229,41 @@ class McpHttp implements McpHttpHandler {
       res.end();
       return undefined;
     }
-    return this.#authenticate(req, res);
+    return await this.#authenticate(req, res);
   }
 
-  /** The bearer key, resolved on every request: a key removed from the policy stops working at once. */
-  #authenticate(req: IncomingMessage, res: ServerResponse): KeyOf | undefined {
+  /**
+   * The bearer key, resolved on every request: a key removed from the policy stops working at once.
+   * With OAuth on, anything else presented is an access token, checked on every request too.
+   */
+  async #authenticate(req: IncomingMessage, res: ServerResponse): Promise<KeyOf | undefined> {
+    const { oauth } = this.#options;
     const key = bearerKey(req);
     if (key === undefined) {
       this.#refuse(req, res, 401, 'Unauthorized: send Authorization: Bearer <key>', {
-        'WWW-Authenticate': CHALLENGE.missing,
+        'WWW-Authenticate': oauth?.challenge() ?? CHALLENGE.missing,
       });
       return undefined;
     }
-    const name = resolveMcpKey(this.#options.runtime.policy.current(), key);
-    if (name === undefined) {
+    const policy = this.#options.runtime.policy.current();
+    const name = resolveMcpKey(policy, key);
+    let found: KeyOf;
+    if (name !== undefined) {
+      found = { name, digest: sha256Hex(key), actor: mcpActor(name) };
+    } else if (oauth !== undefined) {
+      const admitted = await oauth.admit(key, policy);
+      if (!admitted.ok) {
+        this.#refuseAdmission(req, res, admitted);
+        return undefined;
+      }
+      const { oidc } = admitted.actor;
+      found = {
+        name: `oidc:${oidc?.iss ?? ''} ${oidc?.sub ?? ''}`,
+        digest: '',
+        actor: admitted.actor,
+        token: { scopes: admitted.scopes, expiresAt: admitted.expiresAt },
+      };
+    } else {
       this.#refuse(req, res, 401, 'Unauthorized: the key is not in the policy', {
         'WWW-Authenticate': CHALLENGE.invalid,
       });
@@ -245,7 +273,11 @@ class McpHttp implements McpHttpHandler {
       sendRpcError(res, 405, RPC_ERROR.server, 'Method not allowed', { Allow: 'GET, POST, DELETE' });
       return undefined;
     }
-    return { name, digest: sha256Hex(key) };
+    return found;
+  }
+
+  #refuseAdmission(req: IncomingMessage, res: ServerResponse, refused: Admission & { ok: false }): void {
+    this.#refuse(req, res, refused.status, refused.message, { 'WWW-Authenticate': refused.challenge });
   }
 
   async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -262,7 +294,7 @@ class McpHttp implements McpHttpHandler {
         this.#postsInFlight -= 1;
       });
     }
-    const key = this.#admit(req, res);
+    const key = await this.#admit(req, res);
     if (key === undefined) return;
     // GET (the 2025 stream) and DELETE (end a session) belong to 2025-era sessions only.
     if (req.method !== 'POST') return this.#legacy.handle(req, res, key, undefined);
@@ -287,13 +319,22 @@ class McpHttp implements McpHttpHandler {
       return;
     }
     const body = read.value;
+    const refused =
+      key.token === undefined
+        ? undefined
+        : this.#options.oauth?.scopeRefusal(body, key.token.scopes, this.#options.runtime.registry);
+    if (refused !== undefined && !refused.ok) {
+      this.#refuseAdmission(req, res, refused);
+      return;
+    }
     const request = await toWebRequest(nodeLike(req), body);
     if (await isLegacyRequest(request, body, { maxRequestBodySize: this.#maxBodyBytes })) {
       await this.#legacy.handle(req, res, key, body);
       return;
     }
-    // The key's name reaches the per-request server as its actor; the key itself goes no further.
-    const authInfo: AuthInfo = { token: key.digest, clientId: key.name, scopes: [] };
+    // The key's actor reaches the per-request server; the key or token itself goes no further.
+    const authInfo: AuthInfo = { token: key.digest, clientId: key.name, scopes: key.token?.scopes ?? [] };
+    this.#actors.set(authInfo, key.actor);
     await this.#serveModern(Object.assign(nodeLike(req), { auth: authInfo }), res, body);
   }
 }

@@ -3,15 +3,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest, type McpServer } from '@modelcontextprotocol/server';
 import type { Logger } from '../../core/log.js';
+import { optional } from '../../core/optional.js';
 import { mcpKeyListed } from '../../core/policy/mcp-keys.js';
 import type { Policy } from '../../core/policy/schema.js';
+import type { Actor } from '../../core/policy/types.js';
 import { BoundedEventStore, type EventStoreLimits } from './event-store.js';
 import { RPC_ERROR, sendRpcError } from './respond.js';
 import { type Session, SessionTable } from './sessions.js';
 
 export interface LegacySessionOptions {
   /** A server for a new session of this key (the tools, resources, the key's actor). */
-  createServer: (keyName: string) => McpServer;
+  createServer: (actor: Actor) => McpServer;
   log: Logger;
   idleTimeoutMs: number;
   maxSessions: number;
@@ -20,10 +22,15 @@ export interface LegacySessionOptions {
   eventStore?: Partial<EventStoreLimits>;
 }
 
-/** Who sent a request: the key's name in the policy and the SHA-256 of the key. */
+/**
+ * Who sent a request: the key's name in the policy and the SHA-256 of the key, or for an access
+ * token its person (`oidc:<iss> <sub>`, no digest), its scopes and when it expires.
+ */
 export interface KeyOf {
   name: string;
   digest: string;
+  actor: Actor;
+  token?: { scopes: string[]; expiresAt: number };
 }
 
 /**
@@ -59,6 +66,7 @@ export class LegacySessions {
         sendRpcError(res, 404, RPC_ERROR.sessionNotFound, 'Session not found');
         return;
       }
+      if (key.token !== undefined) session.tokenExpiresAt = key.token.expiresAt;
       this.#sessions.track(session, req, res);
       await session.transport.handleRequest(req, res, body);
       return;
@@ -104,7 +112,7 @@ export class LegacySessions {
 
   async #open(req: IncomingMessage, res: ServerResponse, key: KeyOf, body: unknown): Promise<void> {
     const { log } = this.#options;
-    const server = this.#options.createServer(key.name);
+    const server = this.#options.createServer(key.actor);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new BoundedEventStore(this.#options.eventStore),
@@ -113,6 +121,7 @@ export class LegacySessions {
           id,
           keyName: key.name,
           keyDigest: key.digest,
+          ...optional('tokenExpiresAt', key.token?.expiresAt),
           transport,
           server,
         });
@@ -152,7 +161,11 @@ export class LegacySessions {
    */
   sweep(policy: Policy, now = Date.now()): void {
     for (const session of this.#sessions.all()) {
-      if (mcpKeyListed(policy, session.keyName, session.keyDigest)) {
+      const valid =
+        session.tokenExpiresAt === undefined
+          ? mcpKeyListed(policy, session.keyName, session.keyDigest)
+          : now < session.tokenExpiresAt;
+      if (valid) {
         delete session.revokedAt;
         continue;
       }

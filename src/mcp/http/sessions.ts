@@ -17,6 +17,11 @@ export interface Session {
   open: number;
   /** POSTs still open (tool calls among them): a revoked key's session ends once they are answered. */
   posts: number;
+  /**
+   * An access token's session: when the last token presented on it expires. Each request checks its
+   * token; an open stream outliving every token ends like a revoked key's.
+   */
+  tokenExpiresAt?: number;
   /** When the sweep first found the session's key gone from the policy. */
   revokedAt?: number;
 }
