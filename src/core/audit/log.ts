@@ -41,8 +41,9 @@ export interface AuditLogOptions {
   writer?: AuditWriter;
   /**
    * The policy version a decision in progress reads (`PolicyStore.stamp`), written into the entries
-   * of decisions (`requested`, `decided`) that do not name one, inside their hashed content. Read
-   * when the entry is recorded, in the caller's context.
+   * of decisions (every event but `credential` and `settled`: a read allowed at once has only its
+   * `executed` entry) that do not name one, inside their hashed content. Read when the entry is
+   * recorded, in the caller's context.
    */
   policyStamp?: () => PolicyStamp | undefined;
 }
@@ -128,7 +129,8 @@ export class AuditLog {
   /** The entry of a decision with the version that decided, unless it names one already. */
   #stamped(input: AuditEntryInput): AuditEntryInput {
     if (this.#policyStamp === undefined || input.policy !== undefined) return input;
-    if (input.event !== 'requested' && input.event !== 'decided') return input;
+    // Passkeys' enrolment and money settling later are not decisions of the policy.
+    if (input.event === 'credential' || input.event === 'settled') return input;
     const policy = this.#policyStamp();
     return policy === undefined ? input : { ...input, policy };
   }
