@@ -16,7 +16,8 @@ export type PolicyDiffChange =
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const same = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
+const same = (a: unknown, b: unknown): boolean =>
+  a === undefined || b === undefined ? a === b : canonicalJson(a) === canonicalJson(b);
 
 /** The identity of an array item, as a path segment: `name`, `key=value` of its match, or `[i]`. */
 export function itemKey(item: unknown, index: number): string {
