@@ -191,7 +191,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const { backend } = database;
   const { storage } = backend;
   const { observe } = options;
+  const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
   const audit = new AuditLog(storage, {
+    policyStamp: () => policy.stamp(),
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
     log,
     ...optional('maxWaiting', options.auditMaxWaiting),
@@ -199,7 +201,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     ...optional('onWritten', observe && ((count: number) => observe.auditWritten(count))),
     ...optional('onVerified', observe && ((at: Date) => observe.auditVerified(at))),
   });
-  const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
+  const { clock } = options;
+  await policy.attach(storage, clock === undefined ? undefined : () => clock.now());
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
@@ -238,7 +241,6 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   });
   const defaults: ToolDefaults = config.defaults;
   const webhooks = new ServiceWebhooks(backend.directories.webhookKeys);
-  const { clock } = options;
   const passkeys = new PasskeyService({
     storage,
     audit,

@@ -79,6 +79,10 @@ const COMMANDS: Record<
     const m = await import('./commands/alerts.js');
     return { run: m.alertsCommand, help: m.ALERTS_HELP };
   },
+  policy: async () => {
+    const m = await import('./commands/policy.js');
+    return { run: m.policyCommand, help: m.POLICY_HELP };
+  },
   people: async () => {
     const m = await import('./commands/people.js');
     return { run: m.peopleCommand, help: m.PEOPLE_HELP };

@@ -135,7 +135,10 @@ export class Executor {
   /** Runs or refuses one call; the observer (metrics) hears how each ended. */
   execute(req: ExecuteRequest): Promise<ExecuteResult> {
     const tool = this.deps.registry.get(req.tool)?.name ?? 'unknown';
-    return observed(this.deps.observer, { tool, frontEnd: req.actor.frontEnd }, () => this.decide(req));
+    // One version of the policy for the whole decision, named in its audit entries.
+    return observed(this.deps.observer, { tool, frontEnd: req.actor.frontEnd }, () =>
+      this.deps.policy.decide(() => this.decide(req)),
+    );
   }
 
   private async decide(req: ExecuteRequest): Promise<ExecuteResult> {
@@ -320,7 +323,7 @@ export class Executor {
     onProgress?: (message: string) => void,
     proof?: StepUpProof,
   ): Promise<ApprovalActionResult> {
-    return this.approvals.approve(id, approver, onProgress, proof);
+    return this.deps.policy.decide(() => this.approvals.approve(id, approver, onProgress, proof));
   }
 
   /** What a vote by `person` would sign now, for a step-up approval that is pending. */
@@ -329,16 +332,16 @@ export class Executor {
   }
 
   reject(id: string, approver: Actor, reason: string): Promise<ApprovalActionResult> {
-    return this.approvals.reject(id, approver, reason);
+    return this.deps.policy.decide(() => this.approvals.reject(id, approver, reason));
   }
 
   cancel(id: string, actor: Actor, reason?: string): Promise<ApprovalActionResult> {
-    return this.approvals.cancel(id, actor, reason);
+    return this.deps.policy.decide(() => this.approvals.cancel(id, actor, reason));
   }
 
   /** A person settles an approval whose outcome stayed unknown (`unresolved`). */
   reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult> {
-    return this.approvals.reconcile(id, actor, how);
+    return this.deps.policy.decide(() => this.approvals.reconcile(id, actor, how));
   }
 
   getApproval(id: string): Promise<ApprovalView | undefined> {

@@ -57,6 +57,11 @@ export const COMMAND_TABLE = {
     subcommands: ['add', 'list', 'remove'],
     options: ['--channel', '--as', '--json'],
   },
+  policy: {
+    overview: [['{subcommands}', "the policy's versions, and what changed"]],
+    subcommands: ['show', 'history', 'diff'],
+    options: ['--version', '--json'],
+  },
   people: {
     overview: [['{subcommands}', "people's passkeys, for step-up approvals"]],
     subcommands: ['enroll', 'passkeys', 'revoke-passkey'],

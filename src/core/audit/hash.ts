@@ -6,12 +6,17 @@ import type { AuditContent } from './schema.js';
 export const GENESIS_HASH = '0'.repeat(64);
 
 /**
- * `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. `evidence` is
- * hashed only when an entry has it (canonical JSON leaves out what is undefined).
+ * `sha256(prev_hash || canonicalJson(content))`, hex; the content includes `seq`. `evidence` and
+ * `policy` are hashed only when an entry has them (canonical JSON leaves out what is undefined).
  */
 export function entryHash(
   prevHash: string,
-  content: Readonly<Record<Exclude<keyof AuditContent, 'evidence'>, unknown> & { evidence?: unknown }>,
+  content: Readonly<
+    Record<Exclude<keyof AuditContent, 'evidence' | 'policy'>, unknown> & {
+      evidence?: unknown;
+      policy?: unknown;
+    }
+  >,
 ): string {
   // `content.input` may be a CanonicalText of the same JSON: the same bytes are hashed either way.
   return hashOfText(prevHash, canonicalJson(content));

@@ -4,7 +4,14 @@ import { optional } from '../optional.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import { type CommitBatch, GroupCommit } from './group-commit.js';
 import { entryOf } from './rows.js';
-import type { AuditAnchor, AuditEntry, AuditEntryInput, AuditFilter, AuditVerifyResult } from './schema.js';
+import type {
+  AuditAnchor,
+  AuditEntry,
+  AuditEntryInput,
+  AuditFilter,
+  AuditVerifyResult,
+  PolicyStamp,
+} from './schema.js';
 import { type Prepared, type PrepareOptions, prepareEntry, sealAfter } from './seal.js';
 import { ChainCheck } from './verify.js';
 import { type AuditWriter, inlineWriter } from './writer.js';
@@ -32,6 +39,13 @@ export interface AuditLogOptions {
    * the storage; a long-running process gives a thread of its own (./thread-writer.ts).
    */
   writer?: AuditWriter;
+  /**
+   * The policy version a decision in progress reads (`PolicyStore.stamp`), written into the entries
+   * of decisions (every event but `credential` and `settled`: a read allowed at once has only its
+   * `executed` entry) that do not name one, inside their hashed content. Read when the entry is
+   * recorded, in the caller's context.
+   */
+  policyStamp?: () => PolicyStamp | undefined;
 }
 
 export type AppendOptions = PrepareOptions;
@@ -74,6 +88,7 @@ export class AuditLog {
   readonly #onVerified: ((at: Date) => void) | undefined;
   readonly #group: GroupCommit;
   readonly #writer: AuditWriter;
+  readonly #policyStamp: (() => PolicyStamp | undefined) | undefined;
 
   constructor(storage: Storage, options: AuditLogOptions = {}) {
     this.#storage = storage;
@@ -83,6 +98,7 @@ export class AuditLog {
     const secrets = options.secrets ?? [];
     this.#secrets = typeof secrets === 'function' ? secrets : () => secrets;
     this.#writer = options.writer ?? inlineWriter(storage);
+    this.#policyStamp = options.policyStamp;
     this.#group = new GroupCommit(this.#commit, {
       ...optional('log', options.log),
       ...optional('maxWaiting', options.maxWaiting),
@@ -101,13 +117,22 @@ export class AuditLog {
 
   /** Appends one entry inside the caller's write transaction: both commit, or neither. */
   async appendIn(tx: Stores, input: AuditEntryInput, options: AppendOptions = {}): Promise<AuditEntry> {
-    const prepared = this.#prepare(input, options);
+    const prepared = this.#prepare(this.#stamped(input), options);
     const { rows, entries } = sealAfter(await tx.audit.head(), [prepared]);
     await tx.audit.insert(rows);
     const told = this.#onWritten;
     // Counted once committed; a caller's transaction that rolls back wrote nothing.
     if (told !== undefined) afterCommit(tx, () => told(rows.length));
     return entries[0] as AuditEntry;
+  }
+
+  /** The entry of a decision with the version that decided, unless it names one already. */
+  #stamped(input: AuditEntryInput): AuditEntryInput {
+    if (this.#policyStamp === undefined || input.policy !== undefined) return input;
+    // Passkeys' enrolment and money settling later are not decisions of the policy.
+    if (input.event === 'credential' || input.event === 'settled') return input;
+    const policy = this.#policyStamp();
+    return policy === undefined ? input : { ...input, policy };
   }
 
   #prepare(input: AuditEntryInput, options: AppendOptions): Prepared {
@@ -128,7 +153,10 @@ export class AuditLog {
     // Its time is now; it is validated, redacted and serialized (its time written out too) with
     // its batch, off the caller's path.
     const at = this.#now().getTime();
-    return this.#group.add({ input, at, options: this.#optionsOf(options) }, options.durable);
+    return this.#group.add(
+      { input: this.#stamped(input), at, options: this.#optionsOf(options) },
+      options.durable,
+    );
   }
 
   /**
@@ -139,7 +167,12 @@ export class AuditLog {
    */
   note(input: AuditEntryInput, options: AppendOptions = {}): void {
     // The options are copied now: the caller may reuse its object before the batch is prepared.
-    this.#group.note({ input, at: this.#now().getTime(), options: this.#optionsOf(options), noted: true });
+    this.#group.note({
+      input: this.#stamped(input),
+      at: this.#now().getTime(),
+      options: this.#optionsOf(options),
+      noted: true,
+    });
   }
 
   /** What preparing an entry needs of the options: the secrets to scrub, nothing else. */

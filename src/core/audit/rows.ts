@@ -3,7 +3,7 @@ import type { JsonValue } from '../canonical-json.js';
 import { optional } from '../optional.js';
 import { AuditLogCorruptError } from './errors.js';
 import type { AuditContent, AuditEntry } from './schema.js';
-import { decisionSchema, eventSchema, frontEndSchema, outcomeSchema } from './schema.js';
+import { decisionSchema, eventSchema, frontEndSchema, outcomeSchema, policyStampSchema } from './schema.js';
 
 /** A row as SQLite returns it; enum columns stay plain text so a tampered row can still be hashed. */
 export const auditRowSchema = z.object({
@@ -21,6 +21,7 @@ export const auditRowSchema = z.object({
   error: z.string().nullable(),
   duration_ms: z.number().nullable(),
   evidence: z.string().nullable().default(null),
+  policy: z.string().nullable().default(null),
   prev_hash: z.string(),
   hash: z.string(),
 });
@@ -47,6 +48,7 @@ export function rawContentOf(row: AuditRow): RawContent {
     error: row.error,
     durationMs: row.duration_ms,
     evidence: row.evidence === null ? undefined : JSON.parse(row.evidence),
+    policy: row.policy === null ? undefined : JSON.parse(row.policy),
   };
 }
 
@@ -56,6 +58,7 @@ const typedContentSchema = z.object({
   event: eventSchema,
   outcome: outcomeSchema.nullable(),
   requestIds: z.array(z.string()),
+  policy: policyStampSchema.optional(),
 });
 
 export function entryOf(value: unknown): AuditEntry {
@@ -91,6 +94,7 @@ export function entryOf(value: unknown): AuditEntry {
     error: row.error,
     durationMs: row.duration_ms,
     ...optional('evidence', raw.evidence as JsonValue | undefined),
+    ...optional('policy', typed.data.policy),
   };
   return { ...content, prevHash: row.prev_hash, hash: row.hash };
 }

@@ -46,6 +46,17 @@ export const eventSchema = z.enum([
 
 export const outcomeSchema = z.enum(['ok', 'failed', 'pending']);
 
+/**
+ * Which version of the policy decided (docs/policy.md, "Versions"): its number in the store and the
+ * SHA-256 of its canonical parsed form, so an auditor can replay the decision against that policy.
+ */
+export const policyStampSchema = z.strictObject({
+  version: z.number().int().positive(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+export type PolicyStamp = z.infer<typeof policyStampSchema>;
+
 export type FrontEnd = z.infer<typeof frontEndSchema>;
 export type AuditDecision = z.infer<typeof decisionSchema>;
 export type AuditEvent = z.infer<typeof eventSchema>;
@@ -101,6 +112,8 @@ export const auditEntryInputSchema = z
      * every parse of every entry, a read's included (several times the cost of the rest).
      */
     evidence: z.unknown().optional(),
+    /** The policy version that decided: set on the entries of a decision (`requested`, `decided`). */
+    policy: policyStampSchema.optional(),
   })
   .superRefine((entry, ctx) => {
     const problem = (path: string, message: string): void => {
@@ -157,6 +170,8 @@ export interface AuditContent {
   durationMs: number | null;
   /** A signed vote's proof; absent from every other entry (and then not part of the hash). */
   evidence?: JsonValue | undefined;
+  /** The policy version that decided; absent from entries written before versions (not hashed then). */
+  policy?: PolicyStamp | undefined;
 }
 
 /** A stored entry: its content, the previous entry's hash and its own. */

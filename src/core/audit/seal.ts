@@ -16,6 +16,8 @@ export interface Prepared {
   /** Canonical JSON of `content.input` and of `content.evidence` (null without evidence). */
   input: string;
   evidence: string | null;
+  /** Canonical JSON of `content.policy` (null on an entry that names no policy version). */
+  policy: string | null;
   /** The canonical JSON that the entry's hash covers, but for `seq` between the two parts. */
   hashed: [before: string, after: string];
 }
@@ -38,13 +40,14 @@ function hashedText(
   content: Prepared['content'],
   input: string,
   evidence: string | null,
+  policy: string | null,
 ): Prepared['hashed'] {
   const c = content;
   return [
     `{"actor":${text(c.actor)},"approvalId":${text(c.approvalId)},"decision":${text(c.decision)},` +
       `"durationMs":${text(c.durationMs)},"error":${text(c.error)},"event":${text(c.event)},` +
       `${evidence === null ? '' : `"evidence":${evidence},`}"frontEnd":${text(c.frontEnd)},"input":${input},` +
-      `"outcome":${text(c.outcome)},"requestIds":${canonicalJson(c.requestIds)},"seq":`,
+      `"outcome":${text(c.outcome)},${policy === null ? '' : `"policy":${policy},`}"requestIds":${canonicalJson(c.requestIds)},"seq":`,
     `,"tool":${text(c.tool)},"ts":${text(c.ts)}}`,
   ];
 }
@@ -91,14 +94,17 @@ export function prepareEntry(
     // Stored exactly as signed: a scrubbed byte would make a true signature fail to verify. It holds
     // public keys, signatures and the input already redacted above, never a secret.
     ...optional('evidence', evidence),
+    ...optional('policy', entry.policy),
   };
   const inputText = canonicalJson(content.input);
   const evidenceText = evidence === undefined ? null : canonicalJson(evidence);
+  const policyText = entry.policy === undefined ? null : canonicalJson(entry.policy);
   return {
     content,
     input: inputText,
     evidence: evidenceText,
-    hashed: hashedText(content, inputText, evidenceText),
+    policy: policyText,
+    hashed: hashedText(content, inputText, evidenceText, policyText),
   };
 }
 
@@ -109,7 +115,7 @@ export function sealAfter(
 ): { rows: AuditRow[]; entries: AuditEntry[] } {
   let prev = head;
   const rows: AuditRow[] = [];
-  const entries = batch.map(({ content, input, evidence, hashed }): AuditEntry => {
+  const entries = batch.map(({ content, input, evidence, policy, hashed }): AuditEntry => {
     const seq = prev.seq + 1;
     const hash = hashOfText(prev.hash, `${hashed[0]}${seq}${hashed[1]}`);
     rows.push({
@@ -127,6 +133,7 @@ export function sealAfter(
       error: content.error,
       duration_ms: content.durationMs,
       evidence,
+      policy,
       prev_hash: prev.hash,
       hash,
     });

@@ -17,6 +17,7 @@ export const AUDIT_COLUMNS = [
   'error',
   'duration_ms',
   'evidence',
+  'policy',
   'prev_hash',
   'hash',
 ] as const satisfies readonly (keyof AuditRow)[];

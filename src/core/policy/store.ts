@@ -1,12 +1,17 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type FSWatcher, readFileSync, watch as watchFs } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { internalError } from '../errors.js';
+import type { PolicyStamp } from '../audit/schema.js';
+import { internalError, messageOf } from '../errors.js';
+import type { Storage } from '../store/index.js';
 import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
 import { textDigest } from './prebuilt.js';
+import { recordFileVersion } from './record.js';
 import type { ActorEntry, Policy } from './schema.js';
 import { stepUpProblems } from './step-up.js';
+import { policyHash } from './versions.js';
 
 export type ReloadResult = { ok: true } | { ok: false; error: PolicyError };
 
@@ -41,6 +46,19 @@ function failure(error: unknown): ReloadResult {
 
 const UNREADABLE = 'unreadable';
 
+/** What one decision reads: the policy (with the process's added actors) and the version it is. */
+interface Snapshot {
+  policy: Policy;
+  /** Undefined until the store knows the version (a process with no store attached). */
+  stamp: PolicyStamp | undefined;
+}
+
+/** Where the versions are kept, once attached. */
+interface Versions {
+  storage: Storage;
+  now: () => Date;
+}
+
 /** The policy in the text, if this deployment can honour it (step-up needs an https public URL). */
 function usable(text: string, source: string, publicUrl: string | undefined): Policy {
   const policy = parsePolicyText(text, source);
@@ -56,10 +74,17 @@ function usable(text: string, source: string, publicUrl: string | undefined): Po
 export class PolicyStore {
   readonly path: string;
   #policy: Policy;
+  #text: string;
   /** Identities given roles besides the file's (`addActors`), kept across reloads. */
   #added: readonly ActorEntry[] = [];
-  /** The file's policy with them, made once per change. */
-  #current: Policy;
+  /** The file's policy with them and its version, made once per change and swapped whole. */
+  #current: Snapshot;
+  /** The snapshot a decision in progress reads, whatever changes meanwhile (`decide`). */
+  readonly #pinned = new AsyncLocalStorage<Snapshot>();
+  #versions: Versions | undefined;
+  /** The recording of the latest reload's version; decisions wait for it. */
+  #ready: Promise<void> = Promise.resolve();
+  #lastAdoption: Promise<ReloadResult> = Promise.resolve({ ok: true });
   /** Digest of the text last tried, so a file event that changed nothing does not reload again. */
   #lastDigest: string;
   #watcher: FSWatcher | undefined;
@@ -68,10 +93,17 @@ export class PolicyStore {
   readonly #debounceMs: number;
   readonly #publicUrl: string | undefined;
 
-  private constructor(path: string, policy: Policy, digest: string, options: PolicyStoreOptions) {
+  private constructor(
+    path: string,
+    policy: Policy,
+    text: string,
+    digest: string,
+    options: PolicyStoreOptions,
+  ) {
     this.path = path;
     this.#policy = policy;
-    this.#current = policy;
+    this.#text = text;
+    this.#current = { policy, stamp: undefined };
     this.#lastDigest = digest;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#publicUrl = options.publicUrl;
@@ -81,11 +113,58 @@ export class PolicyStore {
   static load(path?: string, options: PolicyStoreOptions = {}): PolicyStore {
     const file = policyPath(path);
     const text = readPolicyText(file);
-    return new PolicyStore(file, usable(text, file, options.publicUrl), textDigest(text), options);
+    return new PolicyStore(file, usable(text, file, options.publicUrl), text, textDigest(text), options);
   }
 
+  /** The policy in force, or the one pinned for the decision in progress (`decide`). */
   current(): Policy {
-    return this.#current;
+    return (this.#pinned.getStore() ?? this.#current).policy;
+  }
+
+  /** The version of `current()` in the store; undefined before `attach`. */
+  stamp(): PolicyStamp | undefined {
+    return (this.#pinned.getStore() ?? this.#current).stamp;
+  }
+
+  /**
+   * Runs one decision against one version: every `current()` and `stamp()` inside `work` (and what
+   * it awaits) reads the snapshot taken here, so a reload meanwhile never mixes two versions. A
+   * version being recorded is waited for first. Nested calls keep the outer snapshot.
+   */
+  async decide<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#pinned.getStore() !== undefined) return work();
+    await this.#ready;
+    return this.#pinned.run(this.#current, work);
+  }
+
+  /**
+   * Keeps versions in the store from now on: the file's policy is recorded as a version if the
+   * newest differs (docs/policy.md, "Versions"), and so is each reload before it is used.
+   */
+  async attach(storage: Storage, now: () => Date = () => new Date()): Promise<void> {
+    this.#versions = { storage, now };
+    await this.#adopt(this.#policy, this.#text);
+  }
+
+  /** Records the version of `policy` (when attached) and then puts both in force together. */
+  async #adopt(policy: Policy, text: string): Promise<void> {
+    const versions = this.#versions;
+    let stamp: PolicyStamp | undefined;
+    if (versions !== undefined) {
+      const hash = policyHash(policy);
+      const version = await recordFileVersion(versions.storage, {
+        text,
+        hash,
+        source: `file:${this.path}`,
+        proposedBy: 'system:policy-file',
+        approvedBy: [],
+        createdAt: versions.now().toISOString(),
+      });
+      stamp = { version: version.version, hash };
+    }
+    this.#policy = policy;
+    this.#text = text;
+    this.#current = { policy: this.#withAdded(policy), stamp };
   }
 
   /**
@@ -99,10 +178,16 @@ export class PolicyStore {
   }
 
   #refresh(): void {
-    this.#current =
-      this.#added.length === 0
-        ? this.#policy
-        : { ...this.#policy, actors: [...this.#policy.actors, ...this.#added] };
+    this.#current = { policy: this.#withAdded(this.#policy), stamp: this.#current.stamp };
+  }
+
+  #withAdded(policy: Policy): Policy {
+    return this.#added.length === 0 ? policy : { ...policy, actors: [...policy.actors, ...this.#added] };
+  }
+
+  /** Until a reload's version is recorded (when attached): what decisions wait for. */
+  settled(): Promise<void> {
+    return this.#ready;
   }
 
   reload(): ReloadResult {
@@ -114,13 +199,39 @@ export class PolicyStore {
       return failure(error);
     }
     this.#lastDigest = textDigest(text);
+    let policy: Policy;
     try {
-      this.#policy = usable(text, this.path, this.#publicUrl);
-      this.#refresh();
-      return { ok: true };
+      policy = usable(text, this.path, this.#publicUrl);
     } catch (error) {
       return failure(error);
     }
+    if (this.#versions === undefined) {
+      this.#policy = policy;
+      this.#text = text;
+      this.#refresh();
+    } else {
+      // In force once its version is recorded; decisions wait for that (`decide`). A store that
+      // fails keeps the previous version, as a file that fails to parse does.
+      const adopted = this.#ready.then(() => this.#adopt(policy, text));
+      this.#ready = adopted.catch(() => undefined);
+      this.#lastAdoption = adopted.then(
+        (): ReloadResult => ({ ok: true }),
+        (error: unknown): ReloadResult => ({
+          ok: false,
+          error: new PolicyError(this.path, [
+            `cannot record the version in the database: ${messageOf(error)}`,
+          ]),
+        }),
+      );
+    }
+    return { ok: true };
+  }
+
+  /** `reload()`, answered once its version is recorded (or failed to be) when attached. */
+  async reloadSettled(): Promise<ReloadResult> {
+    const result = this.reload();
+    if (!result.ok || this.#versions === undefined) return result;
+    return this.#lastAdoption;
   }
 
   /**
@@ -142,7 +253,9 @@ export class PolicyStore {
       // The directory went away; SIGHUP still works, and reload() reports the missing file.
       this.#watcher?.close();
     });
-    this.#onSignal = () => onChange({ trigger: 'signal', result: this.reload() });
+    this.#onSignal = () => {
+      void this.reloadSettled().then((result) => onChange({ trigger: 'signal', result }));
+    };
     process.on('SIGHUP', this.#onSignal);
   }
 
@@ -163,7 +276,6 @@ export class PolicyStore {
       digest = UNREADABLE;
     }
     if (digest === this.#lastDigest) return;
-    const result = this.reload();
-    onChange({ trigger: 'file', result });
+    void this.reloadSettled().then((result) => onChange({ trigger: 'file', result }));
   }
 }

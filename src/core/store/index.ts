@@ -7,6 +7,7 @@ import type { AuditStore } from '../audit/store.js';
 import type { ExecutionStore } from '../executions.js';
 import type { CredentialStore } from '../passkeys/credentials.js';
 import type { LinkStore } from '../passkeys/links.js';
+import type { PolicyVersionStore } from '../policy/versions.js';
 import type { ClaimStore } from '../schedule/claims.js';
 
 /**
@@ -26,6 +27,8 @@ export interface Stores {
   claims: ClaimStore;
   /** Balance alerts: what each watches and the state of its last check. */
   alerts: AlertStore;
+  /** The policy's versions: the newest is the one in force. */
+  policies: PolicyVersionStore;
 }
 
 /** A write transaction's stores. */

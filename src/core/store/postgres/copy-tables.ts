@@ -6,6 +6,7 @@
  */
 import { ALERT_COLUMNS } from '../../alerts/store.js';
 import { AUDIT_COLUMNS } from '../../audit/store.js';
+import { POLICY_VERSION_COLUMNS } from '../../policy/versions.js';
 import { APPROVAL_COLUMNS } from '../rows/approvals.js';
 
 /** How a column's values travel: one array parameter of this type per column. */
@@ -91,6 +92,12 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     columns: ALERT_COLUMNS,
     types: { threshold_minor: 'bigint', read_failing: 'int', posts: 'int' },
     convert: { read_failing: 'u.read_failing <> 0' },
+  },
+  {
+    // Every version of the policy: the newest is the one in force, and audit entries name them.
+    name: 'policy_versions',
+    columns: POLICY_VERSION_COLUMNS,
+    types: { version: 'int' },
   },
   {
     name: 'passkeys',

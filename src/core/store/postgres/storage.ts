@@ -13,6 +13,7 @@ import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
+import { PgPolicyVersionStore } from './core/policies.js';
 import { databaseUnreachable, isUnreachable } from './errors.js';
 import { LockKey, lockForTransaction } from './locks.js';
 import type { PgStore } from './pool.js';
@@ -36,6 +37,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     links: new PgLinkStore(client),
     claims: new PgClaimStore(client),
     alerts: new PgAlertStore(client),
+    policies: new PgPolicyVersionStore(client),
   };
 }
 

@@ -48,7 +48,14 @@ const V1: readonly string[] = [
  */
 const V2: readonly string[] = ['ALTER TABLE audit_log ADD COLUMN evidence TEXT'];
 
+/**
+ * The policy version that decided (`{"hash":…,"version":N}`, canonical JSON); NULL on entries written
+ * before versions, whose hash does not cover it.
+ */
+const V3: readonly string[] = ['ALTER TABLE audit_log ADD COLUMN policy TEXT'];
+
 export function migrateAuditLog(db: Db): void {
   migrate(db, 'audit/001-log', V1);
   migrate(db, 'audit/002-evidence', V2);
+  migrate(db, 'audit/003-policy', V3);
 }

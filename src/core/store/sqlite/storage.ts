@@ -16,6 +16,7 @@ import { SqliteFeedStore } from './feed.js';
 import { underFileLock } from './file-lock.js';
 import { SqliteCredentialStore, SqliteLinkStore } from './passkeys.js';
 import { migratePasskeys } from './passkeys-schema.js';
+import { migratePolicies, SqlitePolicyVersionStore } from './policies.js';
 
 /** A transaction in progress: whether it writes, and what to run after it commits. */
 interface Open {
@@ -45,6 +46,7 @@ export class SqliteStorage implements Storage {
     migratePasskeys(db);
     migrateClaims(db);
     migrateAlerts(db);
+    migratePolicies(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -56,6 +58,7 @@ export class SqliteStorage implements Storage {
       links: new SqliteLinkStore(db),
       claims: new SqliteClaimStore(db),
       alerts: new SqliteAlertStore(db),
+      policies: new SqlitePolicyVersionStore(db),
     };
   }
 

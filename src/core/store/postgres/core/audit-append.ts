@@ -27,7 +27,7 @@ export async function appendAuditBatch(
   const result = await q.query<Appended>(
     `SELECT head_seq, head_hash, last_hash, already FROM audit_append($1::text[], $2::text[],
        $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::text[], $12::float8[], $13::text[], $14::text[], $15::text[], $16, $17, $18)`,
+       $10::text[], $11::text[], $12::float8[], $13::text[], $14::text[], $15::text[], $16, $17, $18, $19::text[])`,
     [
       column(batch, (e) => e.content.ts),
       column(batch, (e) => e.content.actor),
@@ -47,6 +47,7 @@ export async function appendAuditBatch(
       last?.hashed[0] ?? null,
       last?.hashed[1] ?? null,
       unsure?.length ?? null,
+      column(batch, (e) => e.policy),
     ],
   );
   const row = result.rows[0] as Appended;

@@ -3,6 +3,7 @@ import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { AUDIT_APPEND_V4 } from './audit-append.js';
 import { DIRECTORIES_V1 } from './directories.js';
+import { GOVERNANCE_V7 } from './governance.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
 import { SCHEDULE_BY_AGE_V5, SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'audit append in one statement', statements: AUDIT_APPEND_V4 },
   { version: 5, name: 'schedule claims by age', statements: SCHEDULE_BY_AGE_V5 },
   { version: 6, name: 'JSON columns as json', statements: JSON_COLUMNS_V6 },
+  { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
 ];
 
 /** The newest version this code knows. */
