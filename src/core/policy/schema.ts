@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
 import { TOOLSETS } from './types.js';
@@ -99,6 +100,7 @@ const InputConditionSchema = z.strictObject({
 });
 
 type AmountCondition = z.output<typeof AmountConditionSchema>;
+type PayeeConditionText = z.input<typeof PayeeConditionSchema>;
 type InputCondition = z.output<typeof InputConditionSchema>;
 
 /**
@@ -109,6 +111,7 @@ type InputCondition = z.output<typeof InputConditionSchema>;
 export type Condition =
   | ({ kind: 'amount' } & AmountCondition)
   | ({ kind: 'input' } & InputCondition)
+  | ({ kind: 'payee' } & PayeeCondition)
   | { kind: 'all'; of: Condition[] }
   | { kind: 'any'; of: Condition[] };
 
@@ -116,6 +119,7 @@ export type Condition =
 export interface ConditionText {
   amount?: z.input<typeof AmountConditionSchema> | undefined;
   input?: z.input<typeof InputConditionSchema> | undefined;
+  payee?: PayeeConditionText | undefined;
   all?: ConditionText[] | undefined;
   any?: ConditionText[] | undefined;
 }
@@ -124,11 +128,13 @@ export interface ConditionText {
 function tagged(raw: {
   amount?: AmountCondition | undefined;
   input?: InputCondition | undefined;
+  payee?: PayeeCondition | undefined;
   all?: Condition[] | undefined;
   any?: Condition[] | undefined;
 }): Condition {
   if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
   if (raw.input !== undefined) return { kind: 'input', ...raw.input };
+  if (raw.payee !== undefined) return { kind: 'payee', ...raw.payee };
   if (raw.all !== undefined) return { kind: 'all', of: raw.all };
   return { kind: 'any', of: raw.any ?? [] };
 }
@@ -137,6 +143,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .strictObject({
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
+    payee: PayeeConditionSchema.optional(),
     get all() {
       return z.array(ConditionSchema).min(1).optional();
     },
@@ -144,7 +151,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']))
+  .superRefine(exactlyOne(['amount', 'input', 'payee', 'all', 'any']))
   .transform(tagged);
 
 const ApprovalSchema = z.strictObject({
@@ -186,6 +193,8 @@ const PolicyShape = z.strictObject({
   actors: z.array(ActorEntrySchema).default([]),
   mcpKeys: z.array(McpKeySchema).default([]),
   rules: z.array(RuleSchema),
+  /** Cooling-off after a payee directory change, and a cap on first payments (./payee-controls.ts). */
+  payees: PayeesSectionSchema.optional(),
 });
 
 export const PolicySchema = PolicyShape.superRefine(checkReferences);
