@@ -287,6 +287,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     fingerprintKey: database.fingerprintKey,
     log,
     ...optional('observer', observe?.toolCall),
+    ...optional('clock', clock),
   });
   passkeys.attach(executor);
   const scheduler = new Scheduler({

@@ -17,6 +17,7 @@ import type {
 } from './approvals/types.js';
 import type { AuditLog } from './audit/index.js';
 import type { CardDirectory } from './cards.js';
+import { type Clock, systemClock } from './clock.js';
 import type { ServiceClient } from './client/index.js';
 import { confirmWrite } from './confirm-write.js';
 import type { WriteToConfirm } from './confirmation.js';
@@ -27,13 +28,15 @@ import { checkInput, invalidRequest, invalidResult } from './input-check.js';
 import type { Logger } from './log.js';
 import { observed, type ToolCallObserver } from './observe.js';
 import { optional } from './optional.js';
+import { payeeControlFacts } from './payee-facts.js';
 import type { PayeeDirectory } from './payees.js';
+import type { PayeeControlFacts } from './policy/payee-controls.js';
 import { isKnownActor } from './policy/actors.js';
 import { evaluate } from './policy/evaluate.js';
 import type { Policy } from './policy/schema.js';
 import type { PolicyStore } from './policy/store.js';
 import { policyView } from './policy/tool-view.js';
-import type { Actor, Decision } from './policy/types.js';
+import type { Actor, Decision, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
@@ -95,6 +98,8 @@ export interface ExecutorDeps {
   fingerprintKey?: Buffer;
   log?: Logger;
   observer?: ToolCallObserver;
+  /** The core's clock (payee cooling-off, rolling totals); real time by default. Tests move it. */
+  clock?: Clock;
 }
 
 /**
@@ -164,7 +169,14 @@ export class Executor {
       return { status: 'invalid', tool: tool.name, message: checked.message, errors: checked.errors };
     }
     const input = checked.input;
-    const decision = evaluate(this.deps.policy.current(), { tool: policyView(tool), input, actor });
+    const view = policyView(tool);
+    const decision = evaluate(this.deps.policy.current(), {
+      tool: view,
+      input,
+      actor,
+      payee: await this.payeeFacts(view, input),
+      now: (this.deps.clock ?? systemClock).now(),
+    });
     if (decision.decision === 'deny') {
       await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
       return { status: 'denied', tool: tool.name, reason: decision.reason };
@@ -264,6 +276,14 @@ export class Executor {
     } finally {
       this.inflight.delete(flight);
     }
+  }
+
+  /** What the payee controls weigh of the payee a call pays, read before the pure evaluator runs. */
+  private async payeeFacts(view: PolicyTool, input: unknown): Promise<PayeeControlFacts | undefined> {
+    const id = view.payee?.(input);
+    const directory = this.deps.payees;
+    if (id === undefined || directory === undefined) return undefined;
+    return payeeControlFacts(directory, id);
   }
 
   private redacted(tool: AnyTool, input: Record<string, unknown>): unknown {

@@ -1,12 +1,15 @@
 import { auditActor } from './actors.js';
 import type { AlertBook } from './alerts/book.js';
 import type { AuditEntryInput, AuditLog, AuditOutcome } from './audit/index.js';
+import { type Clock, systemClock } from './clock.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode, messageOf } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
 import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
+import { personOf } from './policy/actors.js';
+import type { PolicyStore } from './policy/store.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, sanitizeText } from './redact.js';
 import type { Failure } from './results.js';
@@ -58,6 +61,9 @@ export interface RunDeps {
   payees?: PayeeDirectory;
   webhooks?: ServiceWebhooks;
   alerts?: AlertBook;
+  /** Who stands behind an identity (the policy's people), for the payee directory's records. */
+  policy?: Pick<PolicyStore, 'current'>;
+  clock?: Clock;
 }
 
 export interface RunRequest {
@@ -67,6 +73,8 @@ export interface RunRequest {
   actor: Actor;
   requestId: string;
   approvalId?: string;
+  /** The person behind `actor` when the caller knows it (an approval keeps its requester's). */
+  person?: string;
   approved?: Preview;
   checkpoints?: CheckpointStore;
   onProgress?: ((message: string) => void) | undefined;
@@ -182,6 +190,12 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
     client: deps.client,
     defaults: deps.defaults,
     actorName: actorName(req.actor),
+    by: {
+      actorId: req.actor.id,
+      person: req.person ?? (deps.policy === undefined ? req.actor.id : personOf(deps.policy.current(), req.actor)),
+      frontEnd: req.actor.frontEnd,
+    },
+    now: () => (deps.clock ?? systemClock).now(),
     requestId: req.requestId,
     // A direct call's checkpoints live in memory, made only if the tool asks for one.
     once: req.checkpoints === undefined ? onceInMemory() : onceWith(req.checkpoints),
@@ -192,6 +206,7 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
   if (deps.webhooks !== undefined) ctx.webhooks = deps.webhooks;
   if (deps.alerts !== undefined) ctx.alerts = deps.alerts;
   if (req.approved !== undefined) ctx.approved = req.approved;
+  if (req.approvalId !== undefined) ctx.approvalId = req.approvalId;
   if (req.signal !== undefined) ctx.signal = req.signal;
   return ctx;
 }

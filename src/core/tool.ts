@@ -4,7 +4,7 @@ import type { ApprovalService } from './approvals/types.js';
 import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-schema.js';
 import type { ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode } from './errors.js';
-import type { PayeeDirectory } from './payees.js';
+import type { PayeeActor, PayeeDirectory } from './payees.js';
 import type { Toolset } from './toolset.js';
 import type { ServiceWebhooks } from './webhooks.js';
 
@@ -40,6 +40,15 @@ export interface ToolContext {
   defaults: ToolDefaults;
   /** Who is acting, for the service's `created_by` / `updated_by` fields. */
   actorName: string;
+  /**
+   * Who asked for this run, as the payee directory records a change: the identity, its front end
+   * and the person behind it (the requester of an approval, not its approvers).
+   */
+  by?: PayeeActor;
+  /** The approval this run executes, when it executes one. */
+  approvalId?: string;
+  /** The time on the core's clock (tests move it). */
+  now?(): Date;
   /**
    * The `x-request-id` of the call that creates or moves something. It is derived from the approval
    * or the caller's idempotency key, so a re-sent execution is the same request at the service.
@@ -103,6 +112,8 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
    */
   secretInput?: boolean;
   money?(input: z.infer<I>): Money | undefined;
+  /** The beneficiary the call pays (a payout's): the payee controls and facts are about it. */
+  payee?(input: z.infer<I>): string | undefined;
   /**
    * Before an approval is opened: what approvers must see (a quote for money movement, facts in
    * words). Throws a `CodedError` (`insufficient_balance`) when the call cannot succeed, so nobody is

@@ -1,5 +1,6 @@
 import type { ApprovalView, Money, PreviewFacts } from '../core/approvals/view-schema.js';
 import { formatAmount } from '../core/money.js';
+import { payeeHistoryLines } from './payee-history.js';
 import { actorName, nameActors } from './people.js';
 
 /**
@@ -99,7 +100,15 @@ export function whatWillHappen(view: ApprovalView): string[] {
   const facts = view.preview?.facts;
   const lines = facts === undefined ? [view.preview?.summary ?? `Run ${view.tool}`] : factLines(facts);
   const bound = boundLine(view);
-  return bound === undefined ? lines : [...lines, bound];
+  const withBound = bound === undefined ? lines : [...lines, bound];
+  return [...withBound, ...payeeLines(view)];
+}
+
+/** What the core knew of the payee when the payout was asked for (docs/approvals.md "Payee facts"). */
+export function payeeLines(view: Pick<ApprovalView, 'preview' | 'createdAt'>): string[] {
+  const facts = view.preview?.facts;
+  if (facts?.kind !== 'payout' || facts.payee.history === undefined) return [];
+  return payeeHistoryLines(facts.payee.history, view.createdAt, facts.payee.name);
 }
 
 /** What ran, in the past: the balance as it was when asked, what was debited. */

@@ -45,6 +45,14 @@ function describe(condition: Condition): string {
     }
     case 'input':
       return `${condition.path} is ${list(condition.in)}`;
+    case 'payee':
+      return list(
+        [
+          condition.firstPayment === undefined ? '' : condition.firstPayment ? 'a first payment' : 'not a first payment',
+          condition.changedWithin === undefined ? '' : `payee changed within ${condition.changedWithin}`,
+          condition.verified === undefined ? '' : condition.verified ? 'payee verified' : 'payee not verified',
+        ].filter((part) => part !== ''),
+      );
     case 'all':
       return condition.of.map((c) => `(${describe(c)})`).join(' and ');
     case 'any':

@@ -89,6 +89,7 @@ export async function sendOnce(
     tool,
     input: parsed.data as Record<string, unknown>,
     actor: row.requester,
+    person: row.requesterPerson,
     requestId: row.requestId,
     approvalId: row.id,
     ...optional('approved', row.preview ?? undefined),

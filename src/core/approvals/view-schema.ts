@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import { PayeeHistorySchema } from '../payee-facts.js';
 
 /**
  * DESIGN decision 4: `pending → approved → executing → succeeded | failed`, the three ends
@@ -81,6 +82,8 @@ export const PreviewFactsSchema = z.discriminatedUnion('kind', [
       currency: z.string().optional(),
       rail: z.string().optional(),
       accountMasked: z.string().optional(),
+      /** The payee's history when the approval opened (docs/approvals.md "Payee facts"). */
+      history: PayeeHistorySchema.optional(),
     }),
     sourceAccountId: z.string(),
     send: MoneySchema,

@@ -1,6 +1,6 @@
 import { internalError } from '../errors.js';
 import { optional } from '../optional.js';
-import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
+import { canApprove, checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import type { Stores, Tx } from '../store/index.js';
@@ -55,14 +55,16 @@ export async function auditRefusal(
 
 /**
  * The people who count toward the quorum now: each earlier vote's identity judged again under the
- * policy in force (a mapping added or removed since the vote counts), each person once, never the
- * requester's person.
+ * policy in force — its person (a mapping added or removed since the vote counts) and its
+ * membership: a voter who no longer holds the rule's role stops counting. The rule and its quorum
+ * stay those the approval opened under (kept on the row). Each person once, never the requester.
  */
 function peopleCounted(ctx: EngineContext, row: Approval, votes: readonly Vote[]): Set<string> {
   const policy = ctx.deps.policy.current();
   const requesters = requesterPeople(policy, row.requester, row.requesterPerson);
   const people = new Set<string>();
   for (const vote of votes) {
+    if (!canApprove(policy, vote.approver, row.approverRole)) continue;
     const now = personOf(policy, vote.approver);
     if (!requesters.has(now) && !requesters.has(vote.person)) people.add(now);
   }

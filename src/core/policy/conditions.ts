@@ -1,4 +1,5 @@
 import { CodedError, ErrorCode, messageOf } from '../errors.js';
+import { type PayeeControlFacts, payeeConditionHolds } from './payee-controls.js';
 import type { Condition } from './schema.js';
 import type { Money, PolicyTool } from './types.js';
 
@@ -42,6 +43,9 @@ export function valueAt(input: unknown, path: string): unknown {
 export interface ConditionInput {
   input: unknown;
   money: Money | undefined;
+  /** The payee of a payout, as the store knew it when the call came. */
+  payee?: PayeeControlFacts | undefined;
+  now?: Date | undefined;
 }
 
 /** Whether a rule's `when` holds for this call. */
@@ -59,6 +63,8 @@ export function conditionHolds(condition: Condition, call: ConditionInput): bool
       const threshold = Object.hasOwn(atLeast, key) ? atLeast[key] : undefined;
       return threshold !== undefined && call.money.amount >= threshold;
     }
+    case 'payee':
+      return payeeConditionHolds(condition, call.payee, call.now ?? new Date());
     case 'input': {
       const value = valueAt(call.input, condition.path);
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;

@@ -1,6 +1,7 @@
 import { optional } from '../optional.js';
 import { rolesOf } from './actors.js';
-import { ConditionError, conditionHolds, moneyOf } from './conditions.js';
+import { ConditionError, type ConditionInput, conditionHolds, moneyOf } from './conditions.js';
+import { coolingOffEnd, firstPaymentOver, type PayeeControlFacts } from './payee-controls.js';
 import type { Policy, Rule } from './schema.js';
 import type { Decision, EvaluationRequest, Money, PolicyTool, RuleRef } from './types.js';
 
@@ -29,10 +30,11 @@ export function matchingRule(
   tool: PolicyTool,
   input: unknown,
   money: Money | undefined,
+  facts: Pick<ConditionInput, 'payee' | 'now'> = {},
 ): { rule: Rule; ref: RuleRef } | undefined {
   for (const [index, rule] of policy.rules.entries()) {
     if (!selects(rule, tool)) continue;
-    if (rule.when !== undefined && !conditionHolds(rule.when, { input, money })) continue;
+    if (rule.when !== undefined && !conditionHolds(rule.when, { input, money, ...facts })) continue;
     return { rule, ref: ruleRef(rule, index) };
   }
   return undefined;
@@ -54,7 +56,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
   try {
     // Computed once up front so every rule sees the same amount; a tool that cannot tell is denied.
     money = moneyOf(tool, input);
-    match = matchingRule(policy, tool, input, money);
+    match = matchingRule(policy, tool, input, money, { payee: request.payee, now: request.now });
   } catch (error) {
     if (!(error instanceof ConditionError)) throw error;
     return { decision: 'deny', reason: `${error.message}; denied because the policy cannot be applied` };
@@ -76,6 +78,10 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       reason: `${tool.name} ${needed} (rule ${ref.label}); ${actor.id} has ${roles.join(', ')}`,
     };
   }
+  if (request.payee !== undefined) {
+    const controlled = payeeControls(policy, request.payee, request.now ?? new Date(), { tool, money, rule, ref });
+    if (controlled !== undefined) return controlled;
+  }
   if (rule.approval !== undefined) {
     const { approvers, role: approverRole, slackChannel, stepUp } = rule.approval;
     const confirmed = stepUp === undefined ? '' : ', each confirming with a passkey';
@@ -94,4 +100,54 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     rule: ref,
     reason: `${tool.name} allowed for role ${role} (rule ${ref.label})`,
   };
+}
+
+/**
+ * The payee controls over the rule's decision: a first payment above its cap is denied; during a
+ * cooling-off the payout is denied, or needs one more approver, or each vote confirmed with a
+ * passkey (the policy's `payees.coolingOff.action`). Undefined when they leave the rule's decision.
+ */
+function payeeControls(
+  policy: Policy,
+  payee: PayeeControlFacts,
+  now: Date,
+  call: { tool: PolicyTool; money: Money | undefined; rule: Rule; ref: RuleRef },
+): Decision | undefined {
+  const { tool, money, rule, ref } = call;
+  const over = firstPaymentOver(policy.payees, payee, money);
+  if (over !== undefined) return { decision: 'deny', rule: ref, reason: `${tool.name} denied: ${over}` };
+  const end = coolingOffEnd(policy.payees, payee, now);
+  const cooling = policy.payees?.coolingOff;
+  if (end === undefined || cooling === undefined) return undefined;
+  const who = payee.name ?? payee.id;
+  const period = `the ${cooling.period} cooling-off period after its bank details were set (${payee.changedAt}), until ${end.toISOString()} (policy payees.coolingOff)`;
+  const approval = rule.approval ?? { approvers: 0, role: 'approver' };
+  const base = {
+    decision: 'approval' as const,
+    rule: ref,
+    approverRole: approval.role,
+    ...optional('route', approval.slackChannel === undefined ? undefined : { slackChannel: approval.slackChannel }),
+  };
+  switch (cooling.action) {
+    case 'refuse':
+      return { decision: 'deny', rule: ref, reason: `${tool.name} to ${who} is refused during ${period}` };
+    case 'extraApprover': {
+      const approvers = Math.min(approval.approvers + 1, 5);
+      return {
+        ...base,
+        approvers,
+        ...optional('stepUp', rule.approval?.stepUp),
+        reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approval.role}: ${who} is in ${period} (rule ${ref.label})`,
+      };
+    }
+    case 'stepUp': {
+      const approvers = Math.max(approval.approvers, 1);
+      return {
+        ...base,
+        approvers,
+        stepUp: 'passkey',
+        reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approval.role}, each confirming with a passkey: ${who} is in ${period} (rule ${ref.label})`,
+      };
+    }
+  }
 }

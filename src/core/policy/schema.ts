@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
+import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
 import { TOOLSETS } from './types.js';
@@ -108,6 +109,7 @@ const InputConditionSchema = z.strictObject({
 });
 
 type AmountCondition = z.output<typeof AmountConditionSchema>;
+type PayeeConditionText = z.input<typeof PayeeConditionSchema>;
 type InputCondition = z.output<typeof InputConditionSchema>;
 
 /**
@@ -118,6 +120,7 @@ type InputCondition = z.output<typeof InputConditionSchema>;
 export type Condition =
   | ({ kind: 'amount' } & AmountCondition)
   | ({ kind: 'input' } & InputCondition)
+  | ({ kind: 'payee' } & PayeeCondition)
   | { kind: 'all'; of: Condition[] }
   | { kind: 'any'; of: Condition[] };
 
@@ -125,6 +128,7 @@ export type Condition =
 export interface ConditionText {
   amount?: z.input<typeof AmountConditionSchema> | undefined;
   input?: z.input<typeof InputConditionSchema> | undefined;
+  payee?: PayeeConditionText | undefined;
   all?: ConditionText[] | undefined;
   any?: ConditionText[] | undefined;
 }
@@ -133,11 +137,13 @@ export interface ConditionText {
 function tagged(raw: {
   amount?: AmountCondition | undefined;
   input?: InputCondition | undefined;
+  payee?: PayeeCondition | undefined;
   all?: Condition[] | undefined;
   any?: Condition[] | undefined;
 }): Condition {
   if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
   if (raw.input !== undefined) return { kind: 'input', ...raw.input };
+  if (raw.payee !== undefined) return { kind: 'payee', ...raw.payee };
   if (raw.all !== undefined) return { kind: 'all', of: raw.all };
   return { kind: 'any', of: raw.any ?? [] };
 }
@@ -146,6 +152,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .strictObject({
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
+    payee: PayeeConditionSchema.optional(),
     get all() {
       return z.array(ConditionSchema).min(1).optional();
     },
@@ -153,7 +160,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'all', 'any']))
+  .superRefine(exactlyOne(['amount', 'input', 'payee', 'all', 'any']))
   .transform(tagged);
 
 const ApprovalSchema = z.strictObject({
@@ -199,6 +206,8 @@ const PolicyShape = z.strictObject({
   people: PeopleSchema.optional(),
   cli: CliSchema.default('local'),
   rules: z.array(RuleSchema),
+  /** Cooling-off after a payee directory change, and a cap on first payments (./payee-controls.ts). */
+  payees: PayeesSectionSchema.optional(),
 });
 
 export const PolicySchema = PolicyShape.superRefine(checkReferences);

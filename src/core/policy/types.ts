@@ -1,4 +1,5 @@
 import type { Toolset } from '../toolset.js';
+import type { PayeeControlFacts } from './payee-controls.js';
 
 export { TOOLSETS, type Toolset } from '../toolset.js';
 
@@ -17,6 +18,8 @@ export type PolicyTool = {
   toolset: Toolset;
   hints: { readOnly: boolean; destructive: boolean; idempotent: boolean };
   money?: (input: unknown) => Money | undefined;
+  /** The beneficiary a call pays (a payout's), for the payee controls. */
+  payee?: (input: unknown) => string | undefined;
 };
 
 /** What a verified token (or a CLI sign-in) says of its person; never the token itself. */
@@ -89,4 +92,8 @@ export interface EvaluationRequest {
   tool: PolicyTool;
   input: unknown;
   actor: Actor;
+  /** The payee the call pays, as the store knew it (the evaluator reads nothing itself). */
+  payee?: PayeeControlFacts | undefined;
+  /** The time of the call, for cooling-off and `changedWithin`; now by default. */
+  now?: Date | undefined;
 }

@@ -8,6 +8,7 @@ import {
 } from '../../core/client/schemas/beneficiaries.js';
 import { optional } from '../../core/optional.js';
 import { maskAccount, type Payee } from '../../core/payees.js';
+import { recordChange } from '../shared/payee-change.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
 import { BeneficiaryInputSchema } from './beneficiary-input.js';
@@ -106,7 +107,8 @@ export const createBeneficiary = defineTool({
     );
     // The service has no read endpoint for beneficiaries: approvers of a payout learn who the
     // payee is from what bankops kept when it created it.
-    await ctx.payees?.remember(payeeOf(created.beneficiary_id, input));
+    if (ctx.payees !== undefined)
+      await recordChange(ctx.payees, payeeOf(created.beneficiary_id, input), 'created', ctx);
     return created;
   },
 });

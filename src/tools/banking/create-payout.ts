@@ -63,6 +63,7 @@ export const createPayout = createTool(
       'Pays a registered beneficiary from a funding account, only after approvers accept its quote (valid 75 s). At execution a fresh quote is used only if its total debit is within the approved bound, else it goes back to them.',
     input,
     money: (i) => ({ amount: i.amount, currency: amountCurrency(i) ?? '' }),
+    payee: (i) => i.beneficiaryId,
   },
   payoutMovement,
   {

@@ -9,6 +9,7 @@ import {
 } from '../../core/client/schemas/payouts.js';
 import { formatAmount } from '../../core/money.js';
 import { optional } from '../../core/optional.js';
+import { payeeHistory } from '../../core/payee-facts.js';
 import type { ToolContext } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 import type { BalanceFacts } from './balance.js';
@@ -43,10 +44,21 @@ const feesOf = (q: PayoutQuote) => ({
 
 /** The payee as bankops knows it: by name when bankops created it, else only its id. */
 async function payeeOf(id: string, ctx: ToolContext) {
-  const known = await ctx.payees?.get(id);
-  if (known === undefined) return { id, known: false };
-  const { id: _id, entityType: _type, ...rest } = known;
-  return { id, known: true, ...rest };
+  const directory = ctx.payees;
+  if (directory === undefined) return { id, known: false as boolean, name: undefined };
+  const [known, history] = await Promise.all([directory.get(id), payeeHistory(directory, id)]);
+  if (known === undefined) return { id, known: false, name: undefined, history };
+  const { country, currency, rail, accountMasked, name } = known;
+  return {
+    id,
+    known: true,
+    ...optional('name', name),
+    ...optional('country', country),
+    ...optional('currency', currency),
+    ...optional('rail', rail),
+    ...optional('accountMasked', accountMasked),
+    history,
+  };
 }
 
 async function previewOf(input: PayoutInput, q: PayoutQuote, ctx: ToolContext, balance?: BalanceFacts) {
@@ -106,6 +118,15 @@ export const payoutMovement: QuotedMovement<PayoutQuoteInput, PayoutQuote, Payou
     }),
     progress: (q) => `sending the payout on quote ${q.quoteId} (total debit ${formatAmount(debitOf(q))})`,
   }),
+  // The payee's history: what was paid to it, once per request id (a re-send is the same payout).
+  sent: async (input, q, ctx) => {
+    await ctx.payees?.notePayout({
+      beneficiaryId: input.beneficiaryId,
+      requestId: ctx.requestId,
+      ...receiveOf(q),
+      at: (ctx.now?.() ?? new Date()).toISOString(),
+    });
+  },
 };
 
 export const quotePayout = quoteTool(

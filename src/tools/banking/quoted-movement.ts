@@ -38,6 +38,8 @@ export interface QuotedMovement<QI, Q, CI extends QI, C extends { status: string
   create(input: CI, quote: Q, ctx: ToolContext): Promise<C & { id: string }>;
   /** Its current status at the service. */
   get(id: string, ctx: ToolContext): Promise<C>;
+  /** After the service accepted it: what the core keeps of it (a payee's payouts so far). */
+  sent?(input: CI, quote: Q, ctx: ToolContext): Promise<void>;
 }
 
 /** The service's calls for a movement: quoted, created on a quote, read back by its id. */
@@ -143,7 +145,9 @@ function movementHooks<
       await checkApprovedBound(ctx, { debit: movement.debit(quote), receive: movement.receive(quote) }, () =>
         movement.preview(input, quote, ctx),
       );
-      return output(await movement.create(input, quote, ctx), quote);
+      const created = await movement.create(input, quote, ctx);
+      await movement.sent?.(input, quote, ctx);
+      return output(created, quote);
     },
   };
 }
@@ -199,7 +203,10 @@ export function createTool<
   QI,
   C extends { [P in K]: string } & { status: string; externalReference?: string | null | undefined },
 >(
-  meta: Omit<ToolMeta<I, ObjectSchema>, 'output'> & { money(input: z.infer<I>): Money },
+  meta: Omit<ToolMeta<I, ObjectSchema>, 'output'> & {
+    money(input: z.infer<I>): Money;
+    payee?(input: z.infer<I>): string | undefined;
+  },
   movement: QuotedMovement<QI, z.infer<QS>, z.infer<I> & QI & { companyCode?: string | undefined }, C>,
   created: { key: K; text: string; status: string; quote: QS },
 ) {

@@ -54,3 +54,36 @@ describe('each person counts once, whatever the policy did between two votes', (
     expect(second.status === 'ok' ? second.approval.approvals : second).toMatchObject({ status: 'refused' });
   });
 });
+
+// Membership comes from the policy in force at each count; the rule and quorum from the approval.
+const BOB_AND_DAVE = withBob(`  - match: { slackUser: UBOB }
+    roles: [viewer, approver]
+  - match: { slackUser: UDAVE }
+    roles: [viewer, approver]
+  - match: { slackUser: UERIN }
+    roles: [viewer, approver]
+`);
+const BOB_REMOVED = withBob(`  - match: { slackUser: UBOB }
+    roles: [viewer]
+  - match: { slackUser: UDAVE }
+    roles: [viewer, approver]
+  - match: { slackUser: UERIN }
+    roles: [viewer, approver]
+`);
+
+describe('a vote counts while its voter holds the role', () => {
+  it('stops counting a pending vote once the voter is removed from the role', async () => {
+    putInForce(BOB_AND_DAVE);
+    const approval = pending(await core.call('create_payout', { ...big, amount: 70_000 }, cliActor('carol')));
+    expect(approval.requiredApprovers).toBe(2);
+    expect(await core.executor.approve(approval.id, slackActor('UBOB'))).toMatchObject({ status: 'ok' });
+    putInForce(BOB_REMOVED);
+    // Dave's vote is the second recorded, but Bob no longer holds `approver`: one of two counts.
+    const dave = await core.executor.approve(approval.id, slackActor('UDAVE'));
+    expect(dave).toMatchObject({ status: 'ok', approval: { state: 'pending' } });
+    // Erin's vote completes the quorum of two people who hold the role now.
+    const erin = await core.executor.approve(approval.id, slackActor('UERIN'));
+    expect(erin.status).toBe('ok');
+    expect((await core.executor.getApproval(approval.id))?.state).not.toBe('pending');
+  });
+});

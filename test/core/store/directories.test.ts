@@ -4,7 +4,7 @@ import { WebhookKeys } from '../../../src/core/webhooks.js';
 import { contractBackends } from '../../helpers/backends.js';
 
 const BACKENDS = await contractBackends('directories', {
-  truncate: 'TRUNCATE payees, cards, service_webhook_keys',
+  truncate: 'TRUNCATE payees, payee_payouts, cards, service_webhook_keys',
 });
 
 /** The payee and card directories and the webhook keys, through their interfaces, on every backend. */
@@ -24,6 +24,33 @@ describe.each(BACKENDS)('$name', (backend) => {
     await two.remember({ id: 'ben_2', name: 'Rhein Maschinenbau GmbH' });
     expect(await one.get('ben_2')).toEqual({ id: 'ben_2', name: 'Rhein Maschinenbau GmbH' });
     expect(await one.ids()).toEqual(['ben_1', 'ben_2']);
+  });
+
+  it('the payee directory keeps a payee history and counts payouts per currency, each request once', async () => {
+    const [a, b] = await twoReplicas();
+    const by = { actorId: 'mcp:ci-agent', person: 'mcp:ci-agent', frontEnd: 'mcp' };
+    await a.payees.remember({
+      id: 'ben_9',
+      name: 'ACME GmbH',
+      accountMasked: '••••1234',
+      changes: [{ kind: 'created', at: '2026-11-20T10:00:00.000Z', by, approvalId: 'apr_1' }],
+    });
+    expect((await b.payees.all()).map((p) => p.changes?.[0]?.by.actorId)).toEqual(['mcp:ci-agent']);
+    expect(await b.payees.payouts('ben_9')).toEqual({ count: 0, totals: [] });
+    const payout = { beneficiaryId: 'ben_9', currency: 'EUR', requestId: 'r1', amount: 100.5, at: '2026-11-21T10:00:00.000Z' };
+    await a.payees.notePayout(payout);
+    await b.payees.notePayout(payout);
+    await b.payees.notePayout({ ...payout, requestId: 'r2', amount: 20, at: '2026-11-22T10:00:00.000Z' });
+    await b.payees.notePayout({ ...payout, requestId: 'r3', currency: 'USD', amount: 7, at: '2026-11-23T10:00:00.000Z' });
+    expect(await a.payees.payouts('ben_9')).toEqual({
+      count: 3,
+      totals: [
+        { amount: 120.5, currency: 'EUR' },
+        { amount: 7, currency: 'USD' },
+      ],
+      first: '2026-11-21T10:00:00.000Z',
+      last: '2026-11-23T10:00:00.000Z',
+    });
   });
 
   it('the card directory remembers cards seen together (the later of two entries wins), keeps the last four a later answer lacks', async () => {

@@ -132,6 +132,11 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   },
   { name: 'payees', columns: ['id', 'record_json', 'updated_at'], json: ['record_json'] },
   {
+    name: 'payee_payouts',
+    columns: ['request_id', 'beneficiary_id', 'amount', 'currency', 'at'],
+    types: { amount: 'float8' },
+  },
+  {
     name: 'cards',
     columns: ['card_id', 'cardholder_id', 'wallet_id', 'last_four', 'seen_at'],
     types: { seen_at: 'bigint' },
