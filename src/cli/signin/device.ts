@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { isLoopback } from '../../core/loopback.js';
-import { SCOPES } from '../../core/oidc/verify.js';
+import { SCOPES } from '../../core/oidc/index.js';
 import type { SignIn } from './token-file.js';
 
 /** What the CLI asks for: the person (`openid email`), refreshing (`offline_access`), bankops. */

@@ -1,9 +1,5 @@
 import type { Runtime } from '../../app/runtime.js';
-import { oidcActor } from '../../core/actors.js';
-import { loadOidcSettings, type OidcSettings } from '../../core/oidc/settings.js';
-import { TokenVerifier } from '../../core/oidc/verify.js';
-import { isKnownActor, personOf } from '../../core/policy/actors.js';
-import { lookedFor } from '../../core/policy/oidc.js';
+import { loadOidcSettings, type OidcSettings, personActor, TokenVerifier } from '../../core/oidc/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { MCP_PATH } from '../../mcp/http.js';
 import { cliIo, UsageError } from '../io.js';
@@ -52,8 +48,7 @@ export async function signedInActor(runtime: Runtime): Promise<Actor | undefined
     checked = await verifier.verify(signIn.accessToken);
     if (!checked.ok) throw ended(checked.reason);
   }
-  const policy = runtime.policy.current();
-  const unnamed = oidcActor(checked.identity, 'CLI', '');
-  if (!isKnownActor(policy, unnamed)) throw new UsageError(`you are signed in, but ${lookedFor(unnamed)}`);
-  return oidcActor(checked.identity, 'CLI', '', personOf(policy, unnamed));
+  const person = personActor(runtime.policy.current(), checked.identity, 'CLI');
+  if (!person.ok) throw new UsageError(`you are signed in, but ${person.reason}`);
+  return person.actor;
 }
