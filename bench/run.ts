@@ -11,3 +11,4 @@ await import('./replicas.bench.js');
 await import('./passkeys.bench.js');
 await import('./metrics.bench.js');
 await import('./scheduler.bench.js');
+await import('./oauth.bench.js');

@@ -191,6 +191,30 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: '127.0.0.1',
   },
   {
+    name: 'BANKOPS_OAUTH_ISSUER',
+    group: 'mcp',
+    what: 'identity provider issuer URL(s), comma-separated: /mcp takes its access tokens',
+    otherwise: "MCP over HTTP takes the policy's keys only",
+  },
+  {
+    name: 'BANKOPS_OAUTH_AUDIENCE',
+    group: 'mcp',
+    what: "what access tokens' aud must hold (Entra ID: the application id URI)",
+    otherwise: 'BANKOPS_PUBLIC_URL/mcp',
+  },
+  {
+    name: 'BANKOPS_OAUTH_MAX_TOKEN_AGE',
+    group: 'mcp',
+    what: 'longest an access token is taken after it was issued (600, 10m)',
+    otherwise: '10m',
+  },
+  {
+    name: 'BANKOPS_OAUTH_CLIENT_ID',
+    group: 'mcp',
+    what: 'public client bankops login signs in as (device flow)',
+    otherwise: 'bankops login cannot run',
+  },
+  {
     name: 'BANKOPS_METRICS_KEY',
     group: 'mcp',
     what: 'bearer key for /metrics of bankops serve (16+ characters)',

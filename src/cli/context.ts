@@ -5,6 +5,7 @@ import type { Actor } from '../core/policy/types.js';
 import { cliConfig } from './config.js';
 import { cliIo, UsageError } from './io.js';
 import { type Progress, startProgress } from './progress.js';
+import { signedInActor } from './signin/identity.js';
 
 /** Starts showing the progress of `what` (stderr, terminals only), fed by the service calls it makes. */
 export type Track = (what: string) => Progress;
@@ -36,7 +37,9 @@ export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Pro
  * service the OS account that runs the command comes along, and is a requester too: asking under
  * another name and approving under one's own is one person acting alone.
  */
-export function actorFor(runtime: Runtime, as: string | undefined): Actor {
+export async function actorFor(runtime: Runtime, as: string | undefined): Promise<Actor> {
+  const person = await signedIn(runtime, as);
+  if (person !== undefined) return person;
   const name = as ?? runtime.config.cliActor;
   if (!/^[A-Za-z0-9._@-]{1,64}$/.test(name)) {
     throw new UsageError(
@@ -51,7 +54,9 @@ export function actorFor(runtime: Runtime, as: string | undefined): Actor {
  * so one person can try separation of duties. Against a real service they cannot: the approver,
  * rejecter or canceller is the OS account that runs the command (a name is not a login).
  */
-export function deciderFor(runtime: Runtime, as: string | undefined): Actor {
+export async function deciderFor(runtime: Runtime, as: string | undefined): Promise<Actor> {
+  const person = await signedIn(runtime, as);
+  if (person !== undefined) return person;
   if (runtime.againstSandbox) return actorFor(runtime, as);
   const me = runtime.config.osUser;
   if (as !== undefined && as !== me) {
@@ -60,4 +65,21 @@ export function deciderFor(runtime: Runtime, as: string | undefined): Actor {
     );
   }
   return cliActor(me, me);
+}
+
+/**
+ * The person of `bankops login`, when there is one and no `--as`. When the policy says `cli: login`
+ * there must be one, and `--as` is refused: every command is by a person the IdP vouches for.
+ */
+async function signedIn(runtime: Runtime, as: string | undefined): Promise<Actor | undefined> {
+  const required = runtime.policy.current().cli === 'login';
+  if (required && as !== undefined)
+    throw new UsageError(
+      `--as ${as}: the policy says cli: login, so commands run as the person signed in (bankops whoami)`,
+    );
+  if (!required && as !== undefined) return undefined;
+  const person = await signedInActor(runtime);
+  if (person === undefined && required)
+    throw new UsageError('the policy says cli: login: sign in first with bankops login');
+  return person;
 }

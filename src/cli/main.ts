@@ -107,6 +107,18 @@ const COMMANDS: Record<
     const m = await import('./commands/completion.js');
     return { run: m.completionCommand, help: m.COMPLETION_HELP };
   },
+  login: async () => {
+    const m = await import('./commands/login.js');
+    return { run: m.loginCommand, help: m.LOGIN_HELP };
+  },
+  logout: async () => {
+    const m = await import('./commands/login.js');
+    return { run: m.logoutCommand, help: m.LOGOUT_HELP };
+  },
+  whoami: async () => {
+    const m = await import('./commands/login.js');
+    return { run: m.whoamiCommand, help: m.WHOAMI_HELP };
+  },
   serve: async () => {
     const m = await import('./commands/serve.js');
     return { run: m.serveCommand, help: m.SERVE_HELP };

@@ -10,6 +10,8 @@ export interface IdentityOptions {
   knows: (actor: Actor) => boolean;
   /** Members of a user group (`usergroups.users.list`). */
   groupMembers: (groupId: string) => Promise<readonly string[]>;
+  /** A user's e-mail (`users.info`), read when the policy says `people: { matchBy: email }`. */
+  emailOf?: (userId: string) => Promise<string | undefined>;
   log: Logger;
   /** How long a group's members are trusted (default 60 s). */
   ttlMs?: number;
@@ -40,6 +42,8 @@ function policyGroups(policy: Policy): string[] {
 export class SlackIdentities {
   readonly #options: IdentityOptions;
   readonly #members = new Map<string, Members>();
+  /** E-mails by user, with when they were read: an e-mail changed in Slack is read again after the ttl. */
+  readonly #emails = new Map<string, { email: string | undefined; fetchedAt: number }>();
   #lastMissRefresh = 0;
 
   constructor(options: IdentityOptions) {
@@ -62,7 +66,30 @@ export class SlackIdentities {
       await this.#refresh(cached);
       actor = slackActor(userId, this.#groupsOf(userId, groups));
     }
-    return actor;
+    if (policy.people?.matchBy !== 'email') return actor;
+    const email = await this.#emailOf(userId, now, ttl);
+    return email === undefined ? actor : { ...actor, email };
+  }
+
+  /**
+   * The user's e-mail, lower-cased, cached like group members. A failed lookup grants nothing: the
+   * user is then only who the policy's slackUser and slackGroup entries say.
+   */
+  async #emailOf(userId: string, now: number, ttl: number): Promise<string | undefined> {
+    const cached = this.#emails.get(userId);
+    if (cached !== undefined && now - cached.fetchedAt <= ttl) return cached.email;
+    try {
+      const email = (await this.#options.emailOf?.(userId))?.trim().toLowerCase() || undefined;
+      this.#emails.set(userId, { email, fetchedAt: now });
+      return email;
+    } catch (error) {
+      this.#emails.delete(userId);
+      this.#options.log.warn('slack: users.info failed; the user is not matched by e-mail until it works', {
+        user: userId,
+        error,
+      });
+      return undefined;
+    }
   }
 
   /** Whether the policy gives this actor any entry at all (an unknown user is told so, with their id). */

@@ -80,6 +80,11 @@ export function buildSlackServices(options: SlackServicesOptions): SlackServices
         const answer = (await call('usergroups.users.list', { usergroup })) as { users?: string[] };
         return answer.users ?? [];
       },
+      // Needs users:read and users:read.email; only asked when the policy matches people by e-mail.
+      emailOf: async (user) => {
+        const answer = (await call('users.info', { user })) as { user?: { profile?: { email?: string } } };
+        return answer.user?.profile?.email;
+      },
       log,
     }),
     answers: new AnswerStore(stores.answers),

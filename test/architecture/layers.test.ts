@@ -45,6 +45,7 @@ const CORE_PUBLIC = new Set([
   'input-words.ts',
   'log.ts',
   'loopback.ts',
+  'oidc/index.ts',
   'optional.ts',
   'package-root.ts',
   'passkeys/index.ts',

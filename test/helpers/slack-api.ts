@@ -40,6 +40,8 @@ export interface SlackApiOptions {
   groups?: Record<string, string[]>;
   /** What `apps.connections.open` answers (Socket Mode). */
   socketUrl?: () => string;
+  /** The e-mail of each user, for `users.info` (`profile.email`, as with users:read.email). */
+  emails?: Record<string, string>;
 }
 
 const JSON_ARGS = new Set(['blocks', 'attachments', 'view', 'metadata']);
@@ -76,6 +78,7 @@ export class SlackApiStandIn {
   #server: Server | undefined;
   #origin = '';
   #groups: Record<string, string[]>;
+  #emails: Record<string, string>;
   #failures = new Map<string, Failure[]>();
   #ts = 1_700_000_000;
   #views = 0;
@@ -84,6 +87,7 @@ export class SlackApiStandIn {
   constructor(options: SlackApiOptions) {
     this.#options = options;
     this.#groups = { ...(options.groups ?? {}) };
+    this.#emails = { ...(options.emails ?? {}) };
   }
 
   static async start(options: SlackApiOptions): Promise<SlackApiStandIn> {
@@ -111,6 +115,11 @@ export class SlackApiStandIn {
 
   setGroups(groups: Record<string, string[]>): void {
     this.#groups = { ...groups };
+  }
+
+  /** The users' e-mails `users.info` answers from now on. */
+  setEmails(emails: Record<string, string>): void {
+    this.#emails = { ...emails };
   }
 
   /** The next call of `method` fails this way (several calls queue several failures). */
@@ -245,6 +254,13 @@ export class SlackApiStandIn {
       case 'usergroups.users.list': {
         const users = this.#groups[String(args.usergroup)];
         return users === undefined ? { ok: false, error: 'no_such_subteam' } : { ok: true, users };
+      }
+      case 'users.info': {
+        const user = String(args.user);
+        const email = this.#emails[user];
+        return /^U[A-Z0-9]+$/.test(user)
+          ? { ok: true, user: { id: user, profile: email === undefined ? {} : { email } } }
+          : { ok: false, error: 'user_not_found' };
       }
       case 'conversations.open':
         return { ok: true, channel: { id: `D${String(args.users ?? 'X').replace(/\W/g, '')}` } };

@@ -15,6 +15,8 @@ import { type SlackTest, startSlackTest } from '../helpers/slack-app.js';
 import { APPROVALS_CHANNEL, clickButton, waitShown } from '../helpers/slack-approvals.js';
 
 const BEN = 'U0BEN';
+/** Olivia's own Slack user: no line in the policy names it; her e-mail makes her olivia. */
+const OLIVIA_IN_SLACK = 'U0OLIVIA';
 const PEOPLE: Record<string, IdpPerson> = {
   olivia: { email: 'olivia@bank.example', groups: ['payments-ops'] },
   ben: { email: 'ben@bank.example', groups: ['treasury'] },
@@ -38,10 +40,17 @@ function policyYaml(): string {
     readFileSync(join(import.meta.dirname, '..', '..', 'policy', 'default.yaml'), 'utf8'),
   ) as Record<string, unknown> & { actors: unknown[] };
   policy.actors.push(
-    { match: { oidc: { email: PEOPLE.olivia?.email } }, roles: ['viewer', 'operator'], person: 'olivia' },
+    // Olivia may approve too: only being the requester stops her below.
+    {
+      match: { oidc: { email: PEOPLE.olivia?.email } },
+      roles: ['viewer', 'operator', 'approver'],
+      person: 'olivia',
+    },
     { match: { oidc: { group: 'treasury' } }, roles: ['viewer', 'approver'] },
-    { match: { slackUser: BEN }, roles: ['viewer', 'approver'], person: 'ben' },
+    // Ben in Slack is ben@bank.example by users.info: no slackUser line needed.
+    { match: { oidc: { email: PEOPLE.ben?.email } }, roles: ['viewer', 'approver'] },
   );
+  policy.people = { matchBy: 'email' };
   policy.oauthClients = [{ id: 'claude', name: 'Claude' }];
   return stringify(policy);
 }
@@ -113,6 +122,7 @@ beforeAll(async () => {
       }),
     },
   });
+  t.api.setEmails({ [BEN]: 'ben@bank.example', [OLIVIA_IN_SLACK]: 'Olivia@Bank.example' });
 }, 60_000);
 
 afterAll(async () => {
@@ -173,6 +183,10 @@ describe('MCP over HTTP with the identity provider’s access tokens', () => {
     expect(stored).toMatchObject({ requester: 'olivia (via MCP client Claude)', requesterPerson: 'olivia' });
     await waitShown(t.api, pending.approvalId, 'olivia (via MCP client Claude)');
 
+    // Olivia in Slack is the requester by her e-mail, whichever front end she asked from.
+    expect(await clickButton(t, OLIVIA_IN_SLACK, pending.approvalId, 'Approve')).toMatch(
+      /requested this|own request|cannot approve/i,
+    );
     expect(await clickButton(t, BEN, pending.approvalId, 'Approve')).not.toMatch(/cannot|refused/i);
     await waitShown(t.api, pending.approvalId, 'Sent: payout');
     const followed = await client.callTool({

@@ -65,7 +65,14 @@ describe('manifest.json', () => {
 
   it('asks for the least bot scopes, each justified in docs/slack.md', () => {
     const scopes: string[] = manifest.oauth_config.scopes.bot;
-    expect(scopes.sort()).toEqual(['chat:write', 'commands', 'im:write', 'usergroups:read']);
+    expect(scopes.sort()).toEqual([
+      'chat:write',
+      'commands',
+      'im:write',
+      'usergroups:read',
+      'users:read',
+      'users:read.email',
+    ]);
     for (const scope of scopes) expect(docs).toMatch(new RegExp(`\\| \`${scope}\` \\| \\S`));
   });
 });

@@ -126,7 +126,7 @@ async function run(
   channel: string | undefined,
   mode: OutputMode,
 ): Promise<number> {
-  const actor = actorFor(runtime, as);
+  const actor = await actorFor(runtime, as);
   const { tool, input } = callOf(sub, words, channel);
   const result = await runtime.executor.execute({ tool: tool.name, input, actor });
   switch (result.status) {

@@ -222,7 +222,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         return EXIT.ok;
       }
       case 'approve': {
-        const decider = deciderFor(runtime, values.as);
+        const decider = await deciderFor(runtime, values.as);
         const view = await executor.getApproval(approvalId);
         if (view?.state === 'pending' && view.stepUp !== undefined)
           return stepUpLink(runtime, approvalId, decider, mode);
@@ -234,18 +234,19 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       case 'reject':
         return answer(
           'reject',
-          await executor.reject(approvalId, deciderFor(runtime, values.as), values.reason ?? ''),
+          await executor.reject(approvalId, await deciderFor(runtime, values.as), values.reason ?? ''),
           mode,
           runtime,
         );
       case 'reconcile': {
         const outcome = how ?? 'retry';
+        const decider = await deciderFor(runtime, values.as);
         const progress = track(`reconciling ${approvalId}`);
         const looked = optional('requestId', values['request-id']);
         const result = await mayHaveRun(approvalId, () =>
           executor.reconcile(
             approvalId,
-            deciderFor(runtime, values.as),
+            decider,
             outcome === 'retry'
               ? { outcome, ...optional('reason', values.reason), ...looked }
               : { outcome, reason: values.reason ?? '', ...looked },
@@ -258,7 +259,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       default:
         return answer(
           'cancel',
-          await executor.cancel(approvalId, deciderFor(runtime, values.as), values.reason),
+          await executor.cancel(approvalId, await deciderFor(runtime, values.as), values.reason),
           mode,
           runtime,
         );

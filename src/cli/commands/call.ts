@@ -62,7 +62,7 @@ export async function callCommand(args: string[]): Promise<number> {
   const input = readToolInput(values.input, tokens, tool === undefined ? {} : inputJsonSchema(tool));
   const mode = outputMode(values.json);
   return withRuntime(async (runtime, track) => {
-    const actor = actorFor(runtime, values.as);
+    const actor = await actorFor(runtime, values.as);
     const progress = track(name);
     const result = await runtime.executor.execute({
       tool: name,

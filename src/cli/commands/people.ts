@@ -51,7 +51,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
     try {
       switch (sub) {
         case 'enroll': {
-          const link = await passkeys.enrolLink(person, actorFor(runtime, values.as));
+          const link = await passkeys.enrolLink(person, await actorFor(runtime, values.as));
           if (mode.text)
             out(`Give this link to ${person} only; it works once, until ${link.expiresAt}:\n${link.url}\n`);
           else printJson({ person, url: link.url, expiresAt: link.expiresAt });
@@ -72,7 +72,7 @@ export async function peopleCommand(args: string[]): Promise<number> {
           return EXIT.ok;
         }
         default: {
-          const revoked = await passkeys.revoke(person, name ?? '', actorFor(runtime, values.as));
+          const revoked = await passkeys.revoke(person, name ?? '', await actorFor(runtime, values.as));
           if (mode.text) out(`Revoked passkey "${revoked.name}" of ${person}.\n`);
           else printJson({ revoked });
           return EXIT.ok;

@@ -105,6 +105,16 @@ export const COMMAND_TABLE = {
     subcommands: ['check'],
     options: ['--json'],
   },
+  login: {
+    overview: [['', 'sign in at the identity provider (device flow)']],
+  },
+  logout: {
+    overview: [['', 'forget the sign-in']],
+  },
+  whoami: {
+    overview: [['[--json]', 'who the CLI acts as']],
+    options: ['--json'],
+  },
   completion: {
     overview: [['{subcommands}', 'a shell completion script']],
     subcommands: ['bash', 'zsh', 'fish'],

@@ -20,8 +20,6 @@ export interface OidcSettings {
   maxTokenAgeS: number;
   /** `BANKOPS_OAUTH_CLIENT_ID`: the client `bankops login` signs in as (device flow). */
   cliClientId?: string;
-  /** RFC 7662: opaque tokens are checked at this endpoint with these client credentials. */
-  introspection?: { url: string; clientId: string; clientSecret: string };
 }
 
 const url = z.url({ protocol: /^https?$/ });
@@ -49,9 +47,6 @@ const EnvSchema = z.object({
   BANKOPS_OAUTH_AUDIENCE: text.optional(),
   BANKOPS_OAUTH_MAX_TOKEN_AGE: age.optional(),
   BANKOPS_OAUTH_CLIENT_ID: text.optional(),
-  BANKOPS_OAUTH_INTROSPECTION_URL: url.optional(),
-  BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID: text.optional(),
-  BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET: text.optional(),
 });
 
 /** The identity provider settings, or undefined when `BANKOPS_OAUTH_ISSUER` is not set (OAuth is off). */
@@ -66,25 +61,11 @@ export function loadOidcSettings(env: Record<string, string | undefined>): OidcS
   }
   const e = parsed.data;
   if (e.BANKOPS_OAUTH_ISSUER === undefined) return undefined;
-  const introspection =
-    e.BANKOPS_OAUTH_INTROSPECTION_URL === undefined
-      ? undefined
-      : {
-          url: e.BANKOPS_OAUTH_INTROSPECTION_URL,
-          clientId: e.BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID ?? '',
-          clientSecret: e.BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET ?? '',
-        };
-  if (introspection !== undefined && (introspection.clientId === '' || introspection.clientSecret === '')) {
-    throw new ConfigError([
-      'BANKOPS_OAUTH_INTROSPECTION_URL needs BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID and BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET',
-    ]);
-  }
   return {
     // An issuer is compared exactly as the provider writes it (`iss`), trailing slash and all.
     issuers: e.BANKOPS_OAUTH_ISSUER,
     ...optional('audience', e.BANKOPS_OAUTH_AUDIENCE),
     maxTokenAgeS: e.BANKOPS_OAUTH_MAX_TOKEN_AGE ?? DEFAULT_MAX_TOKEN_AGE_S,
     ...optional('cliClientId', e.BANKOPS_OAUTH_CLIENT_ID),
-    ...optional('introspection', introspection),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
 import { optional } from '../optional.js';
 import type { OidcIdentity } from '../policy/types.js';
@@ -8,7 +9,14 @@ import { CLOCK_SKEW_S, type OidcSettings } from './settings.js';
 export const SCOPES = { read: 'bankops:read', write: 'bankops:write' } as const;
 
 export type TokenCheck =
-  | { ok: true; identity: OidcIdentity; scopes: string[]; expiresAt: number }
+  | {
+      ok: true;
+      identity: OidcIdentity;
+      scopes: string[];
+      expiresAt: number;
+      /** When it stops being taken: its expiry (with the skew) or its maximum age, whichever is first. */
+      until: number;
+    }
   | { ok: false; reason: string };
 
 export interface VerifierOptions {
@@ -23,6 +31,9 @@ export interface VerifierOptions {
 }
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
+
+/** Tokens whose signature was checked, by digest; an assistant sends the same one on every call. */
+const CACHE_SIZE = 1024;
 
 /** `scope` (space-separated, RFC 9068) or `scp` (Entra ID, Okta: a string or a list). */
 export function scopesOf(claims: JWTPayload): string[] {
@@ -82,6 +93,11 @@ function refusal(error: unknown): string {
 export class TokenVerifier {
   readonly #options: VerifierOptions;
   readonly #keySets = new Map<string, Promise<KeySet>>();
+  /**
+   * Checked tokens by their SHA-256 (never the token), each good until it expires or grows too old:
+   * the signature is checked once per token, the time limits on every request.
+   */
+  readonly #checked = new Map<string, { check: TokenCheck & { ok: true }; until: number }>();
 
   constructor(options: VerifierOptions) {
     this.#options = options;
@@ -109,6 +125,23 @@ export class TokenVerifier {
   }
 
   async verify(token: string): Promise<TokenCheck> {
+    const digest = createHash('sha256').update(token).digest('base64url');
+    const now = this.#options.now?.().getTime() ?? Date.now();
+    const cached = this.#checked.get(digest);
+    if (cached !== undefined && now < cached.until) return cached.check;
+    if (cached !== undefined) this.#checked.delete(digest);
+    const check = await this.#verify(token);
+    if (check.ok) {
+      if (this.#checked.size >= CACHE_SIZE) {
+        const oldest = this.#checked.keys().next().value;
+        if (oldest !== undefined) this.#checked.delete(oldest);
+      }
+      this.#checked.set(digest, { check, until: check.until });
+    }
+    return check;
+  }
+
+  async #verify(token: string): Promise<TokenCheck> {
     const { settings } = this.#options;
     let unverified: JWTPayload;
     try {
@@ -134,6 +167,7 @@ export class TokenVerifier {
         identity: identityOf(payload),
         scopes: scopesOf(payload),
         expiresAt: (payload.exp ?? 0) * 1000,
+        until: Math.min((payload.exp ?? 0) + CLOCK_SKEW_S, (payload.iat ?? 0) + settings.maxTokenAgeS) * 1000,
       };
     } catch (error) {
       return { ok: false, reason: refusal(error) };

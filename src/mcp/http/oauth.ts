@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { oidcActor } from '../../core/actors.js';
 import { sendJson } from '../../core/http-server.js';
-import type { OidcSettings } from '../../core/oidc/settings.js';
-import { SCOPES, TokenVerifier, type VerifierOptions } from '../../core/oidc/verify.js';
+import {
+  type OidcSettings,
+  personActor,
+  SCOPES,
+  TokenVerifier,
+  type VerifierOptions,
+} from '../../core/oidc/index.js';
 import { optional } from '../../core/optional.js';
-import { isKnownActor, personOf } from '../../core/policy/actors.js';
-import { lookedFor } from '../../core/policy/oidc.js';
 import type { Policy } from '../../core/policy/schema.js';
 import type { Actor } from '../../core/policy/types.js';
 import type { Registry } from '../../core/registry.js';
@@ -117,14 +119,11 @@ export class OAuthResource {
         challenge: this.challenge('insufficient_scope', reason, SCOPES.read),
       };
     }
-    const unnamed = oidcActor(checked.identity, 'MCP', '');
-    if (!isKnownActor(policy, unnamed)) {
-      const reason = lookedFor(unnamed);
-      return { ok: false, status: 403, message: `Forbidden: ${reason}`, challenge: this.challenge() };
+    const person = personActor(policy, checked.identity, 'MCP');
+    if (!person.ok) {
+      return { ok: false, status: 403, message: `Forbidden: ${person.reason}`, challenge: this.challenge() };
     }
-    const client = clientName(policy, checked.identity.clientId);
-    const actor = oidcActor(checked.identity, 'MCP', client, personOf(policy, unnamed));
-    return { ok: true, actor, scopes: checked.scopes, expiresAt: checked.expiresAt };
+    return { ok: true, actor: person.actor, scopes: checked.scopes, expiresAt: checked.expiresAt };
   }
 
   /**
@@ -143,10 +142,4 @@ export class OAuthResource {
       challenge: this.challenge('insufficient_scope', reason, `${SCOPES.read} ${SCOPES.write}`),
     };
   }
-}
-
-/** The name the policy gives an OAuth client id, else the id itself. */
-function clientName(policy: Pick<Policy, 'oauthClients'>, clientId: string | undefined): string {
-  if (clientId === undefined) return 'unnamed client';
-  return policy.oauthClients.find((client) => client.id === clientId)?.name ?? clientId;
 }
