@@ -24,13 +24,15 @@ interface Repeated {
   fields: string[];
 }
 
-/** Every schema below the root, with the property name it sits under (if any). */
+/** Every schema below the root but the bodies of `$defs`, with the property name it sits under (if any). */
 function forEachSubschema(node: JsonSchema, visit: (child: JsonSchema, field: string | undefined) => void) {
   for (const [key, value] of Object.entries(node)) {
     if (NAMED.has(key) && isRecord(value)) {
       for (const [field, child] of Object.entries(value)) {
         if (!isRecord(child)) continue;
-        visit(child, key === 'properties' ? field : undefined);
+        // A definition's body is not a use of its shape (and `replaceBelow` keeps it): counting it
+        // would pick the same shape again and again.
+        if (key !== '$defs') visit(child, key === 'properties' ? field : undefined);
         forEachSubschema(child, visit);
       }
     } else if (LISTS.has(key) && Array.isArray(value)) {
@@ -66,8 +68,9 @@ function nameOf(entry: Repeated, taken: JsonSchema): string {
   for (const field of entry.fields) tally.set(field, (tally.get(field) ?? 0) + 1);
   const [byField] = [...tally].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0] ?? ['shape'];
   const base = (title ?? byField).replace(/[^A-Za-z0-9_]/g, '_');
-  let name = base.charAt(0).toLowerCase() + base.slice(1);
-  for (let n = 2; name in taken; n += 1) name = `${base}${n}`;
+  const lower = base.charAt(0).toLowerCase() + base.slice(1);
+  let name = lower;
+  for (let n = 2; name in taken; n += 1) name = `${lower}${n}`;
   return name;
 }
 

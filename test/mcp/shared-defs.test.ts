@@ -55,4 +55,19 @@ describe('shareRepeatedShapes', () => {
   it('gives the same result for the same schema (a stable tools/list)', () => {
     expect(JSON.stringify(shareRepeatedShapes(quote))).toBe(JSON.stringify(shareRepeatedShapes(quote)));
   });
+
+  it('ends when a schema already defines the shape it repeats (a $defs body is not a use of it)', () => {
+    const { title: _title, ...body } = money;
+    const withDefs = {
+      ...quote,
+      properties: { ...quote.properties, again: { $ref: '#/$defs/money' } },
+      $defs: { money: body },
+    };
+    const shared = shareRepeatedShapes(withDefs);
+    expect(Object.keys(shared.$defs as object)).toEqual(['money', 'money2']);
+    const original = ajv.compile(withDefs);
+    const rewritten = ajv.compile(shared);
+    const value = { send: { amount: 1, currency: 'USD' }, receive: { amount: 2 } };
+    expect(rewritten(value)).toBe(original(value));
+  });
 });
