@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { PayeeControlFacts } from './policy/payee-controls.js';
 import {
   PayeeActorSchema,
   PayeeChangeSchema,
   type PayeeDirectory,
   PayeeVerificationSchema,
 } from './payees.js';
+import type { PayeeControlFacts } from './policy/payee-controls.js';
 
 // Spelled here: the approvals' view schema imports this module.
 const MoneySchema = z.object({ amount: z.number(), currency: z.string() });
@@ -63,7 +63,8 @@ export async function payeeHistory(directory: PayeeDirectory, id: string): Promi
   if (last !== undefined) history.changedAt = last.at;
   // A verification holds only for the details it confirmed: a later change undoes it.
   const verified = payee?.verification;
-  if (verified !== undefined && (last === undefined || verified.at >= last.at)) history.verification = verified;
+  if (verified !== undefined && (last === undefined || verified.at >= last.at))
+    history.verification = verified;
   return history;
 }
 

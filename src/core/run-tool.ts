@@ -1,8 +1,8 @@
 import { auditActor } from './actors.js';
 import type { AlertBook } from './alerts/book.js';
 import type { AuditEntryInput, AuditLog, AuditOutcome } from './audit/index.js';
-import { type Clock, systemClock } from './clock.js';
 import { isServiceError, type ServiceClient } from './client/index.js';
+import { type Clock, systemClock } from './clock.js';
 import { CodedError, ErrorCode, messageOf } from './errors.js';
 import { InputError } from './input-error.js';
 import type { Logger } from './log.js';
@@ -192,7 +192,8 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
     actorName: actorName(req.actor),
     by: {
       actorId: req.actor.id,
-      person: req.person ?? (deps.policy === undefined ? req.actor.id : personOf(deps.policy.current(), req.actor)),
+      person:
+        req.person ?? (deps.policy === undefined ? req.actor.id : personOf(deps.policy.current(), req.actor)),
       frontEnd: req.actor.frontEnd,
     },
     now: () => (deps.clock ?? systemClock).now(),

@@ -88,6 +88,19 @@ const EXAMPLES: Record<string, ToolExample> = {
   },
   list_balance_alerts: { input: {} },
   delete_balance_alert: { input: { id: '<id from list_balance_alerts>' } },
+  name_payee: {
+    input: { beneficiaryId: 'ben_us_ach_0001', name: 'Acme Corp' },
+    note: 'Waits for an approver under the shipped policy; starts the payee cooling-off.',
+  },
+  verify_payee: {
+    input: {
+      payee: 'Acme Corp',
+      method: 'callback',
+      contact: '+1 555 0100 2233',
+      note: 'Jane Doe in accounts payable confirmed the account ending 6789',
+    },
+    note: 'Needs the role verifier; not by whoever created or named the payee.',
+  },
 
   create_cardholder_a: {
     input: {

@@ -48,9 +48,17 @@ function describe(condition: Condition): string {
     case 'payee':
       return list(
         [
-          condition.firstPayment === undefined ? '' : condition.firstPayment ? 'a first payment' : 'not a first payment',
+          condition.firstPayment === undefined
+            ? ''
+            : condition.firstPayment
+              ? 'a first payment'
+              : 'not a first payment',
           condition.changedWithin === undefined ? '' : `payee changed within ${condition.changedWithin}`,
-          condition.verified === undefined ? '' : condition.verified ? 'payee verified' : 'payee not verified',
+          condition.verified === undefined
+            ? ''
+            : condition.verified
+              ? 'payee verified'
+              : 'payee not verified',
         ].filter((part) => part !== ''),
       );
     case 'all':

@@ -6,6 +6,7 @@ import { bankingTools, moneyTools } from './banking/index.js';
 import { issuingATools } from './issuing-a/index.js';
 import { issuingBTools } from './issuing-b/index.js';
 import { notificationTools } from './notifications/index.js';
+import { payeeTools } from './payees/index.js';
 
 /**
  * Every tool: one per operation of the service (plus the money-movement composites), the balance
@@ -15,6 +16,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   ...bankingTools,
   ...moneyTools,
   ...alertTools,
+  ...payeeTools,
   ...issuingATools,
   ...issuingBTools,
   ...notificationTools,

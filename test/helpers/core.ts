@@ -40,6 +40,11 @@ export interface TestCore {
   call(tool: string, input?: unknown, actor?: Actor): Promise<ExecuteResult>;
   /** Runs a tool and returns its output, failing the test with the result when it is not `ok`. */
   ok(tool: string, input?: unknown, actor?: Actor): Promise<Record<string, unknown>>;
+  /**
+   * Asks for a call the policy puts behind one approver (create_beneficiary under the shipped
+   * policy), approves it as `approver`, and returns what ran.
+   */
+  approved(tool: string, input?: unknown, actor?: Actor): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -157,6 +162,15 @@ export async function createTestCore(options: TestCoreOptions = {}): Promise<Tes
       const result = await call(tool, input, actor);
       if (result.status !== 'ok') throw new Error(`${tool} was not ok: ${JSON.stringify(result)}`);
       return result.output;
+    },
+    approved: async (tool, input = {}, actor = operator) => {
+      const asked = await call(tool, input, actor);
+      if (asked.status !== 'pending_approval')
+        throw new Error(`${tool} did not wait for approval: ${JSON.stringify(asked)}`);
+      const voted = await executor.approve(asked.approvalId, approver);
+      const done = voted.status === 'ok' ? voted.approval : undefined;
+      if (done?.state !== 'succeeded') throw new Error(`${tool} did not succeed: ${JSON.stringify(voted)}`);
+      return done.result ?? {};
     },
     close: async () => {
       await runtime.close();

@@ -57,7 +57,11 @@ describe('MCP resources', () => {
     const of = (name: string) => view.tools.find((t) => t.tool === name);
     expect(of('list_accounts')).toEqual({ tool: 'list_accounts', access: 'allowed' });
     expect(of('get_approval')).toEqual({ tool: 'get_approval', access: 'allowed' });
-    expect(of('create_beneficiary')).toEqual({ tool: 'create_beneficiary', access: 'allowed' });
+    expect(of('create_beneficiary')).toEqual({
+      tool: 'create_beneficiary',
+      access: 'approval',
+      approval: { approvers: 1, role: 'approver' },
+    });
     expect(of('create_conversion')).toEqual({
       tool: 'create_conversion',
       access: 'approval',

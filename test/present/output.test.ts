@@ -103,7 +103,12 @@ describe('the output document of every tool', () => {
       checkDocument(`${tool.name} (schema)`, toolOutputDocument(tool, sample(outputJsonSchema(tool))));
       if (placeholders(example).length > 0) continue;
       core.sandbox.reset();
+      // verify_payee needs the role verifier, which the shipped policy gives nobody: refused, named.
       const result = await core.call(tool.name, example.input);
+      if (tool.name === 'verify_payee') {
+        expect(result).toMatchObject({ status: 'denied' });
+        continue;
+      }
       expect(['ok', 'pending_approval'], `${tool.name}: ${JSON.stringify(result)}`).toContain(result.status);
       checkDocument(tool.name, resultDocument(core.registry, result, { input: example.input }));
     }

@@ -234,13 +234,17 @@ describe('short forms', () => {
     expect(text).toContain('Waiting for approval');
     expect(text).toContain('1,000.00 USD');
     // A payee bankops registered is in its payee directory: the rail comes from its corridor.
-    const created = await t.runtime.executor.execute({
+    // The payee directory's rule: one approver besides the operator who registers it.
+    const registered = await t.runtime.executor.execute({
       tool: 'create_beneficiary',
       input: toolExample('create_beneficiary')?.input ?? {},
       actor: cliActor('operator'),
     });
-    expect(created.status).toBe('ok');
-    const payee = created.status === 'ok' ? String(created.output.beneficiary_id) : '';
+    expect(registered.status).toBe('pending_approval');
+    const approvalId = registered.status === 'pending_approval' ? registered.approvalId : '';
+    const created = await t.runtime.executor.approve(approvalId, cliActor('approver'));
+    expect(created).toMatchObject({ status: 'ok', approval: { state: 'succeeded' } });
+    const payee = created.status === 'ok' ? String(created.approval.result?.beneficiary_id) : '';
     const known = await t.slack.command(USERS.operator, `payout 250 USD to ${payee} from acc_usd_0001`);
     const form = await t.api.waitFor(() =>
       t.api.callsOf('views.open').find((c) => c.args.trigger_id === known.triggerId),

@@ -79,7 +79,7 @@ describe('banking tools: beneficiaries', () => {
   });
 
   it('create_beneficiary registers a payee that a payout can then be quoted to', async () => {
-    const created = await core.ok('create_beneficiary', achPayee());
+    const created = await core.approved('create_beneficiary', achPayee());
     expect(created.beneficiary_id).toMatch(/\S/);
     const quote = await core.ok('quote_payout', { ...usdPayout, beneficiaryId: created.beneficiary_id });
     expect(quote).toMatchObject({ sourceAmount: 1000, destinationAssetCode: 'USD' });
@@ -88,7 +88,7 @@ describe('banking tools: beneficiaries', () => {
   it('create_beneficiary registers a payee without displayName (optional in the corridor schema)', async () => {
     const { displayName: _name, ...payee } = achPayee();
     expect(payee).not.toHaveProperty('displayName');
-    const created = await core.ok('create_beneficiary', payee);
+    const created = await core.approved('create_beneficiary', payee);
     expect(created.beneficiary_id).toMatch(/\S/);
     const quote = await core.ok('quote_payout', { ...usdPayout, beneficiaryId: created.beneficiary_id });
     expect(quote).toMatchObject({ sourceAmount: 1000, destinationAssetCode: 'USD' });

@@ -79,7 +79,12 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     };
   }
   if (request.payee !== undefined) {
-    const controlled = payeeControls(policy, request.payee, request.now ?? new Date(), { tool, money, rule, ref });
+    const controlled = payeeControls(policy, request.payee, request.now ?? new Date(), {
+      tool,
+      money,
+      rule,
+      ref,
+    });
     if (controlled !== undefined) return controlled;
   }
   if (rule.approval !== undefined) {
@@ -126,7 +131,10 @@ function payeeControls(
     decision: 'approval' as const,
     rule: ref,
     approverRole: approval.role,
-    ...optional('route', approval.slackChannel === undefined ? undefined : { slackChannel: approval.slackChannel }),
+    ...optional(
+      'route',
+      approval.slackChannel === undefined ? undefined : { slackChannel: approval.slackChannel },
+    ),
   };
   switch (cooling.action) {
     case 'refuse':

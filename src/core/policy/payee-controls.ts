@@ -84,7 +84,10 @@ export const PayeeConditionSchema = z
     changedWithin: DurationSchema.optional(),
     verified: z.boolean().optional(),
   })
-  .refine((c) => Object.values(c).some((v) => v !== undefined), 'needs firstPayment, changedWithin or verified');
+  .refine(
+    (c) => Object.values(c).some((v) => v !== undefined),
+    'needs firstPayment, changedWithin or verified',
+  );
 export type PayeeCondition = z.output<typeof PayeeConditionSchema>;
 
 /** Whether every part of a `payee:` condition holds; a call with no payee never matches. */

@@ -7,10 +7,10 @@ import {
   PaymentMethodSchema,
 } from '../../core/client/schemas/beneficiaries.js';
 import { optional } from '../../core/optional.js';
-import { maskAccount, type Payee } from '../../core/payees.js';
-import { recordChange } from '../shared/payee-change.js';
+import { maskAccount, nameKey, type Payee } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
+import { recordChange } from '../shared/payee-change.js';
 import { BeneficiaryInputSchema } from './beneficiary-input.js';
 import { currencyCode } from './fields.js';
 
@@ -100,6 +100,26 @@ export const createBeneficiary = defineTool({
   input: BeneficiaryInputSchema,
   output: CreatedBeneficiarySchema,
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: true },
+  // Under the payee-directory rule: approvers read who would be paid, and whether the name is
+  // already known for other bank details (a change of bank details for that name).
+  async preview(input, ctx) {
+    await ctx.client.beneficiaries.check(
+      { ...input, companyCode: input.companyCode ?? ctx.defaults.companyCode },
+      readOptions(ctx),
+    );
+    const payee = payeeOf('(new)', input);
+    const where = [payee.country, payee.currency, payee.rail, payee.accountMasked].filter(Boolean).join(', ');
+    const known = payee.name === undefined ? undefined : await ctx.payees?.all();
+    const same = known?.find((p) => p.name !== undefined && nameKey(p.name) === nameKey(payee.name ?? ''));
+    const moves =
+      same === undefined
+        ? ''
+        : `; ${same.name} is already a payee with other bank details (${[same.accountMasked, same.country, same.rail, same.id].filter(Boolean).join(', ')}): this moves the name to new bank details`;
+    return {
+      summary: `Register the payee ${payee.name ?? '(no name)'} (${where})${moves}`,
+      details: { name: payee.name ?? null, where, ...(same === undefined ? {} : { namedBefore: same.id }) },
+    };
+  },
   async run(input, ctx) {
     const created = await ctx.client.beneficiaries.create(
       { ...input, companyCode: input.companyCode ?? ctx.defaults.companyCode },

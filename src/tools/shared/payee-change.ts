@@ -1,4 +1,10 @@
-import { detailsOf, type Payee, type PayeeChange, type PayeeDirectory, payeeNamed } from '../../core/payees.js';
+import {
+  detailsOf,
+  type Payee,
+  type PayeeChange,
+  type PayeeDirectory,
+  payeeNamed,
+} from '../../core/payees.js';
 import type { ToolContext } from '../../core/tool.js';
 
 /**

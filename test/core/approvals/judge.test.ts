@@ -21,7 +21,7 @@ const big = (amount: number) => ({
 describe('approvals people can judge', () => {
   it('names a payee bankops created, with country, currency, rail and masked account, and the balance now and after', async () => {
     const { companyCode: _configured, ...payee } = achBeneficiary();
-    const created = await core.ok('create_beneficiary', payee);
+    const created = await core.approved('create_beneficiary', payee);
     const approval = pending(
       await core.call('create_payout', {
         ...PAYOUT,
@@ -49,7 +49,15 @@ describe('approvals people can judge', () => {
       `Pay 1,000.00 USD to John Smith (US, USD, LOCAL/ACH, ••••8835), ${created.beneficiary_id}`,
     );
     expect(words).toContain('USD balance: 250,000.00 USD available now, 248,998.00 USD after');
-    expect(words.at(-1)).toMatch(/^Executes only if a fresh quote debits at most 1,007\.01 USD/);
+    expect(words).toContainEqual(
+      expect.stringMatching(/^Executes only if a fresh quote debits at most 1,007\.01 USD/),
+    );
+    // The payee's history, from the core's own records: created through an approval, never paid.
+    expect(words).toContain('First payment to this beneficiary');
+    expect(words).toContainEqual(
+      expect.stringMatching(/^Created moments before this request by operator \(CLI\) through approval /),
+    );
+    expect(words.at(-1)).toBe('Not verified');
   });
 
   it('says so when the payee is one bankops did not create', async () => {

@@ -69,14 +69,15 @@ describe('shipped default policy', () => {
     expect(rolesOf(policy, { ...slackUser('U1'), system: 'alerts' })).toEqual([]);
   });
 
-  it('allows reads and plain writes without approval', () => {
+  it('allows reads and plain writes without approval; a new payee needs one approver', () => {
     expect(evaluate(policy, { tool: tools.listAccounts, input: {}, actor: alice })).toMatchObject({
       decision: 'allow',
       rule: { name: 'reads' },
     });
     expect(evaluate(policy, { tool: tools.createBeneficiary, input: {}, actor: alice })).toMatchObject({
-      decision: 'allow',
-      rule: { name: 'writes' },
+      decision: 'approval',
+      rule: { name: 'payee-directory' },
+      approvers: 1,
     });
     expect(evaluate(policy, { tool: tools.createSubscription, input: {}, actor: alice }).decision).toBe(
       'allow',
@@ -86,7 +87,7 @@ describe('shipped default policy', () => {
   it('needs one approver below the payout threshold and two from it, per currency', () => {
     expect(payout(49_999.99, 'USD')).toEqual({
       decision: 'approval',
-      rule: { index: 3, name: 'payouts', label: "'payouts'" },
+      rule: { index: 5, name: 'payouts', label: "'payouts'" },
       approvers: 1,
       approverRole: 'approver',
       reason: "create_payout of 49999.99 USD needs 1 approver with role approver (rule 'payouts')",

@@ -37,11 +37,23 @@ describe.each(BACKENDS)('$name', (backend) => {
     });
     expect((await b.payees.all()).map((p) => p.changes?.[0]?.by.actorId)).toEqual(['mcp:ci-agent']);
     expect(await b.payees.payouts('ben_9')).toEqual({ count: 0, totals: [] });
-    const payout = { beneficiaryId: 'ben_9', currency: 'EUR', requestId: 'r1', amount: 100.5, at: '2026-11-21T10:00:00.000Z' };
+    const payout = {
+      beneficiaryId: 'ben_9',
+      currency: 'EUR',
+      requestId: 'r1',
+      amount: 100.5,
+      at: '2026-11-21T10:00:00.000Z',
+    };
     await a.payees.notePayout(payout);
     await b.payees.notePayout(payout);
     await b.payees.notePayout({ ...payout, requestId: 'r2', amount: 20, at: '2026-11-22T10:00:00.000Z' });
-    await b.payees.notePayout({ ...payout, requestId: 'r3', currency: 'USD', amount: 7, at: '2026-11-23T10:00:00.000Z' });
+    await b.payees.notePayout({
+      ...payout,
+      requestId: 'r3',
+      currency: 'USD',
+      amount: 7,
+      at: '2026-11-23T10:00:00.000Z',
+    });
     expect(await a.payees.payouts('ben_9')).toEqual({
       count: 3,
       totals: [

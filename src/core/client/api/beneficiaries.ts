@@ -82,7 +82,32 @@ export function beneficiariesApi(http: HttpClient) {
     }
   };
 
+  /** The body of a creation, checked against its corridor's schema; throws `invalid_request` naming each field. */
+  const checkedBody = async (input: CreateBeneficiaryInput, options: CallOptions) => {
+    const pruned = pruneEmpty(input) ?? {};
+    const body = HttpClient.checkRequest('beneficiaries.create', CreateBeneficiarySchema, pruned);
+    const schema = await cachedSchema(corridorOf(body), options);
+    const issues = await corridorIssues(schema, body);
+    if (issues.length > 0) {
+      throw new ServiceError({
+        kind: 'invalid_request',
+        operation: 'beneficiaries.create',
+        message: `the beneficiary does not match the corridor schema: ${issues.join('; ')}`,
+        issues,
+      });
+    }
+    return body;
+  };
+
   return {
+    /**
+     * The checks of `create` without sending: an approval to create a payee is asked for only
+     * when the payee would be accepted.
+     */
+    check: async (input: CreateBeneficiaryInput, options: CallOptions = {}): Promise<void> => {
+      await checkedBody(input, options);
+    },
+
     /** GET /svc/banking/api/v1/beneficiaries/options: the corridors (currency, country, entity type, method). */
     options: (query: BeneficiaryOptionsQuery = {}, options?: CallOptions) =>
       checked('beneficiaries.options', 'GET', '/beneficiaries/options', CorridorOptionsSchema, options, {
@@ -102,18 +127,7 @@ export function beneficiariesApi(http: HttpClient) {
      * failing field and nothing is sent.
      */
     create: async (input: CreateBeneficiaryInput, options: CallOptions = {}) => {
-      const pruned = pruneEmpty(input) ?? {};
-      const body = HttpClient.checkRequest('beneficiaries.create', CreateBeneficiarySchema, pruned);
-      const schema = await cachedSchema(corridorOf(body), options);
-      const issues = await corridorIssues(schema, body);
-      if (issues.length > 0) {
-        throw new ServiceError({
-          kind: 'invalid_request',
-          operation: 'beneficiaries.create',
-          message: `the beneficiary does not match the corridor schema: ${issues.join('; ')}`,
-          issues,
-        });
-      }
+      const body = await checkedBody(input, options);
       return send(
         {
           operation: 'beneficiaries.create',

@@ -1,4 +1,10 @@
-import { type Payee, type PayeeDirectory, PayeeSchema, type PayoutsSoFar, payeeRecord } from '../../payees.js';
+import {
+  type Payee,
+  type PayeeDirectory,
+  PayeeSchema,
+  type PayoutsSoFar,
+  payeeRecord,
+} from '../../payees.js';
 import { type Db, migrate } from './database.js';
 import { underFileLock } from './file-lock.js';
 import { sqliteJson } from './json.js';
@@ -55,13 +61,27 @@ export function sqlitePayees(db: Db): PayeeDirectory {
       await underFileLock(db, () => paid.run(p.requestId, p.beneficiaryId, p.amount, p.currency, p.at));
     },
     payouts: async (beneficiaryId) =>
-      soFar(sums.all(beneficiaryId) as { currency: string; n: number; total: number; first: string; last: string }[]),
+      soFar(
+        sums.all(beneficiaryId) as {
+          currency: string;
+          n: number;
+          total: number;
+          first: string;
+          last: string;
+        }[],
+      ),
   };
 }
 
 /** Per-currency sums of payouts as one payee's history. */
 export function soFar(
-  rows: readonly { currency: string; n: number | string; total: number | string; first: string; last: string }[],
+  rows: readonly {
+    currency: string;
+    n: number | string;
+    total: number | string;
+    first: string;
+    last: string;
+  }[],
 ): PayoutsSoFar {
   const result: PayoutsSoFar = { count: 0, totals: [] };
   for (const row of rows) {

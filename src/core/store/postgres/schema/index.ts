@@ -1,8 +1,8 @@
 import { ALERTS_V3 } from './alerts.js';
 import { APPROVALS_V1 } from './approvals.js';
-import { CONTROLS_V7 } from './controls.js';
 import { AUDIT_V1 } from './audit.js';
 import { AUDIT_APPEND_V4 } from './audit-append.js';
+import { CONTROLS_V7 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';

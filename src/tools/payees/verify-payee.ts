@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { CodedError, ErrorCode, notConfigured } from '../../core/errors.js';
+import { InputError } from '../../core/input-error.js';
+import { payeeHistory } from '../../core/payee-facts.js';
+import {
+  maskAccount,
+  nameKey,
+  type Payee,
+  type PayeeDirectory,
+  PayeeVerificationSchema,
+} from '../../core/payees.js';
+import { defineTool } from '../../core/tool.js';
+
+/** A payee by its beneficiary id, else by its name (case-insensitive, spaces collapsed). */
+export async function findPayee(directory: PayeeDirectory, text: string): Promise<Payee | undefined> {
+  const byId = await directory.get(text.trim());
+  if (byId !== undefined) return byId;
+  const key = nameKey(text);
+  const named = (await directory.all()).filter((p) => p.name !== undefined && nameKey(p.name) === key);
+  // The newest change of the name is the bank details it points at now.
+  return named.sort((a, b) => (b.changes?.at(-1)?.at ?? '').localeCompare(a.changes?.at(-1)?.at ?? ''))[0];
+}
+
+/**
+ * The call-back: a person with the role `verifier` (the policy's rule) confirms a payee's bank
+ * details by calling a number already on file, and records it. Never by the person who created or
+ * changed the payee. A later change of the payee undoes it.
+ */
+export const verifyPayee = defineTool({
+  name: 'verify_payee',
+  title: 'Verify a payee by call-back',
+  description:
+    "Records that a payee's bank details were confirmed by calling a number already on file (not one from the request). Not by whoever created or changed the payee; a later change makes it unverified again.",
+  toolset: 'banking',
+  input: z.object({
+    payee: z.string().trim().min(1).describe('Beneficiary id or payee name.'),
+    method: z.literal('callback').describe('callback: a call to a number already on file.'),
+    contact: z.string().trim().min(4).max(40).describe('The number called, as on file.'),
+    note: z.string().trim().min(1).max(500).describe('Who answered and what they confirmed.'),
+  }),
+  output: z.object({
+    beneficiaryId: z.string(),
+    name: z.string().optional(),
+    verification: PayeeVerificationSchema,
+  }),
+  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  async run({ payee, method, contact, note }, ctx) {
+    const directory = ctx.payees;
+    if (directory === undefined) throw notConfigured('the payee directory is not available here');
+    const found = await findPayee(directory, payee);
+    if (found === undefined)
+      throw new InputError('payee', `no payee '${payee}' in the payee directory (an id or a name)`);
+    const by = ctx.by ?? { actorId: ctx.actorName, person: ctx.actorName, frontEnd: 'unknown' };
+    const history = await payeeHistory(directory, found.id);
+    if (history.changedBy.includes(by.person)) {
+      throw new CodedError({
+        code: ErrorCode.InvalidRequest,
+        message: `${by.person} created or changed ${found.name ?? found.id}: another verifier calls back`,
+      });
+    }
+    const verification = {
+      method,
+      at: (ctx.now?.() ?? new Date()).toISOString(),
+      by,
+      contactMasked: maskAccount(contact) ?? '',
+      note,
+    };
+    await directory.remember({ ...found, verification });
+    return {
+      beneficiaryId: found.id,
+      ...(found.name === undefined ? {} : { name: found.name }),
+      verification,
+    };
+  },
+});
