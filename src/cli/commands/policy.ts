@@ -116,10 +116,7 @@ export async function policyCommand(args: string[]): Promise<number> {
   });
 }
 
-type PolicyVersionReader = Pick<
-  import('../../core/policy/versions.js').PolicyVersionStore,
-  'latest' | 'get' | 'list'
->;
+type PolicyVersionReader = Pick<PolicyVersionStore, 'latest' | 'get' | 'list'>;
 
 function versionNumber(text: string): number {
   const n = Number(text);
