@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkGovernance, GovernanceSchema } from './governance.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
 import { TOOLSETS } from './types.js';
@@ -186,9 +187,14 @@ const PolicyShape = z.strictObject({
   actors: z.array(ActorEntrySchema).default([]),
   mcpKeys: z.array(McpKeySchema).default([]),
   rules: z.array(RuleSchema),
+  /** Changes under four eyes (./governance.ts); absent: the file decides, as it always did. */
+  governance: GovernanceSchema.optional(),
 });
 
-export const PolicySchema = PolicyShape.superRefine(checkReferences);
+export const PolicySchema = PolicyShape.superRefine((policy, ctx) => {
+  checkReferences(policy, ctx);
+  checkGovernance(policy.governance, policy.actors, ctx);
+});
 
 export type ActorEntry = z.output<typeof ActorEntrySchema>;
 export type McpKeyEntry = z.output<typeof McpKeySchema>;
