@@ -212,7 +212,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.watchPolicy) watchPolicy(policy, registry, log);
   // Under governance a change another process put in force is picked up here (docs/policy.md).
   if (options.watchPolicy || options.background)
-    policy.follow(POLICY_FOLLOW_MS, (error) => log.error('reading the policy version in force failed', { error }));
+    policy.follow(POLICY_FOLLOW_MS, (error) =>
+      log.error('reading the policy version in force failed', { error }),
+    );
 
   const { payees } = backend.directories;
   // The embedded sandbox starts at the first call to the service (the payees it was seeded with

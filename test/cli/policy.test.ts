@@ -55,3 +55,54 @@ describe('bankops policy', () => {
     expect(missing.stderr).toContain('no version 9');
   });
 });
+
+describe('bankops policy recover', () => {
+  const own = cliHome();
+  afterAll(() => own.cleanup());
+  const ADMINS = SHIPPED.replace(
+    '  - match: { mcpStdio: true }\n',
+    '  - match: { cli: alice }\n    roles: [admin]\n  - match: { cli: bob }\n    roles: [admin]\n  - match: { mcpStdio: true }\n',
+  );
+  const GOVERNED = `governance: { approvers: 2, role: admin }\n${ADMINS}`;
+  const file = (name: string, text: string) => {
+    const path = join(own.dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  const runWith = (path: string, ...args: string[]) =>
+    runCliHere(['policy', ...args], { ...own.env, BANKOPS_POLICY: path });
+
+  it("is the database owner's way back: a version without votes, audited with its reason", async () => {
+    const governed = file('governed.yaml', GOVERNED);
+    expect((await runWith(governed, 'show')).json).toMatchObject({ version: 1, text: GOVERNED });
+    // Another file changes nothing under governance.
+    const mine = file('mine.yaml', SHIPPED);
+    expect((await runWith(mine, 'show')).json).toMatchObject({ version: 1, text: GOVERNED });
+    expect((await runWith(mine, 'recover', mine)).code).toBe(2);
+
+    const broken = file('broken.yaml', `${GOVERNED}\nbogus: 1\n`);
+    const refused = await runWith(mine, 'recover', broken, '--reason', 'both admins left');
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('bogus: unknown key');
+
+    const recovered = await runWith(mine, 'recover', mine, '--reason', 'both admins left', '--as', 'carol');
+    expect(recovered.code).toBe(0);
+    expect(recovered.json).toMatchObject({
+      version: 2,
+      source: `recovery:${mine}`,
+      proposedBy: 'cli:carol',
+      approvedBy: [],
+    });
+    expect((await runWith(mine, 'show')).json).toMatchObject({ version: 2, text: SHIPPED });
+    const audit = await runCliHere(['audit', 'tail', '-n', '1', '--json'], {
+      ...own.env,
+      BANKOPS_POLICY: mine,
+    });
+    expect(audit.json[0]).toMatchObject({
+      actor: 'cli:carol',
+      tool: 'policy_recover',
+      input: { reason: 'both admins left', file: mine, replaced: 1 },
+      policy: { version: 2 },
+    });
+  });
+});
