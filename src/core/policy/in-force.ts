@@ -26,12 +26,18 @@ export interface FilePolicy {
  * recorded as a version first when the newest differs (a file with `governance:` recorded so turns
  * governance on: that first time is the opt-in).
  */
-export async function inForce(storage: Storage, file: FilePolicy, now: () => Date): Promise<InForce> {
+export async function inForce(
+  storage: Storage,
+  file: FilePolicy,
+  now: () => Date,
+  usable: (text: string, source: string) => Policy,
+): Promise<InForce> {
   const hash = policyHash(file.policy);
   const governed = governedVersion(await storage.read((stores) => stores.policies.latest()));
   if (governed !== undefined)
     return {
-      policy: governed.policy,
+      // What this deployment can honour (step-up needs an https public URL), as a file is checked.
+      policy: usable(governed.version.text, `policy version ${governed.version.version}`),
       stamp: { version: governed.version.version, hash: governed.version.hash },
       governed: true,
       fileDiffers: governed.version.hash !== hash,
@@ -46,7 +52,7 @@ export async function inForce(storage: Storage, file: FilePolicy, now: () => Dat
   });
   if (recorded.hash !== hash) {
     // Governance was turned on by another process in between: its version decides.
-    return inForce(storage, file, now);
+    return inForce(storage, file, now, usable);
   }
   return {
     policy: file.policy,

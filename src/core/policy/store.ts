@@ -171,7 +171,12 @@ export class PolicyStore {
       this.#current = { policy: this.#withAdded(policy), stamp: undefined };
       return;
     }
-    const now = await inForce(versions.storage, { path: this.path, policy, text }, versions.now);
+    const now = await inForce(
+      versions.storage,
+      { path: this.path, policy, text },
+      versions.now,
+      (t, source) => usable(t, source, this.#publicUrl),
+    );
     this.#governed = now.governed;
     this.#base = now.policy;
     this.#current = { policy: this.#withAdded(now.policy), stamp: now.stamp };
