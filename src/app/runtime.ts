@@ -155,6 +155,9 @@ function warnDangling(policy: PolicyStore, registry: Registry, log: Logger): voi
     log.warn('the policy gives roles to MCP keys it does not list', { keys: unlisted });
 }
 
+/** How often a long-running process looks for a newer governed version of the policy. */
+const POLICY_FOLLOW_MS = 5_000;
+
 function watchPolicy(policy: PolicyStore, registry: Registry, log: Logger): void {
   policy.watch(({ trigger, result }) => {
     if (result.ok) {
@@ -191,7 +194,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const { backend } = database;
   const { storage } = backend;
   const { observe } = options;
-  const policy = PolicyStore.load(config.policyPath, { publicUrl: config.publicUrl });
+  const policy = PolicyStore.load(config.policyPath, {
+    publicUrl: config.publicUrl,
+    onNotice: (message) => log.warn(message),
+  });
   const audit = new AuditLog(storage, {
     policyStamp: () => policy.stamp(),
     secrets: [config.service.apiKey, ...(options.secrets ?? [])],
@@ -206,6 +212,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const registry = createRegistry([...ALL_TOOLS, ...(options.extraTools ?? [])]);
   warnDangling(policy, registry, log);
   if (options.watchPolicy) watchPolicy(policy, registry, log);
+  // Under governance a change another process put in force is picked up here (docs/policy.md).
+  if (options.watchPolicy || options.background)
+    policy.follow(POLICY_FOLLOW_MS, (error) =>
+      log.error('reading the policy version in force failed', { error }),
+    );
 
   const { payees } = backend.directories;
   // The embedded sandbox starts at the first call to the service (the payees it was seeded with

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { diffPolicies } from '../../core/policy/diff.js';
 import { isPolicyError, parsePolicyText, readPolicyText } from '../../core/policy/index.js';
+import { recoverPolicy } from '../../core/policy/recover.js';
 import type { PolicyVersion, PolicyVersionStore } from '../../core/policy/versions.js';
 import { policyDiffLines } from '../../present/policy-diff.js';
-import { withRuntime } from '../context.js';
+import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
 import { checkSubcommand } from './table.js';
@@ -13,6 +14,7 @@ export const POLICY_HELP = `Usage:
   bankops policy show [--version <n>] [--json]
   bankops policy history [--json]
   bankops policy diff <a> <b> [--json]
+  bankops policy recover <file> --reason "…" [--as <name>]
 
 The policy's versions, kept in the database (docs/policy.md, "Versions"). Every decision's audit
 entry names the version (and its hash) that decided.
@@ -22,6 +24,9 @@ entry names the version (and its hash) that decided.
   diff     what changed from <a> to <b>, in words: rules added, removed and changed, roles granted
            and revoked, people added, thresholds moved, step-up turned off, governance; each of
            <a> and <b> is a version number or a policy file
+  recover  for an owner of the database when the people who govern the policy are gone: puts
+           <file> in force as a new version without votes, audited with the reason. Stop every
+           bankops process first (docs/policy.md, "Recovery")
 
 Exit status: 0 done, 2 usage, 3 no such version or an invalid file.
 `;
@@ -48,6 +53,8 @@ export async function policyCommand(args: string[]): Promise<number> {
     allowPositionals: true,
     options: {
       version: { type: 'string' },
+      reason: { type: 'string' },
+      as: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -60,6 +67,11 @@ export async function policyCommand(args: string[]): Promise<number> {
   const wanted = values.version === undefined ? undefined : versionNumber(values.version);
   if (sub === 'diff' && positionals.length !== 2)
     throw new UsageError('policy diff needs two versions (or files): bankops policy diff 3 4', POLICY_HELP);
+  if (
+    sub === 'recover' &&
+    (positionals.length !== 1 || values.reason === undefined || values.reason.trim() === '')
+  )
+    throw new UsageError('policy recover needs a file and --reason "…"', POLICY_HELP);
   const mode = outputMode(values.json);
   return withRuntime(async (runtime) => {
     const read = <T>(work: (versions: PolicyVersionReader) => Promise<T>): Promise<T> =>
@@ -93,6 +105,19 @@ export async function policyCommand(args: string[]): Promise<number> {
             );
           return EXIT.ok;
         }
+        case 'recover': {
+          const path = positionals[0] as string;
+          const recovered = await recoverPolicy(runtime.storage, runtime.audit, {
+            text: readPolicyText(path),
+            path,
+            actor: await actorFor(runtime, values.as),
+            reason: values.reason ?? '',
+            now: new Date(),
+          });
+          if (mode.text) out(`${describe(recovered)}\nIn force now; start the processes again.\n`);
+          else printJson(recovered);
+          return EXIT.ok;
+        }
         default: {
           const [a, b] = positionals as [string, string];
           const before = await policyOf(a, read);
@@ -116,10 +141,7 @@ export async function policyCommand(args: string[]): Promise<number> {
   });
 }
 
-type PolicyVersionReader = Pick<
-  import('../../core/policy/versions.js').PolicyVersionStore,
-  'latest' | 'get' | 'list'
->;
+type PolicyVersionReader = Pick<PolicyVersionStore, 'latest' | 'get' | 'list'>;
 
 function versionNumber(text: string): number {
   const n = Number(text);

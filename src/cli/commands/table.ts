@@ -59,8 +59,8 @@ export const COMMAND_TABLE = {
   },
   policy: {
     overview: [['{subcommands}', "the policy's versions, and what changed"]],
-    subcommands: ['show', 'history', 'diff'],
-    options: ['--version', '--json'],
+    subcommands: ['show', 'history', 'diff', 'recover'],
+    options: ['--version', '--json', '--reason', '--as'],
   },
   people: {
     overview: [['{subcommands}', "people's passkeys, for step-up approvals"]],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkGovernance, GovernanceSchema } from './governance.js';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
 import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
 import { checkReferences } from './references.js';
@@ -208,9 +209,14 @@ const PolicyShape = z.strictObject({
   rules: z.array(RuleSchema),
   /** Cooling-off after a payee directory change, and a cap on first payments (./payee-controls.ts). */
   payees: PayeesSectionSchema.optional(),
+  /** Changes under four eyes (./governance.ts); absent: the file decides, as it always did. */
+  governance: GovernanceSchema.optional(),
 });
 
-export const PolicySchema = PolicyShape.superRefine(checkReferences);
+export const PolicySchema = PolicyShape.superRefine((policy, ctx) => {
+  checkReferences(policy, ctx);
+  checkGovernance(policy.governance, policy.actors, ctx);
+});
 
 export type ActorEntry = z.output<typeof ActorEntrySchema>;
 export type McpKeyEntry = z.output<typeof McpKeySchema>;

@@ -6,9 +6,10 @@ import { internalError, messageOf } from '../errors.js';
 import type { Storage } from '../store/index.js';
 import { defaultPolicyPath } from './default-path.js';
 import { PolicyError } from './errors.js';
+import { inForce } from './in-force.js';
 import { parsePolicyText, readPolicyText } from './parse.js';
 import { textDigest } from './prebuilt.js';
-import { recordFileVersion } from './record.js';
+import { governedVersion } from './record.js';
 import type { ActorEntry, Policy } from './schema.js';
 import { stepUpProblems } from './step-up.js';
 import { policyHash } from './versions.js';
@@ -28,6 +29,8 @@ export interface PolicyStoreOptions {
    * (localhost allowed), at start-up and at every reload.
    */
   publicUrl?: string | undefined;
+  /** Told, once per content of the file, that it differs from the governed version in force. */
+  onNotice?: (message: string) => void;
 }
 
 const DEFAULT_DEBOUNCE_MS = 150;
@@ -85,6 +88,13 @@ export class PolicyStore {
   /** The recording of the latest reload's version; decisions wait for it. */
   #ready: Promise<void> = Promise.resolve();
   #lastAdoption: Promise<ReloadResult> = Promise.resolve({ ok: true });
+  /** The policy in force without the added actors: the file's, or under governance the store's. */
+  #base: Policy;
+  #governed = false;
+  /** The hash of the file content last said to differ from the governed version. */
+  #noticed: string | undefined;
+  readonly #onNotice: ((message: string) => void) | undefined;
+  #follow: NodeJS.Timeout | undefined;
   /** Digest of the text last tried, so a file event that changed nothing does not reload again. */
   #lastDigest: string;
   #watcher: FSWatcher | undefined;
@@ -103,7 +113,9 @@ export class PolicyStore {
     this.path = path;
     this.#policy = policy;
     this.#text = text;
+    this.#base = policy;
     this.#current = { policy, stamp: undefined };
+    this.#onNotice = options.onNotice;
     this.#lastDigest = digest;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#publicUrl = options.publicUrl;
@@ -146,25 +158,68 @@ export class PolicyStore {
     await this.#adopt(this.#policy, this.#text);
   }
 
-  /** Records the version of `policy` (when attached) and then puts both in force together. */
+  /**
+   * Puts in force what decides given this file (`inForce`: under governance the store's version,
+   * else the file once recorded), policy and version together.
+   */
   async #adopt(policy: Policy, text: string): Promise<void> {
-    const versions = this.#versions;
-    let stamp: PolicyStamp | undefined;
-    if (versions !== undefined) {
-      const hash = policyHash(policy);
-      const version = await recordFileVersion(versions.storage, {
-        text,
-        hash,
-        source: `file:${this.path}`,
-        proposedBy: 'system:policy-file',
-        approvedBy: [],
-        createdAt: versions.now().toISOString(),
-      });
-      stamp = { version: version.version, hash };
-    }
     this.#policy = policy;
     this.#text = text;
-    this.#current = { policy: this.#withAdded(policy), stamp };
+    const versions = this.#versions;
+    if (versions === undefined) {
+      this.#base = policy;
+      this.#current = { policy: this.#withAdded(policy), stamp: undefined };
+      return;
+    }
+    const now = await inForce(
+      versions.storage,
+      { path: this.path, policy, text },
+      versions.now,
+      (t, source) => usable(t, source, this.#publicUrl),
+    );
+    this.#governed = now.governed;
+    this.#base = now.policy;
+    this.#current = { policy: this.#withAdded(now.policy), stamp: now.stamp };
+    if (now.fileDiffers) this.#noticeDiffers(now.stamp.version, policyHash(policy));
+  }
+
+  /** Says once per content of the file that it differs from the governed version in force. */
+  #noticeDiffers(version: number, fileHash: string): void {
+    if (this.#noticed === fileHash) return;
+    this.#noticed = fileHash;
+    this.#onNotice?.(
+      `the policy file ${this.path} differs from version ${version} in force under governance; deciding by version ${version} (bankops policy diff ${version} ${this.path} shows how; a change is made with bankops policy propose)`,
+    );
+  }
+
+  /** Whether governance is on: the store's version decides in every process. */
+  get governed(): boolean {
+    return this.#governed;
+  }
+
+  /**
+   * Under governance, picks up a newer version of the store (another process put it in force); the
+   * next decision uses it. Without governance the file decides, and nothing changes here.
+   */
+  async sync(): Promise<void> {
+    const versions = this.#versions;
+    if (versions === undefined) return;
+    const next = this.#ready.then(async () => {
+      const latest = await versions.storage.read((stores) => stores.policies.latest());
+      if (latest === undefined || latest.version === this.#current.stamp?.version) return;
+      if (governedVersion(latest) === undefined) return;
+      await this.#adopt(this.#policy, this.#text);
+    });
+    this.#ready = next.catch(() => undefined);
+    await next;
+  }
+
+  /** Calls `sync` every `intervalMs` (a long-running process), until `close`. */
+  follow(intervalMs: number, onError: (error: unknown) => void): void {
+    clearInterval(this.#follow);
+    this.#follow = setInterval(() => {
+      this.sync().catch(onError);
+    }, intervalMs).unref();
   }
 
   /**
@@ -178,7 +233,7 @@ export class PolicyStore {
   }
 
   #refresh(): void {
-    this.#current = { policy: this.#withAdded(this.#policy), stamp: this.#current.stamp };
+    this.#current = { policy: this.#withAdded(this.#base), stamp: this.#current.stamp };
   }
 
   #withAdded(policy: Policy): Policy {
@@ -207,6 +262,7 @@ export class PolicyStore {
     }
     if (this.#versions === undefined) {
       this.#policy = policy;
+      this.#base = policy;
       this.#text = text;
       this.#refresh();
     } else {
@@ -260,6 +316,8 @@ export class PolicyStore {
   }
 
   close(): void {
+    clearInterval(this.#follow);
+    this.#follow = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#watcher?.close();

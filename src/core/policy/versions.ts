@@ -52,7 +52,7 @@ export const POLICY_VERSION_COLUMNS = [
   'hash',
   'source',
   'proposed_by',
-  'approved_by_json',
+  'approved_by',
   'created_at',
 ] as const;
 
@@ -62,7 +62,7 @@ export interface PolicyVersionRow {
   hash: string;
   source: string;
   proposed_by: string;
-  approved_by_json: string;
+  approved_by: string;
   created_at: string;
 }
 
@@ -73,7 +73,7 @@ export function policyVersionOf(row: PolicyVersionRow): PolicyVersion {
     hash: row.hash,
     source: row.source,
     proposedBy: row.proposed_by,
-    approvedBy: JSON.parse(row.approved_by_json),
+    approvedBy: JSON.parse(row.approved_by),
     createdAt: row.created_at,
   });
 }

@@ -16,7 +16,7 @@ const POLICY_SCHEMA = [
      hash TEXT NOT NULL,
      source TEXT NOT NULL,
      proposed_by TEXT NOT NULL,
-     approved_by_json TEXT NOT NULL,
+     approved_by TEXT NOT NULL,
      created_at TEXT NOT NULL
    )`,
 ];

@@ -7,7 +7,7 @@ import { auditHead } from '../audit.js';
 
 const COLUMNS = AUDIT_COLUMNS;
 
-const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 'text', 'text'];
+const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 'text', 'text', 'text'];
 
 /**
  * The one audit chain in PostgreSQL, as a core transaction sees it. In a write transaction

@@ -13,7 +13,7 @@ export const GOVERNANCE_V7: readonly string[] = [
      hash text NOT NULL,
      source text NOT NULL,
      proposed_by text NOT NULL,
-     approved_by_json text NOT NULL,
+     approved_by text NOT NULL,
      created_at text NOT NULL
    )`,
   'ALTER TABLE audit_log ADD COLUMN policy text',
