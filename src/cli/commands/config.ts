@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadServeSettings } from '../../app/config.js';
-import { configuredAdmin, missingFingerprintKey, storedIn } from '../../app/database.js';
+import {
+  configuredAdmin,
+  missingFingerprintKey,
+  serviceWords,
+  storedIn,
+  storeWords,
+} from '../../app/database.js';
 import { readFingerprintKeyFile } from '../../app/fingerprint-key.js';
-import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import {
   GROUP_TITLES,
   groupTitle,
@@ -28,6 +33,19 @@ Prints the configuration in force: every variable bankops reads, grouped (servic
 database, CLI), with its value or what applies when it is unset; secrets say only that they are
 set. Then, for each front end (CLI, MCP on stdio, MCP over HTTP, Slack), whether it can run and
 what it still needs. .env.example lists the same variables with a line on each.
+
+First, where the CLI talks: the named context in force (--context <name> or BANKOPS_CONTEXT, from
+the contexts file BANKOPS_CONTEXTS_FILE, default ~/.config/bankops/contexts.yaml), the database and
+the service. A contexts file holds named sets of variables; a context in force sets the service and
+database variables alone (those of the environment it does not name are not used):
+
+  contexts:
+    sandbox:
+      BANKOPS_DB: ~/bankops/sandbox.db
+    prod:
+      BANKOPS_DATABASE_URL: postgres://bankops@db.internal:5432/bankops
+      BANKOPS_FINGERPRINT_KEY_FILE: /etc/bankops/fingerprint.key
+      BANKOPS_BASE_URL: https://api.example.com
 
 Last, the database, never changed: on PostgreSQL whether it answers (3 s for the connection and
 for each of two statements), its schema's version against this bankops's, and how the audit log is
@@ -92,10 +110,7 @@ function frontEnds(config: Config | undefined, env: Env, problems: string[]): Fr
 }
 
 function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] {
-  const service =
-    config.mode === 'embedded'
-      ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`
-      : `the service at ${config.service.baseUrl}`;
+  const service = serviceWords(config);
   let keys: number | undefined;
   try {
     keys = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv)).mcpKeys.length;
@@ -188,6 +203,16 @@ export async function configCommand(args: string[]): Promise<number> {
   }
   const warnings = database?.warnings ?? [];
   const mode = outputMode(values.json);
+  const context = cliIo().context;
+  const where =
+    config === undefined
+      ? undefined
+      : {
+          context:
+            context === undefined ? 'none (the environment alone)' : `${context.name}, from ${context.file}`,
+          database: storeWords(config),
+          service: serviceWords(config),
+        };
   if (!mode.text) {
     printJson({
       variables: VARIABLES.map((v) => {
@@ -199,6 +224,7 @@ export async function configCommand(args: string[]): Promise<number> {
           ...(value === undefined || v.secret === true ? {} : { value: v.show?.(value) ?? value }),
         };
       }),
+      ...optional('where', where),
       frontEnds: ends,
       ...optional('database', database?.json),
       problems,
@@ -211,6 +237,22 @@ export async function configCommand(args: string[]): Promise<number> {
       title: groupTitle(group, env),
       fields: variableFields(env, group),
     }));
+    if (where !== undefined) {
+      const line = (key: string, label: string, text: string): Field => ({
+        key,
+        label,
+        value: { text, kind: 'text' },
+      });
+      blocks.unshift({
+        type: 'record',
+        title: 'Where the CLI talks',
+        fields: [
+          line('context', 'Context', where.context),
+          line('database', 'Database', where.database),
+          line('service', 'Service', where.service),
+        ],
+      });
+    }
     if (ends.length > 0) {
       blocks.push({
         type: 'record',
