@@ -14,6 +14,8 @@ import {
 interface Answer {
   ok: boolean;
   line: string;
+  /** Where the approval stands now: the page's header shows it instead of what it was loaded with. */
+  state?: string;
 }
 
 const status = document.getElementById('status');
@@ -38,6 +40,8 @@ async function post(path: string, payload: unknown): Promise<Record<string, unkn
 
 function settle(answer: Answer): void {
   say(answer.line, answer.ok ? 'ok' : 'failed');
+  const header = document.querySelector('.state');
+  if (header !== null && answer.state !== undefined) header.textContent = answer.state;
   for (const button of document.querySelectorAll('button')) button.disabled = true;
 }
 

@@ -195,6 +195,8 @@ describe('passkeys in a real browser', () => {
     await page.click('#approve');
     await page.waitForSelector('#status.ok');
     expect(await page.textContent('#status')).toContain(`Executed: create_payout ran for ${id}`);
+    // The header shows where it stands now, no longer "Waiting for 1 more approver".
+    expect(await page.textContent('.state')).not.toContain('Waiting for');
     const request = await vote;
     captured = { url: request.url(), body: request.postData() ?? '' };
 
