@@ -19,7 +19,7 @@ import {
 } from '../../app/variables.js';
 import { messageOf } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
-import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
+import { PolicyError, policyPath, readPolicyFile, weakerForLarger } from '../../core/policy/index.js';
 import type { DatabaseCheck } from '../../core/store/backend.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
@@ -99,9 +99,9 @@ function keyProblem(config: Config): string | undefined {
  * can while the fingerprint key is missing or unusable: each says so, and the key's problem is
  * listed with the others.
  */
-function frontEnds(config: Config | undefined, env: Env, problems: string[]): FrontEnd[] {
+function frontEnds(config: Config | undefined, env: Env, problems: string[], weaker: string[]): FrontEnd[] {
   if (config === undefined) return [];
-  const ends = eachFrontEnd(config, env, problems);
+  const ends = eachFrontEnd(config, env, problems, weaker);
   const key = keyProblem(config);
   if (key === undefined) return ends;
   problems.unshift(key);
@@ -109,11 +109,13 @@ function frontEnds(config: Config | undefined, env: Env, problems: string[]): Fr
   return ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
 }
 
-function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] {
+function eachFrontEnd(config: Config, env: Env, problems: string[], weaker: string[]): FrontEnd[] {
   const service = serviceWords(config);
   let keys: number | undefined;
   try {
-    keys = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv)).mcpKeys.length;
+    const policy = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv));
+    keys = policy.mcpKeys.length;
+    weaker.push(...weakerForLarger(policy));
   } catch (error) {
     if (!(error instanceof PolicyError)) throw error;
     problems.push(error.message);
@@ -193,7 +195,9 @@ export async function configCommand(args: string[]): Promise<number> {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
-  let ends = frontEnds(config, env, problems);
+  // The policy's controls that ask less for larger amounts: warnings, not problems.
+  const weaker: string[] = [];
+  let ends = frontEnds(config, env, problems, weaker);
   const invalid = problems.length > 0;
   const database = config === undefined ? undefined : await checkDatabase(config);
   if (database?.blocking !== undefined) {
@@ -201,7 +205,7 @@ export async function configCommand(args: string[]): Promise<number> {
     const words = 'cannot use the database (below)';
     ends = ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
   }
-  const warnings = database?.warnings ?? [];
+  const warnings = [...weaker, ...(database?.warnings ?? [])];
   const mode = outputMode(values.json);
   const context = cliIo().context;
   const where =
