@@ -14,13 +14,41 @@ import {
 interface Answer {
   ok: boolean;
   line: string;
+  /** Where the approval stands now: the page's header shows it instead of what it was loaded with. */
+  state?: string;
 }
 
 const status = document.getElementById('status');
 
+/** `2026-11-29 21:00 CET`: a time in the reader's own zone, as the page shows every time. */
+function localTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} ${part('timeZoneName')}`;
+}
+
+/** Every ISO time in a line the server sent, in the reader's zone. */
+const localTimes = (text: string): string =>
+  text.replace(/\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?Z\b/g, (iso) => localTime(iso));
+
+for (const time of document.querySelectorAll('time[datetime]')) {
+  time.textContent = localTime(time.getAttribute('datetime') ?? '');
+}
+
 function say(text: string, tone: 'ok' | 'failed' | 'busy'): void {
   if (status === null) return;
-  status.textContent = text;
+  status.textContent = localTimes(text);
   status.className = tone;
 }
 
@@ -38,6 +66,8 @@ async function post(path: string, payload: unknown): Promise<Record<string, unkn
 
 function settle(answer: Answer): void {
   say(answer.line, answer.ok ? 'ok' : 'failed');
+  const header = document.querySelector('.state');
+  if (header !== null && answer.state !== undefined) header.textContent = localTimes(answer.state);
   for (const button of document.querySelectorAll('button')) button.disabled = true;
 }
 

@@ -19,7 +19,7 @@ import type { ToolCallObserver } from '../core/observe.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
-import { PolicyStore, unknownToolNames, unlistedMcpKeys } from '../core/policy/index.js';
+import { PolicyStore, unknownToolNames, unlistedMcpKeys, weakerForLarger } from '../core/policy/index.js';
 import type { Registry } from '../core/registry.js';
 import { PRUNE_CLAIMS_JOB, pruneClaimsJob } from '../core/schedule/prune.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
@@ -153,6 +153,8 @@ function warnDangling(policy: PolicyStore, registry: Registry, log: Logger): voi
   const unlisted = unlistedMcpKeys(policy.current());
   if (unlisted.length > 0)
     log.warn('the policy gives roles to MCP keys it does not list', { keys: unlisted });
+  for (const problem of weakerForLarger(policy.current()))
+    log.warn('the policy asks less for larger amounts', { problem });
 }
 
 /** How often a long-running process looks for a newer governed version of the policy. */

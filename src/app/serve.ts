@@ -144,6 +144,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
         error: slack === undefined ? 'Slack is off on this server' : 'Slack runs in Socket Mode here',
       });
     },
+    // Browsers ask for it beside every page (the passkey pages, /try/slack): no icon, and no 404 in the log.
+    '/favicon.ico': async (req, res) => {
+      req.resume();
+      res.writeHead(204, { 'Cache-Control': 'public, max-age=86400' }).end();
+    },
     [WEBHOOKS_PATH]: async (req, res) => {
       if (slack !== undefined) return slack.webhooks(req, res);
       req.resume();

@@ -297,6 +297,18 @@ export const VARIABLES: readonly Variable[] = [
     what: 'debug, info, warn or error (JSON lines on stderr)',
     otherwise: 'info (serve), warn (CLI)',
   },
+  {
+    name: 'BANKOPS_CONTEXT',
+    group: 'cli',
+    what: 'the named context of the contexts file whose variables the CLI uses (--context overrides)',
+    otherwise: 'none: the environment alone',
+  },
+  {
+    name: 'BANKOPS_CONTEXTS_FILE',
+    group: 'cli',
+    what: 'the YAML file of named contexts (contexts: {prod: {BANKOPS_DATABASE_URL: …}})',
+    otherwise: '~/.config/bankops/contexts.yaml ($XDG_CONFIG_HOME)',
+  },
 ];
 
 /** A secret as shown: whether it is set and how long, never a character of it. */

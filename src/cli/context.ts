@@ -1,14 +1,23 @@
+import type { Config } from '../app/config.js';
+import { serviceWords, storeWords } from '../app/database.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { cliActor } from '../core/actors.js';
 import { createLogger } from '../core/log.js';
 import type { Actor } from '../core/policy/types.js';
 import { cliConfig } from './config.js';
-import { cliIo, UsageError } from './io.js';
+import { cliIo, err, UsageError } from './io.js';
 import { type Progress, startProgress } from './progress.js';
 import { signedInActor } from './signin/identity.js';
 
 /** Starts showing the progress of `what` (stderr, terminals only), fed by the service calls it makes. */
 export type Track = (what: string) => Progress;
+
+/** `bankops: context prod; database …; service …`: where a command talks (`--verbose`, `config check`). */
+export function whereWords(config: Config): string {
+  const context = cliIo().context;
+  const named = context === undefined ? 'no context' : `context ${context.name} (${context.file})`;
+  return `bankops: ${named}; database: ${storeWords(config)}; service: ${serviceWords(config)}`;
+}
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
 export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Promise<T>): Promise<T> {
@@ -19,6 +28,7 @@ export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Pro
     log: createLogger(env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
     onServiceCall: (event) => current?.service(event),
   });
+  if (cliIo().verbose === true) err(`${whereWords(config)}\n`);
   const track: Track = (what) => {
     current?.stop();
     current = startProgress(what);

@@ -15,6 +15,10 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** The directory relative paths in the environment are taken from. */
   cwd: string;
+  /** `--verbose`: say on stderr which database and service a command uses. */
+  verbose?: boolean;
+  /** The named context in force (`--context`, BANKOPS_CONTEXT), and the file it came from. */
+  context?: { name: string; file: string };
 }
 
 const current = new AsyncLocalStorage<CliIo>();

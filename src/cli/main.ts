@@ -3,6 +3,7 @@ import { asCodedError, CodedError, ErrorCode, usageError } from '../core/errors.
 import { packageVersion } from '../core/package-root.js';
 import { didYouMean } from '../present/suggest.js';
 import { type CommandName, overviewLines } from './commands/table.js';
+import { globalOptions, withContext } from './contexts.js';
 import { type CliIo, EXIT, err, errorLine, exitCodeOf, out, processIo, UsageError, withIo } from './io.js';
 import { wrapLine } from './render/text.js';
 
@@ -41,6 +42,10 @@ ${lines.map(([usage, what]) => row(usage, what, column)).join('\n')}
 With no BANKOPS_BASE_URL, call and approvals use the embedded sandbox, whose state persists beside
 the database (BANKOPS_DB, default ~/.local/share/bankops/bankops.db) across commands; while
 bankops sandbox or bankops serve (npm start) runs, they use the sandbox it serves.
+
+Every command takes --context <name> (or BANKOPS_CONTEXT): the variables of that named context of
+the contexts file (BANKOPS_CONTEXTS_FILE, default ~/.config/bankops/contexts.yaml) say where it
+talks; bankops --verbose <command> says on stderr which database and service it uses.
 
 Environment (bankops config check shows what is in force, secrets masked):
 ${environment()}
@@ -208,7 +213,9 @@ export function usageLine(help: string, argv: readonly string[]): string {
 export function main(argv: string[], io: CliIo = processIo()): Promise<number | 'running'> {
   return withIo(io, async () => {
     try {
-      return await dispatch(argv);
+      const globals = globalOptions(argv);
+      const chosen = await withContext({ ...io, verbose: globals.verbose }, globals.context);
+      return await withIo(chosen, () => dispatch(globals.argv));
     } catch (error) {
       const coded = await asCliError(error, argv);
       // One line of error and one of usage: the whole help is a `bankops help <command>` away.

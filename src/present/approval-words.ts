@@ -185,6 +185,16 @@ export function settlementLine(view: ApprovalView, w: Wording = plainWording): s
 
 const people = (n: number): string => (n === 1 ? '1 more approver' : `${n} more approvers`);
 
+/**
+ * What sending an unresolved approval again can do: it re-sends the stored quote, which the service
+ * refuses once expired (about 75 s after it was given); after that the way on is to mark it not
+ * sent and ask again, for a fresh quote and a fresh approval.
+ */
+function quoteWords(view: ApprovalView, w: Wording): string {
+  if (view.quoteExpiresAt === undefined) return '';
+  return `. Sending it again re-sends its quote, which holds until ${w.time(view.quoteExpiresAt)}; after that it can only fail ("quote expired"): if the service has no such request, mark it not sent and ask again, for a fresh quote and a fresh approval`;
+}
+
 /** One line on where the approval stands, for a status line that is updated in place. */
 export function statusLine(view: ApprovalView, w: Wording = plainWording): string {
   switch (view.state) {
@@ -210,7 +220,7 @@ export function statusLine(view: ApprovalView, w: Wording = plainWording): strin
     case 'expired':
       return `Expired at ${w.time(view.expiresAt)} without enough approvals; nothing happened`;
     case 'unresolved':
-      return `Outcome unknown: a person must look up request ${view.requestId} at the service and reconcile it`;
+      return `Outcome unknown: a person must look up request ${view.requestId} at the service and reconcile it${quoteWords(view, w)}`;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { PasskeyInfo } from '../core/passkeys/index.js';
+import { actorName } from '../present/people.js';
 import { esc, pageHtml } from './html.js';
 
 /** The enrolment page: the person it is for, their passkeys so far, and a name for the new one. */
@@ -11,7 +12,7 @@ export function enrolPage(data: { person: string; expiresAt: string; passkeys: P
     title: 'Register a passkey',
     page: 'enroll',
     body: `<h1>Register a passkey</h1>
-<p>For <strong>${esc(data.person)}</strong>. With it you confirm approvals of large payouts and other
+<p>For <strong>${esc(actorName(data.person))}</strong>. With it you confirm approvals of large payouts and other
 operations bankops asks a passkey for: your device signs exactly what you approve.</p>
 ${existing}
 <form id="enroll">

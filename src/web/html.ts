@@ -3,6 +3,19 @@ export const esc = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&
 
 export const ASSETS_PATH = '/passkeys/assets/';
 
+/** An ISO time as the core writes it (`2026-11-29T20:00:21.894Z`). */
+const ISO_TIME = /\b(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?Z\b/g;
+
+/**
+ * The times in a page's (escaped) body as `<time>` elements reading `2026-11-29 20:00 UTC`; the
+ * page's script rewrites each in the reader's own zone (`2026-11-29 21:00 CET`).
+ */
+export const withTimes = (html: string): string =>
+  html.replace(
+    ISO_TIME,
+    (iso, day: string, minute: string) => `<time datetime="${iso}">${day} ${minute} UTC</time>`,
+  );
+
 /** The frame of both pages: no inline script or style, the bundled script and stylesheet from bankops. */
 export function pageHtml(options: {
   title: string;
@@ -25,7 +38,7 @@ export function pageHtml(options: {
 </head>
 <body data-page="${esc(options.page)}"${data}>
 <main>
-${options.body}
+${withTimes(options.body)}
 </main>
 </body>
 </html>

@@ -4,6 +4,7 @@ import type { Logger } from '../core/log.js';
 import { APPROVE_PATH, ENROL_PATH, PasskeyError, type PasskeyService } from '../core/passkeys/index.js';
 import type { Registry } from '../core/registry.js';
 import { type ApprovalAction, approvalOutcome } from '../present/approval-outcome.js';
+import { statusLine } from '../present/approval-words.js';
 import { approvePage } from './approve-page.js';
 import { loadAssets } from './assets.js';
 import { enrolPage } from './enrol-page.js';
@@ -22,9 +23,20 @@ export interface PasskeyPagesOptions {
 type Step = (passkeys: PasskeyService, token: string, body: Record<string, unknown>) => Promise<unknown>;
 
 /** The one line the CLI and Slack would say of this decision, and whether it went through. */
-function answerOf(action: ApprovalAction, result: ApprovalActionResult): { ok: boolean; line: string } {
+/**
+ * A vote's or rejection's answer: the line, and where the approval stands now (`state`), which the
+ * page puts in its header in place of the "Waiting for…" it was loaded with.
+ */
+function answerOf(
+  action: ApprovalAction,
+  result: ApprovalActionResult,
+): { ok: boolean; line: string; state?: string } {
   const outcome = approvalOutcome(action, result);
-  return { ok: outcome.class === 'ok' || outcome.class === 'unfinished', line: outcome.line };
+  const ok = outcome.class === 'ok' || outcome.class === 'unfinished';
+  const approval = result.status === 'not_found' ? undefined : result.approval;
+  return approval === undefined
+    ? { ok, line: outcome.line }
+    : { ok, line: outcome.line, state: statusLine(approval) };
 }
 
 const ENROL_STEPS: Readonly<Record<string, Step>> = {

@@ -219,6 +219,10 @@ describe('who may scrape, and what health says', () => {
     const live = await fetch(`${serve.url}/livez`);
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ alive: true });
+    // A browser's request for an icon beside the passkey pages is answered, not a 404.
+    const icon = await fetch(`${serve.url}/favicon.ico`);
+    expect(icon.status).toBe(204);
+    expect(icon.headers.get('cache-control')).toBe('public, max-age=86400');
   });
 
   it('is not ready on a database a newer bankops migrated, and ready again once it is this version’s', async () => {

@@ -146,6 +146,19 @@ describe.skipIf(!available)('bankops db copy', () => {
     expect(left.rows[0]?.n).toBe(0);
   });
 
+  it('run as the runtime role, says in one line to run it as the owner, and copies nothing', async () => {
+    const role = await database.createRole('copy_runtime');
+    const granted = await runCliHere(['db', 'migrate', '--url', database.url(), '--grant', role], env);
+    expect(granted.code, granted.stderr).toBe(0);
+    const run = await runCliHere(['db', 'copy', '--to', database.url(role)], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `bankops: db copy must run as the role that owns the tables at 127.0.0.1:5432/${database.name} (the one that runs bankops db migrate): give --to that role's URL; nothing was copied (permission denied for table audit_log)\n`,
+    );
+    const left = await pg.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM approvals');
+    expect(left.rows[0]?.n).toBe(0);
+  });
+
   it('copies every table in one transaction, says so per table, and verifies the chain', async () => {
     copy = await runCliHere(['db', 'copy', '--to', database.url()], env);
     expect(copy.code, copy.stderr).toBe(0);

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
+import { enrolPage } from '../../src/web/enrol-page.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
@@ -56,6 +57,10 @@ describe('bankops people and approvals approve under step-up', () => {
     expect(enroll.json.url).toMatch(new RegExp(`^${ORIGIN}/passkeys/enroll/[A-Za-z0-9_-]{43}$`));
 
     const token = String(enroll.json.url).split('/').at(-1) ?? '';
+    // The page names the person as people read them, not the actor id.
+    const page = enrolPage(await c.runtime.passkeys.enrolPage(token));
+    expect(page).toContain('For <strong>approver (CLI)</strong>');
+    expect(page).not.toContain('cli:approver');
     const key = new SoftPasskey(ORIGIN);
     const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
     await c.runtime.passkeys.enrolFinish(token, 'laptop', key.register(options));

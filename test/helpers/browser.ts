@@ -23,7 +23,11 @@ export const launchChromium = (): Promise<Browser> =>
  * and user verification that always succeeds, so WebAuthn runs without a device.
  */
 export async function pageWithPasskey(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 860, height: 640 } });
+  // An approver in Berlin: the pages show times in the reader's zone (CET in November).
+  const context = await browser.newContext({
+    viewport: { width: 860, height: 640 },
+    timezoneId: 'Europe/Berlin',
+  });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');

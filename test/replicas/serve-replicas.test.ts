@@ -201,6 +201,16 @@ describe.skipIf(!available)('bankops serve replicas on one PostgreSQL database',
         .map((line) => ({ approval: line.approvalId, by: replica.name })),
     );
     expect(finished.find((f) => f.approval === approvals[2])?.by).not.toBe('replica-a');
+    // The survivor that took it over said so, once, naming the dead replica's lease.
+    const takeovers = replicas.flatMap((replica) =>
+      replica
+        .logs()
+        .filter((line) => line.message === 'execution taken over')
+        .map((line) => ({ approval: line.approvalId, by: replica.name, level: line.level })),
+    );
+    expect(takeovers).toEqual([
+      { approval: approvals[2], by: finished.find((f) => f.approval === approvals[2])?.by, level: 'warn' },
+    ]);
 
     const migrated = replicas.flatMap((replica) =>
       replica.logs().filter((line) => line.message === 'database migrated'),

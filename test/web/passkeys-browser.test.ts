@@ -128,7 +128,11 @@ describe('passkeys in a real browser', () => {
     const response = await page.goto(url);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    expect(await page.textContent('body')).toContain(`slack:${APPROVER}`);
+    // The person as people read them, not the actor id; the link's end in the reader's zone.
+    const enrolBody = (await page.textContent('body')) ?? '';
+    expect(enrolBody).toContain(`For Slack user ${APPROVER}.`);
+    expect(enrolBody).not.toContain(`slack:${APPROVER}`);
+    expect(enrolBody).toMatch(/until \d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST)\./);
     await page.fill('#name', 'work laptop');
     await screenshot('passkey-enroll.png');
     await page.click('#enroll button');
@@ -189,12 +193,17 @@ describe('passkeys in a real browser', () => {
     expect(body).toContain('total debit');
     expect(body).toContain('available now');
     expect(body).toContain('Executes only if a fresh quote debits at most');
+    // Times read in the approver's zone, never as ISO strings.
+    expect(body).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} (CET|CEST|GMT\+1|GMT\+2)/);
+    expect(body).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
     await screenshot('passkey-approve.png');
 
     const vote = page.waitForRequest((r) => r.url().endsWith('/vote'));
     await page.click('#approve');
     await page.waitForSelector('#status.ok');
     expect(await page.textContent('#status')).toContain(`Executed: create_payout ran for ${id}`);
+    // The header shows where it stands now, no longer "Waiting for 1 more approver".
+    expect(await page.textContent('.state')).not.toContain('Waiting for');
     const request = await vote;
     captured = { url: request.url(), body: request.postData() ?? '' };
 

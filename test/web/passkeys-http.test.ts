@@ -126,7 +126,12 @@ describe('the passkey pages over HTTP', () => {
       headers,
       body: JSON.stringify({ reason: 'wrong payee' }),
     });
-    expect(await rejected.json()).toMatchObject({ ok: true, line: expect.stringContaining('Rejected') });
+    // The page's header then shows the final state, not the "Waiting for…" it was loaded with.
+    expect(await rejected.json()).toMatchObject({
+      ok: true,
+      line: expect.stringContaining('Rejected'),
+      state: expect.stringMatching(/^Rejected by .*: wrong payee$/),
+    });
   });
 
   it('says plainly when a link is unknown, and cuts tokens from logged paths', async () => {

@@ -48,6 +48,10 @@ An approval whose outcome stayed unknown after its re-sends is unresolved: look 
 at the service, then reconcile it: --sent (it happened: succeeded), --not-sent (it did not: failed,
 a new request may be made), or --retry (send it once more with the same request id). Someone with
 the approver role who is not the requester reconciles; the audit log keeps who and the reason.
+--retry re-sends the stored quote, which the service refuses once it has expired (about 75 s after
+it was given): approvals show says until when it holds. After that a retry can only fail ("quote
+expired"); if the service has no such request, --not-sent it and ask again, for a fresh quote and
+a fresh approval.
 --request-id names the request id you looked up: if the approval has since moved on to a newer
 attempt (a fresh quote, approved again), nothing is settled and you are told to look again.
 

@@ -1,8 +1,13 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadServeSettings } from '../../app/config.js';
-import { configuredAdmin, missingFingerprintKey, storedIn } from '../../app/database.js';
+import {
+  configuredAdmin,
+  missingFingerprintKey,
+  serviceWords,
+  storedIn,
+  storeWords,
+} from '../../app/database.js';
 import { readFingerprintKeyFile } from '../../app/fingerprint-key.js';
-import { sandboxDatabasePath } from '../../app/shared-sandbox.js';
 import {
   GROUP_TITLES,
   groupTitle,
@@ -14,7 +19,7 @@ import {
 } from '../../app/variables.js';
 import { messageOf } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
-import { PolicyError, policyPath, readPolicyFile } from '../../core/policy/index.js';
+import { PolicyError, policyPath, readPolicyFile, weakerForLarger } from '../../core/policy/index.js';
 import type { DatabaseCheck } from '../../core/store/backend.js';
 import type { Block, Field, OutputDocument } from '../../present/output/index.js';
 import { SLACK_OFF_HINT } from '../../slack/config.js';
@@ -28,6 +33,19 @@ Prints the configuration in force: every variable bankops reads, grouped (servic
 database, CLI), with its value or what applies when it is unset; secrets say only that they are
 set. Then, for each front end (CLI, MCP on stdio, MCP over HTTP, Slack), whether it can run and
 what it still needs. .env.example lists the same variables with a line on each.
+
+First, where the CLI talks: the named context in force (--context <name> or BANKOPS_CONTEXT, from
+the contexts file BANKOPS_CONTEXTS_FILE, default ~/.config/bankops/contexts.yaml), the database and
+the service. A contexts file holds named sets of variables; a context in force sets the service and
+database variables alone (those of the environment it does not name are not used):
+
+  contexts:
+    sandbox:
+      BANKOPS_DB: ~/bankops/sandbox.db
+    prod:
+      BANKOPS_DATABASE_URL: postgres://bankops@db.internal:5432/bankops
+      BANKOPS_FINGERPRINT_KEY_FILE: /etc/bankops/fingerprint.key
+      BANKOPS_BASE_URL: https://api.example.com
 
 Last, the database, never changed: on PostgreSQL whether it answers (3 s for the connection and
 for each of two statements), its schema's version against this bankops's, and how the audit log is
@@ -81,9 +99,9 @@ function keyProblem(config: Config): string | undefined {
  * can while the fingerprint key is missing or unusable: each says so, and the key's problem is
  * listed with the others.
  */
-function frontEnds(config: Config | undefined, env: Env, problems: string[]): FrontEnd[] {
+function frontEnds(config: Config | undefined, env: Env, problems: string[], weaker: string[]): FrontEnd[] {
   if (config === undefined) return [];
-  const ends = eachFrontEnd(config, env, problems);
+  const ends = eachFrontEnd(config, env, problems, weaker);
   const key = keyProblem(config);
   if (key === undefined) return ends;
   problems.unshift(key);
@@ -91,14 +109,13 @@ function frontEnds(config: Config | undefined, env: Env, problems: string[]): Fr
   return ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
 }
 
-function eachFrontEnd(config: Config, env: Env, problems: string[]): FrontEnd[] {
-  const service =
-    config.mode === 'embedded'
-      ? `the embedded sandbox (state in ${sandboxDatabasePath(config.databasePath)})`
-      : `the service at ${config.service.baseUrl}`;
+function eachFrontEnd(config: Config, env: Env, problems: string[], weaker: string[]): FrontEnd[] {
+  const service = serviceWords(config);
   let keys: number | undefined;
   try {
-    keys = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv)).mcpKeys.length;
+    const policy = readPolicyFile(policyPath(config.policyPath, env as NodeJS.ProcessEnv));
+    keys = policy.mcpKeys.length;
+    weaker.push(...weakerForLarger(policy));
   } catch (error) {
     if (!(error instanceof PolicyError)) throw error;
     problems.push(error.message);
@@ -178,7 +195,9 @@ export async function configCommand(args: string[]): Promise<number> {
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
-  let ends = frontEnds(config, env, problems);
+  // The policy's controls that ask less for larger amounts: warnings, not problems.
+  const weaker: string[] = [];
+  let ends = frontEnds(config, env, problems, weaker);
   const invalid = problems.length > 0;
   const database = config === undefined ? undefined : await checkDatabase(config);
   if (database?.blocking !== undefined) {
@@ -186,8 +205,18 @@ export async function configCommand(args: string[]): Promise<number> {
     const words = 'cannot use the database (below)';
     ends = ends.map((end) => (end.ready ? { ...end, ready: false, words } : end));
   }
-  const warnings = database?.warnings ?? [];
+  const warnings = [...weaker, ...(database?.warnings ?? [])];
   const mode = outputMode(values.json);
+  const context = cliIo().context;
+  const where =
+    config === undefined
+      ? undefined
+      : {
+          context:
+            context === undefined ? 'none (the environment alone)' : `${context.name}, from ${context.file}`,
+          database: storeWords(config),
+          service: serviceWords(config),
+        };
   if (!mode.text) {
     printJson({
       variables: VARIABLES.map((v) => {
@@ -199,6 +228,7 @@ export async function configCommand(args: string[]): Promise<number> {
           ...(value === undefined || v.secret === true ? {} : { value: v.show?.(value) ?? value }),
         };
       }),
+      ...optional('where', where),
       frontEnds: ends,
       ...optional('database', database?.json),
       problems,
@@ -211,6 +241,22 @@ export async function configCommand(args: string[]): Promise<number> {
       title: groupTitle(group, env),
       fields: variableFields(env, group),
     }));
+    if (where !== undefined) {
+      const line = (key: string, label: string, text: string): Field => ({
+        key,
+        label,
+        value: { text, kind: 'text' },
+      });
+      blocks.unshift({
+        type: 'record',
+        title: 'Where the CLI talks',
+        fields: [
+          line('context', 'Context', where.context),
+          line('database', 'Database', where.database),
+          line('service', 'Service', where.service),
+        ],
+      });
+    }
     if (ends.length > 0) {
       blocks.push({
         type: 'record',

@@ -234,6 +234,12 @@ export const ApprovalViewSchema = z.object({
   error: FailureSchema.optional(),
   requestId: z.string().describe('x-request-id at the service.'),
   retryingUntil: z.string().optional().describe('Service not answering: re-sent until then.'),
+  quoteExpiresAt: z
+    .string()
+    .optional()
+    .describe(
+      'Unresolved: the stored quote a retry would send again holds until then; after it, mark it not sent and ask again.',
+    ),
   settlement: SettlementSchema.optional().describe('Once sent: its final status at the service.'),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;

@@ -41,6 +41,17 @@ export function viewOf(
     ...(approval.error === null ? {} : { error: error as Failure }),
     requestId: approval.requestId,
     ...(approval.state === 'executing' ? optional('retryingUntil', retryingUntil) : {}),
+    ...(approval.state === 'unresolved' ? optional('quoteExpiresAt', quoteExpiry(approval.checkpoints)) : {}),
     ...optional('settlement', approval.settlement ?? undefined),
   };
+}
+
+/**
+ * Until when the quote an unresolved approval would send again holds (its checkpoint, as the
+ * service gave it): past it, Send again (`reconcile --retry`) can only fail with "quote expired".
+ */
+function quoteExpiry(checkpoints: Record<string, unknown>): string | undefined {
+  const quote = checkpoints.quote;
+  if (typeof quote !== 'object' || quote === null || !('expiresAt' in quote)) return undefined;
+  return typeof quote.expiresAt === 'string' ? quote.expiresAt : undefined;
 }

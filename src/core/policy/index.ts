@@ -2,6 +2,7 @@ export { canApprove, checkApprover, isKnownActor, personOf, rolesOf } from './ac
 export { ConditionError, conditionHolds, moneyOf, valueAt } from './conditions.js';
 export { defaultPolicyPath } from './default-path.js';
 export { isPolicyError, PolicyError } from './errors.js';
+export { weakerForLarger } from './escalation.js';
 export { evaluate, matchingRule, ruleRef } from './evaluate.js';
 export { resolveMcpKey, sha256Hex } from './mcp-keys.js';
 export {

@@ -1,8 +1,10 @@
 import { hostname } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServeMetrics } from '../../../src/app/metrics/metrics.js';
+import type { ApprovalView } from '../../../src/core/approvals/types.js';
 import { createLogger } from '../../../src/core/log.js';
 import type { ApprovalRow } from '../../../src/core/store/rows/approvals.js';
+import { statusLine } from '../../../src/present/approval-words.js';
 import {
   available,
   type Child,
@@ -198,6 +200,13 @@ describe('an execution whose outcome is unknown', () => {
       },
     });
     expect(creates(c)).toBe(3);
+    // Until when a retry's stored quote holds is said before anyone retries, and what to do after it.
+    const unresolved = await c.approvals.get(id);
+    const quote = JSON.parse(row(c, id).checkpoints_json as string) as { quote: { expiresAt: string } };
+    expect(unresolved?.quoteExpiresAt).toBe(quote.quote.expiresAt);
+    expect(statusLine(unresolved as ApprovalView)).toContain(
+      `Sending it again re-sends its quote, which holds until ${quote.quote.expiresAt}; after that it can only fail ("quote expired"): if the service has no such request, mark it not sent and ask again, for a fresh quote and a fresh approval`,
+    );
     // An identical request cannot open a second payout meanwhile: it joins this one, and says so.
     const again = await c.call('create_payout', PAYOUT);
     expect(again).toMatchObject({ status: 'pending_approval', approvalId: id, joined: true });

@@ -6,12 +6,32 @@ import { processesWithOpen } from '../sqlite/open-elsewhere.js';
 import { auditHead } from './audit.js';
 import { verifyAuditLog } from './audit-verify.js';
 import { COPIED_TABLES, type CopiedTable, insertSql, TARGET_ONLY_TABLES } from './copy-tables.js';
+import { sqlState } from './errors.js';
 import type { PgStore } from './pool.js';
 import { withTransaction } from './transaction.js';
 
 /** A refusal or a failed check: nothing was written to the target. */
 export const copyFailed = (message: string): CodedError =>
   new CodedError({ code: ErrorCode.Internal, message, operation: 'db copy' });
+
+/**
+ * The copy locks and fills every table, the audit log's included, which the runtime role may not
+ * (it may only read and append the audit log): refused by PostgreSQL, it is told in one line to run
+ * the copy as the owner, as `db migrate` tells it.
+ */
+async function ownerOnly<T>(where: string, copy: () => Promise<T>): Promise<T> {
+  try {
+    return await copy();
+  } catch (error) {
+    if (sqlState(error) !== '42501') throw error;
+    throw new CodedError({
+      code: ErrorCode.Internal,
+      message: `db copy must run as the role that owns the tables at ${where} (the one that runs bankops db migrate): give --to that role's URL; nothing was copied (${(error as Error).message})`,
+      operation: 'db copy',
+      original: error,
+    });
+  }
+}
 
 /** A table the SQLite file has but without a column this code copies: an older schema. */
 function checkColumns(source: SqliteSource, table: CopiedTable): void {
@@ -92,34 +112,36 @@ export async function copyIntoPostgres(
     // A store never used (Slack never configured) may have no table in the file: nothing to copy.
     const present = new Set(COPIED_TABLES.filter((table) => source.has(table.name)).map((t) => t.name));
     for (const table of COPIED_TABLES) if (present.has(table.name)) checkColumns(source, table);
-    const copied = await source.snapshot(() => {
-      const anchor = source.auditHead();
-      return withTransaction(
-        target,
-        async (client) => {
-          const names = [...COPIED_TABLES.map((t) => t.name), ...TARGET_ONLY_TABLES];
-          // No replica writes meanwhile, and a second copy waits, then finds rows.
-          await client.query(`LOCK TABLE ${names.join(', ')} IN EXCLUSIVE MODE`);
-          await requireEmpty(client, target.where);
-          const rows: CopyResult['rows'] = [];
-          for (const table of COPIED_TABLES) {
-            let count = 0;
-            if (present.has(table.name)) count = await copyTable(source, client, table, events.progress);
-            else events.progress({ table: table.name, copied: count, total: 0 });
-            rows.push({ table: table.name, rows: count });
-          }
-          const verified = await verifyAuditLog(client, anchor);
-          if (!verified.ok) {
-            throw copyFailed(
-              `the audit chain does not verify on PostgreSQL (${verified.reason}); nothing was copied`,
-            );
-          }
-          const head = await auditHead(client);
-          return { rows, audit: { entries: verified.entries, head } };
-        },
-        { attempts: 1 },
-      );
-    });
+    const copied = await ownerOnly(target.where, () =>
+      source.snapshot(() => {
+        const anchor = source.auditHead();
+        return withTransaction(
+          target,
+          async (client) => {
+            const names = [...COPIED_TABLES.map((t) => t.name), ...TARGET_ONLY_TABLES];
+            // No replica writes meanwhile, and a second copy waits, then finds rows.
+            await client.query(`LOCK TABLE ${names.join(', ')} IN EXCLUSIVE MODE`);
+            await requireEmpty(client, target.where);
+            const rows: CopyResult['rows'] = [];
+            for (const table of COPIED_TABLES) {
+              let count = 0;
+              if (present.has(table.name)) count = await copyTable(source, client, table, events.progress);
+              else events.progress({ table: table.name, copied: count, total: 0 });
+              rows.push({ table: table.name, rows: count });
+            }
+            const verified = await verifyAuditLog(client, anchor);
+            if (!verified.ok) {
+              throw copyFailed(
+                `the audit chain does not verify on PostgreSQL (${verified.reason}); nothing was copied`,
+              );
+            }
+            const head = await auditHead(client);
+            return { rows, audit: { entries: verified.entries, head } };
+          },
+          { attempts: 1 },
+        );
+      }),
+    );
     return { ...copied, migrated };
   } finally {
     source.close();
