@@ -1,8 +1,8 @@
 /**
- * Version 7: payouts that succeeded, per payee, for the payee's history shown to approvers
+ * Version 8: payouts that succeeded, per payee, for the payee's history shown to approvers
  * (statements in ../payees.ts; SQLite's table in ../../sqlite/payees.ts, `payees-2`).
  */
-export const CONTROLS_V7: readonly string[] = [
+export const CONTROLS_V8: readonly string[] = [
   `CREATE TABLE payee_payouts (
      request_id text PRIMARY KEY,
      beneficiary_id text NOT NULL,

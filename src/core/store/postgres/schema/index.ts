@@ -2,7 +2,7 @@ import { ALERTS_V3 } from './alerts.js';
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { AUDIT_APPEND_V4 } from './audit-append.js';
-import { CONTROLS_V7 } from './controls.js';
+import { CONTROLS_V8 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
@@ -25,7 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'schedule claims by age', statements: SCHEDULE_BY_AGE_V5 },
   { version: 6, name: 'JSON columns as json', statements: JSON_COLUMNS_V6 },
   { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
-  { version: 8, name: 'payee payouts', statements: CONTROLS_V7 },
+  { version: 8, name: 'payee payouts', statements: CONTROLS_V8 },
 ];
 
 /** The newest version this code knows. */
