@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MoneySchema } from './money-schema.js';
 import {
   PayeeActorSchema,
   PayeeChangeSchema,
@@ -8,7 +9,6 @@ import {
 import type { PayeeControlFacts } from './policy/payee-controls.js';
 
 // Spelled here: the approvals' view schema imports this module.
-const MoneySchema = z.object({ amount: z.number(), currency: z.string() });
 
 /**
  * What the core knows of a payee from its own records, as every money approval carries it: how it

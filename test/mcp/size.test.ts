@@ -47,8 +47,8 @@ const modelBytes = (tools: readonly Tool[]): number =>
   );
 
 describe('the size of tools/list (the default server)', () => {
-  it('stays within the budgets: 41,000 bytes for what the model reads, 104,000 for the whole list', () => {
-    expect(CONTEXT_BUDGET).toEqual({ model: 41_000, whole: 104_000 });
+  it('stays within the budgets: 42,500 bytes for what the model reads, 111,000 for the whole list', () => {
+    expect(CONTEXT_BUDGET).toEqual({ model: 42_500, whole: 111_000 });
     expect(listed.length).toBe(registry.list({ noSecretInput: true }).length);
     expect(modelBytes(listed)).toBeLessThanOrEqual(CONTEXT_BUDGET.model);
     expect(bytes({ tools: listed })).toBeLessThanOrEqual(CONTEXT_BUDGET.whole);

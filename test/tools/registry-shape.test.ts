@@ -116,8 +116,11 @@ describe('every tool of the registry: shape', () => {
       openWorld: expect.any(Boolean),
     });
     // Admin tools read bankops' own state (its approvals), and so do the balance alert tools but
-    // the one that checks the currency at the service; every other tool is the service's.
-    const own = tool.toolset === 'admin' || ['list_balance_alerts', 'delete_balance_alert'].includes(name);
+    // the one that checks the currency at the service, and the payee directory's naming and
+    // verification; every other tool is the service's.
+    const own =
+      tool.toolset === 'admin' ||
+      ['list_balance_alerts', 'delete_balance_alert', 'name_payee', 'verify_payee'].includes(name);
     expect(tool.hints.openWorld, name).toBe(!own);
     if (tool.hints.readOnly) expect(tool.hints.destructive, name).toBe(false);
   });

@@ -67,9 +67,10 @@ Approvals under a rule with stepUp: passkey count a vote only once confirmed wit
 prints a one-time link (5 minutes) to the approval page at BANKOPS_PUBLIC_URL, where the vote is
 signed; nothing is recorded before. With --json: {"status": "step_up", "url", "expiresAt"}.
 
-Exit status (watch has its own, above): 0 done (or vote recorded), 1 the operation failed when executed, 2 usage or unknown id,
-3 refused or expired, 4 not finished: the outcome is not known yet (or unresolved), or a fresh quote
-sent it back for approval, 5 confirm the vote with a passkey at the link printed.
+Exit status (watch has its own, above): 0 done (or vote recorded), 1 the operation failed when
+executed, 2 usage or unknown id, 3 refused or expired, 4 not finished: the outcome is not known yet
+(or unresolved), or a fresh quote sent it back for approval, 5 confirm the vote with a passkey at
+the link printed.
 `;
 
 /** A step-up approval: the vote is signed on the approval page; this prints its one-time link. */

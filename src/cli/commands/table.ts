@@ -103,10 +103,10 @@ export const COMMAND_TABLE = {
   config: {
     overview: [['check', 'the configuration in force, and gaps']],
     subcommands: ['check'],
-    options: ['--json'],
+    options: ['--json', '--context'],
   },
   login: {
-    overview: [['', 'sign in at the identity provider (device flow)']],
+    overview: [['', 'sign in at the identity provider']],
   },
   logout: {
     overview: [['', 'forget the sign-in']],

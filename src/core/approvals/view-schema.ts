@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
+import { MoneySchema } from '../money-schema.js';
 import { PayeeHistorySchema } from '../payee-facts.js';
 
 /**
@@ -47,7 +48,7 @@ export const closedReason = (id: string, state: ApprovalState): string =>
 export const OPEN_STATES: readonly ApprovalState[] = ['pending', 'approved', 'executing', 'unresolved'];
 
 // The title names the shape where a JSON Schema writes it once and refers to it (MCP's tools/list).
-export const MoneySchema = z.object({ amount: z.number(), currency: z.string() }).meta({ title: 'Money' });
+export { MoneySchema };
 export type Money = z.infer<typeof MoneySchema>;
 
 export const FailureSchema = z.object({
