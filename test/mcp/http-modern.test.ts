@@ -27,7 +27,7 @@ const replicas: string[] = [];
 
 function policy(listed: boolean): string {
   const shipped = readFileSync(defaultPolicyPath(), 'utf8');
-  return `roles: [viewer, operator, approver, admin]
+  return `roles: [viewer, operator, approver, admin, verifier, treasury, controller]
 actors:
   - match: { cli: "*" }
     roles: [viewer, operator, approver]

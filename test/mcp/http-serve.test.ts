@@ -121,9 +121,9 @@ describe('bankops serve', () => {
 
   it('revokes a key whose mcpKeys line is deleted from the watched file, and counts the tools it offers', async () => {
     const served = await serve(['--port', '0', '--toolsets', 'banking'], POLICY);
-    // The banking toolset (15, and the three balance alert tools) and the two approval tools, as
-    // tools/list will show.
-    expect(served.stderr()).toContain('(20 tools)');
+    // The banking toolset (15, the three balance alert tools and the payee directory's two) and
+    // the two approval tools, as tools/list will show.
+    expect(served.stderr()).toContain('(22 tools)');
     const headers = {
       Authorization: `Bearer ${KEY}`,
       'Content-Type': 'application/json',

@@ -35,7 +35,7 @@ interface TestKey {
 function policyYaml(keys: readonly TestKey[], firstRules = ''): string {
   const shipped = readFileSync(defaultPolicyPath(), 'utf8');
   const rules = shipped.slice(shipped.indexOf('\nrules:')).replace('\nrules:\n', `\nrules:\n${firstRules}`);
-  return `roles: [viewer, operator, approver, admin]
+  return `roles: [viewer, operator, approver, admin, verifier, treasury, controller]
 actors:
   - match: { cli: "*" }
     roles: [viewer, operator, approver]
