@@ -4,7 +4,12 @@ import type { Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import type { Backend, BackendAdmin } from '../core/store/backend.js';
 import { describeDatabase } from '../core/store/postgres/url.js';
-import { fingerprintKey, fingerprintKeyPath } from './fingerprint-key.js';
+import {
+  fingerprintKey,
+  fingerprintKeyPath,
+  fingerprintKeyWords,
+  requireSharedKey,
+} from './fingerprint-key.js';
 import { sandboxDatabasePath } from './shared-sandbox.js';
 
 export { databaseUrlOf, isPostgresUrl } from '../core/store/postgres/url.js';
@@ -33,7 +38,8 @@ export function missingFingerprintKey(config: Config): string | undefined {
 /**
  * The backend and the fingerprint key kept outside it. With PostgreSQL the key comes from
  * `BANKOPS_FINGERPRINT_KEY_FILE`, required: replicas share it and it is never in the database.
- * With SQLite it stays beside the file as before.
+ * With SQLite it stays beside the file as before. A key other than the one the database's first
+ * process recorded (its check value) is refused.
  */
 export async function openStores(
   config: Config,
@@ -43,7 +49,18 @@ export async function openStores(
   if (missing !== undefined) throw notConfigured(missing);
   // The operator's file when named (always, with PostgreSQL); else the one beside the SQLite file.
   const key = fingerprintKey(config.databasePath, config.fingerprintKeyFile);
-  return { backend: await openBackend(config, log), fingerprintKey: key };
+  const backend = await openBackend(config, log);
+  try {
+    await requireSharedKey(
+      backend.keyChecks,
+      key,
+      fingerprintKeyWords(config.databasePath, config.fingerprintKeyFile),
+    );
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
+  return { backend, fingerprintKey: key };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { messageOf, notConfigured } from '../core/errors.js';
+import type { KeyChecks } from '../core/store/key-checks.js';
 
 /** 32 bytes, as `openssl rand -hex 32` writes them. */
 const KEY_BYTES = 32;
@@ -74,4 +75,31 @@ export function fingerprintKey(databasePath: string, keyFile?: string): Buffer {
   if (key.length !== KEY_BYTES)
     throw notConfigured(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
   return key;
+}
+
+/** The name the fingerprint key's check value is kept under in the database. */
+export const FINGERPRINT_KEY_CHECK = 'fingerprint-key';
+
+/** The key's check value: an HMAC of a fixed label under it, which tells keys apart and reveals none. */
+export const fingerprintKeyCheck = (key: Buffer): string =>
+  createHmac('sha256', key).update('bankops fingerprint key check 1').digest('hex');
+
+/** Where a process's key comes from, for the line that refuses it. */
+export const fingerprintKeyWords = (databasePath: string, keyFile?: string): string =>
+  keyFile === undefined
+    ? `the fingerprint key ${fingerprintKeyPath(databasePath)} (BANKOPS_FINGERPRINT_KEY_FILE unset)`
+    : `BANKOPS_FINGERPRINT_KEY_FILE ${keyFile}`;
+
+/**
+ * Refuses a key that is not the one the database's other processes use: the first process records
+ * its key's check value; a later one with another key would write fingerprints the others cannot
+ * match, so it does not start (one line, naming the file, never the key).
+ */
+export async function requireSharedKey(checks: KeyChecks, key: Buffer, words: string): Promise<void> {
+  const mine = fingerprintKeyCheck(key);
+  const recorded = await checks.claim(FINGERPRINT_KEY_CHECK, mine);
+  if (recorded !== mine)
+    throw notConfigured(
+      `${words} is not the key the other processes on this database use (its check value differs): give every replica the same file, or rotate the key on purpose with \`bankops db fingerprint-key --adopt\` (docs/deploy.md)`,
+    );
 }

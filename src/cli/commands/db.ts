@@ -8,6 +8,7 @@ import { notConfigured } from '../../core/errors.js';
 import { cliConfig } from '../config.js';
 import { cliIo, EXIT, err, out, UsageError } from '../io.js';
 import { dbCopy } from './db-copy.js';
+import { dbFingerprintKey } from './db-fingerprint-key.js';
 import { dbMigrate } from './db-migrate.js';
 import { unknownSubcommand } from './table.js';
 
@@ -16,6 +17,7 @@ export const DB_HELP = `Usage:
   bankops db migrate --print-grants <role>
   bankops db copy --to postgres://…
   bankops db backup <file> [--force]
+  bankops db fingerprint-key --adopt
 
 migrate brings the database to the schema this bankops knows and prints what it applied, or "up
 to date": PostgreSQL when BANKOPS_DATABASE_URL (or --url) names one, else the SQLite file
@@ -36,6 +38,13 @@ backup, while bankops serve and other commands go on using it: the copy is the d
 at one moment, never half of a change. It says how far it got on stderr, and the file is readable
 by its owner only (mode 0600). An existing <file> is left alone unless --force is given. The copy
 is written under another name first and moved into place when whole.
+
+fingerprint-key --adopt makes the key of BANKOPS_FINGERPRINT_KEY_FILE (or bankops.key beside the
+SQLite file) the one every process on the database must use. The database keeps only a check
+value of it (an HMAC of a fixed label, which reveals nothing of the key); a process whose key does
+not match refuses to start. Rotating the key on purpose: stop every process, make the new file,
+run this with it, then start every process with it (docs/deploy.md, "Rotating the fingerprint
+key").
 
 The fingerprint key is not in the database: keep BANKOPS_FINGERPRINT_KEY_FILE, or bankops.key
 beside the database, with the copy (without it, earlier requests are no longer recognised as
@@ -58,6 +67,8 @@ export async function dbCommand(args: string[]): Promise<number> {
       return withDbHelp(() => dbMigrate(rest));
     case 'copy':
       return withDbHelp(() => dbCopy(rest));
+    case 'fingerprint-key':
+      return withDbHelp(() => dbFingerprintKey(rest));
     default:
       throw unknownSubcommand('db', sub, DB_HELP);
   }

@@ -3,6 +3,7 @@ import type { CardDirectory } from '../cards.js';
 import type { PayeeDirectory } from '../payees.js';
 import type { WebhookKeyStore } from '../webhooks.js';
 import type { Storage } from './index.js';
+import type { KeyChecks } from './key-checks.js';
 import type { PgStore } from './postgres/pool.js';
 import type { Db } from './sqlite/database.js';
 import type { ThreadTarget } from './thread.js';
@@ -129,6 +130,8 @@ export interface Backend {
   /** The core's stores and their transactions. */
   readonly storage: Storage;
   readonly directories: Directories;
+  /** Check values of the keys kept outside the database (the fingerprint key's). */
+  readonly keyChecks: KeyChecks;
   /** Wake-ups across replicas and consumer groups, where replicas on several hosts share the database. */
   readonly feedSharing?: FeedSharing;
   readonly capabilities: Capabilities;

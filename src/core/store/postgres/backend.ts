@@ -5,6 +5,7 @@ import { postgresCards } from './cards.js';
 import { copyIntoPostgres } from './copy.js';
 import { PgFeedSharing } from './feed-sharing.js';
 import { checkPostgres } from './inspect.js';
+import { postgresKeyChecks } from './key-checks.js';
 import { type MigrateResult, migrate, schemaState } from './migrate.js';
 import { postgresPayees } from './payees.js';
 import { createPgPool, type PgPoolOptions, type PgStore, ping } from './pool.js';
@@ -80,6 +81,7 @@ export async function openPostgres(url: string, log?: Logger): Promise<PostgresB
       return directories;
     },
     feedSharing,
+    keyChecks: postgresKeyChecks(store),
     capabilities: { commitIsDurable: false },
     admin: postgresAdmin(store, false),
     storesOf: async (feature) => (await feature.postgres())(store),

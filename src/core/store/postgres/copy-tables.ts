@@ -192,6 +192,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     types: { claimed_until: 'bigint', posted_at: 'bigint' },
     convert: { claimed_until: fromMillis('claimed_until') },
   },
+  { name: 'key_checks', columns: ['name', 'value', 'at'], types: { at: 'bigint' } },
 ];
 
 /** Tables only PostgreSQL has that a deployment fills (a target holding rows there is not empty). */

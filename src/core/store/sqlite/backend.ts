@@ -3,6 +3,7 @@ import { onlineBackup } from './backup.js';
 import { sqliteCards } from './cards.js';
 import { type Db, openDatabase } from './database.js';
 import { checkSqlite } from './inspect.js';
+import { sqliteKeyChecks } from './key-checks.js';
 import { sqlitePayees } from './payees.js';
 import { migrateSqlite, unknownMigrations } from './schema.js';
 import { sqliteStorage } from './storage.js';
@@ -55,6 +56,7 @@ export function openSqlite(file: string): SqliteBackend {
       };
       return directories;
     },
+    keyChecks: sqliteKeyChecks(db),
     capabilities: { commitIsDurable: true },
     admin: sqliteAdmin(file),
     storesOf: async (feature) => (await feature.sqlite())(db),

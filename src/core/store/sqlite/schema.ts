@@ -1,6 +1,7 @@
 import { CodedError, ErrorCode } from '../../errors.js';
 import { sqliteCards } from './cards.js';
 import { type Db, openDatabase } from './database.js';
+import { sqliteKeyChecks } from './key-checks.js';
 import { sqlitePayees } from './payees.js';
 import { migrateSlack } from './slack-schema.js';
 import { sqliteStorage } from './storage.js';
@@ -21,6 +22,7 @@ export function makeSqliteTables(db: Db): void {
   sqlitePayees(db);
   sqliteCards(db);
   sqliteWebhookKeys(db);
+  sqliteKeyChecks(db);
   migrateSlack(db);
 }
 

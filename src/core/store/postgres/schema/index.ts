@@ -6,6 +6,7 @@ import { CONTROLS_V8 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
+import { KEY_CHECKS_V9 } from './key-checks.js';
 import { SCHEDULE_BY_AGE_V5, SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
 
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'JSON columns as json', statements: JSON_COLUMNS_V6 },
   { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
   { version: 8, name: 'payee payouts', statements: CONTROLS_V8 },
+  { version: 9, name: 'key checks', statements: KEY_CHECKS_V9 },
 ];
 
 /** The newest version this code knows. */
