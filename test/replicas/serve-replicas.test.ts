@@ -208,9 +208,10 @@ describe.skipIf(!available)('bankops serve replicas on one PostgreSQL database',
         .filter((line) => line.message === 'execution taken over')
         .map((line) => ({ approval: line.approvalId, by: replica.name, level: line.level })),
     );
-    expect(takeovers).toEqual([
-      { approval: approvals[2], by: finished.find((f) => f.approval === approvals[2])?.by, level: 'warn' },
-    ]);
+    // (Any survivor may take it over; which one tells Slack is the feed group's choice.)
+    expect(takeovers).toHaveLength(1);
+    expect(takeovers[0]).toMatchObject({ approval: approvals[2], level: 'warn' });
+    expect(takeovers[0]?.by).not.toBe('replica-a');
 
     const migrated = replicas.flatMap((replica) =>
       replica.logs().filter((line) => line.message === 'database migrated'),

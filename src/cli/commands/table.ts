@@ -96,9 +96,10 @@ export const COMMAND_TABLE = {
       ['migrate [--url <postgres://…>]', 'bring the database to this schema'],
       ['copy --to <postgres://…>', 'move the SQLite data to PostgreSQL'],
       ['backup <file> [--force]', 'a consistent copy of the database'],
+      ['fingerprint-key --adopt', 'rotate the fingerprint key on purpose'],
     ],
-    subcommands: ['migrate', 'copy', 'backup'],
-    options: ['--url', '--grant', '--print-grants', '--to', '--force'],
+    subcommands: ['migrate', 'copy', 'backup', 'fingerprint-key'],
+    options: ['--url', '--grant', '--print-grants', '--to', '--force', '--adopt'],
   },
   config: {
     overview: [['check', 'the configuration in force, and gaps']],
