@@ -179,4 +179,20 @@ describe('opaque access tokens by introspection', () => {
     expect(logs).not.toContain('not-the-secret-0000');
     expect(logs).not.toContain(token);
   }, 60_000);
+
+  it('takes the endpoint, its client and secret together or not at all, never naming the secret', () => {
+    const partial = () =>
+      loadOidcSettings({
+        BANKOPS_OAUTH_ISSUER: idp.issuer,
+        BANKOPS_OAUTH_INTROSPECTION_URL: `${idp.issuer}/token/introspection`,
+        BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET: SECRET,
+      });
+    expect(partial).toThrow(/go together: set all three or none/);
+    try {
+      partial();
+    } catch (error) {
+      expect(JSON.stringify(error) + String(error)).not.toContain(SECRET);
+    }
+    expect(loadOidcSettings({ BANKOPS_OAUTH_ISSUER: idp.issuer })?.introspection).toBeUndefined();
+  });
 });
