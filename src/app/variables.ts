@@ -215,6 +215,25 @@ export const VARIABLES: readonly Variable[] = [
     otherwise: 'bankops login cannot run',
   },
   {
+    name: 'BANKOPS_OAUTH_INTROSPECTION_URL',
+    group: 'mcp',
+    what: "identity provider's introspection endpoint (RFC 7662): opaque access tokens",
+    otherwise: 'access tokens must be JWTs',
+  },
+  {
+    name: 'BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID',
+    group: 'mcp',
+    what: 'confidential client bankops introspects tokens as',
+    otherwise: 'required with BANKOPS_OAUTH_INTROSPECTION_URL',
+  },
+  {
+    name: 'BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET',
+    group: 'mcp',
+    what: "that client's secret (HTTP Basic at the introspection endpoint)",
+    otherwise: 'required with BANKOPS_OAUTH_INTROSPECTION_URL',
+    secret: true,
+  },
+  {
     name: 'BANKOPS_METRICS_KEY',
     group: 'mcp',
     what: 'bearer key for /metrics of bankops serve (16+ characters)',

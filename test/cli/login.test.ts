@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
@@ -50,7 +50,7 @@ afterAll(async () => {
 });
 
 /** `bankops login`, the person confirming the code in their browser while the CLI polls. */
-async function login(account: string): Promise<string> {
+async function login(account: string, options: string[] = [], runEnv = env): Promise<string> {
   const { main } = await import('../../src/cli/main.js');
   let stdout = '';
   let stderr = '';
@@ -58,7 +58,7 @@ async function login(account: string): Promise<string> {
   const url = new Promise<string>((resolve) => {
     shown = resolve;
   });
-  const running = main(['login'], {
+  const running = main([...options, 'login'], {
     stdout: { write: (text: string) => (stdout += text) },
     stderr: {
       write: (text: string) => {
@@ -67,7 +67,7 @@ async function login(account: string): Promise<string> {
         if (match?.[1] !== undefined) shown(match[1]);
       },
     },
-    env: cliEnv(env),
+    env: cliEnv(runEnv),
     cwd: process.cwd(),
   });
   const confirmed = Promise.race([url, running.then(() => undefined)]).then((found) =>
@@ -143,4 +143,37 @@ describe('bankops login, logout, whoami', () => {
       'your sign-in has ended (the identity provider refused to refresh it); run: bankops login',
     );
   });
+
+  it('keeps one sign-in per named context (mode 0600), and whoami says which context', async () => {
+    const contexts = join(home.dir, 'contexts.yaml');
+    // Both contexts use the same data directory: their sign-ins still stay apart.
+    writeFileSync(
+      contexts,
+      stringify({
+        contexts: {
+          prod: { BANKOPS_DB: home.dbPath, BANKOPS_POLICY: env.BANKOPS_POLICY },
+          staging: { BANKOPS_DB: home.dbPath, BANKOPS_POLICY: env.BANKOPS_POLICY },
+        },
+      }),
+    );
+    const withFile = { ...env, BANKOPS_CONTEXTS_FILE: contexts };
+    expect(await login('olivia', ['--context', 'prod'], withFile)).toBe('Signed in as olivia (via CLI)\n');
+    const prodFile = join(home.dir, 'signin.prod.json');
+    expect(statSync(prodFile).mode & 0o777).toBe(0o600);
+
+    const prod = await runCliHere(['--context', 'prod', 'whoami'], withFile);
+    expect(prod.stdout, prod.stderr).toBe('olivia (via CLI) (context prod)\n');
+    const byVariable = await runCliHere(['whoami', '--json'], { ...withFile, BANKOPS_CONTEXT: 'prod' });
+    expect(byVariable.json).toMatchObject({ signedIn: true, actor: 'olivia (via CLI)', context: 'prod' });
+    const staging = await runCliHere(['--context', 'staging', 'whoami'], withFile);
+    expect(staging.stdout).toMatch(/^Not signed in \(context staging\); acting as /);
+    const stagingCall = await runCliHere(['--context', 'staging', 'call', 'list_accounts'], withFile);
+    expect(stagingCall.stderr).toContain('the policy says cli: login: sign in first with bankops login');
+
+    // Signing out of one context leaves the others' sign-ins alone.
+    const before = readFileSync(join(home.dir, 'signin.json'), 'utf8');
+    expect((await runCliHere(['--context', 'prod', 'logout'], withFile)).stdout).toBe('Signed out\n');
+    expect(existsSync(prodFile)).toBe(false);
+    expect(readFileSync(join(home.dir, 'signin.json'), 'utf8')).toBe(before);
+  }, 60_000);
 });

@@ -15,6 +15,8 @@ export interface TestIdp {
   /** The issuer URL: `http://127.0.0.1:<port>`. */
   issuer: string;
   people: Record<string, IdpPerson>;
+  /** The paths asked of the provider, in order (the introspection endpoint's calls are counted). */
+  asked: string[];
   close(): Promise<void>;
 }
 
@@ -25,6 +27,10 @@ export interface TestIdpOptions {
   /** Pre-registered clients (as Entra ID wants): public, with PKCE. */
   clients?: { client_id: string; redirect_uris?: string[]; device?: boolean }[];
   accessTokenTtlS?: number;
+  /** Opaque access tokens (the provider's default) instead of JWTs: checked by introspection. */
+  opaque?: boolean;
+  /** Confidential clients that may introspect tokens (client_secret_basic). */
+  introspectors?: { client_id: string; client_secret: string }[];
 }
 
 /**
@@ -53,8 +59,15 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       : ['authorization_code', 'refresh_token'],
     response_types: client.device ? [] : ['code'],
   }));
+  const introspectors = (options.introspectors ?? []).map((client) => ({
+    ...client,
+    token_endpoint_auth_method: 'client_secret_basic',
+    grant_types: [],
+    response_types: [],
+    redirect_uris: [],
+  }));
   const provider = new Provider(issuer, {
-    clients,
+    clients: [...clients, ...introspectors],
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-cookie-key-0123456789'] },
     pkce: { required: () => true },
@@ -66,6 +79,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       deviceFlow: { enabled: true },
       registration: { enabled: true },
       revocation: { enabled: true },
+      introspection: { enabled: true },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => options.resource,
@@ -76,7 +90,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
             scope: 'bankops:read bankops:write',
             audience: indicator,
             accessTokenTTL: options.accessTokenTtlS ?? 300,
-            accessTokenFormat: 'jwt',
+            accessTokenFormat: options.opaque === true ? 'opaque' : 'jwt',
           };
         },
       },
@@ -94,10 +108,13 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       return person === undefined ? {} : { email: person.email, groups: person.groups };
     },
   });
+  const asked: string[] = [];
+  server.on('request', (request) => asked.push(new URL(request.url ?? '/', issuer).pathname));
   server.on('request', provider.callback());
   return {
     issuer,
     people,
+    asked,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

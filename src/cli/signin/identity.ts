@@ -23,6 +23,10 @@ export function cliOidcSettings(runtime: Runtime): { settings: OidcSettings; res
   return { settings, resource };
 }
 
+/** This run's sign-in file: the one of the context in force, if any (`--context`, BANKOPS_CONTEXT). */
+export const cliSignInPath = (runtime: Runtime): string =>
+  signInPath(runtime.config.databasePath, cliIo().context?.name);
+
 const ended = (why: string) => new UsageError(`your sign-in has ended (${why}); run: bankops login`);
 
 /**
@@ -31,7 +35,7 @@ const ended = (why: string) => new UsageError(`your sign-in has ended (${why}); 
  * A person disabled at the IdP fails at the refresh, so within a token's short life.
  */
 export async function signedInActor(runtime: Runtime): Promise<Actor | undefined> {
-  const path = signInPath(runtime.config.databasePath);
+  const path = cliSignInPath(runtime);
   let signIn: SignIn | undefined = readSignIn(path);
   if (signIn === undefined) return undefined;
   const { settings, resource } = cliOidcSettings(runtime);

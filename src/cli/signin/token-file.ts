@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -14,8 +15,19 @@ export const SignInSchema = z.object({
 
 export type SignIn = z.infer<typeof SignInSchema>;
 
-/** The sign-in's file, beside the database (the data directory). */
-export const signInPath = (databasePath: string): string => join(dirname(databasePath), 'signin.json');
+/** A context's name as part of a file name: itself when it is plain, else a digest of it. */
+const fileSafe = (context: string): string =>
+  /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,63}$/.test(context)
+    ? context
+    : createHash('sha256').update(context).digest('hex').slice(0, 16);
+
+/**
+ * The sign-in's file, beside the database (the data directory): `signin.json`, or
+ * `signin.<context>.json` under a named context (`--context`, BANKOPS_CONTEXT), so that two
+ * contexts sharing a data directory keep their own sign-ins.
+ */
+export const signInPath = (databasePath: string, context?: string): string =>
+  join(dirname(databasePath), context === undefined ? 'signin.json' : `signin.${fileSafe(context)}.json`);
 
 export function readSignIn(path: string): SignIn | undefined {
   if (!existsSync(path)) return undefined;

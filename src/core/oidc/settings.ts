@@ -20,6 +20,15 @@ export interface OidcSettings {
   maxTokenAgeS: number;
   /** `BANKOPS_OAUTH_CLIENT_ID`: the client `bankops login` signs in as (device flow). */
   cliClientId?: string;
+  /** `BANKOPS_OAUTH_INTROSPECTION_*`: where opaque access tokens are checked (RFC 7662), and as whom. */
+  introspection?: IntrospectionSettings;
+}
+
+export interface IntrospectionSettings {
+  url: string;
+  clientId: string;
+  /** Sent in the Authorization header alone; never in a log, an error or the audit log. */
+  clientSecret: string;
 }
 
 const url = z.url({ protocol: /^https?$/ });
@@ -47,6 +56,9 @@ const EnvSchema = z.object({
   BANKOPS_OAUTH_AUDIENCE: text.optional(),
   BANKOPS_OAUTH_MAX_TOKEN_AGE: age.optional(),
   BANKOPS_OAUTH_CLIENT_ID: text.optional(),
+  BANKOPS_OAUTH_INTROSPECTION_URL: url.optional(),
+  BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID: text.optional(),
+  BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET: text.optional(),
 });
 
 /** The identity provider settings, or undefined when `BANKOPS_OAUTH_ISSUER` is not set (OAuth is off). */
@@ -57,15 +69,31 @@ export function loadOidcSettings(env: Record<string, string | undefined>): OidcS
     ),
   );
   if (!parsed.success) {
+    // The messages name the variable and what is wrong, never the value (a secret among them).
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const e = parsed.data;
   if (e.BANKOPS_OAUTH_ISSUER === undefined) return undefined;
+  const introspection = introspectionOf(e);
   return {
     // An issuer is compared exactly as the provider writes it (`iss`), trailing slash and all.
     issuers: e.BANKOPS_OAUTH_ISSUER,
     ...optional('audience', e.BANKOPS_OAUTH_AUDIENCE),
     maxTokenAgeS: e.BANKOPS_OAUTH_MAX_TOKEN_AGE ?? DEFAULT_MAX_TOKEN_AGE_S,
     ...optional('cliClientId', e.BANKOPS_OAUTH_CLIENT_ID),
+    ...optional('introspection', introspection),
   };
+}
+
+/** The introspection endpoint and its client, all three or none. */
+function introspectionOf(e: z.infer<typeof EnvSchema>): IntrospectionSettings | undefined {
+  const url = e.BANKOPS_OAUTH_INTROSPECTION_URL;
+  const clientId = e.BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID;
+  const clientSecret = e.BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET;
+  if (url === undefined && clientId === undefined && clientSecret === undefined) return undefined;
+  if (url === undefined || clientId === undefined || clientSecret === undefined)
+    throw new ConfigError([
+      'BANKOPS_OAUTH_INTROSPECTION_URL, BANKOPS_OAUTH_INTROSPECTION_CLIENT_ID and BANKOPS_OAUTH_INTROSPECTION_CLIENT_SECRET go together: set all three or none',
+    ]);
+  return { url, clientId, clientSecret };
 }

@@ -1,23 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, errors, type JWTPayload, jwtVerify } from 'jose';
 import { optional } from '../optional.js';
-import type { OidcIdentity } from '../policy/types.js';
 import { discover } from './discovery.js';
+import { introspect } from './introspect.js';
 import { CLOCK_SKEW_S, type OidcSettings } from './settings.js';
+import { identityOf, scopesOf, type TokenCheck } from './token-claims.js';
+
+export { identityOf, scopesOf, type TokenCheck } from './token-claims.js';
 
 /** The scopes bankops asks for: reading, and everything else. */
 export const SCOPES = { read: 'bankops:read', write: 'bankops:write' } as const;
-
-export type TokenCheck =
-  | {
-      ok: true;
-      identity: OidcIdentity;
-      scopes: string[];
-      expiresAt: number;
-      /** When it stops being taken: its expiry (with the skew) or its maximum age, whichever is first. */
-      until: number;
-    }
-  | { ok: false; reason: string };
 
 export interface VerifierOptions {
   settings: OidcSettings;
@@ -34,35 +26,6 @@ type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
 /** Tokens whose signature was checked, by digest; an assistant sends the same one on every call. */
 const CACHE_SIZE = 1024;
-
-/** `scope` (space-separated, RFC 9068) or `scp` (Entra ID, Okta: a string or a list). */
-export function scopesOf(claims: JWTPayload): string[] {
-  const raw = claims.scope ?? claims.scp;
-  if (typeof raw === 'string') return raw.split(' ').filter((scope) => scope !== '');
-  if (Array.isArray(raw)) return raw.filter((scope): scope is string => typeof scope === 'string');
-  return [];
-}
-
-const text = (value: unknown): string | undefined =>
-  typeof value === 'string' && value !== '' ? value : undefined;
-
-function groupsOf(claims: JWTPayload): string[] {
-  const raw = claims.groups ?? claims.roles;
-  if (Array.isArray(raw)) return raw.filter((group): group is string => typeof group === 'string');
-  return typeof raw === 'string' ? [raw] : [];
-}
-
-/** What a verified token says of its person; the token itself goes no further. */
-export function identityOf(claims: JWTPayload): OidcIdentity {
-  return {
-    iss: claims.iss ?? '',
-    sub: claims.sub ?? '',
-    ...optional('email', text(claims.email)?.toLowerCase()),
-    groups: groupsOf(claims),
-    ...optional('clientId', text(claims.client_id) ?? text(claims.azp)),
-    ...optional('jti', text(claims.jti)),
-  };
-}
 
 /** Why jose refused a token, in words for the 401 (never the token). */
 function refusal(error: unknown): string {
@@ -147,7 +110,13 @@ export class TokenVerifier {
     try {
       unverified = decodeJwt(token);
     } catch {
-      return { ok: false, reason: 'the token is not a JWT this server can check' };
+      // Not a JWT: an opaque token, which only the identity provider can vouch for (RFC 7662).
+      return introspect(token, {
+        settings,
+        audience: this.audience,
+        now: this.#options.now?.().getTime() ?? Date.now(),
+        ...optional('fetch', this.#options.fetch),
+      });
     }
     // Only the configured issuers' keys are ever fetched: `iss` picks among them, nothing else.
     const issuer = settings.issuers.find((candidate) => candidate === unverified.iss);
