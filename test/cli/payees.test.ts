@@ -65,7 +65,7 @@ describe('bankops payees', () => {
     const done = await runText('verify', 'acme  corp', ...VERIFY, '--as', 'vera');
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/^Verified Acme Corp by call-back to \S*2233 \(cli:vera\)\.\n$/);
+    expect(done.stdout).toMatch(/^Verified Acme Corp by call-back to \S*2233 by vera \(CLI\)\.\n$/);
     expect(done.stdout).not.toContain('555 0100');
     const json = await run('verify', 'ben_us_ach_0001', ...VERIFY, '--as', 'vera', '--json');
     expect(json.json).toMatchObject({

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { Runtime } from '../../app/runtime.js';
 import { CodedError } from '../../core/errors.js';
 import { resultDocument } from '../../present/output/index.js';
+import { byWords } from '../../present/payee-history.js';
 import { namePayee } from '../../tools/payees/name-payee.js';
 import { verifyPayee } from '../../tools/payees/verify-payee.js';
 import { actorFor, withRuntime } from '../context.js';
@@ -84,7 +85,7 @@ function printDone(sub: string, output: Record<string, unknown>, mode: OutputMod
   if (!mode.text) printJson({ status: 'verified', ...verified });
   else
     out(
-      `Verified ${verified.name ?? verified.beneficiaryId} by call-back to ${verified.verification.contactMasked} (${verified.verification.by.person}).\n`,
+      `Verified ${verified.name ?? verified.beneficiaryId} by call-back to ${verified.verification.contactMasked} by ${byWords(verified.verification.by)}.\n`,
     );
 }
 
