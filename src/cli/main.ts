@@ -84,6 +84,10 @@ const COMMANDS: Record<
     const m = await import('./commands/alerts.js');
     return { run: m.alertsCommand, help: m.ALERTS_HELP };
   },
+  payees: async () => {
+    const m = await import('./commands/payees.js');
+    return { run: m.payeesCommand, help: m.PAYEES_HELP };
+  },
   policy: async () => {
     const m = await import('./commands/policy.js');
     return { run: m.policyCommand, help: m.POLICY_HELP };

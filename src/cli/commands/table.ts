@@ -57,6 +57,11 @@ export const COMMAND_TABLE = {
     subcommands: ['add', 'list', 'remove'],
     options: ['--channel', '--as', '--json'],
   },
+  payees: {
+    overview: [['{subcommands}', 'name payees, record call-back verifications']],
+    subcommands: ['name', 'verify'],
+    options: ['--method', '--contact', '--note', '--as', '--json'],
+  },
   policy: {
     overview: [['{subcommands}', "the policy's versions, and what changed"]],
     subcommands: ['show', 'history', 'diff', 'recover'],

@@ -2,6 +2,7 @@ import { optional } from '../../core/optional.js';
 import { inputFromArgs, type JsonSchema, readNumber } from '../../present/args.js';
 import { ALERT_FORMS } from './alert-forms.js';
 import type { Command } from './command.js';
+import { PAYEE_FORMS } from './payee-forms.js';
 
 /** What the grammar needs to know of the tools (the registry's, in the app; a fixed list in tests). */
 export interface GrammarContext {
@@ -276,6 +277,7 @@ export const SHORT_FORMS: readonly ShortForm[] = [
   subscribe,
   unsubscribe,
   ...ALERT_FORMS,
+  ...PAYEE_FORMS,
   auditAnchor,
   passkey,
 ];

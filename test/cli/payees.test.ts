@@ -1,0 +1,110 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import { cliHome, runCliHere } from '../helpers/cli.js';
+
+// `bankops payees` against a SQLite file and the embedded sandbox beside it, each command through
+// the CLI's main: naming waits for an approver (rule payee-directory), verifying needs the role
+// verifier and someone other than the person who named the payee.
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+
+const policy = parse(
+  readFileSync(join(import.meta.dirname, '..', '..', 'policy', 'default.yaml'), 'utf8'),
+) as { actors: unknown[] };
+policy.actors = [
+  { match: { cli: 'alice' }, roles: ['viewer', 'operator', 'verifier'] },
+  { match: { cli: 'bob' }, roles: ['viewer', 'approver'] },
+  { match: { cli: 'vera' }, roles: ['viewer', 'verifier'] },
+];
+const policyPath = join(home.dir, 'policy.yaml');
+writeFileSync(policyPath, stringify(policy));
+const env = { ...home.env, BANKOPS_POLICY: policyPath };
+
+const run = (...args: string[]) => runCliHere(['payees', ...args], env);
+const runText = (...args: string[]) => runCliHere(['payees', ...args], { ...env, BANKOPS_OUTPUT: 'text' });
+const VERIFY = [
+  '--method',
+  'callback',
+  '--contact',
+  '+1 555 0100 2233',
+  '--note',
+  'Jane Doe in AP confirmed',
+];
+
+describe('bankops payees', () => {
+  it('names a beneficiary once an approver approves, then reports it unverified', async () => {
+    const asked = await run('name', 'ben_us_ach_0001', 'Acme Corp', '--as', 'alice', '--json');
+    expect(asked.stderr).toBe('');
+    expect(asked.code).toBe(0);
+    expect(asked.json).toMatchObject({ status: 'pending_approval', tool: 'name_payee' });
+    const text = await runText('name', 'ben_us_ach_0001', 'Acme Corp', '--as', 'alice');
+    expect(text.stdout).toContain(asked.json.approvalId);
+
+    const approved = await runCliHere(['approvals', 'approve', asked.json.approvalId, '--as', 'bob'], env);
+    expect(approved.stderr).toBe('');
+    expect(approved.code).toBe(0);
+    const shown = await runCliHere(['approvals', 'show', asked.json.approvalId, '--json'], env);
+    expect(shown.stdout).toContain('Acme Corp');
+    expect(shown.json).toMatchObject({ state: 'succeeded' });
+  });
+
+  it('refuses a verification by the person who named the payee, and by one without the role', async () => {
+    const own = await runText('verify', 'Acme Corp', ...VERIFY, '--as', 'alice');
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain('cli:alice created or changed Acme Corp: another verifier calls back');
+    const noRole = await runText('verify', 'Acme Corp', ...VERIFY, '--as', 'bob');
+    expect(noRole.code).toBe(3);
+    expect(noRole.stderr).toContain('not allowed');
+    expect(noRole.stderr).toContain('verifier');
+  });
+
+  it('records a call-back by another verifier, by name, keeping only the last digits', async () => {
+    const done = await runText('verify', 'acme  corp', ...VERIFY, '--as', 'vera');
+    expect(done.stderr).toBe('');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^Verified Acme Corp by call-back to \S*2233 by vera \(CLI\)\.\n$/);
+    expect(done.stdout).not.toContain('555 0100');
+    const json = await run('verify', 'ben_us_ach_0001', ...VERIFY, '--as', 'vera', '--json');
+    expect(json.json).toMatchObject({
+      status: 'verified',
+      beneficiaryId: 'ben_us_ach_0001',
+      name: 'Acme Corp',
+      verification: { method: 'callback', note: 'Jane Doe in AP confirmed' },
+    });
+  });
+
+  it('says what is wrong with a command that cannot be, and exits 2', async () => {
+    const cases: [string[], string][] = [
+      [['name', 'ben_us_ach_0001'], 'payees name takes a beneficiary id and a name'],
+      [['name', 'ben_us_ach_0001', 'Acme', 'Corp'], 'quote a name with spaces'],
+      [['name', 'ben_us_ach_0001', 'Acme', '--note', 'x'], '--note belongs to payees verify'],
+      [['verify', 'Acme Corp', '--method', 'callback', '--note', 'x'], 'payees verify needs --contact'],
+      [['verify', ...VERIFY], 'payees verify takes one payee'],
+      [['verify', 'Nobody Ltd', ...VERIFY, '--as', 'vera'], "no payee 'Nobody Ltd' in the payee directory"],
+      [
+        [
+          'verify',
+          'Acme Corp',
+          '--method',
+          'email',
+          '--contact',
+          '+1 555 0100',
+          '--note',
+          'x',
+          '--as',
+          'vera',
+        ],
+        'method',
+      ],
+      [['forget', 'x'], "unknown payees command 'forget'"],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runText(...args);
+      expect({ args, code: result.code }).toEqual({ args, code: 2 });
+      expect(result.stderr + result.stdout).toContain(message);
+    }
+  });
+});
