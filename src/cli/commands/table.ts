@@ -58,7 +58,7 @@ export const COMMAND_TABLE = {
     options: ['--channel', '--as', '--json'],
   },
   payees: {
-    overview: [['{subcommands}', 'name payees, record call-back verifications']],
+    overview: [['{subcommands}', 'name payees, record call-backs']],
     subcommands: ['name', 'verify'],
     options: ['--method', '--contact', '--note', '--as', '--json'],
   },
@@ -113,6 +113,7 @@ export const COMMAND_TABLE = {
   },
   login: {
     overview: [['', 'sign in at the identity provider']],
+    options: ['--context'],
   },
   logout: {
     overview: [['', 'forget the sign-in']],
