@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { AlertBook } from './alerts/book.js';
 import type { ApprovalEngine } from './approvals/engine.js';
 import type { FeedFollower, FollowOptions } from './approvals/follow.js';
 import type { SignTarget, StepUpProof } from './approvals/step-up.js';
@@ -12,29 +11,23 @@ import type {
   ApprovalView,
   Execution,
   Reconciliation,
-  RequestOrigin,
   WaitingApproval,
 } from './approvals/types.js';
-import type { AuditLog } from './audit/index.js';
 import type { CardDirectory } from './cards.js';
-import type { ServiceClient } from './client/index.js';
-import { type Clock, systemClock } from './clock.js';
+import { systemClock } from './clock.js';
 import { confirmWrite } from './confirm-write.js';
-import type { WriteToConfirm } from './confirmation.js';
 import { notConfigured } from './errors.js';
+import type { ExecuteRequest, ExecutorDeps } from './execute-request.js';
 import { requestFingerprint } from './fingerprint.js';
 import { forgetUnkeyed, keyUse } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
-import type { Logger } from './log.js';
-import { observed, type ToolCallObserver } from './observe.js';
+import { observed } from './observe.js';
 import { optional } from './optional.js';
 import { payeeControlFacts } from './payee-facts.js';
-import type { PayeeDirectory } from './payees.js';
 import { isKnownActor } from './policy/actors.js';
 import { evaluate } from './policy/evaluate.js';
 import type { PayeeControlFacts } from './policy/payee-controls.js';
 import type { Policy } from './policy/schema.js';
-import type { PolicyStore } from './policy/store.js';
 import { policyView } from './policy/tool-view.js';
 import type { Actor, Decision, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
@@ -44,63 +37,12 @@ import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import { runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
-import type { Storage } from './store/index.js';
-import type { AnyTool, ToolDefaults } from './tool.js';
-import type { ServiceWebhooks } from './webhooks.js';
-
-export { requestFingerprint } from './fingerprint.js';
-
-export interface ExecuteRequest {
-  tool: string;
-  input: unknown;
-  actor: Actor;
-  /**
-   * Makes a retry the same request: a repeat with the same key returns the first result (and the
-   * service sees the same `x-request-id`); the same key with a different input is refused.
-   */
-  idempotencyKey?: string;
-  /** Where the request came from, kept with an approval so its answer goes back there. */
-  origin?: RequestOrigin;
-  onProgress?: (message: string) => void;
-  signal?: AbortSignal;
-  /**
-   * Asks the person behind the call to confirm a write the policy allows outright (a write that
-   * needs approval has its approvers instead). Resolves false when they decline; the call then
-   * ends `declined` and nothing runs. Given only by front ends that can ask (MCP elicitation).
-   * A front end that asks between two calls (MCP's multi round-trip) throws `ConfirmationDeferred`:
-   * `execute` then rejects with it, nothing run and nothing audited, and the next call brings the
-   * answer.
-   */
-  confirm?: (write: WriteToConfirm) => Promise<boolean>;
-}
+import type { AnyTool } from './tool.js';
 
 export type { WriteToConfirm } from './confirmation.js';
 
-export interface ExecutorDeps {
-  /** Idempotency keys of direct runs. */
-  storage: Storage;
-  registry: Registry;
-  policy: PolicyStore;
-  audit: AuditLog;
-  client: ServiceClient;
-  defaults: ToolDefaults;
-  approvals?: ApprovalEngine;
-  payees?: PayeeDirectory;
-  cards: CardDirectory;
-  /** Where the service delivers events, and its keys (the event-relay tools). */
-  webhooks?: ServiceWebhooks;
-  /** The balance alerts (the alert tools). */
-  alerts?: AlertBook;
-  /**
-   * The install's key for fingerprints of inputs that hold a secret; kept outside the database
-   * (src/app keeps it in a file beside it). A key of this process only when absent (tests).
-   */
-  fingerprintKey?: Buffer;
-  log?: Logger;
-  observer?: ToolCallObserver;
-  /** The core's clock (payee cooling-off, rolling totals); real time by default. Tests move it. */
-  clock?: Clock;
-}
+export type { ExecuteRequest, ExecutorDeps } from './execute-request.js';
+export { requestFingerprint } from './fingerprint.js';
 
 /**
  * The one way any front end calls the service: validate, authorize, apply the approval policy,
