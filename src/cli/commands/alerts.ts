@@ -1,17 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { Runtime } from '../../app/runtime.js';
 import type { AlertView } from '../../core/alerts/index.js';
-import { CodedError } from '../../core/errors.js';
 import { standingWords, thresholdWords } from '../../present/alert-words.js';
 import { readNumber } from '../../present/args.js';
-import { resultDocument } from '../../present/output/index.js';
 import { createBalanceAlert } from '../../tools/alerts/create-balance-alert.js';
 import { deleteBalanceAlert } from '../../tools/alerts/delete-balance-alert.js';
 import { listBalanceAlerts } from '../../tools/alerts/list-balance-alerts.js';
 import { actorFor, withRuntime } from '../context.js';
-import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
-import { type OutputMode, outputMode, printDocument } from '../output.js';
+import { EXIT, out, printJson, table, UsageError } from '../io.js';
+import { type OutputMode, outputMode } from '../output.js';
 import { checkSubcommand } from './table.js';
+import { answerToolResult } from './tool-answer.js';
 
 export const ALERTS_HELP = `Usage:
   bankops alerts add balance <CUR> below <amount> --channel <id> [--as <name>] [--json]
@@ -129,32 +128,7 @@ async function run(
   const actor = await actorFor(runtime, as);
   const { tool, input } = callOf(sub, words, channel);
   const result = await runtime.executor.execute({ tool: tool.name, input, actor });
-  switch (result.status) {
-    case 'ok':
-      printDone(sub, result.output, mode);
-      return EXIT.ok;
-    case 'denied':
-    case 'declined':
-      if (mode.text) err(`bankops: not allowed: ${result.reason}\n`);
-      else printJson({ status: 'refused', message: result.reason });
-      return EXIT.denied;
-    case 'invalid': {
-      const message = result.errors[0]?.message ?? result.message;
-      if (mode.text) err(`bankops: ${message}\n`);
-      else printJson({ status: 'invalid', message });
-      return EXIT.invalid;
-    }
-    case 'failed':
-      throw new CodedError({ code: result.error.kind, message: result.error.message });
-    case 'pending_approval':
-      if (!mode.text) printJson(result);
-      else
-        printDocument(
-          (maxColumns) => resultDocument(runtime.registry, result, { asker: actor.id, input, maxColumns }),
-          mode,
-        );
-      return EXIT.ok;
-  }
+  return answerToolResult(runtime, result, { actor, input, mode }, (output) => printDone(sub, output, mode));
 }
 
 export async function alertsCommand(args: string[]): Promise<number> {

@@ -1,14 +1,13 @@
 import { parseArgs } from 'node:util';
 import type { Runtime } from '../../app/runtime.js';
-import { CodedError } from '../../core/errors.js';
-import { resultDocument } from '../../present/output/index.js';
 import { byWords } from '../../present/payee-history.js';
 import { namePayee } from '../../tools/payees/name-payee.js';
 import { verifyPayee } from '../../tools/payees/verify-payee.js';
 import { actorFor, withRuntime } from '../context.js';
-import { EXIT, err, out, printJson, UsageError } from '../io.js';
-import { type OutputMode, outputMode, printDocument } from '../output.js';
+import { EXIT, out, printJson, UsageError } from '../io.js';
+import { type OutputMode, outputMode } from '../output.js';
 import { checkSubcommand } from './table.js';
+import { answerToolResult } from './tool-answer.js';
 
 export const PAYEES_HELP = `Usage:
   bankops payees name <beneficiaryId> "<name>" [--as <name>] [--json]
@@ -103,38 +102,7 @@ async function run(
   const actor = await actorFor(runtime, values.as);
   const { tool, input } = callOf(sub, words, values);
   const result = await runtime.executor.execute({ tool: tool.name, input, actor });
-  switch (result.status) {
-    case 'ok':
-      printDone(sub, result.output, mode);
-      return EXIT.ok;
-    case 'denied':
-    case 'declined':
-      if (mode.text) err(`bankops: not allowed: ${result.reason}\n`);
-      else printJson({ status: 'refused', message: result.reason });
-      return EXIT.denied;
-    case 'invalid': {
-      const first = result.errors[0];
-      const message =
-        first === undefined
-          ? result.message
-          : first.path === ''
-            ? first.message
-            : `${first.path}: ${first.message}`;
-      if (mode.text) err(`bankops: ${message}\n`);
-      else printJson({ status: 'invalid', message });
-      return EXIT.invalid;
-    }
-    case 'failed':
-      throw new CodedError({ code: result.error.kind, message: result.error.message });
-    case 'pending_approval':
-      if (!mode.text) printJson(result);
-      else
-        printDocument(
-          (maxColumns) => resultDocument(runtime.registry, result, { asker: actor.id, input, maxColumns }),
-          mode,
-        );
-      return EXIT.ok;
-  }
+  return answerToolResult(runtime, result, { actor, input, mode }, (output) => printDone(sub, output, mode));
 }
 
 export async function payeesCommand(args: string[]): Promise<number> {
