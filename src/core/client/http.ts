@@ -4,77 +4,22 @@ import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { issueWords } from '../input-words.js';
 import { optional } from '../optional.js';
-import { type EnvelopeKind, EnvelopeSchema, isSuccessStatus } from './envelope.js';
+import { EnvelopeSchema, isSuccessStatus } from './envelope.js';
 import { ServiceError } from './errors.js';
+import type { CallOptions, ClientConfig, HeaderSetName, RequestSpec } from './request.js';
 import { TokenDataSchema } from './schemas/auth.js';
 import { TokenCache } from './token-cache.js';
 import { backoffMs, issuesOf, queryString, unsendableHeader } from './wire.js';
 
-/** Header sets of the spec; `HA_WALLET` is family A's wallet endpoints, where `Authorization` is optional. */
-export type HeaderSetName = 'TOKEN' | 'USERS' | 'HB' | 'HA' | 'HA_WALLET' | 'HB2' | 'NOTIFY';
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
-
-export interface ClientConfig {
-  /**
-   * The service address; the spec's paths are appended to it. A function gives it at the first
-   * request instead (the embedded sandbox starts then, not for a command that calls no service).
-   */
-  baseUrl: string | (() => Promise<string>);
-  apiKey: string;
-  productId: string;
-  userId: string;
-  /** Company id sent to the token endpoint; also the default `companyCode`. */
-  companyId: string;
-  /** Optional `x-client-id` for the endpoints that accept it. */
-  clientId?: string | undefined;
-  /** Per-attempt timeout (connect + answer), default 30 s. */
-  timeoutMs?: number;
-  /** Retries of safe (GET) requests on timeouts, network errors, 429 and 5xx; default 2. */
-  maxRetries?: number;
-  /** Keep-alive connections per base URL, default 16. */
-  connections?: number;
-  /** Clock for the token cache (tests move it). */
-  now?: () => number;
-  /** Called after every attempt, for logs and metrics; never given credentials. */
-  onResponse?: (event: ResponseEvent) => void;
-}
-
-export interface ResponseEvent {
-  operation: string;
-  method: HttpMethod;
-  path: string;
-  requestId: string;
-  httpStatus?: number;
-  errorKind?: string;
-  ms: number;
-  attempt: number;
-}
-
-/** Per-call options every client method accepts. */
-export interface CallOptions {
-  /** `x-request-id`: pass the same value to make a retry the same request. */
-  requestId?: string;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-export type QueryValue = string | number | boolean | undefined;
-
-export interface RequestSpec<S extends z.ZodType> {
-  operation: string;
-  method: HttpMethod;
-  /** Path built with the `path` tag (segments encoded). */
-  path: string;
-  headerSet: HeaderSetName;
-  /** Extra headers (identity headers, agent codes); `undefined` values are not sent. */
-  headers?: Readonly<Record<string, string | undefined>>;
-  query?: Readonly<Record<string, QueryValue>>;
-  body?: unknown;
-  envelope: EnvelopeKind;
-  /** What the schema describes: the envelope's `data` (default), the whole envelope, or a bare body. */
-  take?: 'data' | 'envelope' | 'body';
-  response: S;
-}
+export type {
+  CallOptions,
+  ClientConfig,
+  HeaderSetName,
+  HttpMethod,
+  QueryValue,
+  RequestSpec,
+  ResponseEvent,
+} from './request.js';
 
 const REQUIRES_BEARER: ReadonlySet<HeaderSetName> = new Set(['HB', 'HA', 'HA_WALLET']);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
