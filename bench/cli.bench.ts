@@ -5,8 +5,9 @@
 // Run: npx tsx bench/cli.bench.ts [rounds]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { load, median } from './stats.js';
 
 const ROUNDS = Number(process.argv[2] ?? 15);
 const root = join(import.meta.dirname, '..');
@@ -53,15 +54,6 @@ function peakRssMb(args: string[], env: NodeJS.ProcessEnv, dir: string): number 
   run(['--import', RSS_PROBE, ...args], { ...env, BANKOPS_BENCH_RSS_FILE: file });
   return existsSync(file) ? Number(readFileSync(file, 'utf8')) / 1024 : Number.NaN;
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
 
 if (!existsSync(CLI)) throw new Error('dist/cli.js is missing: run npm run build');
 const dir = mkdtempSync(join(tmpdir(), 'bankops-cli-bench-'));

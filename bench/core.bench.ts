@@ -17,6 +17,7 @@ import { cliActor } from '../src/core/actors.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { asServerAdmin, postgresAvailable, urlFor } from '../test/helpers/postgres.js';
 import { serviceEnv } from '../test/helpers/sandbox.js';
+import { median } from './stats.js';
 
 const ROUNDS = 15;
 const CALLS = Number(process.argv[2] ?? 200);
@@ -27,11 +28,6 @@ const CALLS = Number(process.argv[2] ?? 200);
  * executor. The figure is a running server's, so each way is run to its steady state first.
  */
 const WARMUP = 3_000;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** CPU time of this process's main thread so far, in µs (Linux; undefined elsewhere). */
 function mainThreadCpuUs(): number | undefined {

@@ -14,6 +14,7 @@ import { mcpStdioActor } from '../src/core/actors.js';
 import { createServiceClient } from '../src/core/client/index.js';
 import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { serviceEnv } from '../test/helpers/sandbox.js';
+import { median } from './stats.js';
 
 export const PATHS = ['direct', 'executor', 'echo', 'floor', 'stdio'] as const;
 export type PathName = (typeof PATHS)[number];
@@ -35,11 +36,6 @@ export interface CallFigures {
   /** The first call of each server (bankops builds its runtime then). */
   firstMs: { floor: number; stdio: number };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 /** CPU time of this process, ms. */
 const ownCpu = (): number => {

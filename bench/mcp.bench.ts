@@ -6,12 +6,13 @@
 // Run: npx tsx bench/mcp.bench.ts [calls per round] [--calls-only]
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTEXT_BUDGET } from '../src/mcp/listing.js';
 import { describeCalls, measureCalls } from './mcp-calls.js';
 import { measureStartup, type StartupSample } from './mcp-startup.js';
+import { load, median } from './stats.js';
 
 const STARTUP_ROUNDS = 7;
 const CALL_ROUNDS = 7;
@@ -33,16 +34,6 @@ const STRIPE_VERSION = '0.2.5';
 const STRIPE_DIR = join(tmpdir(), 'bankops-bench-stripe');
 // Obviously fake: the server checks only the prefix, and nothing here calls Stripe.
 const FAKE_STRIPE_KEY = `sk_test_${'x'.repeat(24)}`;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
-const load = (): string =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(', ');
 
 /** The environment without our configuration or any Stripe key: each server gets only what we set. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -19,14 +19,12 @@ import { createLogger } from '../src/core/log.js';
 import { TokenVerifier } from '../src/core/oidc/verify.js';
 import { defaultPolicyPath } from '../src/core/policy/default-path.js';
 import { OAuthResource } from '../src/mcp/http/oauth.js';
+import { median } from './stats.js';
 
 const ROUNDS = 7;
 const CALLS = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 200);
 const WARMUP = 500;
 const VERIFY_CALLS = 5000;
-
-const median = (values: number[]): number =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 // An issuer on loopback: discovery and JWKS, as any IdP serves them.
 const { privateKey, publicKey } = await generateKeyPair('ES256');

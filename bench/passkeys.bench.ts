@@ -15,6 +15,7 @@ import { SANDBOX_DEFAULTS, startSandbox } from '../src/sandbox/index.js';
 import { serviceEnv } from '../test/helpers/sandbox.js';
 import { SoftPasskey } from '../test/helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../test/helpers/step-up.js';
+import { median } from './stats.js';
 
 const ROUNDS = 7;
 const VOTES = Number(process.argv[2] ?? 40);
@@ -28,11 +29,6 @@ const PAYOUT = {
   amount: 50_000,
   side: 'SOURCE',
   purposeCode: 'GOODS_PURCHASED',
-};
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'bankops-bench-passkeys-'));
