@@ -9,6 +9,9 @@ export function postgresKeyChecks(store: PgStore): KeyChecks {
       .rows[0]?.value;
   return {
     claim: async (name, value) => {
+      // Every process but the first finds it recorded: one read, and no write, at each start.
+      const found = await recorded(name);
+      if (found !== undefined) return found;
       await statement(
         store,
         'INSERT INTO key_checks (name, value, at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',

@@ -21,7 +21,9 @@ export function sqliteKeyChecks(db: Db): KeyChecks {
   const recorded = (name: string): string | undefined =>
     (read.get(name) as { value: string } | undefined)?.value;
   return {
-    claim: (name, value) =>
+    claim: async (name, value) =>
+      // Every process but the first finds it recorded: one read, and no write, at each start.
+      recorded(name) ??
       underFileLock(db, () => {
         insert.run(name, value, Date.now());
         return recorded(name) ?? value;
