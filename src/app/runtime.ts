@@ -19,7 +19,9 @@ import type { ToolCallObserver } from '../core/observe.js';
 import { optional } from '../core/optional.js';
 import { PasskeyService } from '../core/passkeys/index.js';
 import type { PayeeDirectory } from '../core/payees.js';
+import { storedPolicyChanges } from '../core/policy/changes.js';
 import { PolicyStore, unknownToolNames, unlistedMcpKeys, weakerForLarger } from '../core/policy/index.js';
+import { usable } from '../core/policy/store.js';
 import type { Registry } from '../core/registry.js';
 import { PRUNE_CLAIMS_JOB, pruneClaimsJob } from '../core/schedule/prune.js';
 import { Scheduler } from '../core/schedule/scheduler.js';
@@ -216,8 +218,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   if (options.watchPolicy) watchPolicy(policy, registry, log);
   // Under governance a change another process put in force is picked up here (docs/policy.md).
   if (options.watchPolicy || options.background)
-    policy.follow(POLICY_FOLLOW_MS, (error) =>
-      log.error('reading the policy version in force failed', { error }),
+    policy.follow(
+      POLICY_FOLLOW_MS,
+      (error) => log.error('reading the policy version in force failed', { error }),
+      backend.policyWakeups,
     );
 
   const { payees } = backend.directories;
@@ -274,6 +278,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     payees,
     webhooks,
     alerts: book,
+    policyChanges: storedPolicyChanges(
+      storage,
+      (text, source) => usable(text, source, config.publicUrl),
+      () => (clock ?? systemClock).now(),
+    ),
     log,
     ...optional('clock', clock),
     ...optional('owner', options.owner),

@@ -9,6 +9,7 @@ import type { Logger } from './log.js';
 import { optional } from './optional.js';
 import type { PayeeDirectory } from './payees.js';
 import { personOf } from './policy/actors.js';
+import type { PolicyChanges } from './policy/changes.js';
 import type { PolicyStore } from './policy/store.js';
 import type { Actor } from './policy/types.js';
 import { collectSecrets, sanitizeText } from './redact.js';
@@ -61,6 +62,7 @@ export interface RunDeps {
   payees?: PayeeDirectory;
   webhooks?: ServiceWebhooks;
   alerts?: AlertBook;
+  policyChanges?: PolicyChanges;
   /** Who stands behind an identity (the policy's people), for the payee directory's records. */
   policy?: Pick<PolicyStore, 'current'>;
   clock?: Clock;
@@ -206,6 +208,7 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
   if (deps.payees !== undefined) ctx.payees = deps.payees;
   if (deps.webhooks !== undefined) ctx.webhooks = deps.webhooks;
   if (deps.alerts !== undefined) ctx.alerts = deps.alerts;
+  if (deps.policyChanges !== undefined) ctx.policyChanges = deps.policyChanges;
   if (req.approved !== undefined) ctx.approved = req.approved;
   if (req.approvalId !== undefined) ctx.approvalId = req.approvalId;
   if (req.signal !== undefined) ctx.signal = req.signal;

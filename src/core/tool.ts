@@ -5,6 +5,7 @@ import type { ApprovalView, Money, Preview, Settlement } from './approvals/view-
 import type { ServiceClient } from './client/index.js';
 import { CodedError, ErrorCode } from './errors.js';
 import type { PayeeActor, PayeeDirectory } from './payees.js';
+import type { PolicyChanges } from './policy/changes.js';
 import type { Toolset } from './toolset.js';
 import type { ServiceWebhooks } from './webhooks.js';
 
@@ -83,6 +84,8 @@ export interface ToolContext {
   webhooks?: ServiceWebhooks;
   /** The balance alerts bankops keeps, for the alert tools. Absent where none are kept. */
   alerts?: AlertBook;
+  /** The governed policy's changes, for `propose_policy`. Absent where no versions are kept. */
+  policyChanges?: PolicyChanges;
 }
 
 /** Input and output schemas are zod objects: MCP wants objects for both. */

@@ -2,6 +2,7 @@ import type { ApprovalView, Money, PreviewFacts } from '../core/approvals/view-s
 import { formatAmount } from '../core/money.js';
 import { payeeHistoryLines } from './payee-history.js';
 import { actorName, nameActors } from './people.js';
+import { policyDiffLines } from './policy-diff.js';
 
 /**
  * An approval in words an approver can judge, for every front end (CLI, MCP, Slack): who gets
@@ -51,6 +52,26 @@ const balanceLine = (balance: { available: Money; after: Money } | undefined, wh
 const rateWords = (rate: number | undefined, from: string, to: string): string =>
   rate === undefined || from === to ? '' : ` at ${rate} ${to} per ${from}`;
 
+/**
+ * Why it waits, and under which policy: `create_payout of 60000 USD needs 2 approvers with role
+ * approver (rule 'large-payouts'); opened under policy version 3`. The rule stays the one of that
+ * version whatever changes since (docs/policy.md "Versions").
+ */
+export function ruleWords(view: Pick<ApprovalView, 'reason' | 'policyVersion'>): string {
+  return view.policyVersion === undefined
+    ? view.reason
+    : `${view.reason}; opened under policy version ${view.policyVersion}`;
+}
+
+/** A policy change (`bankops policy propose`): from which version, then each change in words. */
+function policyChangeLines(facts: Extract<PreviewFacts, { kind: 'policy_change' }>, verb: string): string[] {
+  const lines = policyDiffLines(facts.changes);
+  return [
+    `${verb} the policy in force from version ${facts.from.version} (sha256 ${facts.from.hash.slice(0, 12)}) to the proposed one (sha256 ${facts.hash.slice(0, 12)})`,
+    ...(lines.length === 0 ? ['No change to what the policy says (only its text differs)'] : lines),
+  ];
+}
+
 /** The lines of what will happen, from the facts the tool gathered when the approval opened. */
 export function factLines(facts: PreviewFacts): string[] {
   switch (facts.kind) {
@@ -78,6 +99,8 @@ export function factLines(facts: PreviewFacts): string[] {
         `Transfer ${formatAmount(facts.amount)} from ${facts.holder ?? facts.cardholderId} (${facts.cardholderId}) to ${facts.to}: "${facts.description}"`,
         ...balanceLine(facts.balance, 'Sender wallet'),
       ];
+    case 'policy_change':
+      return policyChangeLines(facts, 'Change');
     case 'subscription_delete':
       return [
         `Stop ${facts.type === 'n' ? 'e-mail' : 'webhook'} notifications of ${facts.event} for program ${facts.program}${facts.destination === undefined ? '' : ` (sent to ${facts.destination} today)`}; they stop silently`,
@@ -144,6 +167,8 @@ function pastFactLines(facts: PreviewFacts): string[] {
           ? []
           : [`Sender wallet was ${formatAmount(facts.balance.available)} when asked`]),
       ];
+    case 'policy_change':
+      return policyChangeLines(facts, 'Changed');
     case 'subscription_delete':
       return [
         `Stopped ${facts.type === 'n' ? 'e-mail' : 'webhook'} notifications of ${facts.event} for program ${facts.program}`,

@@ -1,6 +1,6 @@
 import type { ApprovalPageData } from '../core/passkeys/index.js';
 import type { Registry } from '../core/registry.js';
-import { statusLine, whatWillHappen } from '../present/approval-words.js';
+import { ruleWords, statusLine, whatWillHappen } from '../present/approval-words.js';
 import { requesterWords } from '../present/output/approval.js';
 import { actorName } from '../present/people.js';
 import { esc, pageHtml } from './html.js';
@@ -39,7 +39,7 @@ ${facts}
 </ul>
 <dl>
 <dt>Asked by</dt><dd>${esc(requesterWords(view))}</dd>
-<dt>Rule</dt><dd>${esc(view.reason)}</dd>
+<dt>Rule</dt><dd>${esc(ruleWords(view))}</dd>
 <dt>Approvals</dt><dd>${esc(votes)}, each confirmed with a passkey</dd>
 <dt>You vote as</dt><dd>${esc(actorName(person))}</dd>
 <dt>Approval</dt><dd><code>${esc(view.id)}</code>${view.attempt > 1 ? ` · attempt ${view.attempt}` : ''}</dd>

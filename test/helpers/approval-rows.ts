@@ -28,6 +28,7 @@ export function approvalRow(n: number, t0: string, changes: Partial<Approval> = 
     checkpoints: {},
     result: null,
     error: null,
+    policyVersion: null,
     requestId: `${id}-1`,
     attempt: 1,
     sends: 0,

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { optional } from '../../core/optional.js';
+import { PROPOSE_POLICY } from '../../core/policy/change-rule.js';
 import { diffPolicies } from '../../core/policy/diff.js';
 import { isPolicyError, parsePolicyText, readPolicyText } from '../../core/policy/index.js';
 import { recoverPolicy } from '../../core/policy/recover.js';
@@ -9,11 +11,13 @@ import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
 import { checkSubcommand } from './table.js';
+import { answerToolResult } from './tool-answer.js';
 
 export const POLICY_HELP = `Usage:
   bankops policy show [--version <n>] [--json]
   bankops policy history [--json]
   bankops policy diff <a> <b> [--json]
+  bankops policy propose <file> [--reason "…"] [--as <name>]
   bankops policy recover <file> --reason "…" [--as <name>]
 
 The policy's versions, kept in the database (docs/policy.md, "Versions"). Every decision's audit
@@ -24,11 +28,15 @@ entry names the version (and its hash) that decided.
   diff     what changed from <a> to <b>, in words: rules added, removed and changed, roles granted
            and revoked, people added, thresholds moved, step-up turned off, governance; each of
            <a> and <b> is a version number or a policy file
+  propose  under governance, the only way to change the policy: opens a policy change approval
+           (what changes, in words) for the governance approvers, never you; once they approved,
+           <file> is the next version in every process (docs/policy.md, "Governance")
   recover  for an owner of the database when the people who govern the policy are gone: puts
            <file> in force as a new version without votes, audited with the reason. Stop every
            bankops process first (docs/policy.md, "Recovery")
 
-Exit status: 0 done, 2 usage, 3 no such version or an invalid file.
+Exit status: 0 done (propose: the approval is open), 2 usage, 3 no such version, an invalid file or
+not allowed.
 `;
 
 const shortHash = (hash: string): string => hash.slice(0, 12);
@@ -72,6 +80,8 @@ export async function policyCommand(args: string[]): Promise<number> {
     (positionals.length !== 1 || values.reason === undefined || values.reason.trim() === '')
   )
     throw new UsageError('policy recover needs a file and --reason "…"', POLICY_HELP);
+  if (sub === 'propose' && positionals.length !== 1)
+    throw new UsageError('policy propose needs one file: bankops policy propose ./next.yaml', POLICY_HELP);
   const mode = outputMode(values.json);
   return withRuntime(async (runtime) => {
     const read = <T>(work: (versions: PolicyVersionReader) => Promise<T>): Promise<T> =>
@@ -104,6 +114,16 @@ export async function policyCommand(args: string[]): Promise<number> {
               )}\n`,
             );
           return EXIT.ok;
+        }
+        case 'propose': {
+          const path = positionals[0] as string;
+          const text = readPolicyText(path);
+          // An invalid file is refused as a policy file is at start-up, and opens nothing.
+          parsePolicyText(text, path);
+          const actor = await actorFor(runtime, values.as);
+          const input = { text, file: path, ...optional('reason', values.reason?.trim() || undefined) };
+          const result = await runtime.executor.execute({ tool: PROPOSE_POLICY, input, actor });
+          return answerToolResult(runtime, result, { actor, input, mode }, (output) => printJson(output));
         }
         case 'recover': {
           const path = positionals[0] as string;

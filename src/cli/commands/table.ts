@@ -63,8 +63,8 @@ export const COMMAND_TABLE = {
     options: ['--method', '--contact', '--note', '--as', '--json'],
   },
   policy: {
-    overview: [['{subcommands}', "the policy's versions, and what changed"]],
-    subcommands: ['show', 'history', 'diff', 'recover'],
+    overview: [['{subcommands}', "the policy's versions, what changed, and changes under governance"]],
+    subcommands: ['show', 'history', 'diff', 'propose', 'recover'],
     options: ['--version', '--json', '--reason', '--as'],
   },
   people: {

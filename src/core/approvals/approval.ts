@@ -75,6 +75,11 @@ export const ApprovalSchema = z.object({
   settlePolls: z.number().int(),
   /** `passkey` when each vote must be confirmed with a passkey (the rule's `stepUp`). */
   stepUp: z.literal('passkey').nullable(),
+  /**
+   * The policy version the approval opened under: its rule (quorum, role, step-up) is that
+   * version's, kept on the row. Null on approvals opened before versions, or without a store.
+   */
+  policyVersion: z.number().int().nullable(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

@@ -7,6 +7,7 @@ import { internalError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { optional } from '../optional.js';
 import type { PayeeDirectory } from '../payees.js';
+import type { PolicyChanges } from '../policy/changes.js';
 import type { PolicyStore } from '../policy/store.js';
 import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
@@ -30,7 +31,8 @@ export interface ApprovalEngineOptions {
   /** Where approvals, their votes, the feed and the audit chain live (one transaction for a change). */
   storage: Storage;
   audit: AuditLog;
-  policy: Pick<PolicyStore, 'current'>;
+  /** The policy in force, and its version in the store (`stamp`) where one is kept. */
+  policy: Pick<PolicyStore, 'current'> & Partial<Pick<PolicyStore, 'stamp'>>;
   registry: Registry;
   client: ServiceClient;
   defaults: ToolDefaults;
@@ -40,6 +42,8 @@ export interface ApprovalEngineOptions {
   webhooks?: ServiceWebhooks;
   /** The balance alerts (an approved alert tool runs with them). */
   alerts?: AlertBook;
+  /** The governed policy's changes (an approved `propose_policy` runs with them; its preview reads them). */
+  policyChanges?: PolicyChanges;
   /** How long a pending approval waits for its quorum. */
   ttlSeconds: number;
   /** How much a fresh quote may be worse than the quote approvers saw, in percent (fixed per approval). */
@@ -239,6 +243,7 @@ export class EngineContext {
       once: onceWith(checkpoints),
       progress: (message) => onProgress?.(message),
       ...optional('payees', this.deps.payees),
+      ...optional('policyChanges', this.deps.policyChanges),
     };
   }
 }

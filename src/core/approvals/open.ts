@@ -53,7 +53,9 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
   }
 
   const person = personOf(ctx.deps.policy.current(), actor);
-  const approval = newApproval({ ...request, person }, preview, ctx.settings());
+  // The version deciding this request (pinned for the whole decision): the approval keeps its rule.
+  const policyVersion = ctx.deps.policy.stamp?.()?.version ?? null;
+  const approval = newApproval({ ...request, person, policyVersion }, preview, ctx.settings());
   return ctx.transaction(async (tx): Promise<ExecuteResult> => {
     // An identical request may have opened one while we were quoting: join it instead.
     const other = await join(ctx, tx, request);

@@ -21,7 +21,7 @@ export const expiryAfter = (from: Date, ttlSeconds: number): string =>
 
 /** A new pending approval: attempt 1, the preview sealed with the tolerance in force. */
 export function newApproval(
-  request: OpenApprovalRequest & { person: string },
+  request: OpenApprovalRequest & { person: string; policyVersion: number | null },
   preview: Preview | undefined,
   settings: RowSettings,
 ): Approval {
@@ -71,5 +71,6 @@ export function newApproval(
     settleNextAt: null,
     settlePolls: 0,
     stepUp: request.decision.stepUp ?? null,
+    policyVersion: request.policyVersion,
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../errors.js';
 import { MoneySchema } from '../money-schema.js';
 import { PayeeHistorySchema } from '../payee-facts.js';
+import { PolicyDiffChangeSchema } from '../policy/diff-schema.js';
 
 /**
  * DESIGN decision 4: `pending → approved → executing → succeeded | failed`, the three ends
@@ -127,6 +128,15 @@ export const PreviewFactsSchema = z.discriminatedUnion('kind', [
     balance: BalanceSchema.optional(),
   }),
   z.object({
+    kind: z.literal('policy_change'),
+    /** The version in force when it was proposed: it lands only while that one is still in force. */
+    from: z.object({ version: z.number(), hash: z.string() }),
+    /** The hash of the proposed policy's parsed form (docs/policy.md "Versions"). */
+    hash: z.string(),
+    /** What changes, over the policy as a whole (src/core/policy/diff.ts); src/present puts it in words. */
+    changes: z.array(PolicyDiffChangeSchema),
+  }),
+  z.object({
     kind: z.literal('subscription_delete'),
     event: z.string(),
     program: z.string(),
@@ -210,6 +220,7 @@ export const ApprovalViewSchema = z.object({
   requiredApprovers: z.number().describe('People who must approve; never the requester.'),
   approverRole: z.string(),
   reason: z.string().describe('Why the policy asks for approval.'),
+  policyVersion: z.number().optional().describe('The policy version it opened under; its rule stays.'),
   preview: PreviewSchema.optional().describe('What approvers are asked to approve.'),
   bound: ApprovalBoundSchema.optional(),
   attempt: z.number().describe('1, plus one per new quote.'),

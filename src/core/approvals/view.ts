@@ -22,6 +22,7 @@ export function viewOf(
     requiredApprovers: approval.requiredApprovers,
     approverRole: approval.approverRole,
     reason: approval.policyReason,
+    ...optional('policyVersion', approval.policyVersion ?? undefined),
     ...optional('preview', approval.preview ?? undefined),
     ...optional('bound', approval.bound ?? undefined),
     attempt: approval.attempt,

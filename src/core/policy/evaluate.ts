@@ -1,5 +1,6 @@
 import { optional } from '../optional.js';
 import { rolesOf } from './actors.js';
+import { changeDecision, PROPOSE_POLICY } from './change-rule.js';
 import { ConditionError, type ConditionInput, conditionHolds, moneyOf } from './conditions.js';
 import { coolingOffEnd, firstPaymentOver, type PayeeControlFacts } from './payee-controls.js';
 import type { Policy, Rule } from './schema.js';
@@ -50,6 +51,8 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       reason: `${actor.id} is an unknown actor: no entry of the policy's actors list gives it a role`,
     };
   }
+
+  if (tool.name === PROPOSE_POLICY) return changeDecision(policy, actor);
 
   let money: Money | undefined;
   let match: ReturnType<typeof matchingRule>;

@@ -63,7 +63,7 @@ interface Versions {
 }
 
 /** The policy in the text, if this deployment can honour it (step-up needs an https public URL). */
-function usable(text: string, source: string, publicUrl: string | undefined): Policy {
+export function usable(text: string, source: string, publicUrl: string | undefined): Policy {
   const policy = parsePolicyText(text, source);
   const problems = stepUpProblems(policy, publicUrl);
   if (problems.length > 0) throw new PolicyError(source, problems);
@@ -95,6 +95,8 @@ export class PolicyStore {
   #noticed: string | undefined;
   readonly #onNotice: ((message: string) => void) | undefined;
   #follow: NodeJS.Timeout | undefined;
+  /** Stops the wake-ups of `follow`, when the database sends them. */
+  #unwake: (() => void) | undefined;
   /** Digest of the text last tried, so a file event that changed nothing does not reload again. */
   #lastDigest: string;
   #watcher: FSWatcher | undefined;
@@ -214,12 +216,22 @@ export class PolicyStore {
     await next;
   }
 
-  /** Calls `sync` every `intervalMs` (a long-running process), until `close`. */
-  follow(intervalMs: number, onError: (error: unknown) => void): void {
+  /**
+   * Calls `sync` every `intervalMs` (a long-running process), and at once whenever `wakeups` says
+   * another process recorded a version (PostgreSQL's NOTIFY), until `close`.
+   */
+  follow(
+    intervalMs: number,
+    onError: (error: unknown) => void,
+    wakeups?: { onPolicyChange(wake: () => void): () => void },
+  ): void {
     clearInterval(this.#follow);
-    this.#follow = setInterval(() => {
+    this.#unwake?.();
+    const look = () => {
       this.sync().catch(onError);
-    }, intervalMs).unref();
+    };
+    this.#follow = setInterval(look, intervalMs).unref();
+    this.#unwake = wakeups?.onPolicyChange(look);
   }
 
   /**
@@ -318,6 +330,8 @@ export class PolicyStore {
   close(): void {
     clearInterval(this.#follow);
     this.#follow = undefined;
+    this.#unwake?.();
+    this.#unwake = undefined;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#watcher?.close();

@@ -117,6 +117,15 @@ export interface CopyResult {
 export type SchemaState = 'current' | 'behind' | 'ahead';
 
 /**
+ * "Look at the policy's versions now", from whichever process recorded one (PostgreSQL's NOTIFY):
+ * a hint only, the table holds the truth and each process's own look stays the fallback.
+ */
+export interface PolicyWakeups {
+  /** Calls `wake` whenever a version may have been recorded; returns a function that stops it. */
+  onPolicyChange(wake: () => void): () => void;
+}
+
+/**
  * The one seam between bankops and its database (DESIGN decision 18): built by `openSqlite` or
  * `openPostgres` (src/core/store/<backend>/backend.ts), chosen by the composition root only
  * (src/app/database.ts). Everything above it sees these interfaces and named capabilities, never
@@ -134,6 +143,8 @@ export interface Backend {
   readonly keyChecks: KeyChecks;
   /** Wake-ups across replicas and consumer groups, where replicas on several hosts share the database. */
   readonly feedSharing?: FeedSharing;
+  /** Wake-ups when another process records a policy version, where the database sends them. */
+  readonly policyWakeups?: PolicyWakeups;
   readonly capabilities: Capabilities;
   readonly admin: BackendAdmin;
   /** A feature's own stores on this database. */

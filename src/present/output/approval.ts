@@ -1,7 +1,7 @@
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
 import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
-import { approvalLines, statusLine } from '../approval-words.js';
+import { approvalLines, ruleWords, statusLine } from '../approval-words.js';
 import { actorName } from '../people.js';
 import { type ColumnOf, tableOf } from './columns.js';
 import { blocksOf } from './derive.js';
@@ -70,7 +70,7 @@ function facts(view: ApprovalView): Field[] {
     field('state', 'State', text(view.state, 'status')),
     field('status', 'Status', text(statusLine(view))),
     field('tool', 'Tool', text(view.tool)),
-    field('reason', 'Policy', text(view.reason)),
+    field('reason', 'Policy', text(ruleWords(view))),
     field('requester', 'Requester', text(requesterWords(view))),
     field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
   ];

@@ -81,6 +81,7 @@ export async function openPostgres(url: string, log?: Logger): Promise<PostgresB
       return directories;
     },
     feedSharing,
+    policyWakeups: feedSharing,
     keyChecks: postgresKeyChecks(store),
     capabilities: { commitIsDurable: false },
     admin: postgresAdmin(store, false),

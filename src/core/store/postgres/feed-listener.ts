@@ -5,8 +5,11 @@ import { FEED_CHANNEL } from './feed.js';
 
 export interface FeedListenerOptions {
   url: string;
-  /** Called on every wake-up: a NOTIFY, a reconnection (notifications may have been missed), a poll. */
-  onWake: () => void;
+  /**
+   * Called on every wake-up: a NOTIFY (with its payload), a reconnection (notifications may have
+   * been missed) or a poll (no payload: anything may have changed).
+   */
+  onWake: (payload?: string) => void;
   /** The fallback poll (default 1 s): NOTIFY is neither durable nor replayed. */
   pollMs?: number;
   channel?: string;
@@ -53,7 +56,7 @@ export class FeedListener {
       keepAlive: true,
     });
     this.#client = client;
-    client.on('notification', () => this.#options.onWake());
+    client.on('notification', (message) => this.#options.onWake(message.payload ?? ''));
     client.on('error', (error) => this.#lost(client, error));
     client.on('end', () => this.#lost(client, undefined));
     try {

@@ -1,6 +1,7 @@
 import type { FeedSharing } from '../../approvals/follow.js';
 import type { Logger } from '../../log.js';
 import { optional } from '../../optional.js';
+import { POLICY_PAYLOAD } from './feed.js';
 import { groupTurn } from './feed-group.js';
 import { FeedListener } from './feed-listener.js';
 import type { PgStore } from './pool.js';
@@ -17,6 +18,8 @@ export class PgFeedSharing implements FeedSharing {
   readonly #url: string;
   readonly #log: Pick<Logger, 'warn'> | undefined;
   readonly #wakers = new Set<() => void>();
+  /** Told when a policy version may have been recorded (`PolicyWakeups`). */
+  readonly #policyWakers = new Set<() => void>();
   #listener: FeedListener | undefined;
 
   constructor(store: PgStore, url: string, log?: Pick<Logger, 'warn'>) {
@@ -26,12 +29,25 @@ export class PgFeedSharing implements FeedSharing {
   }
 
   onCommit(wake: () => void): () => void {
-    this.#wakers.add(wake);
+    return this.#add(this.#wakers, wake);
+  }
+
+  /** `PolicyWakeups`: a new policy version, on the same listening connection as the feed. */
+  onPolicyChange(wake: () => void): () => void {
+    return this.#add(this.#policyWakers, wake);
+  }
+
+  #add(wakers: Set<() => void>, wake: () => void): () => void {
+    wakers.add(wake);
     if (this.#listener === undefined) {
       const listener = new FeedListener({
         url: this.#url,
-        onWake: () => {
-          for (const waker of this.#wakers) waker();
+        onWake: (payload) => {
+          // A feed event wakes the feed's readers, a policy version the policy's; a poll or a
+          // reconnection (payload unknown) wakes both.
+          if (payload !== POLICY_PAYLOAD) for (const waker of this.#wakers) waker();
+          if (payload === undefined || payload === POLICY_PAYLOAD)
+            for (const waker of this.#policyWakers) waker();
         },
         // The followers poll on their own; this one only covers a listener that stays down.
         pollMs: 5_000,
@@ -42,8 +58,8 @@ export class PgFeedSharing implements FeedSharing {
       void listener.start();
     }
     return () => {
-      this.#wakers.delete(wake);
-      if (this.#wakers.size === 0) void this.close();
+      wakers.delete(wake);
+      if (this.#wakers.size === 0 && this.#policyWakers.size === 0) void this.close();
     };
   }
 

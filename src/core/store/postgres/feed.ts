@@ -18,6 +18,12 @@ export const FEED_START: FeedPosition = { xid: '0', seq: 0 };
 /** The channel whose NOTIFY wakes readers (a wake-up only: the table carries the truth). */
 export const FEED_CHANNEL = 'bankops_feed';
 
+/**
+ * The payload of a NOTIFY on `FEED_CHANNEL` that says a policy version was recorded (feed events
+ * notify with an empty one): one listening connection wakes both, each its own readers.
+ */
+export const POLICY_PAYLOAD = 'policy';
+
 export interface FeedEvent extends ApprovalEvent {
   position: FeedPosition;
 }

@@ -41,6 +41,7 @@ export const APPROVAL_COLUMNS = [
   'settle_next_at',
   'settle_polls',
   'step_up',
+  'policy_version',
 ] as const satisfies readonly (keyof ApprovalRow)[];
 
 export type ApprovalColumn = (typeof APPROVAL_COLUMNS)[number];
@@ -81,6 +82,8 @@ export interface ApprovalRow {
   settle_next_at: string | null;
   settle_polls: number;
   step_up: 'passkey' | null;
+  /** The policy version the approval opened under (NULL on rows written before versions). */
+  policy_version: number | null;
 }
 
 /** The columns `votes` reads, in order. */
@@ -136,6 +139,7 @@ export function approvalCodec(json: JsonColumns) {
         settle_next_at: a.settleNextAt,
         settle_polls: a.settlePolls,
         step_up: a.stepUp,
+        policy_version: a.policyVersion,
       };
     },
 
@@ -175,6 +179,8 @@ export function approvalCodec(json: JsonColumns) {
         settleNextAt: row.settle_next_at,
         settlePolls: row.settle_polls,
         stepUp: row.step_up,
+        // PostgreSQL's integer arrives as a number; a NULL (written before versions) stays null.
+        policyVersion: row.policy_version === null ? null : Number(row.policy_version),
       };
     },
 

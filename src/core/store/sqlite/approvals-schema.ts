@@ -136,6 +136,9 @@ const STEP_UP = [
   'ALTER TABLE approval_votes ADD COLUMN evidence_json TEXT',
 ];
 
+/** The policy version an approval opened under (docs/policy.md "Versions"); NULL before. */
+const POLICY_VERSION = ['ALTER TABLE approvals ADD COLUMN policy_version INTEGER'];
+
 export function migrateApprovals(db: Db): void {
   // A new database gets version 2 directly; one made by version 1 is converted in one transaction.
   const existed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'approvals'").get();
@@ -147,4 +150,5 @@ export function migrateApprovals(db: Db): void {
   }
   migrate(db, 'approval-feed-1', FEED);
   migrate(db, 'approvals-3-step-up', STEP_UP);
+  migrate(db, 'approvals-4-policy-version', POLICY_VERSION);
 }

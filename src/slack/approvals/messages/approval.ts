@@ -3,7 +3,13 @@ import type { ApprovalView, PreviewFacts } from '../../../core/approvals/types.j
 import type { Policy } from '../../../core/policy/schema.js';
 import type { Registry } from '../../../core/registry.js';
 import { resultFacts } from '../../../present/approval-outcome.js';
-import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../../present/approval-words.js';
+import {
+  approvalLines,
+  ruleWords,
+  sentBackLine,
+  statusLine,
+  whatWillHappen,
+} from '../../../present/approval-words.js';
 import { decisionRef } from '../../metadata.js';
 import {
   type Block,
@@ -135,7 +141,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
     ...sections(`*${escapeText(title)}* (\`${view.tool}\`)\n${what.join('\n')}`),
     ...fieldSections([
       { label: 'Asked by', value: askedBy(ctx.policy, view) },
-      { label: 'Rule', value: escapeText(view.reason) },
+      { label: 'Rule', value: escapeText(ruleWords(view)) },
       {
         label: 'Approvals',
         value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,

@@ -8,6 +8,7 @@ import {
   policyVersionOf,
   policyVersionValues,
 } from '../../../policy/versions.js';
+import { FEED_CHANNEL, POLICY_PAYLOAD } from '../feed.js';
 
 /**
  * The policy's versions in PostgreSQL. `append` inserts only while the newest is still the one the
@@ -51,6 +52,10 @@ export class PgPolicyVersionStore implements PolicyVersionStore {
        ON CONFLICT (version) DO NOTHING`,
       [...policyVersionValues(version, next), expected],
     );
-    return result.rowCount === 1 ? { version, ...next } : undefined;
+    if (result.rowCount !== 1) return undefined;
+    // Every process that decides looks at the newest version when this commits (delivered at
+    // commit only, never replayed: its 5-second look stays the fallback).
+    await this.client.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, POLICY_PAYLOAD]);
+    return { version, ...next };
   }
 }

@@ -1,4 +1,5 @@
 import { ALERTS_V3 } from './alerts.js';
+import { APPROVAL_POLICY_V11 } from './approval-policy.js';
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { AUDIT_APPEND_V4 } from './audit-append.js';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
   { version: 8, name: 'payee payouts', statements: CONTROLS_V8 },
   { version: 9, name: 'key checks', statements: KEY_CHECKS_V9 },
+  { version: 11, name: 'approval policy version', statements: APPROVAL_POLICY_V11 },
 ];
 
 /** The newest version this code knows. */
