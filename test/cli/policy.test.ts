@@ -61,7 +61,7 @@ describe('bankops policy recover', () => {
   afterAll(() => own.cleanup());
   const ADMINS = SHIPPED.replace(
     '  - match: { mcpStdio: true }\n',
-    '  - match: { cli: alice }\n    roles: [admin]\n  - match: { cli: bob }\n    roles: [admin]\n  - match: { mcpStdio: true }\n',
+    '  - match: { cli: alice }\n    roles: [admin]\n  - match: { cli: bob }\n    roles: [admin]\n  - match: { cli: dave }\n    roles: [admin]\n  - match: { mcpStdio: true }\n',
   );
   const GOVERNED = `governance: { approvers: 2, role: admin }\n${ADMINS}`;
   const file = (name: string, text: string) => {

@@ -3,8 +3,8 @@ import type { ActorEntry } from './schema.js';
 
 /**
  * `governance:` (docs/policy.md, "Governance"): once a version with it is in force, the store's
- * version decides in every process, whatever its file says, and only a change approved by
- * `approvers` distinct people holding `role` (never its proposer) replaces it.
+ * version decides in every process, whatever its file says, and only a change proposed by one
+ * person holding `role` and approved by `approvers` others holding it replaces it.
  */
 export const GovernanceSchema = z.strictObject({
   /** Distinct people who must approve a change (2 by default; 2 to 5). */
@@ -42,7 +42,11 @@ export function governingPeople(actors: readonly ActorEntry[], role: string): st
   return [...people].sort();
 }
 
-/** Governance nobody could use is refused: fewer people hold its role than a change needs. */
+/**
+ * Governance nobody could use is refused: fewer people hold its role than a change needs. A change
+ * is proposed by a holder of the role, who never votes on it, and approved by `approvers` others:
+ * `approvers + 1` people, or the first proposal could never land.
+ */
 export function checkGovernance(
   governance: Governance | undefined,
   actors: readonly ActorEntry[],
@@ -50,10 +54,11 @@ export function checkGovernance(
 ): void {
   if (governance === undefined) return;
   const people = governingPeople(actors, governance.role);
-  if (people.length < governance.approvers)
+  const needed = governance.approvers + 1;
+  if (people.length < needed)
     ctx.addIssue({
       code: 'custom',
       path: ['governance'],
-      message: `a change needs ${governance.approvers} people with role "${governance.role}" but ${people.length} hold it (${people.join(', ') || 'nobody'}): nobody could approve the next change`,
+      message: `a change needs ${needed} people with role "${governance.role}" (one proposes, ${governance.approvers} others approve) but ${people.length} hold it (${people.join(', ') || 'nobody'}): nobody could approve the next change`,
     });
 }

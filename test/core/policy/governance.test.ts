@@ -26,6 +26,8 @@ const ADMINS = `
     person: alice
   - match: { slackUser: UBOB }
     roles: [admin, viewer]
+  - match: { slackUser: UCAROL }
+    roles: [admin, viewer]
 `;
 const governed = (rule: string) =>
   `governance: { approvers: 2, role: admin }\nactors:${ADMINS}rules:\n  - { name: ${rule}, allow: [viewer] }\n`;
@@ -42,8 +44,9 @@ function load(text: string, notices: string[]): PolicyStore {
 }
 
 describe('the governance section', () => {
-  it('is refused unless as many distinct people hold the governing role as a change needs', () => {
-    // alice's two identities are one person: two admins are alice and bob, three are needed.
+  it('is refused unless a proposer and as many others as a change needs hold the governing role', () => {
+    // alice's two identities are one person: three admins are alice, bob and carol; a change of
+    // three approvers needs a fourth, who proposes.
     const text = governed('reads').replace('approvers: 2', 'approvers: 3');
     let caught: unknown;
     try {
@@ -53,7 +56,7 @@ describe('the governance section', () => {
     }
     expect(isPolicyError(caught)).toBe(true);
     expect((caught as Error).message).toContain(
-      'governance: a change needs 3 people with role "admin" but 2 hold it (alice, slack:UBOB): nobody could approve the next change',
+      'governance: a change needs 4 people with role "admin" (one proposes, 3 others approve) but 3 hold it (alice, slack:UBOB, slack:UCAROL): nobody could approve the next change',
     );
     expect(parsePolicyText(governed('reads'), 'two.yaml').governance).toEqual({
       approvers: 2,
