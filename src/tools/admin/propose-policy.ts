@@ -21,12 +21,12 @@ export const proposePolicy = defineTool({
   name: PROPOSE_POLICY,
   title: 'Propose a policy change',
   description:
-    'Proposes a new policy (the whole YAML or JSON text) under governance: it waits for the governance approvers (never the proposer), who see every change in words, then becomes the next version in every process. Refused if invalid or if governance is off. `bankops policy propose <file>` calls it.',
+    'Proposes a whole new policy (YAML or JSON) under governance; governance approvers other than you vote on its changes, shown in words. Once approved it is the next version everywhere.',
   toolset: 'admin',
   input: z.object({
-    text: z.string().min(1).max(200_000).describe('The whole proposed policy, YAML or JSON.'),
-    file: z.string().trim().min(1).max(500).optional().describe('Where it was read from, for messages.'),
-    reason: z.string().trim().min(1).max(500).optional().describe('Why, for the approvers and the audit.'),
+    text: z.string().min(1).max(200_000).describe('The policy text.'),
+    file: z.string().trim().min(1).max(500).optional().describe('Its file name.'),
+    reason: z.string().trim().min(1).max(500).optional().describe('Why, for approvers.'),
   }),
   output: z.object({
     version: z.number().describe('The version now in force.'),
