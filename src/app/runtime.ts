@@ -201,6 +201,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   const policy = PolicyStore.load(config.policyPath, {
     publicUrl: config.publicUrl,
     onNotice: (message) => log.warn(message),
+    onAdopted: (stamp) => log.info('policy version in force', { ...stamp }),
   });
   const audit = new AuditLog(storage, {
     policyStamp: () => policy.stamp(),

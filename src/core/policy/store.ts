@@ -31,6 +31,8 @@ export interface PolicyStoreOptions {
   publicUrl?: string | undefined;
   /** Told, once per content of the file, that it differs from the governed version in force. */
   onNotice?: (message: string) => void;
+  /** Told when a governed version another process recorded is put in force here (`sync`). */
+  onAdopted?: (stamp: PolicyStamp) => void;
 }
 
 const DEFAULT_DEBOUNCE_MS = 150;
@@ -94,6 +96,7 @@ export class PolicyStore {
   /** The hash of the file content last said to differ from the governed version. */
   #noticed: string | undefined;
   readonly #onNotice: ((message: string) => void) | undefined;
+  readonly #onAdopted: ((stamp: PolicyStamp) => void) | undefined;
   #follow: NodeJS.Timeout | undefined;
   /** Stops the wake-ups of `follow`, when the database sends them. */
   #unwake: (() => void) | undefined;
@@ -118,6 +121,7 @@ export class PolicyStore {
     this.#base = policy;
     this.#current = { policy, stamp: undefined };
     this.#onNotice = options.onNotice;
+    this.#onAdopted = options.onAdopted;
     this.#lastDigest = digest;
     this.#debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.#publicUrl = options.publicUrl;
@@ -211,6 +215,8 @@ export class PolicyStore {
       if (latest === undefined || latest.version === this.#current.stamp?.version) return;
       if (governedVersion(latest) === undefined) return;
       await this.#adopt(this.#policy, this.#text);
+      const stamp = this.#current.stamp;
+      if (stamp !== undefined) this.#onAdopted?.(stamp);
     });
     this.#ready = next.catch(() => undefined);
     await next;

@@ -36,7 +36,13 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   {
     name: 'approvals',
     columns: APPROVAL_COLUMNS,
-    types: { required_approvers: 'int', attempt: 'int', sends: 'int', settle_polls: 'int' },
+    types: {
+      required_approvers: 'int',
+      attempt: 'int',
+      sends: 'int',
+      settle_polls: 'int',
+      policy_version: 'int',
+    },
     json: APPROVAL_COLUMNS.filter((column) => column.endsWith('_json')),
     // An ISO time in SQLite; compared with the database's clock on PostgreSQL.
     convert: { lease_until: 'u.lease_until::timestamptz' },
