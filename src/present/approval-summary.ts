@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPROVAL_STATES, type ApprovalView } from '../core/approvals/types.js';
-import { approvalLines, settlementLine, statusLine } from './approval-words.js';
+import { approvalLines, ruleWords, settlementLine, statusLine } from './approval-words.js';
 
 /**
  * The part of an approval an assistant needs to tell its user what happens next. It is in the
@@ -47,7 +47,7 @@ export function approvalSummary(view: ApprovalView): ApprovalSummary {
   return {
     state: view.state,
     // The policy's reason says which rule and how many approvers; the facts say what, with amounts.
-    summary: [...approvalLines(view), view.reason].join('. '),
+    summary: [...approvalLines(view), ruleWords(view)].join('. '),
     requiredApprovers: view.requiredApprovers,
     approverRole: view.approverRole,
     expiresAt: view.expiresAt,
