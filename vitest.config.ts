@@ -55,6 +55,7 @@ const E2E = [
   'test/core/alerts/store.test.ts',
   'test/core/store/directories.test.ts',
   'test/core/approvals/resend-window-postgres.test.ts',
+  'test/core/policy/policy-wakeups.test.ts',
   'test/slack/stores.test.ts',
   'test/slack/postgres-outbox.test.ts',
   'test/slack/reminders-postgres.test.ts',

@@ -240,6 +240,10 @@ const EXAMPLES: Record<string, ToolExample> = {
 
   get_approval: { input: { approvalId: '<approvalId from bankops approvals list>' } },
   list_approvals: { input: { state: 'pending' } },
+  propose_policy: {
+    input: { text: '<the whole policy text of next.yaml>', reason: 'treasury reorg' },
+    note: 'Under governance only; `bankops policy propose next.yaml` reads the file for you.',
+  },
 };
 
 /** The example of a tool; a tool without one (added in a test) gets its required fields as placeholders. */

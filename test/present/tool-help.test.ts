@@ -26,7 +26,7 @@ describe('help for every tool', () => {
     }
   });
 
-  it('needs a previous call for only the few examples that take an id the sandbox cannot know', () => {
+  it('needs a previous call (or a file) for only the few examples that take a value the sandbox cannot know', () => {
     const waiting = registry.list().filter((t) => toolHelp(t).placeholders.length > 0);
     expect(waiting.map((t) => t.name).sort()).toEqual([
       'activate_card_a',
@@ -34,6 +34,7 @@ describe('help for every tool', () => {
       'get_approval',
       'get_conversion',
       'get_payout',
+      'propose_policy',
     ]);
   });
 
