@@ -63,7 +63,7 @@ export const COMMAND_TABLE = {
     options: ['--method', '--contact', '--note', '--as', '--json'],
   },
   policy: {
-    overview: [['{subcommands}', "the policy's versions, what changed, and changes under governance"]],
+    overview: [['{subcommands}', "the policy's versions and changes"]],
     subcommands: ['show', 'history', 'diff', 'propose', 'recover'],
     options: ['--version', '--json', '--reason', '--as'],
   },
