@@ -19,6 +19,7 @@ const TABLES = [
   'executions',
   'feed_cursors',
   'key_checks',
+  'money_holds',
   'passkey_links',
   'passkeys',
   'payee_payouts',
