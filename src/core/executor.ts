@@ -116,10 +116,14 @@ export class Executor {
     const view = policyView(tool);
     const [policy, now] = [this.deps.policy.current(), (this.deps.clock ?? systemClock).now()];
     const judged = { tool: view, input, actor, payee: await this.payeeFacts(view, input), now };
-    // Running totals and limits: a first look at what is committed; admission decides again.
+    // Running totals and limits are decided where the call is admitted, in its transaction (an
+    // approval or a direct run); a denial without them is looked at again with them.
     const counted = countedCall(policy, view, input, actor, now);
-    const totals = counted && (await this.deps.storage.read((stores) => countTotals(stores, counted)));
-    const decision = evaluate(policy, { ...judged, totals });
+    let decision = evaluate(policy, judged);
+    if (counted !== undefined && decision.decision === 'deny') {
+      const totals = await this.deps.storage.read((stores) => countTotals(stores, counted));
+      decision = evaluate(policy, { ...judged, totals });
+    }
     if (decision.decision === 'deny') {
       await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
       return { status: 'denied', tool: tool.name, reason: decision.reason };

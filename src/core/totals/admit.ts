@@ -14,6 +14,7 @@ import {
 } from '../policy/totals.js';
 import type { Actor, Decision, EvaluationRequest, PolicyTool } from '../policy/types.js';
 import type { Stores, Tx } from '../store/index.js';
+import type { HoldSums } from './store.js';
 
 /**
  * Running totals and daily limits, decided in the store (DESIGN decision 19): a call that takes
@@ -129,13 +130,15 @@ function lockKeys(call: CountedCall): string[] {
   return keys;
 }
 
-/** The totals of the call, itself included, as committed in `stores` (one query per subject). */
+/** The totals of the call, itself included, as committed in `stores` (one statement). */
 export async function countTotals(stores: Stores, call: CountedCall): Promise<CountedTotals> {
   const { windows, daily } = needs(call.policy);
   const { movement, now } = call;
   const rolling: Record<string, number> = {};
   const today: Partial<Record<TotalSubject, number>> = {};
   const start = call.policy.limits === undefined ? undefined : dayStart(now, call.policy.limits.zone);
+  const counts: { of: TotalSubject; mine: TotalWindow[]; daily: boolean }[] = [];
+  const queries: HoldSums[] = [];
   for (const of of new Set<TotalSubject>([...windows.map((w) => w.of), ...daily])) {
     const subject = subjectOf(movement, of);
     if (subject === undefined) continue;
@@ -143,12 +146,17 @@ export async function countTotals(stores: Stores, call: CountedCall): Promise<Co
     const since = mine.map((w) => windowStart(w, now));
     const counted = daily.includes(of) && start !== undefined;
     if (counted) since.push(start);
-    const sums = await stores.holds.sums({ of, subject, currency: movement.currency, since });
-    mine.forEach((w, i) => {
-      rolling[windowKey(w)] = (sums[i] ?? 0) + movement.amount;
-    });
-    if (counted) today[of] = (sums[mine.length] ?? 0) + movement.amount;
+    counts.push({ of, mine, daily: counted });
+    queries.push({ of, subject, currency: movement.currency, since });
   }
+  const sums = await stores.holds.sums(queries);
+  counts.forEach(({ of, mine, daily: counted }, k) => {
+    const found = sums[k] ?? [];
+    mine.forEach((w, i) => {
+      rolling[windowKey(w)] = (found[i] ?? 0) + movement.amount;
+    });
+    if (counted) today[of] = (found[mine.length] ?? 0) + movement.amount;
+  });
   return { currency: movement.currency, rolling, today };
 }
 

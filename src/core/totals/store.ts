@@ -39,7 +39,8 @@ export interface MoneyHoldStore {
    * transaction already excludes every other writer).
    */
   lock(keys: readonly string[]): Promise<void>;
-  sums(query: HoldSums): Promise<number[]>;
+  /** For each query, its sums (one statement on PostgreSQL: one round trip however many). */
+  sums(queries: readonly HoldSums[]): Promise<number[][]>;
   insert(hold: MoneyHold): Promise<void>;
   /** A direct call that failed before money could move no longer counts. */
   release(id: string, at: number): Promise<void>;

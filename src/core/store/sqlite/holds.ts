@@ -58,7 +58,11 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
     // Inside BEGIN IMMEDIATE: no other connection writes until this transaction ends.
   }
 
-  async sums(query: HoldSums): Promise<number[]> {
+  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+    return queries.map((query) => this.#sum(query));
+  }
+
+  #sum(query: HoldSums): number[] {
     const key = `${query.of}/${query.since.length}`;
     let statement = this.#sums.get(key);
     if (statement === undefined) {

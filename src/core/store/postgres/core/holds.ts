@@ -28,29 +28,31 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
     );
   }
 
-  async sums(query: HoldSums): Promise<number[]> {
-    const column = query.of === 'company' ? undefined : COLUMNS[query.of];
-    const values: unknown[] = [...query.since];
-    const each = query.since.map(
-      (_, i) => `COALESCE(SUM(CASE WHEN h.at_ms >= $${i + 1} THEN h.amount_minor END), 0)::text AS s${i}`,
-    );
-    const where: string[] = [];
-    if (column !== undefined) {
-      values.push(query.subject ?? '');
-      where.push(`h.${column} = $${values.length}`);
-    }
-    values.push(query.currency, Math.min(...query.since), [...COUNTED_STATES]);
-    const n = values.length;
-    where.push(`h.currency = $${n - 2}`, `h.at_ms >= $${n - 1}`);
-    const result = await this.client.query<Record<string, string>>(
-      `SELECT ${each.join(', ')}
-         FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
-        WHERE ${where.join(' AND ')} AND h.released_at_ms IS NULL
-          AND (h.approval_id IS NULL OR a.state = ANY ($${n}::text[]))`,
+  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+    if (queries.length === 0) return [];
+    const values: unknown[] = [[...COUNTED_STATES]];
+    const param = (value: unknown): string => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    // One scalar subquery per subject: each reads that subject's index range only.
+    const columns = queries.map((query, k) => {
+      const each = query.since.map(
+        (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${param(since)} THEN h.amount_minor END), 0)::text`,
+      );
+      const column = query.of === 'company' ? undefined : COLUMNS[query.of];
+      const subject = column === undefined ? '' : `h.${column} = ${param(query.subject ?? '')} AND `;
+      return `(SELECT ARRAY[${each.join(', ')}]
+                 FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
+                WHERE ${subject}h.currency = ${param(query.currency)} AND h.at_ms >= ${param(Math.min(...query.since))}
+                  AND h.released_at_ms IS NULL AND (h.approval_id IS NULL OR a.state = ANY ($1::text[]))) AS q${k}`;
+    });
+    const result = await this.client.query<Record<string, string[]>>(
+      `SELECT ${columns.join(',\n       ')}`,
       values,
     );
     const row = result.rows[0] ?? {};
-    return query.since.map((_, i) => Number(row[`s${i}`] ?? 0));
+    return queries.map((query, k) => query.since.map((_, i) => Number(row[`q${k}`]?.[i] ?? 0)));
   }
 
   async insert(hold: MoneyHold): Promise<void> {
