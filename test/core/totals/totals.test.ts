@@ -105,4 +105,13 @@ describe('daily limits', () => {
       error: expect.stringMatching(/daily limit per requester/),
     });
   });
+
+  it('stops counting a direct payout that failed for certain', async () => {
+    const c = await start(LIMITED.replace('perRequester: { USD: 25000 }', 'perRequester: { USD: 270000 }'));
+    // More than the 250,000 USD balance: the service refuses it, so no money moved.
+    const refused = await c.call('create_payout', payout(260_000, 'too much'));
+    expect(refused).toMatchObject({ status: 'failed' });
+    // Counted, 260,000 + 20,000 would pass the 270,000 limit.
+    expect(await c.call('create_payout', payout(20_000, 'fits'))).toMatchObject({ status: 'ok' });
+  });
 });
