@@ -46,6 +46,7 @@ const E2E = [
   'test/slack/approvals-outage.test.ts',
   'test/core/approvals/crash.test.ts',
   'test/core/approvals/concurrency.test.ts',
+  'test/core/totals/limits-processes.test.ts',
   'test/core/approvals/feed.test.ts',
   'test/core/audit/concurrency.test.ts',
   'test/core/audit/group-commit.test.ts',

@@ -12,3 +12,4 @@ await import('./passkeys.bench.js');
 await import('./metrics.bench.js');
 await import('./scheduler.bench.js');
 await import('./oauth.bench.js');
+await import('./limits.bench.js');

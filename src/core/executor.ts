@@ -35,9 +35,11 @@ import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
-import { runAllowed } from './run-allowed.js';
+import { type AllowedCall, runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
 import type { AnyTool } from './tool.js';
+import { countedCall, countTotals } from './totals/admit.js';
+import { type Admission, admission, runCounted } from './totals/direct.js';
 
 export type { WriteToConfirm } from './confirmation.js';
 
@@ -112,13 +114,16 @@ export class Executor {
     }
     const input = checked.input;
     const view = policyView(tool);
-    const decision = evaluate(this.deps.policy.current(), {
-      tool: view,
-      input,
-      actor,
-      payee: await this.payeeFacts(view, input),
-      now: (this.deps.clock ?? systemClock).now(),
-    });
+    const [policy, now] = [this.deps.policy.current(), (this.deps.clock ?? systemClock).now()];
+    const judged = { tool: view, input, actor, payee: await this.payeeFacts(view, input), now };
+    // Running totals and limits are decided where the call is admitted, in its transaction (an
+    // approval or a direct run); a denial without them is looked at again with them.
+    const counted = countedCall(policy, view, input, actor, now);
+    let decision = evaluate(policy, judged);
+    if (counted !== undefined && decision.decision === 'deny') {
+      const totals = await this.deps.storage.read((stores) => countTotals(stores, counted));
+      decision = evaluate(policy, { ...judged, totals });
+    }
     if (decision.decision === 'deny') {
       await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
       return { status: 'denied', tool: tool.name, reason: decision.reason };
@@ -127,9 +132,7 @@ export class Executor {
     // A digest of who asks for what: kept with idempotency keys and approvals, so made only for them
     // (a plain read does without; its join key below is the input itself, in memory only).
     const plainRead = tool.hints.readOnly && req.idempotencyKey === undefined;
-    const fingerprint = plainRead
-      ? undefined
-      : requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []);
+    const fingerprint = plainRead ? undefined : this.fingerprintOf({ tool, actor, input });
     let replay = false;
     if (req.idempotencyKey !== undefined && fingerprint !== undefined) {
       const use = await keyUse(
@@ -184,8 +187,8 @@ export class Executor {
         input,
         req,
         decision,
-        fingerprint ??
-          requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []),
+        fingerprint ?? this.fingerprintOf({ tool, actor, input }),
+        counted && admission(counted, judged),
       );
 
     if (req.confirm !== undefined && !tool.hints.readOnly && !replay) {
@@ -210,7 +213,14 @@ export class Executor {
       noteReplay(this.deps.audit, { tool, input, actor }, joinedReplay(result));
       return result;
     }
-    const running = runAllowed(this.deps, { tool, input, actor, fingerprint, req });
+    const call = { tool, input, actor, fingerprint, req };
+    // A repeat of a key already used is not a new movement: it is not counted again.
+    const running =
+      counted === undefined || replay
+        ? runAllowed(this.deps, call)
+        : runCounted(this.deps, call, { counted, judged }, (approval, admitted) =>
+            this.openApproval(tool, input, req, approval, this.fingerprintOf(call), admitted),
+          );
     this.inflight.set(flight, running);
     // Awaited here rather than chained with `.finally()`: fewer promises on every call.
     try {
@@ -228,6 +238,10 @@ export class Executor {
     return payeeControlFacts(directory, id);
   }
 
+  private fingerprintOf({ tool, actor, input }: Pick<AllowedCall, 'tool' | 'actor' | 'input'>): string {
+    return requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []);
+  }
+
   private redacted(tool: AnyTool, input: Record<string, unknown>): unknown {
     return redact(input, tool.secretFields ?? []);
   }
@@ -238,6 +252,7 @@ export class Executor {
     req: ExecuteRequest,
     decision: Extract<Decision, { decision: 'approval' }>,
     fingerprint: string,
+    admitted?: Admission,
   ): Promise<ExecuteResult> {
     const refusal =
       req.actor.frontEnd === 'system'
@@ -261,7 +276,13 @@ export class Executor {
       ...optional('idempotencyKey', req.idempotencyKey),
       ...optional('origin', req.origin),
       ...optional('onProgress', req.onProgress),
+      ...optional('admission', admitted),
     });
+    if (result.status === 'denied') {
+      // Refused under the totals counted when it would have opened: a limit, audited as a denial.
+      await this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', result.reason, tool);
+      return result;
+    }
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;
   }

@@ -117,6 +117,8 @@ export interface Tool<I extends ObjectSchema = ObjectSchema, O extends ObjectSch
   money?(input: z.infer<I>): Money | undefined;
   /** The beneficiary the call pays (a payout's): the payee controls and facts are about it. */
   payee?(input: z.infer<I>): string | undefined;
+  /** The account the call takes money from (a payout's): running totals and daily limits count it. */
+  sourceAccount?(input: z.infer<I>): string | undefined;
   /**
    * Before an approval is opened: what approvers must see (a quote for money movement, facts in
    * words). Throws a `CodedError` (`insufficient_balance`) when the call cannot succeed, so nobody is

@@ -35,14 +35,27 @@ export interface PolicyView {
 const list = (values: readonly string[]): string =>
   values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
 
+/** `50000 USD or 45000 in any other currency`. */
+function amounts(atLeast: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(atLeast);
+  const named = entries.filter(([currency]) => currency !== 'default').map(([c, n]) => `${n} ${c}`);
+  const other = entries.find(([currency]) => currency === 'default');
+  return list([...named, ...(other === undefined ? [] : [`${other[1]} in any other currency`])]);
+}
+
+const SUBJECT_WORDS = {
+  requester: 'the requester',
+  beneficiary: 'the beneficiary',
+  sourceAccount: 'the source account',
+  company: 'the company',
+} as const;
+
 function describe(condition: Condition): string {
   switch (condition.kind) {
-    case 'amount': {
-      const entries = Object.entries(condition.atLeast);
-      const named = entries.filter(([currency]) => currency !== 'default').map(([c, n]) => `${n} ${c}`);
-      const other = entries.find(([currency]) => currency === 'default');
-      return `amount at least ${list([...named, ...(other === undefined ? [] : [`${other[1]} in any other currency`])])}`;
-    }
+    case 'amount':
+      return `amount at least ${amounts(condition.atLeast)}`;
+    case 'total':
+      return `total of ${SUBJECT_WORDS[condition.of]} within ${condition.within} (this call included) at least ${amounts(condition.atLeast)}`;
     case 'input':
       return `${condition.path} is ${list(condition.in)}`;
     case 'payee':

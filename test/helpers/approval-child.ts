@@ -1,7 +1,8 @@
 // A second bankops process over the same database file and sandbox, for the approval tests that
 // need real processes: racing approvers, and a process killed while it executes an approval.
 // Usage: [APPROVAL_CHILD_OWNER=host:pid] node --import tsx approval-child.ts <db-file> <sandbox-url> [policy-file]
-// Commands on stdin, one JSON object a line: {"cmd":"approve","id":"apr_…","as":"name"} | {"cmd":"recover"}.
+// Commands on stdin, one JSON object a line: {"cmd":"approve","id":"apr_…","as":"name"} | {"cmd":"recover"}
+// | {"cmd":"call","tool":"create_payout","input":{…},"as":"name"}.
 // Answers on stdout, one JSON object a line, starting with {"ready":true,"pid":…}.
 import { createInterface } from 'node:readline';
 import { createRuntime } from '../../src/app/runtime.js';
@@ -37,13 +38,27 @@ const say = (value: unknown): void => {
 const running = new Set<Promise<void>>();
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
-  const command = JSON.parse(line) as { cmd: string; id?: string; as?: string };
+  const command = JSON.parse(line) as {
+    cmd: string;
+    id?: string;
+    as?: string;
+    tool?: string;
+    input?: unknown;
+  };
   const work =
-    command.cmd === 'approve'
+    command.cmd === 'call'
       ? executor
-          .approve(command.id ?? '', cliActor(command.as ?? 'nobody'))
-          .then((result) => ({ approve: result }))
-      : executor.recover().then((recovered) => ({ recovered }));
+          .execute({
+            tool: command.tool ?? '',
+            input: command.input,
+            actor: cliActor(command.as ?? 'nobody'),
+          })
+          .then((result) => ({ call: result }))
+      : command.cmd === 'approve'
+        ? executor
+            .approve(command.id ?? '', cliActor(command.as ?? 'nobody'))
+            .then((result) => ({ approve: result }))
+        : executor.recover().then((recovered) => ({ recovered }));
   const done = work
     .then(say, (error: unknown) => say({ error: error instanceof Error ? error.message : String(error) }))
     .finally(() => running.delete(done));

@@ -56,7 +56,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface Child {
   process: ChildProcess;
   pid: number;
-  send(command: { cmd: 'approve'; id: string; as: string } | { cmd: 'recover' }): void;
+  send(
+    command:
+      | { cmd: 'approve'; id: string; as: string }
+      | { cmd: 'recover' }
+      | { cmd: 'call'; tool: string; input: unknown; as: string },
+  ): void;
   /** The next answer line (after the ones already taken). */
   next(): Promise<Record<string, unknown>>;
   output(): string;

@@ -60,15 +60,26 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
     // An identical request may have opened one while we were quoting: join it instead.
     const other = await join(ctx, tx, request);
     if (other !== undefined) return other;
-    await tx.approvals.insert(approval);
-    await requested(tx, { approvalId: approval.id, requestId: approval.requestId, outcome: 'pending' });
-    await ctx.record(tx, approval.id, 'opened', { actor, person });
+    let opened = approval;
+    if (request.admission !== undefined) {
+      // On the totals committed now, under their locks: a call another replica admitted meanwhile
+      // counts. A deny (a limit) refuses; another rule's approval replaces the first look's; an
+      // allow keeps the approval the first look asked for (the stricter of the two).
+      const again = await request.admission.decide(tx);
+      if (again.decision === 'deny') return { status: 'denied', tool: tool.name, reason: again.reason };
+      if (again.decision === 'approval' && again.reason !== request.decision.reason)
+        opened = newApproval({ ...request, decision: again, person }, preview, ctx.settings());
+    }
+    await tx.approvals.insert(opened);
+    await request.admission?.hold(tx, opened.id);
+    await requested(tx, { approvalId: opened.id, requestId: opened.requestId, outcome: 'pending' });
+    await ctx.record(tx, opened.id, 'opened', { actor, person });
     return {
       status: 'pending_approval',
       tool: tool.name,
-      approvalId: approval.id,
+      approvalId: opened.id,
       // As stored: what every later read shows.
-      approval: (await ctx.viewById(tx, approval.id))!,
+      approval: (await ctx.viewById(tx, opened.id))!,
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { Actor, Decision } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import type { AnyTool } from '../tool.js';
+import type { Admission } from '../totals/direct.js';
 import type { ApprovalEvent, ApprovalState, ApprovalView, Origin } from './view-schema.js';
 
 export * from './view-schema.js';
@@ -76,6 +77,8 @@ export interface OpenApprovalRequest {
   idempotencyKey?: string;
   origin?: RequestOrigin;
   onProgress?: (message: string) => void;
+  /** Running totals and limits: decided again, and counted, in the transaction that opens it. */
+  admission?: Admission;
 }
 
 /** How a person settles an approval whose outcome stayed unknown (`unresolved`). */

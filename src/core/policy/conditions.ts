@@ -1,6 +1,7 @@
 import { CodedError, ErrorCode, messageOf } from '../errors.js';
 import { type PayeeControlFacts, payeeConditionHolds } from './payee-controls.js';
 import type { Condition } from './schema.js';
+import { type CountedTotals, totalConditionHolds } from './totals.js';
 import type { Money, PolicyTool } from './types.js';
 
 /** A condition that cannot be decided (a tool's `money` threw or returned nonsense); the call is denied. */
@@ -46,6 +47,8 @@ export interface ConditionInput {
   /** The payee of a payout, as the store knew it when the call came. */
   payee?: PayeeControlFacts | undefined;
   now?: Date | undefined;
+  /** The running totals the store counted for this call, itself included (./totals.ts). */
+  totals?: CountedTotals | undefined;
 }
 
 /** Whether a rule's `when` holds for this call. */
@@ -65,6 +68,8 @@ export function conditionHolds(condition: Condition, call: ConditionInput): bool
     }
     case 'payee':
       return payeeConditionHolds(condition, call.payee, call.now ?? new Date());
+    case 'total':
+      return totalConditionHolds(condition, call.totals);
     case 'input': {
       const value = valueAt(call.input, condition.path);
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;

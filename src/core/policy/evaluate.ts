@@ -1,7 +1,9 @@
+import { formatAmount, toMinor } from '../money.js';
 import { optional } from '../optional.js';
 import { rolesOf } from './actors.js';
 import { changeDecision, PROPOSE_POLICY } from './change-rule.js';
 import { ConditionError, type ConditionInput, conditionHolds, moneyOf } from './conditions.js';
+import { limitExceeded } from './limits.js';
 import { coolingOffEnd, firstPaymentOver, type PayeeControlFacts } from './payee-controls.js';
 import type { Policy, Rule } from './schema.js';
 import type { Decision, EvaluationRequest, Money, PolicyTool, RuleRef } from './types.js';
@@ -31,7 +33,7 @@ export function matchingRule(
   tool: PolicyTool,
   input: unknown,
   money: Money | undefined,
-  facts: Pick<ConditionInput, 'payee' | 'now'> = {},
+  facts: Pick<ConditionInput, 'payee' | 'now' | 'totals'> = {},
 ): { rule: Rule; ref: RuleRef } | undefined {
   for (const [index, rule] of policy.rules.entries()) {
     if (!selects(rule, tool)) continue;
@@ -59,7 +61,11 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
   try {
     // Computed once up front so every rule sees the same amount; a tool that cannot tell is denied.
     money = moneyOf(tool, input);
-    match = matchingRule(policy, tool, input, money, { payee: request.payee, now: request.now });
+    match = matchingRule(policy, tool, input, money, {
+      payee: request.payee,
+      now: request.now,
+      totals: request.totals,
+    });
   } catch (error) {
     if (!(error instanceof ConditionError)) throw error;
     return { decision: 'deny', reason: `${error.message}; denied because the policy cannot be applied` };
@@ -80,6 +86,10 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       rule: ref,
       reason: `${tool.name} ${needed} (rule ${ref.label}); ${actor.id} has ${roles.join(', ')}`,
     };
+  }
+  const over = money === undefined ? undefined : limitExceeded(policy.limits, request.totals, toMinor(money));
+  if (over !== undefined && money !== undefined) {
+    return { decision: 'deny', rule: ref, reason: `${tool.name} of ${formatAmount(money)} refused: ${over}` };
   }
   if (request.payee !== undefined) {
     const controlled = payeeControls(policy, request.payee, request.now ?? new Date(), {

@@ -21,7 +21,8 @@ export function durationMs(text: string): number {
   return Number(text.slice(0, -1)) * UNIT_MS[unit];
 }
 
-const CurrencyAmounts = z.record(
+/** Amounts per currency: `{ USD: 50000, default: 45000 }`. */
+export const CurrencyAmounts = z.record(
   z.string().regex(/^([A-Z]{3}|default)$/, 'a 3-letter upper-case currency code or "default"'),
   z.number().finite().nonnegative(),
 );

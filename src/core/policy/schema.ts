@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { checkGovernance, GovernanceSchema } from './governance.js';
+import { LimitsSectionSchema } from './limits.js';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
 import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
+import { type TotalCondition, TotalConditionSchema } from './totals.js';
 import { TOOLSETS } from './types.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
@@ -122,6 +124,7 @@ export type Condition =
   | ({ kind: 'amount' } & AmountCondition)
   | ({ kind: 'input' } & InputCondition)
   | ({ kind: 'payee' } & PayeeCondition)
+  | ({ kind: 'total' } & TotalCondition)
   | { kind: 'all'; of: Condition[] }
   | { kind: 'any'; of: Condition[] };
 
@@ -130,6 +133,7 @@ export interface ConditionText {
   amount?: z.input<typeof AmountConditionSchema> | undefined;
   input?: z.input<typeof InputConditionSchema> | undefined;
   payee?: PayeeConditionText | undefined;
+  total?: z.input<typeof TotalConditionSchema> | undefined;
   all?: ConditionText[] | undefined;
   any?: ConditionText[] | undefined;
 }
@@ -139,12 +143,14 @@ function tagged(raw: {
   amount?: AmountCondition | undefined;
   input?: InputCondition | undefined;
   payee?: PayeeCondition | undefined;
+  total?: TotalCondition | undefined;
   all?: Condition[] | undefined;
   any?: Condition[] | undefined;
 }): Condition {
   if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
   if (raw.input !== undefined) return { kind: 'input', ...raw.input };
   if (raw.payee !== undefined) return { kind: 'payee', ...raw.payee };
+  if (raw.total !== undefined) return { kind: 'total', ...raw.total };
   if (raw.all !== undefined) return { kind: 'all', of: raw.all };
   return { kind: 'any', of: raw.any ?? [] };
 }
@@ -154,6 +160,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
     payee: PayeeConditionSchema.optional(),
+    total: TotalConditionSchema.optional(),
     get all() {
       return z.array(ConditionSchema).min(1).optional();
     },
@@ -161,7 +168,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'payee', 'all', 'any']))
+  .superRefine(exactlyOne(['amount', 'input', 'payee', 'total', 'all', 'any']))
   .transform(tagged);
 
 const ApprovalSchema = z.strictObject({
@@ -209,6 +216,8 @@ const PolicyShape = z.strictObject({
   rules: z.array(RuleSchema),
   /** Cooling-off after a payee directory change, and a cap on first payments (./payee-controls.ts). */
   payees: PayeesSectionSchema.optional(),
+  /** Daily caps per requester, beneficiary and source account (./limits.ts). */
+  limits: LimitsSectionSchema.optional(),
   /** Changes under four eyes (./governance.ts); absent: the file decides, as it always did. */
   governance: GovernanceSchema.optional(),
 });

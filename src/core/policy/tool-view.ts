@@ -13,12 +13,17 @@ export function policyView(tool: AnyTool): PolicyTool {
   if (view === undefined) {
     const money = tool.money?.bind(tool);
     const payee = tool.payee?.bind(tool);
+    const sourceAccount = tool.sourceAccount?.bind(tool);
     view = {
       name: tool.name,
       toolset: tool.toolset,
       hints: tool.hints,
       ...optional('money', money && ((input: unknown) => money(input as Record<string, unknown>))),
       ...optional('payee', payee && ((input: unknown) => payee(input as Record<string, unknown>))),
+      ...optional(
+        'sourceAccount',
+        sourceAccount && ((input: unknown) => sourceAccount(input as Record<string, unknown>)),
+      ),
     };
     views.set(tool, view);
   }

@@ -1,5 +1,6 @@
 import type { Toolset } from '../toolset.js';
 import type { PayeeControlFacts } from './payee-controls.js';
+import type { CountedTotals } from './totals.js';
 
 export { TOOLSETS, type Toolset } from '../toolset.js';
 
@@ -20,6 +21,8 @@ export type PolicyTool = {
   money?: (input: unknown) => Money | undefined;
   /** The beneficiary a call pays (a payout's), for the payee controls. */
   payee?: (input: unknown) => string | undefined;
+  /** The account a call takes money from (a payout's), for running totals and daily limits. */
+  sourceAccount?: (input: unknown) => string | undefined;
 };
 
 /** What a verified token (or a CLI sign-in) says of its person; never the token itself. */
@@ -96,4 +99,6 @@ export interface EvaluationRequest {
   payee?: PayeeControlFacts | undefined;
   /** The time of the call, for cooling-off and `changedWithin`; now by default. */
   now?: Date | undefined;
+  /** The running totals the store counted for this call, itself included (`total:` and `limits`). */
+  totals?: CountedTotals | undefined;
 }

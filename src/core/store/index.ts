@@ -9,6 +9,7 @@ import type { CredentialStore } from '../passkeys/credentials.js';
 import type { LinkStore } from '../passkeys/links.js';
 import type { PolicyVersionStore } from '../policy/versions.js';
 import type { ClaimStore } from '../schedule/claims.js';
+import type { MoneyHoldStore } from '../totals/store.js';
 
 /**
  * The durable stores of the core, as one transaction sees them. Every method runs inside the
@@ -29,6 +30,8 @@ export interface Stores {
   alerts: AlertStore;
   /** The policy's versions: the newest is the one in force. */
   policies: PolicyVersionStore;
+  /** Money moved or waiting to move, for running totals and daily limits. */
+  holds: MoneyHoldStore;
 }
 
 /** A write transaction's stores. */

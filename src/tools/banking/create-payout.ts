@@ -64,6 +64,7 @@ export const createPayout = createTool(
     input,
     money: (i) => ({ amount: i.amount, currency: amountCurrency(i) ?? '' }),
     payee: (i) => i.beneficiaryId,
+    sourceAccount: (i) => i.sourceAccountId,
   },
   payoutMovement,
   {

@@ -206,6 +206,7 @@ export function createTool<
   meta: Omit<ToolMeta<I, ObjectSchema>, 'output'> & {
     money(input: z.infer<I>): Money;
     payee?(input: z.infer<I>): string | undefined;
+    sourceAccount?(input: z.infer<I>): string | undefined;
   },
   movement: QuotedMovement<QI, z.infer<QS>, z.infer<I> & QI & { companyCode?: string | undefined }, C>,
   created: { key: K; text: string; status: string; quote: QS },

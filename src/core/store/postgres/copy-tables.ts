@@ -143,6 +143,21 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     types: { amount: 'float8' },
   },
   {
+    name: 'money_holds',
+    columns: [
+      'id',
+      'at_ms',
+      'requester',
+      'beneficiary',
+      'source_account',
+      'currency',
+      'amount_minor',
+      'approval_id',
+      'released_at_ms',
+    ],
+    types: { at_ms: 'bigint', amount_minor: 'bigint', released_at_ms: 'bigint' },
+  },
+  {
     name: 'cards',
     columns: ['card_id', 'cardholder_id', 'wallet_id', 'last_four', 'seen_at'],
     types: { seen_at: 'bigint' },

@@ -12,6 +12,7 @@ import { appendAuditBatch } from './core/audit-append.js';
 import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
+import { PgMoneyHoldStore } from './core/holds.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
 import { PgPolicyVersionStore } from './core/policies.js';
 import { databaseUnreachable, isUnreachable } from './errors.js';
@@ -38,6 +39,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     claims: new PgClaimStore(client),
     alerts: new PgAlertStore(client),
     policies: new PgPolicyVersionStore(client),
+    holds: new PgMoneyHoldStore(client),
   };
 }
 

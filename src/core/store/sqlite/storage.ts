@@ -14,6 +14,7 @@ import type { Db } from './database.js';
 import { migrateExecutions, SqliteExecutionStore } from './executions.js';
 import { SqliteFeedStore } from './feed.js';
 import { underFileLock } from './file-lock.js';
+import { migrateHolds, SqliteMoneyHoldStore } from './holds.js';
 import { SqliteCredentialStore, SqliteLinkStore } from './passkeys.js';
 import { migratePasskeys } from './passkeys-schema.js';
 import { migratePolicies, SqlitePolicyVersionStore } from './policies.js';
@@ -47,6 +48,7 @@ export class SqliteStorage implements Storage {
     migrateClaims(db);
     migrateAlerts(db);
     migratePolicies(db);
+    migrateHolds(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -59,6 +61,7 @@ export class SqliteStorage implements Storage {
       claims: new SqliteClaimStore(db),
       alerts: new SqliteAlertStore(db),
       policies: new SqlitePolicyVersionStore(db),
+      holds: new SqliteMoneyHoldStore(db),
     };
   }
 

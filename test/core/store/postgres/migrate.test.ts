@@ -19,6 +19,7 @@ const TABLES = [
   'executions',
   'feed_cursors',
   'key_checks',
+  'money_holds',
   'passkey_links',
   'passkeys',
   'payee_payouts',
@@ -114,7 +115,7 @@ describe.skipIf(!available)('PostgreSQL migrations', () => {
     await store.pool.query(
       "INSERT INTO payees (id, record_json, updated_at) VALUES ('p1', '{\"name\":\"x\"}', 'now')",
     );
-    expect((await migrate(store)).applied).toEqual([6, 7, 8, 9, 11]);
+    expect((await migrate(store)).applied).toEqual([6, 7, 8, 9, 10, 11]);
     const types = await store.pool.query<{ c: string; t: string }>(
       `SELECT table_name || '.' || column_name AS c, data_type AS t FROM information_schema.columns
        WHERE table_schema = 'public' AND (column_name LIKE '%\\_json' OR column_name = 'transports') ORDER BY 1`,

@@ -6,6 +6,7 @@ import { AUDIT_APPEND_V4 } from './audit-append.js';
 import { CONTROLS_V8 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
+import { HOLDS_V10 } from './holds.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
 import { KEY_CHECKS_V9 } from './key-checks.js';
 import { SCHEDULE_BY_AGE_V5, SCHEDULE_V2 } from './schedule.js';
@@ -29,6 +30,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
   { version: 8, name: 'payee payouts', statements: CONTROLS_V8 },
   { version: 9, name: 'key checks', statements: KEY_CHECKS_V9 },
+  { version: 10, name: 'money holds', statements: HOLDS_V10 },
   { version: 11, name: 'approval policy version', statements: APPROVAL_POLICY_V11 },
 ];
 

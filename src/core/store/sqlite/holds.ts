@@ -1,0 +1,103 @@
+import type Database from 'better-sqlite3';
+import { COUNTED_STATES, type HoldSums, type MoneyHold, type MoneyHoldStore } from '../../totals/store.js';
+import { type Db, migrate } from './database.js';
+
+const COLUMNS = {
+  requester: 'requester',
+  beneficiary: 'beneficiary',
+  sourceAccount: 'source_account',
+} as const;
+
+// Covering indexes of the rows still counted: a window's sum reads only its own subject's rows.
+const SCHEMA = [
+  `CREATE TABLE money_holds (
+     id TEXT PRIMARY KEY,
+     at_ms INTEGER NOT NULL,
+     requester TEXT NOT NULL,
+     beneficiary TEXT,
+     source_account TEXT,
+     currency TEXT NOT NULL,
+     amount_minor INTEGER NOT NULL,
+     approval_id TEXT,
+     released_at_ms INTEGER
+   ) STRICT`,
+  ...Object.values(COLUMNS).map(
+    (column) =>
+      `CREATE INDEX money_holds_${column} ON money_holds (${column}, currency, at_ms, amount_minor, approval_id)
+         WHERE released_at_ms IS NULL`,
+  ),
+  `CREATE INDEX money_holds_company ON money_holds (currency, at_ms, amount_minor, approval_id)
+     WHERE released_at_ms IS NULL`,
+];
+
+export function migrateHolds(db: Db): void {
+  migrate(db, 'holds/001-money-holds', SCHEMA);
+}
+
+const STATES = `(${COUNTED_STATES.map((state) => `'${state}'`).join(', ')})`;
+
+/** The running totals' rows in SQLite; the write transaction (BEGIN IMMEDIATE) serialises admissions. */
+export class SqliteMoneyHoldStore implements MoneyHoldStore {
+  readonly #db: Db;
+  readonly #insert;
+  readonly #release;
+  readonly #sums = new Map<string, Database.Statement>();
+
+  constructor(db: Db) {
+    this.#db = db;
+    this.#insert = db.prepare(
+      `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#release = db.prepare(
+      'UPDATE money_holds SET released_at_ms = ? WHERE id = ? AND released_at_ms IS NULL',
+    );
+  }
+
+  async lock(): Promise<void> {
+    // Inside BEGIN IMMEDIATE: no other connection writes until this transaction ends.
+  }
+
+  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+    return queries.map((query) => this.#sum(query));
+  }
+
+  #sum(query: HoldSums): number[] {
+    const key = `${query.of}/${query.since.length}`;
+    let statement = this.#sums.get(key);
+    if (statement === undefined) {
+      const column = query.of === 'company' ? undefined : COLUMNS[query.of];
+      const each = query.since.map(
+        (_, i) => `COALESCE(SUM(CASE WHEN h.at_ms >= ? THEN h.amount_minor END), 0) AS s${i}`,
+      );
+      statement = this.#db.prepare(
+        `SELECT ${each.join(', ')}
+           FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
+          WHERE ${column === undefined ? '' : `h.${column} = ? AND `}h.currency = ? AND h.at_ms >= ?
+            AND h.released_at_ms IS NULL AND (h.approval_id IS NULL OR a.state IN ${STATES})`,
+      );
+      this.#sums.set(key, statement);
+    }
+    const from = Math.min(...query.since);
+    const subject = query.of === 'company' ? [] : [query.subject ?? ''];
+    const row = statement.get(...query.since, ...subject, query.currency, from) as Record<string, number>;
+    return query.since.map((_, i) => Number(row[`s${i}`] ?? 0));
+  }
+
+  async insert(hold: MoneyHold): Promise<void> {
+    this.#insert.run(
+      hold.id,
+      hold.at,
+      hold.requester,
+      hold.beneficiary ?? null,
+      hold.sourceAccount ?? null,
+      hold.currency,
+      hold.amount,
+      hold.approvalId ?? null,
+    );
+  }
+
+  async release(id: string, at: number): Promise<void> {
+    this.#release.run(at, id);
+  }
+}

@@ -1,0 +1,93 @@
+import { outcomeUnknown } from '../errors.js';
+import type { Decision, EvaluationRequest } from '../policy/types.js';
+import { redact } from '../redact.js';
+import { appendRefusal } from '../refusal-audit.js';
+import type { ExecuteResult } from '../results.js';
+import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
+import type { Storage, Tx } from '../store/index.js';
+import { type CountedCall, decideCounted, holdFor } from './admit.js';
+
+/** What the approval engine is handed to decide again, and count, in the transaction that opens it. */
+export interface Admission {
+  decide(tx: Tx): Promise<Decision>;
+  hold(tx: Tx, approvalId: string): Promise<void>;
+}
+
+export function admission(call: CountedCall, request: Omit<EvaluationRequest, 'totals'>): Admission {
+  return {
+    decide: (tx) => decideCounted(tx, call, request),
+    hold: async (tx, approvalId) => {
+      await holdFor(tx, call, approvalId);
+    },
+  };
+}
+
+/**
+ * A call the first look allowed: decided again under the locks, and counted if still allowed,
+ * in one transaction. The hold is released afterwards if no money can have moved (`settleDirect`).
+ */
+export function admitDirect(
+  storage: Storage,
+  call: CountedCall,
+  request: Omit<EvaluationRequest, 'totals'>,
+): Promise<{ decision: Decision; hold?: string }> {
+  return storage.transaction(async (tx) => {
+    const decision = await decideCounted(tx, call, request);
+    if (decision.decision !== 'allow') return { decision };
+    return { decision, hold: await holdFor(tx, call) };
+  });
+}
+
+/** Whether a direct call's result says money cannot have moved: refused, or failed for certain. */
+function nothingMoved(result: ExecuteResult): boolean {
+  switch (result.status) {
+    case 'ok':
+    case 'pending_approval':
+      return false;
+    case 'failed':
+      return !outcomeUnknown(result.error);
+    case 'denied':
+    case 'declined':
+    case 'invalid':
+      return true;
+  }
+}
+
+/** Releases a direct call's hold when it moved nothing (an unknown outcome keeps it counted). */
+export async function settleDirect(
+  storage: Storage,
+  hold: string,
+  result: ExecuteResult,
+  at: Date,
+): Promise<void> {
+  if (!nothingMoved(result)) return;
+  await storage.transaction((tx) => tx.holds.release(hold, at.getTime()));
+}
+
+/**
+ * An allowed call that moves money: decided again under its totals' locks and counted, then run;
+ * its hold released if it moved nothing. A limit reached meanwhile refuses it (audited as a
+ * denial); a rule reached meanwhile that wants approvers opens an approval instead (`open`).
+ */
+export async function runCounted(
+  deps: AllowedDeps,
+  call: AllowedCall,
+  counting: { counted: CountedCall; judged: Omit<EvaluationRequest, 'totals'> },
+  open: (
+    decision: Extract<Decision, { decision: 'approval' }>,
+    admitted: Admission,
+  ) => Promise<ExecuteResult>,
+): Promise<ExecuteResult> {
+  const { tool, input, actor } = call;
+  const { counted, judged } = counting;
+  const { decision, hold } = await admitDirect(deps.storage, counted, judged);
+  if (decision.decision === 'deny') {
+    const shown = redact(input, tool.secretFields ?? []);
+    await appendRefusal(deps.audit, tool.name, actor, shown, 'deny', decision.reason, tool);
+    return { status: 'denied', tool: tool.name, reason: decision.reason };
+  }
+  if (decision.decision === 'approval') return open(decision, admission(counted, judged));
+  const result = await runAllowed(deps, call);
+  if (hold !== undefined) await settleDirect(deps.storage, hold, result, counted.now);
+  return result;
+}

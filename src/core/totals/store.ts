@@ -1,0 +1,47 @@
+import type { TotalSubject } from '../policy/totals.js';
+
+/**
+ * Money moved or waiting to move, one row per admitted call (docs/policy.md "Totals and limits"):
+ * written in the transaction that opens its approval or admits a direct call. A row tied to an
+ * approval counts while the approval is pending, approved, executing, succeeded or unresolved;
+ * one of a direct call counts until it is released (the call failed before money could move).
+ */
+export interface MoneyHold {
+  id: string;
+  /** When it was admitted, epoch ms. */
+  at: number;
+  /** The person who asked. */
+  requester: string;
+  beneficiary?: string | undefined;
+  sourceAccount?: string | undefined;
+  currency: string;
+  /** In minor units of `currency`. */
+  amount: number;
+  approvalId?: string | undefined;
+}
+
+/** The sums of one subject's holds in one currency, one per start (epoch ms): all since then. */
+export interface HoldSums {
+  of: TotalSubject;
+  /** Who or what; none for `company` (every hold). */
+  subject?: string | undefined;
+  currency: string;
+  since: readonly number[];
+}
+
+/** The approval states in which money moved or may still move: a hold of one of them counts. */
+export const COUNTED_STATES = ['pending', 'approved', 'executing', 'succeeded', 'unresolved'] as const;
+
+export interface MoneyHoldStore {
+  /**
+   * Takes the subjects' locks until the transaction ends, so two replicas never both count the
+   * same totals and admit (PostgreSQL: transaction-level advisory locks; SQLite's write
+   * transaction already excludes every other writer).
+   */
+  lock(keys: readonly string[]): Promise<void>;
+  /** For each query, its sums (one statement on PostgreSQL: one round trip however many). */
+  sums(queries: readonly HoldSums[]): Promise<number[][]>;
+  insert(hold: MoneyHold): Promise<void>;
+  /** A direct call that failed before money could move no longer counts. */
+  release(id: string, at: number): Promise<void>;
+}
