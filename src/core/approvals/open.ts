@@ -68,7 +68,7 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
       const again = await request.admission.decide(tx);
       if (again.decision === 'deny') return { status: 'denied', tool: tool.name, reason: again.reason };
       if (again.decision === 'approval' && again.reason !== request.decision.reason)
-        opened = newApproval({ ...request, decision: again, person }, preview, ctx.settings());
+        opened = newApproval({ ...request, decision: again, person, policyVersion }, preview, ctx.settings());
     }
     await tx.approvals.insert(opened);
     await request.admission?.hold(tx, opened.id);
