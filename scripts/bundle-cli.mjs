@@ -55,6 +55,9 @@ await build({
   // character) go to program.cjs.LEGAL.txt beside it.
   legalComments: 'external',
   define: { 'import.meta.url': '__bankopsModuleUrl' },
+  // What it imports at run time (the MCP bundle, packages from node_modules) by require(), which
+  // loads ES modules too: a dynamic import() from code run through vm needs an experimental loader.
+  supported: { 'dynamic-import': false },
   // import.meta.resolve is used from the sources only (the audit thread under tsx).
   logOverride: { 'empty-import-meta': 'silent' },
 });

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { constants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 
 /** What the program's bundle exports (src/cli/program.ts). */
 export interface Program {
@@ -86,7 +86,6 @@ export function loadProgram(bundle: string, digest: string, command: string): Pr
   const script = new Script(source, {
     filename: bundle,
     ...(cachedData === undefined ? {} : { cachedData }),
-    importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const module = { exports: {} };
   const run = script.runInThisContext() as ModuleFunction;
