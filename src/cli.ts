@@ -1,4 +1,12 @@
 #!/usr/bin/env node
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { loadProgram, type Program } from './cli/code-cache.js';
+
+/** The SHA-256 of the program's bundle, written in here by scripts/bundle-cli.mjs; none from tsc. */
+declare const BANKOPS_PROGRAM_DIGEST: string | undefined;
+
 const args = process.argv.slice(2);
 
 // A short command (a request or two, then exit) gains nothing from V8's optimizing compilers and
@@ -6,31 +14,15 @@ const args = process.argv.slice(2);
 // service client's HTTP parser (undici's WebAssembly) is recompiled in the background after its
 // first use, which kept every `bankops call` about 250 ms past its answer. These commands run on the
 // baseline tiers; the servers (serve, mcp, sandbox) and the long checks (audit, db) keep every tier.
+// Set before the program is compiled: compiled code, and its cache, belong to the flags in force.
 const SHORT = new Set(['call', 'approvals', 'alerts', 'people', 'tools', 'config', 'help', 'completion']);
-if (SHORT.has(args[0] ?? '')) (await import('node:v8')).setFlagsFromString('--max-opt=1 --liftoff-only');
+if (SHORT.has(args[0] ?? '')) setFlagsFromString('--max-opt=1 --liftoff-only');
 
-// A reader that stops early (`bankops audit export | head`) closes the pipe: that ends the output,
-// it is not a failure worth a stack trace. `bankops mcp` handles its own stdout (the protocol's):
-// a closed pipe there shuts the server down in order.
-if (args[0] !== 'mcp') {
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
-  });
-}
-
-// `bankops mcp` is started by assistants, which wait for its tools/list: it loads nothing else.
-const run =
-  args[0] === 'mcp'
-    ? import('./cli/commands/mcp.js').then(({ runMcpCommand }) => runMcpCommand(args.slice(1)))
-    : import('./cli/main.js').then(({ main }) => main(args));
-
-run.then(
-  (status) => {
-    if (status !== 'running') process.exitCode = status;
-  },
-  (error: unknown) => {
-    process.stderr.write(`bankops: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  },
-);
+// The built command runs its bundle with V8's code cache (src/cli/code-cache.ts); tsc's output and
+// the sources run the program's modules.
+const digest = typeof BANKOPS_PROGRAM_DIGEST === 'string' ? BANKOPS_PROGRAM_DIGEST : undefined;
+const bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli-bundle', 'program.cjs');
+const program: Program =
+  (digest === undefined ? undefined : loadProgram(bundle, digest, args[0] ?? '')) ??
+  (await import('./cli/program.js'));
+program.runCli(args);

@@ -134,6 +134,7 @@ describe('the npm package, installed with npm install -g into an empty prefix', 
       .filter((file) => !file.startsWith('node_modules'));
     for (const file of [
       'dist/cli.js',
+      'dist/cli-bundle/program.cjs',
       'dist/cli-bundle/writer-thread.js',
       'dist/mcp-bundle/bankops-mcp.mjs',
       'dist/mcp-bundle/tool-listings.json',

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import type { serveStdio } from '../../app/mcp-stdio.js';
 import { messageOf } from '../../core/errors.js';
 import { packageFile } from '../../core/package-root.js';
@@ -16,7 +16,8 @@ export const MCP_HELP = STDIO_HELP;
 async function loadServer(): Promise<typeof serveStdio> {
   const bundle = packageFile('dist', 'mcp-bundle', 'bankops-mcp.mjs');
   if (!import.meta.url.endsWith('.ts') && existsSync(bundle)) {
-    return ((await import(pathToFileURL(bundle).href)) as { serveStdio: typeof serveStdio }).serveStdio;
+    // require() loads the ES module too (Node ≥ 20.19), from the CLI's program as from tsc's output.
+    return (createRequire(import.meta.url)(bundle) as { serveStdio: typeof serveStdio }).serveStdio;
   }
   return (await import('../../app/mcp-stdio.js')).serveStdio;
 }

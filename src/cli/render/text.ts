@@ -106,7 +106,7 @@ function blockLines(block: Block, style: TextStyle): string[] {
     case 'note':
       return block.tone === 'warning'
         ? wrapped(`! ${block.text}`, style, '  ')
-        : wrapped(block.text, style, /^• /.test(block.text) ? '  ' : '').map((line) => dim(line, style));
+        : wrapped(block.text, style, block.text.startsWith('• ') ? '  ' : '').map((line) => dim(line, style));
   }
 }
 

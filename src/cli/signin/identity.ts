@@ -1,9 +1,9 @@
 import type { Runtime } from '../../app/runtime.js';
-import { loadOidcSettings, type OidcSettings, personActor, TokenVerifier } from '../../core/oidc/index.js';
+import { personActor } from '../../core/oidc/person.js';
+import { loadOidcSettings, type OidcSettings } from '../../core/oidc/settings.js';
 import type { Actor } from '../../core/policy/types.js';
 import { MCP_PATH } from '../../mcp/http.js';
 import { cliIo, UsageError } from '../io.js';
-import { refreshSignIn } from './device.js';
 import { readSignIn, type SignIn, signInPath, writeSignIn } from './token-file.js';
 
 /** A refresh this long before expiry: a command started just before it should not fail halfway. */
@@ -39,6 +39,11 @@ export async function signedInActor(runtime: Runtime): Promise<Actor | undefined
   let signIn: SignIn | undefined = readSignIn(path);
   if (signIn === undefined) return undefined;
   const { settings, resource } = cliOidcSettings(runtime);
+  // The token checks and the refresh (jose, openid-client) load only for a CLI that is signed in.
+  const [{ TokenVerifier }, { refreshSignIn }] = await Promise.all([
+    import('../../core/oidc/verify.js'),
+    import('./device.js'),
+  ]);
   const verifier = new TokenVerifier({ settings, resource });
   let checked =
     signIn.expiresAt - EARLY_MS > Date.now() ? await verifier.verify(signIn.accessToken) : undefined;

@@ -33,7 +33,11 @@ export async function inForce(
   usable: (text: string, source: string) => Policy,
 ): Promise<InForce> {
   const hash = policyHash(file.policy);
-  const governed = governedVersion(await storage.read((stores) => stores.policies.latest()));
+  const latest = await storage.read((stores) => stores.policies.latest());
+  // A version with the file's hash says what the file says: it is governed exactly when the file is,
+  // which needs no second decoding of its text (a YAML parse at every start).
+  const same = latest !== undefined && latest.hash === hash && file.policy.governance === undefined;
+  const governed = same ? undefined : governedVersion(latest);
   if (governed !== undefined)
     return {
       // What this deployment can honour (step-up needs an https public URL), as a file is checked.
