@@ -1,6 +1,7 @@
 import { CodedError, ErrorCode, messageOf } from '../errors.js';
 import { type PayeeControlFacts, payeeConditionHolds } from './payee-controls.js';
 import type { Condition } from './schema.js';
+import { timeConditionHolds } from './time-window.js';
 import type { Money, PolicyTool } from './types.js';
 
 /** A condition that cannot be decided (a tool's `money` threw or returned nonsense); the call is denied. */
@@ -65,6 +66,8 @@ export function conditionHolds(condition: Condition, call: ConditionInput): bool
     }
     case 'payee':
       return payeeConditionHolds(condition, call.payee, call.now ?? new Date());
+    case 'time':
+      return timeConditionHolds(condition, call.now ?? new Date());
     case 'input': {
       const value = valueAt(call.input, condition.path);
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;

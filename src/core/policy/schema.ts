@@ -4,6 +4,7 @@ import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './o
 import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
+import { type TimeCondition, TimeConditionSchema } from './time-window.js';
 import { TOOLSETS } from './types.js';
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
@@ -122,6 +123,7 @@ export type Condition =
   | ({ kind: 'amount' } & AmountCondition)
   | ({ kind: 'input' } & InputCondition)
   | ({ kind: 'payee' } & PayeeCondition)
+  | ({ kind: 'time' } & TimeCondition)
   | { kind: 'all'; of: Condition[] }
   | { kind: 'any'; of: Condition[] };
 
@@ -130,6 +132,7 @@ export interface ConditionText {
   amount?: z.input<typeof AmountConditionSchema> | undefined;
   input?: z.input<typeof InputConditionSchema> | undefined;
   payee?: PayeeConditionText | undefined;
+  time?: z.input<typeof TimeConditionSchema> | undefined;
   all?: ConditionText[] | undefined;
   any?: ConditionText[] | undefined;
 }
@@ -139,12 +142,14 @@ function tagged(raw: {
   amount?: AmountCondition | undefined;
   input?: InputCondition | undefined;
   payee?: PayeeCondition | undefined;
+  time?: TimeCondition | undefined;
   all?: Condition[] | undefined;
   any?: Condition[] | undefined;
 }): Condition {
   if (raw.amount !== undefined) return { kind: 'amount', ...raw.amount };
   if (raw.input !== undefined) return { kind: 'input', ...raw.input };
   if (raw.payee !== undefined) return { kind: 'payee', ...raw.payee };
+  if (raw.time !== undefined) return { kind: 'time', ...raw.time };
   if (raw.all !== undefined) return { kind: 'all', of: raw.all };
   return { kind: 'any', of: raw.any ?? [] };
 }
@@ -154,6 +159,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
     amount: AmountConditionSchema.optional(),
     input: InputConditionSchema.optional(),
     payee: PayeeConditionSchema.optional(),
+    time: TimeConditionSchema.optional(),
     get all() {
       return z.array(ConditionSchema).min(1).optional();
     },
@@ -161,7 +167,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'payee', 'all', 'any']))
+  .superRefine(exactlyOne(['amount', 'input', 'payee', 'time', 'all', 'any']))
   .transform(tagged);
 
 const ApprovalSchema = z.strictObject({
