@@ -75,6 +75,8 @@ export const ApprovalSchema = z.object({
   settlePolls: z.number().int(),
   /** `passkey` when each vote must be confirmed with a passkey (the rule's `stepUp`). */
   stepUp: z.literal('passkey').nullable(),
+  /** A quorum from several groups (`approval.from`), fixed when it opens; null for one role. */
+  groups: z.array(z.object({ role: z.string(), approvers: z.number().int() })).nullable(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

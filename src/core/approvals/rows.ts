@@ -71,5 +71,6 @@ export function newApproval(
     settleNextAt: null,
     settlePolls: 0,
     stepUp: request.decision.stepUp ?? null,
+    groups: request.decision.groups ?? null,
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkGovernance, GovernanceSchema } from './governance.js';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
 import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
+import { checkQuorumForm, normalQuorum, QuorumFromSchema } from './quorum.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
 import { type TimeCondition, TimeConditionSchema } from './time-window.js';
@@ -170,25 +171,30 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
   .superRefine(exactlyOne(['amount', 'input', 'payee', 'time', 'all', 'any']))
   .transform(tagged);
 
-const ApprovalSchema = z.strictObject({
-  approvers: z.number().int().min(1).max(5),
-  role: roleName,
-  /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
-  slackChannel: z
-    .string()
-    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
-    .optional(),
-  /**
-   * `passkey`: a vote counts only once the voter confirms it with one of their passkeys, signing
-   * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
-   */
-  stepUp: z.enum(['passkey']).optional(),
-  /**
-   * How long an approval waits without a vote before Slack reminds its approvers (`15m` by default,
-   * `2h`, `off`); a second reminder comes halfway between the first and the deadline.
-   */
-  reminder: ReminderSchema.optional(),
-});
+const ApprovalSchema = z
+  .strictObject({
+    approvers: z.number().int().min(1).max(5).optional(),
+    role: roleName.optional(),
+    /** A quorum from several groups, one count per role (./quorum.ts); instead of approvers and role. */
+    from: QuorumFromSchema.optional(),
+    /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
+    slackChannel: z
+      .string()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
+      .optional(),
+    /**
+     * `passkey`: a vote counts only once the voter confirms it with one of their passkeys, signing
+     * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
+     */
+    stepUp: z.enum(['passkey']).optional(),
+    /**
+     * How long an approval waits without a vote before Slack reminds its approvers (`15m` by default,
+     * `2h`, `off`); a second reminder comes halfway between the first and the deadline.
+     */
+    reminder: ReminderSchema.optional(),
+  })
+  .superRefine(checkQuorumForm)
+  .transform(normalQuorum);
 
 const RuleSchema = z.strictObject({
   name: nonEmpty.optional(),

@@ -41,6 +41,7 @@ export const APPROVAL_COLUMNS = [
   'settle_next_at',
   'settle_polls',
   'step_up',
+  'groups_json',
 ] as const satisfies readonly (keyof ApprovalRow)[];
 
 export type ApprovalColumn = (typeof APPROVAL_COLUMNS)[number];
@@ -81,6 +82,7 @@ export interface ApprovalRow {
   settle_next_at: string | null;
   settle_polls: number;
   step_up: 'passkey' | null;
+  groups_json: unknown;
 }
 
 /** The columns `votes` reads, in order. */
@@ -136,6 +138,7 @@ export function approvalCodec(json: JsonColumns) {
         settle_next_at: a.settleNextAt,
         settle_polls: a.settlePolls,
         step_up: a.stepUp,
+        groups_json: writeNullable(json, a.groups),
       };
     },
 
@@ -175,6 +178,7 @@ export function approvalCodec(json: JsonColumns) {
         settleNextAt: row.settle_next_at,
         settlePolls: row.settle_polls,
         stepUp: row.step_up,
+        groups: readNullable(json, row.groups_json) as Approval['groups'],
       };
     },
 

@@ -4,6 +4,7 @@ import type { Policy } from '../../../core/policy/schema.js';
 import type { Registry } from '../../../core/registry.js';
 import { resultFacts } from '../../../present/approval-outcome.js';
 import { approvalLines, sentBackLine, statusLine, whatWillHappen } from '../../../present/approval-words.js';
+import { roleOrGroupsWords, votesWords } from '../../../present/quorum-words.js';
 import { decisionRef } from '../../metadata.js';
 import {
   type Block,
@@ -138,7 +139,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
       { label: 'Rule', value: escapeText(view.reason) },
       {
         label: 'Approvals',
-        value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,
+        value: `${votesWords(view)} (${escapeText(roleOrGroupsWords(view))}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,
       },
       ...(view.state === 'pending' ? [{ label: 'Deadline', value: w.time(view.expiresAt) }] : []),
     ]),

@@ -7,6 +7,7 @@ import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
 import { KEY_CHECKS_V9 } from './key-checks.js';
+import { QUORUM_V12 } from './quorum.js';
 import { SCHEDULE_BY_AGE_V5, SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
 
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'policy versions', statements: GOVERNANCE_V7 },
   { version: 8, name: 'payee payouts', statements: CONTROLS_V8 },
   { version: 9, name: 'key checks', statements: KEY_CHECKS_V9 },
+  { version: 12, name: 'quorum groups and break-glass', statements: QUORUM_V12 },
 ];
 
 /** The newest version this code knows. */
