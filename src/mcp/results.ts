@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { ApprovalViewSchema } from '../core/approvals/types.js';
 import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
 import { approvalSummary } from '../present/approval-summary.js';
-import { joinedLine } from '../present/approval-words.js';
+import { joinedLine, statusLine } from '../present/approval-words.js';
 import { describeFailure } from '../present/failure.js';
 import { nameActors } from '../present/people.js';
 
@@ -22,7 +23,9 @@ export function toCallToolResult(tool: AnyTool, result: ExecuteResult): CallTool
         );
       }
       // Parsing keeps exactly what the schema describes, so a client checking it finds no stray field.
-      return structured(tool.hints.readOnly ? parsed.data : { status: 'ok', result: parsed.data });
+      if (!tool.hints.readOnly) return structured({ status: 'ok', result: parsed.data });
+      // An approval read says where it stands first, in the words of every front end.
+      return structured(parsed.data, tool.name === 'get_approval' ? approvalLead(parsed.data) : undefined);
     }
     case 'pending_approval': {
       const approval = approvalSummary(result.approval);
@@ -71,4 +74,10 @@ function failureText(tool: AnyTool, error: Failure): string {
   const facts = words.facts.length === 0 ? '' : ` (${words.facts.join(', ')})`;
   const issues = words.issues.map((issue) => `\n- ${issue}`).join('');
   return `${words.headline}${facts}${issues}\n${words.advice}`;
+}
+
+/** `Waiting for 1 controller (1 of 2 …), until …`: the status line of an approval view. */
+function approvalLead(output: unknown): string | undefined {
+  const view = ApprovalViewSchema.safeParse(output);
+  return view.success ? statusLine(view.data) : undefined;
 }

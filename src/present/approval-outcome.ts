@@ -3,6 +3,7 @@ import type { Money } from '../core/tool.js';
 import { settlementLine } from './approval-words.js';
 import { amountValue } from './output/format.js';
 import { actorName, nameActors } from './people.js';
+import { missingPeopleWords, votesWords } from './quorum-words.js';
 
 /**
  * What an approve, reject or cancel did, in one line for people and one word for scripts, and how a
@@ -45,7 +46,6 @@ export interface ApprovalOutcome {
 
 export type ApprovalAction = 'approve' | 'reject' | 'cancel' | 'reconcile';
 
-const people = (n: number): string => (n === 1 ? '1 more person' : `${n} more people`);
 const money = (m: Money): string => amountValue(m.amount, m.currency).text;
 
 /** The id and status a result names first (`payoutId po_…`, `status PENDING`), for the one line. */
@@ -94,11 +94,10 @@ function byState(action: ApprovalAction, view: ApprovalView): ApprovalOutcome {
           line: `Not executed: ${view.error?.message ?? `a fresh quote for ${tool} was outside the approved bound`}. ${id} went back to the approvers (attempt ${view.attempt})${bound}; nothing was sent.`,
         };
       }
-      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
       return {
         status: 'voted',
         class: 'ok',
-        line: `Vote recorded on ${id}: ${view.approvals.length} of ${view.requiredApprovers} approvals; ${people(missing)} with role ${view.approverRole} must approve before ${tool} runs.`,
+        line: `Vote recorded on ${id}: ${votesWords(view)} approvals; ${missingPeopleWords(view)} must approve before ${tool} runs.`,
       };
     }
     case 'approved':

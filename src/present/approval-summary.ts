@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { APPROVAL_STATES, type ApprovalView } from '../core/approvals/types.js';
 import { approvalLines, ruleWords, settlementLine, statusLine } from './approval-words.js';
+import { missingPeopleWords } from './quorum-words.js';
 
 /**
  * The part of an approval an assistant needs to tell its user what happens next. It is in the
@@ -17,15 +18,12 @@ const ApprovalSummarySchema = z.object({
 });
 export type ApprovalSummary = z.infer<typeof ApprovalSummarySchema>;
 
-const people = (count: number): string => (count === 1 ? '1 more person' : `${count} more people`);
-
 function nextStep(view: ApprovalView): string {
   const follow = `Follow it with get_approval {"approvalId":"${view.id}"}.`;
   switch (view.state) {
     case 'pending': {
-      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
       const signed = view.stepUp === undefined ? '' : ', each confirming with a passkey on the approval page';
-      return `Nothing has happened yet. ${people(missing)} with role ${view.approverRole} (never the requester) must approve, in Slack or with \`bankops approvals approve ${view.id}\`${signed}; the last approval runs ${view.tool} at once. If nobody approves by ${view.expiresAt} it expires and nothing happens. ${follow}`;
+      return `Nothing has happened yet. ${missingPeopleWords(view)} (never the requester) must approve, in Slack or with \`bankops approvals approve ${view.id}\`${signed}; the last approval runs ${view.tool} at once. If nobody approves by ${view.expiresAt} it expires and nothing happens. ${follow}`;
     }
     case 'approved':
     case 'executing':

@@ -3,6 +3,7 @@ import { formatAmount } from '../core/money.js';
 import { payeeHistoryLines } from './payee-history.js';
 import { actorName, nameActors } from './people.js';
 import { policyDiffLines } from './policy-diff.js';
+import { votesWords, waitingForWords } from './quorum-words.js';
 
 /**
  * An approval in words an approver can judge, for every front end (CLI, MCP, Slack): who gets
@@ -208,8 +209,6 @@ export function settlementLine(view: ApprovalView, w: Wording = plainWording): s
   }
 }
 
-const people = (n: number): string => (n === 1 ? '1 more approver' : `${n} more approvers`);
-
 /**
  * What sending an unresolved approval again can do: it re-sends the stored quote, which the service
  * refuses once expired (about 75 s after it was given); after that the way on is to mark it not
@@ -224,8 +223,7 @@ function quoteWords(view: ApprovalView, w: Wording): string {
 export function statusLine(view: ApprovalView, w: Wording = plainWording): string {
   switch (view.state) {
     case 'pending': {
-      const missing = Math.max(view.requiredApprovers - view.approvals.length, 1);
-      return `Waiting for ${people(missing)} with role ${view.approverRole} (${view.approvals.length} of ${view.requiredApprovers}), until ${w.time(view.expiresAt)}`;
+      return `Waiting for ${waitingForWords(view)} (${votesWords(view)}), until ${w.time(view.expiresAt)}`;
     }
     case 'approved':
     case 'executing':

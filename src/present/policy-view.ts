@@ -74,6 +74,8 @@ function describe(condition: Condition): string {
               : 'payee not verified',
         ].filter((part) => part !== ''),
       );
+    case 'time':
+      return `outside ${condition.outside}${condition.days === undefined ? '' : ` on ${condition.days.join(', ')}`} (${condition.zone})`;
     case 'all':
       return condition.of.map((c) => `(${describe(c)})`).join(' and ');
     case 'any':

@@ -3,6 +3,7 @@ import type { Registry } from '../core/registry.js';
 import { ruleWords, statusLine, whatWillHappen } from '../present/approval-words.js';
 import { requesterWords } from '../present/output/approval.js';
 import { actorName } from '../present/people.js';
+import { votesWords } from '../present/quorum-words.js';
 import { esc, pageHtml } from './html.js';
 
 /**
@@ -16,7 +17,7 @@ export function approvePage(data: ApprovalPageData, registry: Registry): string 
   const facts = whatWillHappen(view)
     .map((line) => `<li>${esc(line)}</li>`)
     .join('\n');
-  const votes = `${view.approvals.length} of ${view.requiredApprovers}`;
+  const votes = votesWords(view);
   const waiting = view.state === 'pending';
   const decide = waiting
     ? `<section class="decide">

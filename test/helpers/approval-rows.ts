@@ -43,6 +43,7 @@ export function approvalRow(n: number, t0: string, changes: Partial<Approval> = 
     settleNextAt: null,
     settlePolls: 0,
     stepUp: null,
+    groups: null,
     ...changes,
   };
 }

@@ -15,6 +15,7 @@ import {
 } from '../helpers/slack-app.js';
 import { APPROVALS_CHANNEL, waitShown } from '../helpers/slack-approvals.js';
 import { textOf } from '../helpers/slack-requests.js';
+import { SoftPasskey } from '../helpers/soft-passkey.js';
 
 // Business e-mail compromise, through the real front ends: an assistant over MCP (HTTP, its own
 // key) registers new bank details and asks for a payout to them minutes later. The approvers see
@@ -22,9 +23,12 @@ import { textOf } from '../helpers/slack-requests.js';
 // `coolingOff: refuse` the payout is refused with a reason naming the period.
 
 const VERIFIER = 'U0VERIFIER';
+const PAGE_ORIGIN = 'http://localhost:4480';
 const KEY = `bk_${randomBytes(24).toString('hex')}`;
 
-function policyWith(action: 'extraApprover' | 'refuse'): string {
+type Action = 'extraApprover' | 'refuse' | 'stepUp';
+
+function policyWith(action: Action): string {
   const policy = parse(slackPolicyYaml()) as Record<string, unknown> & { actors: unknown[] };
   policy.actors.push(
     { match: { mcpKey: 'ci-agent' }, roles: ['viewer', 'operator'] },
@@ -43,12 +47,13 @@ afterAll(async () => {
   }
 });
 
-async function start(action: 'extraApprover' | 'refuse') {
+async function start(action: Action) {
   const clock = manualClock('2026-11-20T09:00:00.000Z');
   const t = await startSlackTest({
     policyYaml: policyWith(action),
     config: { approvalsChannel: APPROVALS_CHANNEL },
-    core: { clock },
+    // The approval page's passkeys are for this origin (the page itself is fetched from the listener).
+    core: { clock, publicUrl: PAGE_ORIGIN },
   });
   tests.push(t);
   const client = new Client({ name: 'assistant', version: '1.0.0' });
@@ -106,6 +111,27 @@ describe('business e-mail compromise through MCP and Slack', () => {
     expect(message).toContain(
       'John Smith is in the 24h cooling-off period after its bank details were set (2026-11-20T09:00:00.000Z), until 2026-11-21T09:00:00.000Z (policy payees.coolingOff)',
     );
+    await client.close();
+  });
+
+  it('the approval page an approver opens says the same: first payment, created minutes ago by that key, not verified', async () => {
+    // With coolingOff: stepUp each vote is confirmed on the approval page, so the treasurer opens it.
+    const { t, clock, client } = await start('stepUp');
+    const treasurer = slackActor(USERS.treasurer, [TREASURY_GROUP]);
+    const enrol = (await t.runtime.passkeys.enrolLink(treasurer.id, treasurer)).url.split('/').at(-1) ?? '';
+    const options = (await t.runtime.passkeys.enrolOptions(enrol)) as { challenge: string };
+    await t.runtime.passkeys.enrolFinish(enrol, 'laptop', new SoftPasskey(PAGE_ORIGIN).register(options));
+    const id = await registered(t, client);
+    clock.advance(8 * 60_000);
+    const approvalId = approvalIdOf(await client.callTool({ name: 'create_payout', arguments: payout(id) }));
+    const link = new URL((await t.runtime.passkeys.approvalLink(approvalId, treasurer)).url);
+    const page = await fetch(`${t.serve.url}${link.pathname}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('First payment to this beneficiary');
+    expect(html).toMatch(/Created 8 minutes before this request by ci-agent/);
+    expect(html).toContain('Not verified');
+    expect(html).toContain('John Smith');
     await client.close();
   });
 

@@ -80,6 +80,8 @@ export const ApprovalSchema = z.object({
    * version's, kept on the row. Null on approvals opened before versions, or without a store.
    */
   policyVersion: z.number().int().nullable(),
+  /** A quorum from several groups (`approval.from`), fixed when it opens; null for one role. */
+  groups: z.array(z.object({ role: z.string(), approvers: z.number().int() })).nullable(),
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 

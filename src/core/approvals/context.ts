@@ -20,6 +20,7 @@ import type { Approval } from './approval.js';
 import { type ApprovalAuditEntry, auditApproval } from './audit.js';
 import type { FeedReader, FeedSharing } from './follow.js';
 import { defaultOwner } from './owner.js';
+import { standing } from './quorum.js';
 import type { RowSettings } from './rows.js';
 import type { StepUpGate } from './step-up.js';
 import type { Takeover } from './takeover.js';
@@ -204,7 +205,11 @@ export class EngineContext {
 
   async view(stores: Stores, approval: Approval): Promise<ApprovalView> {
     const secretFields = this.deps.registry.get(approval.tool)?.secretFields ?? [];
-    return viewOf(approval, await stores.approvals.votes(approval.id, approval.attempt), secretFields);
+    const votes = await stores.approvals.votes(approval.id, approval.attempt);
+    // A quorum from groups says how far each group is, judged under the policy in force.
+    const groups =
+      approval.groups === null ? undefined : standing(this.deps.policy.current(), approval, votes).groups;
+    return viewOf(approval, votes, secretFields, groups);
   }
 
   async viewById(stores: Stores, id: string): Promise<ApprovalView | undefined> {

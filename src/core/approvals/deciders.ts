@@ -1,6 +1,7 @@
-import { canApprove, personOf } from '../policy/actors.js';
+import { canApprove, personOf, roleWords } from '../policy/actors.js';
 import type { Policy } from '../policy/schema.js';
 import type { Actor } from '../policy/types.js';
+import { approverRolesOf } from './quorum.js';
 import { type ApprovalView, closedReason } from './view-schema.js';
 
 /**
@@ -25,8 +26,8 @@ export function whyNotDecide(
   if (isOwnApproval(policy, actor, view)) {
     return `you asked for ${view.id}, so someone else with the role ${view.approverRole} decides it (you may cancel it)`;
   }
-  if (!canApprove(policy, actor, view.approverRole)) {
-    return `deciding ${view.id} needs the role ${view.approverRole}, which you do not hold`;
+  if (!canApprove(policy, actor, approverRolesOf(view))) {
+    return `deciding ${view.id} needs the role ${roleWords(approverRolesOf(view))}, which you do not hold`;
   }
   const person = personOf(policy, actor);
   if (view.approvals.some((vote) => vote.person === person)) return `you already approved ${view.id}`;
@@ -46,8 +47,8 @@ export function whyNotReconcile(
   if (isOwnApproval(policy, actor, view)) {
     return `you asked for ${view.id}, so someone else with the role ${view.approverRole} settles it`;
   }
-  if (!canApprove(policy, actor, view.approverRole)) {
-    return `settling ${view.id} needs the role ${view.approverRole}, which you do not hold`;
+  if (!canApprove(policy, actor, approverRolesOf(view))) {
+    return `settling ${view.id} needs the role ${roleWords(approverRolesOf(view))}, which you do not hold`;
   }
   return undefined;
 }

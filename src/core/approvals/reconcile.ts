@@ -4,6 +4,7 @@ import type { Actor } from '../policy/types.js';
 import type { Approval } from './approval.js';
 import type { EngineContext } from './context.js';
 import { executeApproval } from './execute.js';
+import { approverRolesOf } from './quorum.js';
 import { type ApprovalActionResult, closedWords, type Reconciliation } from './types.js';
 import { notFound, refused } from './vote.js';
 
@@ -24,7 +25,7 @@ function mayReconcile(
     requesterPeople(policy, row.requester, row.requesterPerson).has(personOf(policy, actor))
   )
     return `${actor.id} requested ${row.id}; another person holding the role ${row.approverRole} reconciles it`;
-  if (!canApprove(policy, actor, row.approverRole))
+  if (!canApprove(policy, actor, approverRolesOf(row)))
     return `${actor.id} does not hold the role ${row.approverRole}`;
   return undefined;
 }

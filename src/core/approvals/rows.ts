@@ -72,5 +72,6 @@ export function newApproval(
     settlePolls: 0,
     stepUp: request.decision.stepUp ?? null,
     policyVersion: request.policyVersion,
+    groups: request.decision.groups ?? null,
   };
 }

@@ -219,6 +219,8 @@ export const ApprovalViewSchema = z.object({
   route: z.object({ slackChannel: z.string().optional() }).optional(),
   requiredApprovers: z.number().describe('People who must approve; never the requester.'),
   approverRole: z.string(),
+  /** A quorum from several groups: per role, the votes it needs and has (names say it: no description, for the listing's size). */
+  groups: z.array(z.object({ role: z.string(), approvers: z.number(), approved: z.number() })).optional(),
   reason: z.string().describe('Why the policy asks for approval.'),
   policyVersion: z.number().optional().describe('The policy version it opened under; its rule stays.'),
   preview: PreviewSchema.optional().describe('What approvers are asked to approve.'),

@@ -8,6 +8,7 @@ export function viewOf(
   approval: Approval,
   votes: readonly Vote[],
   secretFields: readonly string[],
+  groups?: ApprovalView['groups'],
 ): ApprovalView {
   const { retryingSince: _since, retryingUntil, ...error } = approval.error ?? {};
   return {
@@ -21,6 +22,7 @@ export function viewOf(
     ...optional('route', approval.route ?? undefined),
     requiredApprovers: approval.requiredApprovers,
     approverRole: approval.approverRole,
+    ...optional('groups', groups),
     reason: approval.policyReason,
     ...optional('policyVersion', approval.policyVersion ?? undefined),
     ...optional('preview', approval.preview ?? undefined),

@@ -1,13 +1,14 @@
 import { internalError } from '../errors.js';
 import { optional } from '../optional.js';
-import { canApprove, checkApprover, personOf, requesterPeople } from '../policy/actors.js';
+import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import type { Stores, Tx } from '../store/index.js';
-import type { Approval, Vote } from './approval.js';
+import type { Approval } from './approval.js';
 import { approvalEntry } from './audit.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
+import { approverRolesOf, standing } from './quorum.js';
 import { type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
 import { type ApprovalActionResult, closedReason, closedWords } from './types.js';
 
@@ -53,24 +54,6 @@ export async function auditRefusal(
   return result;
 }
 
-/**
- * The people who count toward the quorum now: each earlier vote's identity judged again under the
- * policy in force — its person (a mapping added or removed since the vote counts) and its
- * membership: a voter who no longer holds the rule's role stops counting. The rule and its quorum
- * stay those the approval opened under (kept on the row). Each person once, never the requester.
- */
-function peopleCounted(ctx: EngineContext, row: Approval, votes: readonly Vote[]): Set<string> {
-  const policy = ctx.deps.policy.current();
-  const requesters = requesterPeople(policy, row.requester, row.requesterPerson);
-  const people = new Set<string>();
-  for (const vote of votes) {
-    if (!canApprove(policy, vote.approver, row.approverRole)) continue;
-    const now = personOf(policy, vote.approver);
-    if (!requesters.has(now) && !requesters.has(vote.person)) people.add(now);
-  }
-  return people;
-}
-
 /** Why this person may not vote on this row now, or their person when they may. */
 async function mayVote(
   ctx: EngineContext,
@@ -84,7 +67,7 @@ async function mayVote(
     approver,
     requester: row.requester,
     requesterPerson: row.requesterPerson,
-    approverRole: row.approverRole,
+    approverRole: approverRolesOf(row),
   });
   if (!check.ok) return { reason: check.reason };
   // Each identity once, and each person once: by the person recorded with an earlier vote, and by
@@ -223,8 +206,12 @@ export async function vote(
       requestId: row.requestId,
       ...optional('evidence', evidence),
     });
-    const quorum =
-      peopleCounted(ctx, row, await tx.approvals.votes(id, row.attempt)).size >= row.requiredApprovers;
+    // Each person once, seated in the groups so that the quorum completes if it can (./quorum.ts).
+    const quorum = standing(
+      ctx.deps.policy.current(),
+      row,
+      await tx.approvals.votes(id, row.attempt),
+    ).complete;
     // pending → approved → executing in one commit: `executing` with its owner is on disk
     // (synchronous=FULL) before anything is sent.
     if (quorum && !(await tx.approvals.startExecution(id, ctx.owner, ctx.leaseUntil(), at)))
@@ -256,7 +243,7 @@ export async function reject(
       approver,
       requester,
       requesterPerson: row.requesterPerson,
-      approverRole: row.approverRole,
+      approverRole: approverRolesOf(row),
     });
     if (!check.ok) return refusal(ctx, tx, check.reason, row);
     return close(ctx, tx, row, 'rejected', approver, person, reason.trim());

@@ -50,10 +50,21 @@ export function personOf(policy: Pick<Policy, 'actors'>, actor: Actor): string {
   return idpPerson(actor) ?? actor.id;
 }
 
-/** Whether the actor holds the role an approval rule asks of its approvers. */
-export function canApprove(policy: Pick<Policy, 'actors'>, actor: Actor, approverRole: string): boolean {
-  return rolesOf(policy, actor).includes(approverRole);
+/** Whether the actor holds the role an approval rule asks of its approvers (one of them, for groups). */
+export function canApprove(
+  policy: Pick<Policy, 'actors'>,
+  actor: Actor,
+  approverRole: string | readonly string[],
+): boolean {
+  const held = rolesOf(policy, actor);
+  return typeof approverRole === 'string'
+    ? held.includes(approverRole)
+    : approverRole.some((role) => held.includes(role));
 }
+
+/** `treasury`, `treasury or controller`: the role(s) a vote needs, for a refusal. */
+export const roleWords = (roles: string | readonly string[]): string =>
+  typeof roles === 'string' ? roles : roles.join(' or ');
 
 /**
  * Everyone the requester of an approval is: the person recorded when it opened, their identity and
@@ -82,7 +93,12 @@ export function requesterPeople(
  */
 export function checkApprover(
   policy: Pick<Policy, 'actors'>,
-  vote: { approver: Actor; requester: Actor; requesterPerson: string; approverRole: string },
+  vote: {
+    approver: Actor;
+    requester: Actor;
+    requesterPerson: string;
+    approverRole: string | readonly string[];
+  },
 ): { ok: true; person: string } | { ok: false; reason: string } {
   const person = personOf(policy, vote.approver);
   if (vote.approver.id === vote.requester.id) {
@@ -98,7 +114,10 @@ export function checkApprover(
     };
   }
   if (!canApprove(policy, vote.approver, vote.approverRole)) {
-    return { ok: false, reason: `${vote.approver.id} does not hold the role ${vote.approverRole}` };
+    return {
+      ok: false,
+      reason: `${vote.approver.id} does not hold the role ${roleWords(vote.approverRole)}`,
+    };
   }
   return { ok: true, person };
 }

@@ -1,6 +1,7 @@
 import { CodedError, ErrorCode, messageOf } from '../errors.js';
 import { type PayeeControlFacts, payeeConditionHolds } from './payee-controls.js';
 import type { Condition } from './schema.js';
+import { timeConditionHolds } from './time-window.js';
 import { type CountedTotals, totalConditionHolds } from './totals.js';
 import type { Money, PolicyTool } from './types.js';
 
@@ -70,6 +71,8 @@ export function conditionHolds(condition: Condition, call: ConditionInput): bool
       return payeeConditionHolds(condition, call.payee, call.now ?? new Date());
     case 'total':
       return totalConditionHolds(condition, call.totals);
+    case 'time':
+      return timeConditionHolds(condition, call.now ?? new Date());
     case 'input': {
       const value = valueAt(call.input, condition.path);
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;

@@ -5,6 +5,7 @@ import { changeDecision, PROPOSE_POLICY } from './change-rule.js';
 import { ConditionError, type ConditionInput, conditionHolds, moneyOf } from './conditions.js';
 import { limitExceeded } from './limits.js';
 import { coolingOffEnd, firstPaymentOver, type PayeeControlFacts } from './payee-controls.js';
+import { type QuorumGroup, quorumWords } from './quorum.js';
 import type { Policy, Rule } from './schema.js';
 import type { Decision, EvaluationRequest, Money, PolicyTool, RuleRef } from './types.js';
 
@@ -101,8 +102,10 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     if (controlled !== undefined) return controlled;
   }
   if (rule.approval !== undefined) {
-    const { approvers, role: approverRole, slackChannel, stepUp } = rule.approval;
+    const { approvers, role: approverRole, slackChannel, stepUp, from } = rule.approval;
     const confirmed = stepUp === undefined ? '' : ', each confirming with a passkey';
+    const who =
+      from === undefined ? `${plural(approvers, 'approver')} with role ${approverRole}` : quorumWords(from);
     return {
       decision: 'approval',
       rule: ref,
@@ -110,7 +113,8 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       approverRole,
       ...optional('route', slackChannel === undefined ? undefined : { slackChannel }),
       ...optional('stepUp', stepUp),
-      reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approverRole}${confirmed} (rule ${ref.label})`,
+      ...optional('groups', from),
+      reason: `${describeCall(tool, money)} needs ${who}${confirmed} (rule ${ref.label})`,
     };
   }
   return {
@@ -153,22 +157,46 @@ function payeeControls(
     case 'refuse':
       return { decision: 'deny', rule: ref, reason: `${tool.name} to ${who} is refused during ${period}` };
     case 'extraApprover': {
-      const approvers = Math.min(approval.approvers + 1, 5);
+      // A quorum from groups asks the one more of its first group.
+      const groups = oneMore(rule.approval?.from);
+      const approvers =
+        groups === undefined
+          ? Math.min(approval.approvers + 1, 5)
+          : groups.reduce((sum, group) => sum + group.approvers, 0);
+      const needs =
+        groups === undefined
+          ? `${plural(approvers, 'approver')} with role ${approval.role}`
+          : quorumWords(groups);
       return {
         ...base,
         approvers,
         ...optional('stepUp', rule.approval?.stepUp),
-        reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approval.role}: ${who} is in ${period} (rule ${ref.label})`,
+        ...optional('groups', groups),
+        reason: `${describeCall(tool, money)} needs ${needs}: ${who} is in ${period} (rule ${ref.label})`,
       };
     }
     case 'stepUp': {
       const approvers = Math.max(approval.approvers, 1);
+      const from = rule.approval?.from;
+      const needs =
+        from === undefined
+          ? `${plural(approvers, 'approver')} with role ${approval.role}`
+          : quorumWords(from);
       return {
         ...base,
         approvers,
         stepUp: 'passkey',
-        reason: `${describeCall(tool, money)} needs ${plural(approvers, 'approver')} with role ${approval.role}, each confirming with a passkey: ${who} is in ${period} (rule ${ref.label})`,
+        ...optional('groups', from),
+        reason: `${describeCall(tool, money)} needs ${needs}, each confirming with a passkey: ${who} is in ${period} (rule ${ref.label})`,
       };
     }
   }
+}
+
+/** The groups with one more approver in the first (at most 5 in a group). */
+function oneMore(groups: readonly QuorumGroup[] | undefined): QuorumGroup[] | undefined {
+  if (groups === undefined) return undefined;
+  return groups.map((group, i) =>
+    i === 0 ? { ...group, approvers: Math.min(group.approvers + 1, 5) } : group,
+  );
 }

@@ -48,7 +48,11 @@ export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
   }
   for (const [i, rule] of policy.rules.entries()) {
     for (const [j, role] of rule.allow.entries()) checkRole(role, ['rules', i, 'allow', j]);
-    if (rule.approval !== undefined) checkRole(rule.approval.role, ['rules', i, 'approval', 'role']);
+    const from = rule.approval?.from;
+    if (from !== undefined) {
+      for (const [j, group] of from.entries())
+        checkRole(group.role, ['rules', i, 'approval', 'from', j, 'role']);
+    } else if (rule.approval !== undefined) checkRole(rule.approval.role, ['rules', i, 'approval', 'role']);
   }
 }
 

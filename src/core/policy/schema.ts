@@ -3,8 +3,10 @@ import { checkGovernance, GovernanceSchema } from './governance.js';
 import { LimitsSectionSchema } from './limits.js';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
 import { type PayeeCondition, PayeeConditionSchema, PayeesSectionSchema } from './payee-controls.js';
+import { checkQuorumForm, normalQuorum, QuorumFromSchema } from './quorum.js';
 import { checkReferences } from './references.js';
 import { ReminderSchema } from './reminder.js';
+import { type TimeCondition, TimeConditionSchema } from './time-window.js';
 import { type TotalCondition, TotalConditionSchema } from './totals.js';
 import { TOOLSETS } from './types.js';
 
@@ -125,6 +127,7 @@ export type Condition =
   | ({ kind: 'input' } & InputCondition)
   | ({ kind: 'payee' } & PayeeCondition)
   | ({ kind: 'total' } & TotalCondition)
+  | ({ kind: 'time' } & TimeCondition)
   | { kind: 'all'; of: Condition[] }
   | { kind: 'any'; of: Condition[] };
 
@@ -134,6 +137,7 @@ export interface ConditionText {
   input?: z.input<typeof InputConditionSchema> | undefined;
   payee?: PayeeConditionText | undefined;
   total?: z.input<typeof TotalConditionSchema> | undefined;
+  time?: z.input<typeof TimeConditionSchema> | undefined;
   all?: ConditionText[] | undefined;
   any?: ConditionText[] | undefined;
 }
@@ -144,6 +148,7 @@ function tagged(raw: {
   input?: InputCondition | undefined;
   payee?: PayeeCondition | undefined;
   total?: TotalCondition | undefined;
+  time?: TimeCondition | undefined;
   all?: Condition[] | undefined;
   any?: Condition[] | undefined;
 }): Condition {
@@ -151,6 +156,7 @@ function tagged(raw: {
   if (raw.input !== undefined) return { kind: 'input', ...raw.input };
   if (raw.payee !== undefined) return { kind: 'payee', ...raw.payee };
   if (raw.total !== undefined) return { kind: 'total', ...raw.total };
+  if (raw.time !== undefined) return { kind: 'time', ...raw.time };
   if (raw.all !== undefined) return { kind: 'all', of: raw.all };
   return { kind: 'any', of: raw.any ?? [] };
 }
@@ -161,6 +167,7 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
     input: InputConditionSchema.optional(),
     payee: PayeeConditionSchema.optional(),
     total: TotalConditionSchema.optional(),
+    time: TimeConditionSchema.optional(),
     get all() {
       return z.array(ConditionSchema).min(1).optional();
     },
@@ -168,28 +175,33 @@ const ConditionSchema: z.ZodType<Condition, ConditionText> = z
       return z.array(ConditionSchema).min(1).optional();
     },
   })
-  .superRefine(exactlyOne(['amount', 'input', 'payee', 'total', 'all', 'any']))
+  .superRefine(exactlyOne(['amount', 'input', 'payee', 'total', 'time', 'all', 'any']))
   .transform(tagged);
 
-const ApprovalSchema = z.strictObject({
-  approvers: z.number().int().min(1).max(5),
-  role: roleName,
-  /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
-  slackChannel: z
-    .string()
-    .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
-    .optional(),
-  /**
-   * `passkey`: a vote counts only once the voter confirms it with one of their passkeys, signing
-   * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
-   */
-  stepUp: z.enum(['passkey']).optional(),
-  /**
-   * How long an approval waits without a vote before Slack reminds its approvers (`15m` by default,
-   * `2h`, `off`); a second reminder comes halfway between the first and the deadline.
-   */
-  reminder: ReminderSchema.optional(),
-});
+const ApprovalSchema = z
+  .strictObject({
+    approvers: z.number().int().min(1).max(5).optional(),
+    role: roleName.optional(),
+    /** A quorum from several groups, one count per role (./quorum.ts); instead of approvers and role. */
+    from: QuorumFromSchema.optional(),
+    /** Where this rule's approvals are decided in Slack (a channel id), instead of the default channel. */
+    slackChannel: z
+      .string()
+      .regex(/^[CG][A-Z0-9]{2,}$/, 'must be a Slack channel id such as C0TREASURY')
+      .optional(),
+    /**
+     * `passkey`: a vote counts only once the voter confirms it with one of their passkeys, signing
+     * what would run (docs/approvals.md "Step-up"). Needs an https `BANKOPS_PUBLIC_URL`.
+     */
+    stepUp: z.enum(['passkey']).optional(),
+    /**
+     * How long an approval waits without a vote before Slack reminds its approvers (`15m` by default,
+     * `2h`, `off`); a second reminder comes halfway between the first and the deadline.
+     */
+    reminder: ReminderSchema.optional(),
+  })
+  .superRefine(checkQuorumForm)
+  .transform(normalQuorum);
 
 const RuleSchema = z.strictObject({
   name: nonEmpty.optional(),

@@ -1,5 +1,6 @@
 import type { Toolset } from '../toolset.js';
 import type { PayeeControlFacts } from './payee-controls.js';
+import type { QuorumGroup } from './quorum.js';
 import type { CountedTotals } from './totals.js';
 
 export { TOOLSETS, type Toolset } from '../toolset.js';
@@ -89,6 +90,8 @@ export type Decision =
       route?: { slackChannel: string };
       /** Each vote must be confirmed with one of the voter's passkeys. */
       stepUp?: 'passkey';
+      /** A quorum from several groups (`approval.from`): `approvers` is their sum. */
+      groups?: QuorumGroup[];
     };
 
 export interface EvaluationRequest {

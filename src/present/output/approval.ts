@@ -3,6 +3,7 @@ import type { Registry } from '../../core/registry.js';
 import { stateWords } from '../approval-outcome.js';
 import { approvalLines, ruleWords, statusLine } from '../approval-words.js';
 import { actorName } from '../people.js';
+import { roleOrGroupsWords, votesWords } from '../quorum-words.js';
 import { type ColumnOf, tableOf } from './columns.js';
 import { blocksOf } from './derive.js';
 import type { Block, Field, OutputDocument, Value } from './model.js';
@@ -16,7 +17,7 @@ const text = (t: string, kind: Value['kind'] = 'text'): Value => ({ text: t, kin
 const field = (key: string, label: string, value: Value): Field => ({ key, label, value });
 
 /** `1 of 2` approvals of the current attempt. */
-const votes = (view: ApprovalView): string => `${view.approvals.length} of ${view.requiredApprovers}`;
+const votes = (view: ApprovalView): string => votesWords(view);
 
 /** One line on what an approval is for: the first of what will happen. */
 const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
@@ -72,7 +73,7 @@ function facts(view: ApprovalView): Field[] {
     field('tool', 'Tool', text(view.tool)),
     field('reason', 'Policy', text(ruleWords(view))),
     field('requester', 'Requester', text(requesterWords(view))),
-    field('votes', 'Votes', text(`${votes(view)} (role ${view.approverRole})`)),
+    field('votes', 'Votes', text(`${votes(view)} (${roleOrGroupsWords(view)})`)),
   ];
   if (view.approvals.length > 0)
     out.push(

@@ -13,8 +13,10 @@ export function approverMentions(policy: Pick<Policy, 'actors'>, view: ApprovalV
     ? view.requester.slice('slack:'.length)
     : slackUserOf(policy, view.requesterPerson);
   const mentions = new Set<string>();
+  // A quorum from several groups: the holders of any group's role.
+  const roles = view.groups?.map((group) => group.role) ?? [view.approverRole];
   for (const entry of policy.actors) {
-    if (!entry.roles.includes(view.approverRole)) continue;
+    if (!roles.some((role) => entry.roles.includes(role))) continue;
     if (entry.person !== undefined && entry.person === view.requesterPerson) continue;
     const { slackUser, slackGroup } = entry.match;
     if (slackGroup !== undefined) {

@@ -114,7 +114,7 @@ describe('policy file parsing', () => {
 
   it('refuses conditions that are empty, mixed or malformed, deep inside all/any', () => {
     expect(yamlIssues('rules: [{allow: [a], when: {}}]')).toEqual([
-      expect.stringMatching(/^rules\[0\]\.when: needs one of amount, input, payee, total, all, any/),
+      expect.stringMatching(/^rules\[0\]\.when: needs one of amount, input, payee, .*all, any/),
     ]);
     expect(
       yamlIssues('rules: [{allow: [a], when: {amount: {atLeast: {USD: 1}}, input: {path: s, in: [A]}}}]'),

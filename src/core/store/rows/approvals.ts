@@ -42,6 +42,7 @@ export const APPROVAL_COLUMNS = [
   'settle_polls',
   'step_up',
   'policy_version',
+  'groups_json',
 ] as const satisfies readonly (keyof ApprovalRow)[];
 
 export type ApprovalColumn = (typeof APPROVAL_COLUMNS)[number];
@@ -84,6 +85,7 @@ export interface ApprovalRow {
   step_up: 'passkey' | null;
   /** The policy version the approval opened under (NULL on rows written before versions). */
   policy_version: number | null;
+  groups_json: unknown;
 }
 
 /** The columns `votes` reads, in order. */
@@ -140,6 +142,7 @@ export function approvalCodec(json: JsonColumns) {
         settle_polls: a.settlePolls,
         step_up: a.stepUp,
         policy_version: a.policyVersion,
+        groups_json: writeNullable(json, a.groups),
       };
     },
 
@@ -181,6 +184,7 @@ export function approvalCodec(json: JsonColumns) {
         stepUp: row.step_up,
         // PostgreSQL's integer arrives as a number; a NULL (written before versions) stays null.
         policyVersion: row.policy_version === null ? null : Number(row.policy_version),
+        groups: readNullable(json, row.groups_json) as Approval['groups'],
       };
     },
 

@@ -151,4 +151,5 @@ export function migrateApprovals(db: Db): void {
   migrate(db, 'approval-feed-1', FEED);
   migrate(db, 'approvals-3-step-up', STEP_UP);
   migrate(db, 'approvals-4-policy-version', POLICY_VERSION);
+  migrate(db, 'approvals-4-groups', ['ALTER TABLE approvals ADD COLUMN groups_json TEXT']);
 }

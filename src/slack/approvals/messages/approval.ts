@@ -10,6 +10,7 @@ import {
   statusLine,
   whatWillHappen,
 } from '../../../present/approval-words.js';
+import { roleOrGroupsWords, votesWords } from '../../../present/quorum-words.js';
 import { decisionRef } from '../../metadata.js';
 import {
   type Block,
@@ -144,7 +145,7 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
       { label: 'Rule', value: escapeText(ruleWords(view)) },
       {
         label: 'Approvals',
-        value: `${view.approvals.length} of ${view.requiredApprovers} (role ${escapeText(view.approverRole)}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,
+        value: `${votesWords(view)} (${escapeText(roleOrGroupsWords(view))}, never the requester${view.stepUp === undefined ? '' : '; Approve opens a page to confirm with your passkey'})`,
       },
       ...(view.state === 'pending' ? [{ label: 'Deadline', value: w.time(view.expiresAt) }] : []),
     ]),

@@ -1,6 +1,7 @@
 import type { ApprovalView } from '../../../core/approvals/types.js';
 import { approvalSummary } from '../../../present/approval-summary.js';
 import { whatWillHappen } from '../../../present/approval-words.js';
+import { quorumNeedsWords } from '../../../present/quorum-words.js';
 import type { SlackConfig } from '../../config.js';
 import { context, escapeText, type SlackMessage, sections } from '../../render/message.js';
 import { approvalChannel } from '../post.js';
@@ -30,7 +31,7 @@ function postedMessage(view: ApprovalView, channel: string, askedIn: string): Sl
   const what = whatWillHappen(view).map((line) => `• ${escapeText(line)}`);
   const text = `:hourglass_flowing_sand: *Waiting for approval*\n${what.join('\n')}`;
   const where = channel === askedIn ? 'in this channel' : `in <#${channel}>`;
-  const needs = `${view.requiredApprovers} approver${view.requiredApprovers === 1 ? '' : 's'} with role ${escapeText(view.approverRole)}`;
+  const needs = escapeText(quorumNeedsWords(view));
   return {
     text,
     blocks: [

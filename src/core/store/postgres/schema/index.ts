@@ -9,6 +9,7 @@ import { GOVERNANCE_V7 } from './governance.js';
 import { HOLDS_V10 } from './holds.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
 import { KEY_CHECKS_V9 } from './key-checks.js';
+import { QUORUM_V12 } from './quorum.js';
 import { SCHEDULE_BY_AGE_V5, SCHEDULE_V2 } from './schedule.js';
 import { SLACK_V1 } from './slack.js';
 
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'key checks', statements: KEY_CHECKS_V9 },
   { version: 10, name: 'money holds', statements: HOLDS_V10 },
   { version: 11, name: 'approval policy version', statements: APPROVAL_POLICY_V11 },
+  { version: 12, name: 'quorum groups', statements: QUORUM_V12 },
 ];
 
 /** The newest version this code knows. */
