@@ -34,7 +34,7 @@ import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
-import type { ExecuteResult } from './results.js';
+import type { ExecuteResult, FieldError } from './results.js';
 import { runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
 import type { AnyTool } from './tool.js';
@@ -77,6 +77,18 @@ export class Executor {
   /** Whether the policy in force has any entry for this actor (an unknown one is told so, with its id). */
   knows(actor: Actor): boolean {
     return isKnownActor(this.policy, actor);
+  }
+
+  /**
+   * What is wrong with an input, field by field, by the tool's schema alone: nothing read, nothing
+   * written, so a form can say it in place at once. `execute` judges the same input again and
+   * audits the refusal.
+   */
+  inputErrors(toolName: string, input: unknown): FieldError[] {
+    const tool = this.deps.registry.get(toolName);
+    if (tool === undefined) return [{ path: '', message: `unknown tool '${toolName}'` }];
+    const checked = checkInput(tool, input);
+    return checked.ok ? [] : checked.errors;
   }
 
   /** Runs or refuses one call; the observer (metrics) hears how each ended. */
