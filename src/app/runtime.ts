@@ -30,7 +30,7 @@ import { ServiceWebhooks } from '../core/webhooks.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
 import { openStores } from './database.js';
-import { rememberSandboxPayees } from './sandbox-payees.js';
+import { nameSharedSandboxPayees, rememberSandboxPayees } from './sandbox-payees.js';
 import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
@@ -237,6 +237,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config.sandboxCredentials === true ||
     (configured !== undefined && isLoopback(configured) && (await sandboxInfo(configured)) !== undefined);
   const sandboxUrl = againstSandbox ? (configured ?? embedded?.current()?.url) : undefined;
+  // One `bankops sandbox` shared by replicas (docs/deploy.md): its seeded payees are named in this
+  // database as the embedded sandbox's are, by the first process that sees it.
+  if (embedded === undefined && againstSandbox) await nameSharedSandboxPayees(payees, log);
 
   const client = createServiceClient({
     baseUrl,
