@@ -29,7 +29,7 @@ import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
-import { openStores } from './database.js';
+import { openStores, storeWords } from './database.js';
 import { nameSharedSandboxPayees, rememberSandboxPayees } from './sandbox-payees.js';
 import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
 
@@ -261,6 +261,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     storage,
     audit,
     publicUrl: config.publicUrl,
+    store: storeWords(config),
     ...optional('now', clock && (() => clock.now())),
   });
   const book = new AlertBook(storage, clock ?? systemClock, config.alertIntervalMs);
@@ -301,6 +302,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     webhooks,
     alerts: book,
     fingerprintKey: database.fingerprintKey,
+    store: storeWords(config),
     log,
     ...optional('observer', observe?.toolCall),
     ...optional('clock', clock),

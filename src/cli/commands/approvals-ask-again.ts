@@ -1,5 +1,6 @@
 import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { resultClass, resultDocument } from '../../present/output/index.js';
 import { actorFor } from '../context.js';
 import { EXIT, err, printJson } from '../io.js';
@@ -20,7 +21,7 @@ export async function approvalsAskAgain(
 ): Promise<number> {
   if ((await runtime.executor.getApproval(approvalId)) === undefined) {
     err(
-      `bankops: no approval '${approvalId}' in ${storeWords(runtime.config)}; bankops approvals list shows them\n`,
+      `bankops: ${notFoundIn(`no approval '${approvalId}'`, storeWords(runtime.config))}; bankops approvals list shows them\n`,
     );
     return EXIT.usage;
   }

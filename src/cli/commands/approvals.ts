@@ -9,6 +9,7 @@ import {
   type ApprovalView,
 } from '../../core/approvals/types.js';
 import { CodedError, isDatabaseUnreachable } from '../../core/errors.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { optional } from '../../core/optional.js';
 import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
@@ -112,7 +113,9 @@ function answer(
   // "Not found" says which database it looked in: a terminal without a replica's variables uses a local file.
   const store = storeWords(runtime.config);
   const outcome =
-    found.status === 'not_found' ? { ...found, line: found.line.replace(/\.$/, ` in ${store}.`) } : found;
+    found.status === 'not_found'
+      ? { ...found, line: `${notFoundIn(found.line.replace(/\.$/, ''), store)}.` }
+      : found;
   if (mode.text) {
     // On the embedded sandbox one terminal plays every person: say how to be the second one.
     const ownRequest =
@@ -221,7 +224,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const approval = await executor.getApproval(approvalId);
         if (approval === undefined) {
           err(
-            `bankops: no approval '${approvalId}' in ${storeWords(runtime.config)}; bankops approvals list shows them\n`,
+            `bankops: ${notFoundIn(`no approval '${approvalId}'`, storeWords(runtime.config))}; bankops approvals list shows them\n`,
           );
           return EXIT.usage;
         }
