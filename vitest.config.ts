@@ -66,6 +66,8 @@ const E2E = [
   'test/cli/postgres-database.test.ts',
   'test/slack/database-down.test.ts',
   'test/slack/database-down-settle.test.ts',
+  'test/slack/database-stalled.test.ts',
+  'test/cli/shared-sandbox-payees.test.ts',
   'test/replicas/**/*.test.ts',
 ];
 

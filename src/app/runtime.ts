@@ -31,8 +31,8 @@ import type { AnyTool, ToolDefaults } from '../core/tool.js';
 import { ServiceWebhooks } from '../core/webhooks.js';
 import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
-import { openStores } from './database.js';
-import { rememberSandboxPayees } from './sandbox-payees.js';
+import { openStores, storeWords } from './database.js';
+import { nameSharedSandboxPayees, rememberSandboxPayees } from './sandbox-payees.js';
 import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
@@ -242,6 +242,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     config.sandboxCredentials === true ||
     (configured !== undefined && isLoopback(configured) && (await sandboxInfo(configured)) !== undefined);
   const sandboxUrl = againstSandbox ? (configured ?? embedded?.current()?.url) : undefined;
+  // One `bankops sandbox` shared by replicas (docs/deploy.md): its seeded payees are named in this
+  // database as the embedded sandbox's are, by the first process that sees it.
+  if (embedded === undefined && againstSandbox) await nameSharedSandboxPayees(payees, log);
 
   const client = createServiceClient({
     baseUrl,
@@ -263,6 +266,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     storage,
     audit,
     publicUrl: config.publicUrl,
+    store: storeWords(config),
     ...optional('now', clock && (() => clock.now())),
   });
   const book = new AlertBook(storage, clock ?? systemClock, config.alertIntervalMs);
@@ -308,6 +312,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     webhooks,
     alerts: book,
     fingerprintKey: database.fingerprintKey,
+    store: storeWords(config),
     log,
     ...optional('observer', observe?.toolCall),
     ...optional('clock', clock),

@@ -1,13 +1,23 @@
+import type { Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
 import { maskAccount, type PayeeDirectory } from '../core/payees.js';
 import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
 
 /**
  * The sandbox starts with payees bankops did not create; against it, the directory learns them
- * too, so the demo's approvals name their payee like any payee made with create_beneficiary.
+ * too, so the demo's approvals name their payee like any payee made with create_beneficiary. The
+ * directory is told what the seed holds, as the sandbox's own record: no change of the payee
+ * directory by a person, so no cooling-off starts for the demo. With `onlyUnknown` (a separate
+ * `bankops sandbox` that replicas share), payees the directory knows already are left as they are:
+ * the first replica or CLI process to see that sandbox names them, the others find them named.
  */
-export async function rememberSandboxPayees(payees: PayeeDirectory): Promise<void> {
+export async function rememberSandboxPayees(
+  payees: PayeeDirectory,
+  options: { onlyUnknown?: boolean } = {},
+): Promise<void> {
+  const known = options.onlyUnknown === true ? new Set(await payees.ids()) : new Set<string>();
   for (const b of SEED_BENEFICIARIES) {
+    if (known.has(b.beneficiaryId)) continue;
     const masked = maskAccount(b.accountNumber);
     await payees.remember({
       id: b.beneficiaryId,
@@ -21,5 +31,18 @@ export async function rememberSandboxPayees(payees: PayeeDirectory): Promise<voi
           : `${b.paymentMethod}/${b.clearingSystem}`,
       ...optional('accountMasked', masked),
     });
+  }
+}
+
+/**
+ * A separate `bankops sandbox` this process is pointed at: its seeded payees are named in this
+ * database unless they are known already. A failure is said and passed over: approvals then say
+ * "a payee bankops did not create", nothing worse.
+ */
+export async function nameSharedSandboxPayees(payees: PayeeDirectory, log: Logger): Promise<void> {
+  try {
+    await rememberSandboxPayees(payees, { onlyUnknown: true });
+  } catch (error) {
+    log.warn("naming the sandbox's seeded payees failed; approvals may not name them", { error });
   }
 }

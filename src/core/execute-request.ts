@@ -44,6 +44,8 @@ export interface ExecuteRequest {
 export interface ExecutorDeps {
   /** Idempotency keys of direct runs. */
   storage: Storage;
+  /** Where bankops keeps its records, in the words a "not found" names it (`the SQLite file …`). */
+  store?: string;
   registry: Registry;
   policy: PolicyStore;
   audit: AuditLog;

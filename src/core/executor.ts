@@ -11,6 +11,7 @@ import type {
   ApprovalView,
   Execution,
   Reconciliation,
+  RequestOrigin,
   WaitingApproval,
 } from './approvals/types.js';
 import type { CardDirectory } from './cards.js';
@@ -34,7 +35,7 @@ import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
-import type { ExecuteResult } from './results.js';
+import type { ExecuteResult, FieldError } from './results.js';
 import { type AllowedCall, runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
 import type { AnyTool } from './tool.js';
@@ -79,6 +80,18 @@ export class Executor {
   /** Whether the policy in force has any entry for this actor (an unknown one is told so, with its id). */
   knows(actor: Actor): boolean {
     return isKnownActor(this.policy, actor);
+  }
+
+  /**
+   * What is wrong with an input, field by field, by the tool's schema alone: nothing read, nothing
+   * written, so a form can say it in place at once. `execute` judges the same input again and
+   * audits the refusal.
+   */
+  inputErrors(toolName: string, input: unknown): FieldError[] {
+    const tool = this.deps.registry.get(toolName);
+    if (tool === undefined) return [{ path: '', message: `unknown tool '${toolName}'` }];
+    const checked = checkInput(tool, input);
+    return checked.ok ? [] : checked.errors;
   }
 
   /** Runs or refuses one call; the observer (metrics) hears how each ended. */
@@ -325,6 +338,31 @@ export class Executor {
   /** A person settles an approval whose outcome stayed unknown (`unresolved`). */
   reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult> {
     return this.deps.policy.decide(() => this.approvals.reconcile(id, actor, how));
+  }
+
+  /**
+   * Asks again for what an approval marked not sent asked for: the same tool and input as a new
+   * request of `actor`, judged by the policy like any (a fresh approval; a fresh quote when it
+   * runs). Nothing is re-sent: an approval whose money may have left (unresolved) is refused until
+   * a person marks it not sent. A repeat by the same person joins the approval it opened; the old
+   * approval's audit trail and history name the new one.
+   */
+  async askAgain(id: string, actor: Actor, origin?: RequestOrigin): Promise<ExecuteResult> {
+    const asked = await this.deps.policy.decide(() => this.approvals.askedAgainOf(id, actor));
+    if ('status' in asked)
+      return asked.status === 'refused'
+        ? { status: 'denied', tool: asked.approval?.tool ?? 'approvals', reason: asked.reason }
+        : invalidResult('approvals', asked.status === 'not_found' ? asked.reason : `no approval ${id}`);
+    const result = await this.execute({
+      tool: asked.tool,
+      input: asked.input,
+      actor,
+      idempotencyKey: `ask-again-${id}`,
+      ...optional('origin', origin),
+    });
+    if (result.status === 'pending_approval' && result.joined === undefined)
+      await this.approvals.noteAskedAgain(id, actor, result.approvalId);
+    return result;
   }
 
   getApproval(id: string): Promise<ApprovalView | undefined> {

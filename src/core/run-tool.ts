@@ -66,6 +66,8 @@ export interface RunDeps {
   /** Who stands behind an identity (the policy's people), for the payee directory's records. */
   policy?: Pick<PolicyStore, 'current'>;
   clock?: Clock;
+  /** Where bankops keeps its records, in the words a "not found" names it (`the SQLite file …`). */
+  store?: string;
 }
 
 export interface RunRequest {
@@ -209,6 +211,7 @@ function toolContext(deps: RunDeps, req: RunRequest): ToolContext {
   if (deps.webhooks !== undefined) ctx.webhooks = deps.webhooks;
   if (deps.alerts !== undefined) ctx.alerts = deps.alerts;
   if (deps.policyChanges !== undefined) ctx.policyChanges = deps.policyChanges;
+  if (deps.store !== undefined) ctx.store = deps.store;
   if (req.approved !== undefined) ctx.approved = req.approved;
   if (req.approvalId !== undefined) ctx.approvalId = req.approvalId;
   if (req.signal !== undefined) ctx.signal = req.signal;

@@ -48,6 +48,11 @@ export interface ToolContext {
   by?: PayeeActor;
   /** The approval this run executes, when it executes one. */
   approvalId?: string;
+  /**
+   * Where bankops keeps its own records (`the SQLite file …`, `PostgreSQL at host:5432/db`, never a
+   * password), for a "not found" to name where it looked (`notFoundIn`, src/present).
+   */
+  store?: string;
   /** The time on the core's clock (tests move it). */
   now?(): Date;
   /**

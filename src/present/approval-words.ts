@@ -216,8 +216,16 @@ export function settlementLine(view: ApprovalView, w: Wording = plainWording): s
  */
 function quoteWords(view: ApprovalView, w: Wording): string {
   if (view.quoteExpiresAt === undefined) return '';
-  return `. Sending it again re-sends its quote, which holds until ${w.time(view.quoteExpiresAt)}; after that it can only fail ("quote expired"): if the service has no such request, mark it not sent and ask again, for a fresh quote and a fresh approval`;
+  return `. ${retryQuoteWords(view.quoteExpiresAt, w)}`;
 }
+
+/**
+ * Said before anyone sends an unresolved approval again (the status line, Slack's confirm dialog
+ * on Send again, `approvals reconcile --retry`): until when the stored quote holds, and the way on
+ * once it has expired.
+ */
+export const retryQuoteWords = (quoteExpiresAt: string, w: Pick<Wording, 'time'> = plainWording): string =>
+  `Sending it again re-sends its quote, which holds until ${w.time(quoteExpiresAt)}; after that it can only fail ("quote expired"): if the service has no such request, mark it not sent and ask again, for a fresh quote and a fresh approval`;
 
 /** One line on where the approval stands, for a status line that is updated in place. */
 export function statusLine(view: ApprovalView, w: Wording = plainWording): string {

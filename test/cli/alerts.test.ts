@@ -69,7 +69,7 @@ describe('bankops alerts', () => {
         3,
         'needs role operator',
       ],
-      [['remove', 'alr_0000000000'], 2, 'no alert alr_0000000000'],
+      [['remove', 'alr_0000000000'], 2, 'no alert alr_0000000000 in the SQLite file'],
       [['list', '--channel', 'C1'], 2, '--channel belongs to alerts add'],
       [['silence'], 2, "unknown alerts command 'silence'"],
     ];

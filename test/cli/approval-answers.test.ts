@@ -161,6 +161,34 @@ describe('approval answers', () => {
       text,
     );
     expect(retried.code).toBe(0);
+    // Said before it was sent: until when the quote it re-sends holds, and the way on after it.
+    expect(retried.stderr).toMatch(/re-sends its quote, which holds until \d{4}-\d\d-\d\dT[\d:.]+Z/);
     expect(retried.stdout).toMatch(new RegExp(`^Executed: create_payout ran for ${id} \\(payoutId po_\\w+`));
+  });
+
+  it('ask-again: refused while unresolved; after --not-sent, a fresh approval of the same request', async () => {
+    const id = await requestPayout();
+    const fault = await runCli(
+      ['sandbox', 'faults', '/svc/banking/api/v1/payouts', 'method=POST', 'status=503', 'times=3'],
+      home.env,
+    );
+    expect(fault.code).toBe(0);
+    expect((await runCli(['approvals', 'approve', id, '--as', 'bob'], text)).code).toBe(4);
+    const early = await runCli(['approvals', 'ask-again', id], text);
+    expect(early.code).toBe(3);
+    expect(early.stdout).toContain('mark it not sent first');
+    const marked = await runCli(
+      ['approvals', 'reconcile', id, '--not-sent', '--reason', `nothing under ${id}-1`, '--as', 'bob'],
+      text,
+    );
+    expect(marked.code).toBe(0);
+    const again = await runCli(['approvals', 'ask-again', id, '--json'], text);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.json).toMatchObject({ status: 'pending_approval', tool: 'create_payout' });
+    expect(again.json.approvalId).not.toBe(id);
+    expect(again.json.approval.input).toMatchObject({ amount: amount, beneficiaryId: 'ben_de_swift_0001' });
+    const missing = await runCli(['approvals', 'ask-again', 'apr_nope'], text);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`no approval 'apr_nope' in the SQLite file ${home.dbPath}`);
   });
 });

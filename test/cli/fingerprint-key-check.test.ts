@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +63,20 @@ async function rotates(
 
   const again = await runCliHere(['db', 'fingerprint-key', '--adopt'], withKey(other));
   expect(again.stdout).toContain('(it already was)');
+  // Each adoption is on record: who, when, and the check values' fingerprints, never the key.
+  const tail = await runCliHere(['audit', 'tail', '--json'], withKey(other));
+  expect(tail.code, tail.stderr).toBe(0);
+  const short = (check: string) => createHash('sha256').update(check).digest('hex').slice(0, 16);
+  const adoptions = (tail.json as { tool: string; actor: string; ts: string; input: unknown }[]).filter(
+    (e) => e.tool === 'db_fingerprint_key',
+  );
+  expect(adoptions.map((e) => e.input)).toEqual([
+    { adopt: true, before: short(checkOf(first.hex)), after: short(checkOf(other.hex)), replaced: true },
+    { adopt: true, before: short(checkOf(other.hex)), after: short(checkOf(other.hex)), replaced: false },
+  ]);
+  expect(adoptions.every((e) => e.actor.startsWith('cli:') && e.ts !== '')).toBe(true);
+  for (const secret of [first.hex, other.hex, checkOf(first.hex), checkOf(other.hex)])
+    expect(tail.stdout).not.toContain(secret);
   expect((await runCliHere(['approvals', 'list'], withKey(other))).code).toBe(0);
   const old = await runCliHere(['approvals', 'list'], withKey(first));
   expect(old.code).toBe(2);

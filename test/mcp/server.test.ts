@@ -313,13 +313,16 @@ describe('MCP server over in-memory transports: tools/call', () => {
   it('answers get_approval for an unknown id as invalid input on approvalId', async () => {
     const result = await call('get_approval', { approvalId: 'apr_000000000000000000000000' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe(
-      'Invalid input for get_approval:\n- approvalId: no approval apr_000000000000000000000000; list_approvals shows the recent ones\nCorrect these fields and call get_approval again.',
+    // The answer names the store it looked in (a local file, or PostgreSQL's host and database).
+    expect(textOf(result)).toMatch(
+      /^Invalid input for get_approval:\n- approvalId: no approval apr_000000000000000000000000 in the SQLite file \S+bankops\.db; list_approvals shows the recent ones\nCorrect these fields and call get_approval again\.$/,
     );
     const direct = await core.call('get_approval', { approvalId: 'apr_000000000000000000000000' });
     expect(direct).toMatchObject({
       status: 'invalid',
-      errors: [{ path: 'approvalId', message: expect.stringMatching(/^no approval apr_0+;/) }],
+      errors: [
+        { path: 'approvalId', message: expect.stringMatching(/^no approval apr_0+ in the SQLite file \S+;/) },
+      ],
     });
   });
 });

@@ -217,7 +217,9 @@ describe('balance alerts', () => {
 
     expect(await say(USERS.viewer, `alert remove ${eurId}`)).toContain('Not allowed');
     expect(await say(USERS.operator, `alert remove ${eurId}`)).toContain(`Alert \`${eurId}\` EUR below`);
-    expect(await say(USERS.operator, `alert remove ${eurId}`)).toContain(`no alert ${eurId}`);
+    expect(await say(USERS.operator, `alert remove ${eurId}`)).toContain(
+      `no alert ${eurId} in the SQLite file`,
+    );
     expect(await say(USERS.operator, 'alert')).toContain('alert reads `/bank alert balance');
     const help = await say(USERS.operator, 'help');
     for (const form of ['alert balance <CUR> below <amount> [#channel]', 'alert list', 'alert remove <id>'])

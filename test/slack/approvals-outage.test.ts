@@ -65,10 +65,12 @@ const click = (user: string, approvalId: string, label: string): Promise<string>
   clickButton(t, user, approvalId, label);
 
 /** Clicks a button that opens a modal; the modal as bankops sent it to views.open. */
+/** The form a button opens; its answers, once submitted, go where it was clicked (`lastClick`). */
+let lastClick = '';
 async function openModal(user: string, approvalId: string, label: string): Promise<Payload> {
   const before = t.api.callsOf('views.open').length;
   // A button that opens a form answers nothing where it was clicked: only the form is waited for.
-  await pressButton(t, user, approvalId, label);
+  lastClick = await pressButton(t, user, approvalId, label);
   const opened = await t.api.waitFor(() => t.api.callsOf('views.open')[before]);
   return opened.args.view as Payload;
 }
@@ -251,11 +253,12 @@ describe('an outage longer than the re-send window', () => {
       .prepare('UPDATE approvals SET attempt = 2, request_id = ? WHERE id = ?')
       .run(`${id}-2`, id);
 
+    const formClick = lastClick;
     const stale = await t.slack.submit(APPROVERS[2] ?? '', modal, { reason: `no payout under ${id}-1` });
-    expect(await stale.json()).toMatchObject({
-      response_action: 'errors',
-      errors: { reason: expect.stringContaining(`it is now attempt 2, request \`${id}-2\``) },
-    });
+    // The form closes before the approval is read again; why it settled nothing follows where it was clicked.
+    expect(await stale.text()).toBe('');
+    const [refused] = await t.api.answers(formClick);
+    expect(textOf(refused?.body ?? {})).toContain(`it is now attempt 2, request \`${id}-2\``);
     const opened = t.api.callsOf('views.open').length;
     const { id: clickId } = await t.slack.click(APPROVERS[2] ?? '', oldButton, {
       channel: whereIs(t.api, id)?.channel ?? '',
@@ -290,9 +293,34 @@ describe('an outage longer than the re-send window', () => {
     expect(buttonsOf(settled)).toEqual([]);
     expect(textOf(settled)).not.toContain('Look up request id');
 
+    // Send again says, before anyone clicks it, until when the quote it re-sends holds and what then.
+    const quoteHolds = (await t.runtime.executor.getApproval(notSent))?.quoteExpiresAt ?? '';
+    expect(quoteHolds).not.toBe('');
+    const again = ((shown(t.api, notSent)?.blocks ?? []) as Payload[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => b.elements as Payload[])
+      .find((e) => e.text?.text === 'Send again');
+    expect(again?.confirm?.text?.text).toContain(
+      `re-sends its quote, which holds until ${quoteHolds.slice(0, 19).replace('T', ' ')} UTC`,
+    );
+    expect(again?.confirm?.text?.text).toContain('mark it not sent and ask again');
+
     const notSentModal = await openModal(APPROVERS[3] ?? '', notSent, 'Not sent');
     await t.slack.submit(APPROVERS[3] ?? '', notSentModal, { reason: 'no payout under this request id' });
     await until(async () => (await state(notSent)) === 'failed', 'marked not sent');
+    expect(await payoutsCreated()).toBe(created);
+
+    // Marked not sent: Ask again opens a fresh approval of the same request; nothing is sent.
+    const failed = await waitShown(t.api, notSent, `reconciled by <@${APPROVERS[3]}>`);
+    expect(buttonsOf(failed).map((b) => b.text)).toEqual(['Ask again']);
+    expect(textOf(failed)).toContain(`bankops approvals ask-again ${notSent}`);
+    const asked = await click(PEOPLE.olivia, notSent, 'Ask again');
+    const fresh = /apr_\w+/.exec(asked)?.[0] ?? '';
+    expect(fresh).not.toBe(notSent);
+    expect((await t.runtime.executor.getApproval(fresh))?.state).toBe('pending');
+    expect((await t.runtime.executor.getApproval(fresh))?.input).toEqual(
+      (await t.runtime.executor.getApproval(notSent))?.input,
+    );
     expect(await payoutsCreated()).toBe(created);
 
     for (const [id, who, why] of [
@@ -300,10 +328,18 @@ describe('an outage longer than the re-send window', () => {
       [notSent, APPROVERS[3], 'no payout under this request id'],
     ] as const) {
       const entries = await t.runtime.audit.list({ approvalId: id, limit: 100 });
-      const reconciled = entries.filter((e) => e.decision === 'reconciled');
+      const reconciled = entries.filter(
+        (e) => e.decision === 'reconciled' && !e.error?.includes('asked again'),
+      );
       expect(reconciled.map((e) => e.actor)).toEqual([`slack:${who}`]);
       expect(reconciled[0]?.error).toContain(why);
     }
+    // Who asked again, and as which approval, is on the old one's record.
+    const notes = (await t.runtime.audit.list({ approvalId: notSent, limit: 100 })).filter((e) =>
+      e.error?.includes('asked again'),
+    );
+    expect(notes.map((e) => e.actor)).toEqual([`slack:${PEOPLE.olivia}`]);
+    expect(notes[0]?.error).toContain(fresh);
   });
 });
 

@@ -1,5 +1,6 @@
 import { storeWords } from '../../app/database.js';
 import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { eventLine } from '../../present/approval-history.js';
 import { statusLine } from '../../present/approval-words.js';
 import { withRuntime } from '../context.js';
@@ -92,7 +93,7 @@ export function approvalsWatch(id: string, interval: string | undefined, mode: O
       const view = await executor.getApproval(id);
       if (view === undefined) {
         err(
-          `bankops: no approval '${id}' in ${storeWords(runtime.config)}; bankops approvals list shows them\n`,
+          `bankops: ${notFoundIn(`no approval '${id}'`, storeWords(runtime.config))}; bankops approvals list shows them\n`,
         );
         return WATCH_EXIT.usage;
       }

@@ -6,18 +6,22 @@ import {
   type ApprovalActionResult,
   type ApprovalEvent,
   type ApprovalState,
+  type ApprovalView,
 } from '../../core/approvals/types.js';
 import { CodedError, isDatabaseUnreachable } from '../../core/errors.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { optional } from '../../core/optional.js';
 import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
+import { retryQuoteWords } from '../../present/approval-words.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
+import { ASK_AGAIN_HELP, approvalsAskAgain } from './approvals-ask-again.js';
 import { approvalsExecuting } from './approvals-executing.js';
 import { approvalsWatch, WATCH_HELP } from './approvals-watch.js';
 import { checkSubcommand } from './table.js';
@@ -33,12 +37,14 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals reconcile <id> --sent|--not-sent --reason "<what the service says>"
                               [--request-id <id>-<n>] [--as <name>]
   bankops approvals reconcile <id> --retry [--reason "<why>"] [--request-id <id>-<n>] [--as <name>]
+  bankops approvals ask-again <id> [--as <name>] [--json]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
 States: ${APPROVAL_STATES.join(', ')}.
 
 ${WATCH_HELP}
+${ASK_AGAIN_HELP}
 executing lists what is being executed now: the process holding each (host:pid) and until when
 its lease holds. A holder renews its lease while it runs; one that stops (a replica or CLI process
 that died) is taken over by the next process to look once the lease has run out, which says so in
@@ -50,8 +56,8 @@ a new request may be made), or --retry (send it once more with the same request 
 the approver role who is not the requester reconciles; the audit log keeps who and the reason.
 --retry re-sends the stored quote, which the service refuses once it has expired (about 75 s after
 it was given): approvals show says until when it holds. After that a retry can only fail ("quote
-expired"); if the service has no such request, --not-sent it and ask again, for a fresh quote and
-a fresh approval.
+expired"); if the service has no such request, --not-sent it and ask-again, for a fresh quote and
+a fresh approval. --retry says first until when the stored quote holds, or that it has expired.
 --request-id names the request id you looked up: if the approval has since moved on to a newer
 attempt (a fresh quote, approved again), nothing is settled and you are told to look again.
 
@@ -107,7 +113,9 @@ function answer(
   // "Not found" says which database it looked in: a terminal without a replica's variables uses a local file.
   const store = storeWords(runtime.config);
   const outcome =
-    found.status === 'not_found' ? { ...found, line: found.line.replace(/\.$/, ` in ${store}.`) } : found;
+    found.status === 'not_found'
+      ? { ...found, line: `${notFoundIn(found.line.replace(/\.$/, ''), store)}.` }
+      : found;
   if (mode.text) {
     // On the embedded sandbox one terminal plays every person: say how to be the second one.
     const ownRequest =
@@ -216,7 +224,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         const approval = await executor.getApproval(approvalId);
         if (approval === undefined) {
           err(
-            `bankops: no approval '${approvalId}' in ${storeWords(runtime.config)}; bankops approvals list shows them\n`,
+            `bankops: ${notFoundIn(`no approval '${approvalId}'`, storeWords(runtime.config))}; bankops approvals list shows them\n`,
           );
           return EXIT.usage;
         }
@@ -243,9 +251,12 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           mode,
           runtime,
         );
+      case 'ask-again':
+        return approvalsAskAgain(runtime, approvalId, values.as, mode);
       case 'reconcile': {
         const outcome = how ?? 'retry';
         const decider = await deciderFor(runtime, values.as);
+        if (outcome === 'retry') quoteNotice(await executor.getApproval(approvalId));
         const progress = track(`reconciling ${approvalId}`);
         const looked = optional('requestId', values['request-id']);
         const result = await mayHaveRun(approvalId, () =>
@@ -294,3 +305,12 @@ async function mayHaveRun<T>(approvalId: string, work: () => Promise<T>): Promis
 /** The takeovers in an approval's history, for `show --json`. */
 const takenOverOf = (history: readonly ApprovalEvent[]): { at: string; detail: string }[] =>
   history.filter((e) => e.kind === 'taken_over').map((e) => ({ at: e.at, detail: e.detail ?? '' }));
+
+/**
+ * Before a retry re-sends the stored quote: until when it holds, so the person knows when a
+ * "quote expired" is coming and what to do instead (mark it not sent, ask again).
+ */
+function quoteNotice(view: ApprovalView | undefined): void {
+  if (view?.state !== 'unresolved' || view.quoteExpiresAt === undefined) return;
+  err(`bankops: ${retryQuoteWords(view.quoteExpiresAt)}\n`);
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { missingFingerprintKey, openBackend } from '../../app/database.js';
 import {
   FINGERPRINT_KEY_CHECK,
@@ -5,7 +6,11 @@ import {
   fingerprintKeyCheck,
   fingerprintKeyWords,
 } from '../../app/fingerprint-key.js';
+import { cliActor } from '../../core/actors.js';
+import { AuditLog } from '../../core/audit/index.js';
 import { notConfigured } from '../../core/errors.js';
+import type { Actor } from '../../core/policy/types.js';
+import type { Storage } from '../../core/store/index.js';
 import { cliConfig } from '../config.js';
 import { EXIT, out, UsageError } from '../io.js';
 import { refusalsExitOne } from './db-target.js';
@@ -29,6 +34,7 @@ export async function dbFingerprintKey(args: string[]): Promise<number> {
     try {
       const mine = fingerprintKeyCheck(key);
       const before = await backend.keyChecks.replace(FINGERPRINT_KEY_CHECK, mine);
+      await auditAdoption(backend.storage, cliActor(config.cliActor, config.osUser), before, mine);
       const was =
         before === undefined
           ? 'none was recorded'
@@ -41,4 +47,39 @@ export async function dbFingerprintKey(args: string[]): Promise<number> {
       await backend.close();
     }
   });
+}
+
+/** A check value's short fingerprint for the audit log: tells two keys apart, reveals neither. */
+const shortFingerprint = (check: string): string =>
+  createHash('sha256').update(check).digest('hex').slice(0, 16);
+
+/**
+ * The rotation on record: who adopted a key, when (the entry's time), and the fingerprints of the
+ * check values before and after (never the key, nor the check value itself).
+ */
+async function auditAdoption(
+  storage: Storage,
+  actor: Actor,
+  before: string | undefined,
+  after: string,
+): Promise<void> {
+  const audit = new AuditLog(storage);
+  try {
+    await audit.append({
+      actor: actor.id,
+      frontEnd: 'cli',
+      tool: 'db_fingerprint_key',
+      input: {
+        adopt: true,
+        before: before === undefined ? null : shortFingerprint(before),
+        after: shortFingerprint(after),
+        replaced: before !== undefined && before !== after,
+      },
+      decision: 'allow',
+      event: 'requested',
+      outcome: 'ok',
+    });
+  } finally {
+    await audit.close();
+  }
 }

@@ -33,7 +33,17 @@ export const COMMAND_TABLE = {
   },
   approvals: {
     overview: [['{subcommands}', 'decide on approvals, reconcile them']],
-    subcommands: ['list', 'show', 'watch', 'executing', 'approve', 'reject', 'cancel', 'reconcile'],
+    subcommands: [
+      'list',
+      'show',
+      'watch',
+      'executing',
+      'approve',
+      'reject',
+      'cancel',
+      'reconcile',
+      'ask-again',
+    ],
     options: [
       '--state',
       '--limit',

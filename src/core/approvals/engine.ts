@@ -4,6 +4,7 @@ import type { Actor } from '../policy/types.js';
 import type { ExecuteResult } from '../results.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import type { Approval } from './approval.js';
+import { type AskedAgain, askedAgainOf, noteAskedAgain } from './ask-again.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
 import { executeApproval, recoverApprovals } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
@@ -97,6 +98,17 @@ export class ApprovalEngine implements ApprovalService {
 
   async reconcile(id: string, actor: Actor, how: Reconciliation): Promise<ApprovalActionResult> {
     return auditRefusal(this.#ctx, actor, await reconcileApproval(this.#ctx, id, actor, how));
+  }
+
+  /** What asking again for an approval marked not sent requests anew, or why not (audited then). */
+  async askedAgainOf(id: string, actor: Actor): Promise<AskedAgain | ApprovalActionResult> {
+    const asked = await askedAgainOf(this.#ctx, id);
+    return 'status' in asked ? auditRefusal(this.#ctx, actor, asked) : asked;
+  }
+
+  /** Records on the old approval (audit log and history) that `actor` asked again as `next`. */
+  noteAskedAgain(id: string, actor: Actor, next: string): Promise<void> {
+    return noteAskedAgain(this.#ctx, id, actor, next);
   }
 
   recover(): Promise<number> {

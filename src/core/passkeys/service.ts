@@ -3,6 +3,7 @@ import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
 import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
+import { notFoundIn } from '../not-found.js';
 import { personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import type { Storage } from '../store/index.js';
@@ -22,6 +23,8 @@ export interface PasskeyServiceOptions {
   /** `BANKOPS_PUBLIC_URL`: the links' base, the origin and relying party of the passkeys. */
   publicUrl: string | undefined;
   now?: () => Date;
+  /** Where bankops keeps its records, named by a "not found" (`notFoundIn`). */
+  store?: string;
 }
 
 /** A link made for a person: where it leads, and until when. The URL holds the token: show it only to them. */
@@ -52,6 +55,7 @@ export class PasskeyService {
   readonly #audit: AuditLog;
   readonly #publicUrl: string | undefined;
   readonly #now: () => Date;
+  readonly #store: string | undefined;
   #executor: Executor | undefined;
 
   constructor(options: PasskeyServiceOptions) {
@@ -59,6 +63,7 @@ export class PasskeyService {
     this.#audit = options.audit;
     this.#publicUrl = options.publicUrl;
     this.#now = options.now ?? (() => new Date());
+    this.#store = options.store;
     this.gate = new PasskeyGate(options.storage, () => this.rp(), this.#now);
   }
 
@@ -93,7 +98,7 @@ export class PasskeyService {
         const names = (await tx.credentials.active(person)).map((r) => `"${r.name}"`);
         throw new PasskeyError(
           404,
-          `${person} has no passkey named "${name}"${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
+          `${notFoundIn(`${person} has no passkey named "${name}"`, this.#store)}${names.length === 0 ? '' : `; theirs: ${names.join(', ')}`}`,
         );
       }
       await tx.credentials.revoke(row.credentialId, this.#now().toISOString());

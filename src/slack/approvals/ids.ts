@@ -10,6 +10,8 @@ export const APPROVAL_ACTIONS = {
   reconcileNotSent: 'bankops_approval_reconcile_not_sent',
   /** … sends it once more with the same request id. */
   reconcileRetry: 'bankops_approval_reconcile_retry',
+  /** An approval marked not sent: the same request once more, a fresh approval and quote. */
+  askAgain: 'bankops_approval_ask_again',
 } as const;
 
 export const APPROVAL_VIEWS = {

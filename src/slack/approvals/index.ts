@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { ActorContext } from '../middleware/actor.js';
 import type { SlackServices } from '../services.js';
+import { askAgainClicked } from './ask-again.js';
 import { approveClicked, cancelClicked, rejectClicked } from './buttons.js';
 import { ApprovalFollower } from './follow.js';
 import { registerHome } from './home-tab.js';
@@ -22,7 +23,7 @@ export type ApprovalServices = Pick<
 >;
 
 export interface SlackApprovals {
-  /** Approve, Reject (with its reason modal), Cancel, Sent / Not sent / Send again (unresolved), and the App Home. */
+  /** Approve, Reject (with its reason modal), Cancel, Sent / Not sent / Send again (unresolved), Ask again (marked not sent), and the App Home. */
   register(app: App<ActorContext>): void;
   /** Posts the approvals waiting without a message, then follows the change feed. */
   start(): Promise<void>;
@@ -63,6 +64,7 @@ export function createSlackApprovals(services: ApprovalServices): SlackApprovals
       app.action(APPROVAL_ACTIONS.reconcileNotSent, reconcileClicked(services, 'failed'));
       app.action(APPROVAL_ACTIONS.reconcileRetry, reconcileClicked(services, 'retry'));
       app.view(APPROVAL_VIEWS.reconcileReason, reconcileReasonSubmitted(services));
+      app.action(APPROVAL_ACTIONS.askAgain, askAgainClicked(services));
       registerHome(app, services);
     },
     async start() {

@@ -1,17 +1,14 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import type { ApprovalActionResult } from '../../core/approvals/types.js';
-import { isDatabaseUnreachable } from '../../core/errors.js';
 import { whyNotReconcile } from '../../present/approval-decide.js';
 import { approvalOutcome } from '../../present/approval-outcome.js';
 import { decisionRef, type ReconcileTarget, reconcileTarget } from '../metadata.js';
 import type { ActorContext } from '../middleware/actor.js';
-import { homeAnswer } from '../middleware/answer.js';
-import { databaseDownMessage } from '../render/outcome.js';
-import { replyTo } from '../respond.js';
+import { line, type SlackMessage } from '../render/message.js';
 import type { SlackServices } from '../services.js';
 import { answerClicker, type ButtonArgs } from './buttons.js';
-import { type HomeServices, publishHome } from './home-tab.js';
-import { BROKEN, changedSince, FORM, notSettledLine, outcomeLine } from './messages/clicked.js';
+import { answerAfterForm } from './form-answer.js';
+import type { HomeServices } from './home-tab.js';
+import { BROKEN, FORM, notSettledLine, outcomeLine } from './messages/clicked.js';
 import { reconcileReasonModal } from './reconcile-modal.js';
 import { REASON_BLOCK, reasonOf } from './reject-modal.js';
 
@@ -48,12 +45,13 @@ const inline = (ack: SubmitArgs['ack'], message: string): Promise<void> =>
   ack({ response_action: 'errors', errors: { [REASON_BLOCK]: message } });
 
 /**
- * The reason, submitted: blank is refused inline, and so is someone who may not settle it; then the
- * modal closes at once (Send again may wait on the service longer than Slack waits for an answer)
- * and the executor settles it as `bankops approvals reconcile` does, audited, judging again who
- * may. The person is told where they clicked; the message changes through the feed. The database
- * going away once the form closed is told there too: the global middleware can no longer answer a
- * form already acknowledged.
+ * The reason, submitted: what needs no database (a form naming no approval, a blank reason) is
+ * refused inline; then the form is acknowledged (closed) before anything is read or written (Send
+ * again may wait on the service, and the database on its network, longer than Slack waits for an
+ * answer). The approval is read again: only the attempt this form showed is settled, by someone who
+ * may, as `bankops approvals reconcile` does, audited. The person is told the outcome, or why it
+ * settled nothing, where they clicked (`answerAfterForm`, the database being away included); the
+ * message changes through the feed.
  */
 export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServices, 'log'>) {
   return async ({ body, ack, context }: SubmitArgs): Promise<void> => {
@@ -62,43 +60,30 @@ export function reconcileReasonSubmitted(services: HomeServices & Pick<SlackServ
     const reason = reasonOf(
       body.view.state.values as Record<string, Record<string, { value?: string | null }>>,
     ).trim();
-    if (reason === '') {
-      return inline(ack, FORM.reconcileWhat);
-    }
-    const view = await services.executor.getApproval(target.approvalId);
-    const why =
-      view === undefined
-        ? `approval ${target.approvalId} is not known`
-        : view.requestId !== target.requestId
-          ? changedSince(view)
-          : whyNotReconcile(services.executor.policy, context.actor, view);
-    if (why !== undefined) return inline(ack, FORM.notSettled(why));
+    if (reason === '') return inline(ack, FORM.reconcileWhat);
     await ack();
-    let result: ApprovalActionResult;
-    try {
-      result = await services.executor.reconcile(target.approvalId, context.actor, {
+    const { actor } = context;
+    const settle = async (): Promise<SlackMessage> => {
+      const view = await services.executor.getApproval(target.approvalId);
+      if (view === undefined)
+        return line(`:no_entry: ${FORM.notSettled(`approval ${target.approvalId} is not known`)}`);
+      if (view.requestId !== target.requestId) return notSettledLine(view, undefined);
+      const why = whyNotReconcile(services.executor.policy, actor, view);
+      if (why !== undefined) return notSettledLine(view, why);
+      const result = await services.executor.reconcile(target.approvalId, actor, {
         outcome: target.outcome,
         reason,
         // Settled only if it is still the attempt this form showed (checked again in the transaction).
         requestId: target.requestId,
       });
-    } catch (error) {
-      if (!isDatabaseUnreachable(error)) throw error;
-      services.log.warn('slack: the database cannot be reached; the reconcile form was answered so', {
-        approvalId: target.approvalId,
-        error,
-      });
-      const down = databaseDownMessage();
-      if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(down);
-      // The App Home's list of approvals needs the database too: the answer is all it shows.
-      else await homeAnswer(services.call, body.user.id, down);
-      return;
-    }
-    const answer = outcomeLine(
-      approvalOutcome('reconcile', result, (id) => id),
-      services.executor.policy,
-    );
-    if (target.responseUrl !== undefined) await replyTo(target.responseUrl)(answer);
-    else await publishHome(services, body.user.id, context.actor, answer.blocks);
+      return outcomeLine(
+        approvalOutcome('reconcile', result, (id) => id),
+        services.executor.policy,
+      );
+    };
+    await answerAfterForm(services, { ...target, userId: body.user.id, actor }, settle, {
+      form: 'reconcile',
+      approvalId: target.approvalId,
+    });
   };
 }

@@ -1,10 +1,8 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { AckFn, ViewResponseAction } from '@slack/bolt';
-import { asCodedError } from '../../core/errors.js';
-import type { ExecuteResult, FieldError } from '../../core/results.js';
+import type { FieldError } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { ArgsError, inputFromArgs, type JsonSchema } from '../../present/args.js';
-import { type AnswerServices, answerFor, slackOrigin } from '../answers/run.js';
+import { type AnswerServices, runAndAnswer, slackOrigin } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import { VIEWS } from '../ids.js';
 import { formTarget } from '../metadata.js';
@@ -108,13 +106,12 @@ export function readForm(
   }
 }
 
-/** How long a submission may wait for the executor before the form closes and the answer follows. */
-const INLINE_WAIT_MS = 1_500;
-
 /**
- * Runs a form's input. Invalid input that the executor reports quickly goes back into the form,
- * field by field (`response_action: errors`); anything else closes the form and is answered like a
- * command, in the channel it came from.
+ * Runs a form's input. Fields the tool's schema refuses go back into the form at once, field by
+ * field (`response_action: errors`), judged without the database; the executor then audits the
+ * refusal. Anything else closes the form before anything is read or written (Slack waits 3 s at
+ * most, the database may take longer) and is answered like a command, in the channel it came from,
+ * the database being away included.
  */
 export async function submitForm(
   services: AnswerServices,
@@ -123,25 +120,20 @@ export async function submitForm(
   input: Record<string, unknown>,
   form: { blockIds: readonly string[]; ack: AckFn<ViewResponseAction> },
 ): Promise<void> {
-  const running = services.executor.execute({
-    tool: tool.name,
-    input,
-    actor: asker.actor,
-    origin: slackOrigin(asker),
-  });
-  const early = await Promise.race([running, delay(INLINE_WAIT_MS).then(() => undefined)]);
-  if (early?.status === 'invalid' && early.errors.length > 0) {
-    await form.ack({ response_action: 'errors', errors: inlineErrors(early.errors, form.blockIds) });
-    return;
+  const errors = services.executor.inputErrors(tool.name, input);
+  if (errors.length === 0) {
+    await form.ack();
+    return runAndAnswer(services, asker, tool, input);
   }
-  await form.ack();
-  let result: ExecuteResult;
+  await form.ack({ response_action: 'errors', errors: inlineErrors(errors, form.blockIds) });
   try {
-    result = early ?? (await running);
+    await services.executor.execute({
+      tool: tool.name,
+      input,
+      actor: asker.actor,
+      origin: slackOrigin(asker),
+    });
   } catch (error) {
-    services.log.error('slack: running a form failed', { tool: tool.name, error });
-    const coded = asCodedError(error);
-    result = { status: 'failed', tool: tool.name, error: { kind: coded.code, message: coded.message } };
+    services.log.error('slack: the refusal of a form could not be audited', { tool: tool.name, error });
   }
-  await asker.reply(await answerFor(services, asker, tool, input, result));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../core/input-error.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { defineTool } from '../../core/tool.js';
 import { ApprovalViewSchema, approvalIdField } from './approval-schema.js';
 import { approvalsOf } from './approvals-of.js';
@@ -19,7 +20,7 @@ export const getApproval = defineTool({
     if (view === undefined)
       throw new InputError(
         'approvalId',
-        `no approval ${input.approvalId}; list_approvals shows the recent ones`,
+        `${notFoundIn(`no approval ${input.approvalId}`, ctx.store)}; list_approvals shows the recent ones`,
       );
     return view;
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AlertViewSchema, alertView } from '../../core/alerts/index.js';
 import { InputError } from '../../core/input-error.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { defineTool } from '../../core/tool.js';
 import { alertsOf } from './fields.js';
 
@@ -16,7 +17,10 @@ export const deleteBalanceAlert = defineTool({
   async run({ id }, ctx) {
     const removed = await alertsOf(ctx).remove(id);
     if (removed === undefined)
-      throw new InputError('id', `no alert ${id} (the list shows the alerts and their ids)`);
+      throw new InputError(
+        'id',
+        `${notFoundIn(`no alert ${id}`, ctx.store)} (the list shows the alerts and their ids)`,
+      );
     return { alert: alertView(removed) };
   },
 });

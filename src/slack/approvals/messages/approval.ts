@@ -5,6 +5,7 @@ import type { Registry } from '../../../core/registry.js';
 import { resultFacts } from '../../../present/approval-outcome.js';
 import {
   approvalLines,
+  retryQuoteWords,
   ruleWords,
   sentBackLine,
   statusLine,
@@ -89,15 +90,43 @@ export function decisionButtons(view: ApprovalView, registry: Registry): Button[
   return [approve, button('Reject', APPROVAL_ACTIONS.reject, ref, 'danger')];
 }
 
+/** A time in plain text (a dialog shows no Slack date tokens): `2026-11-29 20:00:21 UTC`. */
+const plainUtc = (iso: string): string =>
+  Number.isNaN(Date.parse(iso)) ? iso : `${new Date(iso).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+
+/**
+ * Before Send again re-sends the stored quote: until when it holds, and the way on after it (mark
+ * it not sent, then Ask again), in the words every front end uses.
+ */
+function sendAgainDialog(view: ApprovalView): types.ConfirmationDialog {
+  const words =
+    view.quoteExpiresAt === undefined
+      ? `It is sent once more with the same request id ${view.requestId}; the service never pays it twice`
+      : retryQuoteWords(view.quoteExpiresAt, { time: plainUtc });
+  return {
+    title: plain('Send it again?', 100),
+    text: { type: 'plain_text', text: clip(`${words}.`, 300) },
+    confirm: plain('Send again', 30),
+    deny: plain('Back', 30),
+    style: 'danger',
+  };
+}
+
 /** Sent, Not sent, Send again: each naming the approval and the attempt the clicker was shown. */
 function reconcileButtons(view: ApprovalView): Button[] {
   const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+  const again = button('Send again', APPROVAL_ACTIONS.reconcileRetry, ref, 'danger');
+  again.confirm = sendAgainDialog(view);
   return [
     button('Sent', APPROVAL_ACTIONS.reconcileSent, ref, 'primary'),
     button('Not sent', APPROVAL_ACTIONS.reconcileNotSent, ref),
-    button('Send again', APPROVAL_ACTIONS.reconcileRetry, ref, 'danger'),
+    again,
   ];
 }
+
+/** Marked not sent (failed, with who decided): nothing left, so the request may be made again. */
+const markedNotSent = (view: ApprovalView): boolean =>
+  view.state === 'failed' && view.decidedBy !== undefined;
 
 /** The lines above the buttons of an unresolved approval: what to look up, and where. */
 const lookUpLine = (view: ApprovalView): string =>
@@ -159,6 +188,13 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
       block_id: `approval:${view.id}:${view.attempt}`,
       elements: view.state === 'pending' ? decisionButtons(view, ctx.registry) : reconcileButtons(view),
     });
+  } else if (markedNotSent(view)) {
+    const ref = decisionRef.encode({ approvalId: view.id, attempt: view.attempt });
+    blocks.push({
+      type: 'actions',
+      block_id: `approval:${view.id}:${view.attempt}`,
+      elements: [button('Ask again', APPROVAL_ACTIONS.askAgain, ref, 'primary')],
+    });
   }
   blocks.push(
     context(
@@ -166,7 +202,8 @@ export function approvalMessage(view: ApprovalView, ctx: ApprovalMessageContext)
         (view.state === 'pending' ? ` · or \`bankops approvals approve ${view.id}\`` : '') +
         (view.state === 'unresolved'
           ? ` · or \`bankops approvals reconcile ${view.id} --sent|--not-sent|--retry\``
-          : ''),
+          : '') +
+        (markedNotSent(view) ? ` · or \`bankops approvals ask-again ${view.id}\`` : ''),
     ),
   );
   const first = approvalLines(view)[0] ?? view.tool;
