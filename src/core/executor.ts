@@ -20,8 +20,9 @@ import { confirmWrite } from './confirm-write.js';
 import { notConfigured } from './errors.js';
 import type { ExecuteRequest, ExecutorDeps } from './execute-request.js';
 import { requestFingerprint } from './fingerprint.js';
-import { forgetUnkeyed, keyUse } from './idempotency.js';
+import { forgetUnkeyed } from './idempotency.js';
 import { checkInput, invalidRequest, invalidResult } from './input-check.js';
+import { replayOfKey } from './key-replay.js';
 import { observed } from './observe.js';
 import { optional } from './optional.js';
 import { payeeControlFacts } from './payee-facts.js';
@@ -34,7 +35,7 @@ import type { Actor, Decision, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
 import { appendRefusal, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
-import { approvalReplay, joinedReplay, noteReplay } from './replay-audit.js';
+import { joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult, FieldError } from './results.js';
 import { type AllowedCall, runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
@@ -147,52 +148,10 @@ export class Executor {
     const plainRead = tool.hints.readOnly && req.idempotencyKey === undefined;
     const fingerprint = plainRead ? undefined : this.fingerprintOf({ tool, actor, input });
     let replay = false;
-    if (req.idempotencyKey !== undefined && fingerprint !== undefined) {
-      const use = await keyUse(
-        { storage: this.deps.storage, approvals: this.deps.approvals },
-        { actor, tool, fingerprint, key: req.idempotencyKey },
-      );
-      if (use.conflict !== undefined) {
-        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', use.conflict, tool);
-        return invalidResult(tool.name, use.conflict);
-      }
-      replay = use.replay;
-      // The key already waits for approval with this input: that approval is the answer, even if
-      // the policy would now let the call run directly (running it too would act twice).
-      const waiting =
-        use.approvalId === undefined ? undefined : await this.deps.approvals?.get(use.approvalId);
-      if (waiting !== undefined && decision.decision !== 'approval') {
-        noteReplay(this.deps.audit, { tool, input, actor }, approvalReplay(waiting));
-        return waiting.state === 'succeeded'
-          ? { status: 'ok', tool: tool.name, output: waiting.result ?? {}, requestId: waiting.requestId }
-          : {
-              status: 'pending_approval',
-              tool: tool.name,
-              approvalId: waiting.id,
-              approval: waiting,
-              joined: true,
-            };
-      }
-      // The key already ran directly, and the policy now wants approvers: opening an approval for it
-      // would act a second time. Its first result is the answer; a run whose outcome is not known
-      // stays under its own request id, and asking approvers needs another key.
-      if (use.ran !== undefined && decision.decision === 'approval') {
-        if (use.ran.result !== null) {
-          noteReplay(
-            this.deps.audit,
-            { tool, input, actor },
-            {
-              decision: 'allow',
-              outcome: 'ok',
-              requestId: use.ran.requestId,
-            },
-          );
-          return use.ran.result;
-        }
-        const message = `idempotency key '${req.idempotencyKey}' was already used for a direct ${tool.name} of this input that did not succeed (request ${use.ran.requestId}); it now needs approval: ask with a new key`;
-        await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'invalid', message, tool);
-        return invalidResult(tool.name, message);
-      }
+    if (fingerprint !== undefined) {
+      const used = await replayOfKey(this.deps, { tool, input, req, fingerprint }, decision);
+      if (used.answer !== undefined) return used.answer;
+      replay = used.replay;
     }
     if (decision.decision === 'approval')
       return this.openApproval(
