@@ -34,13 +34,12 @@ export const COUNTED_STATES = ['pending', 'approved', 'executing', 'succeeded', 
 
 export interface MoneyHoldStore {
   /**
-   * Takes the subjects' locks until the transaction ends, so two replicas never both count the
+   * Takes the subjects' `locks` until the transaction ends, so two replicas never both count the
    * same totals and admit (PostgreSQL: transaction-level advisory locks; SQLite's write
-   * transaction already excludes every other writer).
+   * transaction already excludes every other writer), then the sums of each query, read after
+   * the locks were granted. On PostgreSQL one round trip however many.
    */
-  lock(keys: readonly string[]): Promise<void>;
-  /** For each query, its sums (one statement on PostgreSQL: one round trip however many). */
-  sums(queries: readonly HoldSums[]): Promise<number[][]>;
+  count(locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]>;
   insert(hold: MoneyHold): Promise<void>;
   /** A direct call that failed before money could move no longer counts. */
   release(id: string, at: number): Promise<void>;

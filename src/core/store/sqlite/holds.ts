@@ -54,11 +54,8 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
     );
   }
 
-  async lock(): Promise<void> {
-    // Inside BEGIN IMMEDIATE: no other connection writes until this transaction ends.
-  }
-
-  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+  /** Inside BEGIN IMMEDIATE no other connection writes until this transaction ends: no lock of its own. */
+  async count(_locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]> {
     return queries.map((query) => this.#sum(query));
   }
 
