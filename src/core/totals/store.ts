@@ -29,8 +29,12 @@ export interface HoldSums {
   since: readonly number[];
 }
 
-/** The approval states in which money moved or may still move: a hold of one of them counts. */
-export const COUNTED_STATES = ['pending', 'approved', 'executing', 'succeeded', 'unresolved'] as const;
+/**
+ * The approval states in which no money moved nor will: entering one releases the approval's hold
+ * (rejected, expired, cancelled, failed). A hold counts while its approval is pending, approved,
+ * executing, succeeded or unresolved.
+ */
+export const RELEASING_STATES: ReadonlySet<string> = new Set(['rejected', 'expired', 'cancelled', 'failed']);
 
 export interface MoneyHoldStore {
   /**
@@ -43,4 +47,6 @@ export interface MoneyHoldStore {
   insert(hold: MoneyHold): Promise<void>;
   /** A direct call that failed before money could move no longer counts. */
   release(id: string, at: number): Promise<void>;
+  /** The approval ended without moving money (`RELEASING_STATES`): its hold no longer counts. */
+  releaseApproval(approvalId: string, at: number): Promise<void>;
 }

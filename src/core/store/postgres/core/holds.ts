@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { COUNTED_STATES, type HoldSums, type MoneyHold, type MoneyHoldStore } from '../../../totals/store.js';
+import type { HoldSums, MoneyHold, MoneyHoldStore } from '../../../totals/store.js';
 
 const COLUMNS = {
   requester: 'requester',
@@ -61,6 +61,13 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
     await this.client.query(HOLD_INSERT(0), holdValues(hold));
   }
 
+  async releaseApproval(approvalId: string, at: number): Promise<void> {
+    await this.client.query(
+      'UPDATE money_holds SET released_at_ms = $1 WHERE approval_id = $2 AND released_at_ms IS NULL',
+      [at, approvalId],
+    );
+  }
+
   async release(id: string, at: number): Promise<void> {
     await this.client.query(
       'UPDATE money_holds SET released_at_ms = $1 WHERE id = $2 AND released_at_ms IS NULL',
@@ -71,7 +78,6 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
 
 /** One SELECT of every query's sums: a scalar subquery per subject, each on its own index range. */
 function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) => string): string {
-  const states = `ARRAY[${COUNTED_STATES.map(literal).join(', ')}]::text[]`;
   const columns = queries.map((query, k) => {
     const each = query.since.map(
       (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${literal(since)} THEN h.amount_minor END), 0)::text`,
@@ -79,9 +85,9 @@ function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) =
     const column = query.of === 'company' ? undefined : COLUMNS[query.of];
     const subject = column === undefined ? '' : `h.${column} = ${literal(query.subject ?? '')} AND `;
     return `(SELECT ARRAY[${each.join(', ')}]
-               FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
+               FROM money_holds h
               WHERE ${subject}h.currency = ${literal(query.currency)} AND h.at_ms >= ${literal(Math.min(...query.since))}
-                AND h.released_at_ms IS NULL AND (h.approval_id IS NULL OR a.state = ANY (${states}))) AS q${k}`;
+                AND h.released_at_ms IS NULL) AS q${k}`;
   });
   return `SELECT ${columns.join(',\n       ')}`;
 }
