@@ -15,6 +15,7 @@ import type { Registry } from '../registry.js';
 import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
+import { RELEASING_STATES } from '../totals/store.js';
 import type { ServiceWebhooks } from '../webhooks.js';
 import type { Approval } from './approval.js';
 import { type ApprovalAuditEntry, auditApproval } from './audit.js';
@@ -166,6 +167,8 @@ export class EngineContext {
   ): Promise<void> {
     const row = await tx.approvals.byId(id);
     if (row === undefined) throw internalError(`approval ${id} vanished inside its transaction`);
+    // Every change of state is recorded here: one that ends without money moving releases its hold.
+    if (RELEASING_STATES.has(row.state)) await tx.holds.releaseApproval(id, this.now().getTime());
     const event = await tx.feed.append({
       approvalId: id,
       kind,

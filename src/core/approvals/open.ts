@@ -70,8 +70,7 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
       if (again.decision === 'approval' && again.reason !== request.decision.reason)
         opened = newApproval({ ...request, decision: again, person, policyVersion }, preview, ctx.settings());
     }
-    await tx.approvals.insert(opened);
-    await request.admission?.hold(tx, opened.id);
+    await tx.approvals.insert(opened, request.admission?.hold(opened.id));
     await requested(tx, { approvalId: opened.id, requestId: opened.requestId, outcome: 'pending' });
     await ctx.record(tx, opened.id, 'opened', { actor, person });
     return {

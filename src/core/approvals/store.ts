@@ -1,3 +1,4 @@
+import type { MoneyHold } from '../totals/store.js';
 import type { Approval, NewVote, StoredFailure, Vote } from './approval.js';
 import type { ApprovalFilter, ApprovalState, Settlement } from './types.js';
 
@@ -47,7 +48,8 @@ export interface ApprovalStore {
   openByFingerprint(fingerprint: string, key: string | undefined): Promise<Approval | undefined>;
   /** The open approval of this key, else its latest success (a keyed retry after success gets the result). */
   byKey(requesterId: string, tool: string, key: string): Promise<Approval | undefined>;
-  insert(approval: Approval): Promise<void>;
+  /** With `hold`, the approval's row of the running totals too (one statement where it can be). */
+  insert(approval: Approval, hold?: MoneyHold): Promise<void>;
   votes(id: string, attempt: number): Promise<Vote[]>;
 
   /** A vote on a pending approval, which moves its `updatedAt` to the vote's time. */

@@ -14,7 +14,7 @@ import {
 } from '../policy/totals.js';
 import type { Actor, Decision, EvaluationRequest, PolicyTool } from '../policy/types.js';
 import type { Stores, Tx } from '../store/index.js';
-import type { HoldSums } from './store.js';
+import type { HoldSums, MoneyHold } from './store.js';
 
 /**
  * Running totals and daily limits, decided in the store (DESIGN decision 19): a call that takes
@@ -131,7 +131,11 @@ function lockKeys(call: CountedCall): string[] {
 }
 
 /** The totals of the call, itself included, as committed in `stores` (one statement). */
-export async function countTotals(stores: Stores, call: CountedCall): Promise<CountedTotals> {
+export async function countTotals(
+  stores: Stores,
+  call: CountedCall,
+  locks: readonly string[] = [],
+): Promise<CountedTotals> {
   const { windows, daily } = needs(call.policy);
   const { movement, now } = call;
   const rolling: Record<string, number> = {};
@@ -149,7 +153,7 @@ export async function countTotals(stores: Stores, call: CountedCall): Promise<Co
     counts.push({ of, mine, daily: counted });
     queries.push({ of, subject, currency: movement.currency, since });
   }
-  const sums = await stores.holds.sums(queries);
+  const sums = await stores.holds.count(locks, queries);
   counts.forEach(({ of, mine, daily: counted }, k) => {
     const found = sums[k] ?? [];
     mine.forEach((w, i) => {
@@ -169,14 +173,21 @@ export async function decideCounted(
   call: CountedCall,
   request: Omit<EvaluationRequest, 'totals'>,
 ): Promise<Decision> {
-  await tx.holds.lock(lockKeys(call));
-  const totals = await countTotals(tx, call);
+  const totals = await countTotals(tx, call, lockKeys(call));
   return evaluate(call.policy, { ...request, totals });
 }
 
 /** Counts the call from now on (tied to its approval when it waits for one); returns the hold's id. */
 export async function holdFor(tx: Tx, call: CountedCall, approvalId?: string): Promise<string> {
-  const id = `hold_${randomUUID()}`;
-  await tx.holds.insert({ id, at: call.now.getTime(), ...call.movement, approvalId });
-  return id;
+  const hold = holdOf(call, approvalId);
+  await tx.holds.insert(hold);
+  return hold.id;
 }
+
+/** The call's row of the running totals. */
+export const holdOf = (call: CountedCall, approvalId?: string): MoneyHold => ({
+  id: `hold_${randomUUID()}`,
+  at: call.now.getTime(),
+  ...call.movement,
+  approvalId,
+});

@@ -5,20 +5,20 @@ import { appendRefusal } from '../refusal-audit.js';
 import type { ExecuteResult } from '../results.js';
 import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
 import type { Storage, Tx } from '../store/index.js';
-import { type CountedCall, decideCounted, holdFor } from './admit.js';
+import { type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
+import type { MoneyHold } from './store.js';
 
 /** What the approval engine is handed to decide again, and count, in the transaction that opens it. */
 export interface Admission {
   decide(tx: Tx): Promise<Decision>;
-  hold(tx: Tx, approvalId: string): Promise<void>;
+  /** The approval's row of the running totals, inserted with it. */
+  hold(approvalId: string): MoneyHold;
 }
 
 export function admission(call: CountedCall, request: Omit<EvaluationRequest, 'totals'>): Admission {
   return {
     decide: (tx) => decideCounted(tx, call, request),
-    hold: async (tx, approvalId) => {
-      await holdFor(tx, call, approvalId);
-    },
+    hold: (approvalId) => holdOf(call, approvalId),
   };
 }
 

@@ -29,19 +29,24 @@ export interface HoldSums {
   since: readonly number[];
 }
 
-/** The approval states in which money moved or may still move: a hold of one of them counts. */
-export const COUNTED_STATES = ['pending', 'approved', 'executing', 'succeeded', 'unresolved'] as const;
+/**
+ * The approval states in which no money moved nor will: entering one releases the approval's hold
+ * (rejected, expired, cancelled, failed). A hold counts while its approval is pending, approved,
+ * executing, succeeded or unresolved.
+ */
+export const RELEASING_STATES: ReadonlySet<string> = new Set(['rejected', 'expired', 'cancelled', 'failed']);
 
 export interface MoneyHoldStore {
   /**
-   * Takes the subjects' locks until the transaction ends, so two replicas never both count the
+   * Takes the subjects' `locks` until the transaction ends, so two replicas never both count the
    * same totals and admit (PostgreSQL: transaction-level advisory locks; SQLite's write
-   * transaction already excludes every other writer).
+   * transaction already excludes every other writer), then the sums of each query, read after
+   * the locks were granted. On PostgreSQL one round trip however many.
    */
-  lock(keys: readonly string[]): Promise<void>;
-  /** For each query, its sums (one statement on PostgreSQL: one round trip however many). */
-  sums(queries: readonly HoldSums[]): Promise<number[][]>;
+  count(locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]>;
   insert(hold: MoneyHold): Promise<void>;
   /** A direct call that failed before money could move no longer counts. */
   release(id: string, at: number): Promise<void>;
+  /** The approval ended without moving money (`RELEASING_STATES`): its hold no longer counts. */
+  releaseApproval(approvalId: string, at: number): Promise<void>;
 }

@@ -7,6 +7,7 @@ import {
   listLimit,
 } from '../../approvals/store.js';
 import type { ApprovalFilter, ApprovalState, Settlement } from '../../approvals/types.js';
+import type { MoneyHold } from '../../totals/store.js';
 import {
   APPROVAL_COLUMNS,
   type ApprovalRow,
@@ -15,6 +16,7 @@ import {
   type VoteRow,
 } from '../rows/approvals.js';
 import type { Db } from './database.js';
+import { SqliteMoneyHoldStore } from './holds.js';
 import { sqliteJson } from './json.js';
 
 const codec = approvalCodec(sqliteJson);
@@ -27,7 +29,11 @@ const OPEN = `('pending', 'approved', 'executing', 'unresolved')`;
  * the caller while it executes), and its count of changed rows says whether the caller won.
  */
 export class SqliteApprovalStore implements ApprovalStore {
-  constructor(private readonly db: Db) {}
+  readonly #holds: SqliteMoneyHoldStore;
+
+  constructor(private readonly db: Db) {
+    this.#holds = new SqliteMoneyHoldStore(db);
+  }
 
   #one(sql: string, ...params: unknown[]): Approval | undefined {
     const row = this.db.prepare(sql).get(...params) as ApprovalRow | undefined;
@@ -65,7 +71,8 @@ export class SqliteApprovalStore implements ApprovalStore {
     );
   }
 
-  async insert(approval: Approval): Promise<void> {
+  async insert(approval: Approval, hold?: MoneyHold): Promise<void> {
+    if (hold !== undefined) await this.#holds.insert(hold);
     this.db
       .prepare(
         `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`,

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { COUNTED_STATES, type HoldSums, type MoneyHold, type MoneyHoldStore } from '../../totals/store.js';
+import type { HoldSums, MoneyHold, MoneyHoldStore } from '../../totals/store.js';
 import { type Db, migrate } from './database.js';
 
 const COLUMNS = {
@@ -28,19 +28,19 @@ const SCHEMA = [
   ),
   `CREATE INDEX money_holds_company ON money_holds (currency, at_ms, amount_minor, approval_id)
      WHERE released_at_ms IS NULL`,
+  'CREATE INDEX money_holds_approval ON money_holds (approval_id) WHERE approval_id IS NOT NULL',
 ];
 
 export function migrateHolds(db: Db): void {
   migrate(db, 'holds/001-money-holds', SCHEMA);
 }
 
-const STATES = `(${COUNTED_STATES.map((state) => `'${state}'`).join(', ')})`;
-
 /** The running totals' rows in SQLite; the write transaction (BEGIN IMMEDIATE) serialises admissions. */
 export class SqliteMoneyHoldStore implements MoneyHoldStore {
   readonly #db: Db;
   readonly #insert;
   readonly #release;
+  readonly #releaseApproval;
   readonly #sums = new Map<string, Database.Statement>();
 
   constructor(db: Db) {
@@ -49,16 +49,16 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
       `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.#releaseApproval = db.prepare(
+      'UPDATE money_holds SET released_at_ms = ? WHERE approval_id = ? AND released_at_ms IS NULL',
+    );
     this.#release = db.prepare(
       'UPDATE money_holds SET released_at_ms = ? WHERE id = ? AND released_at_ms IS NULL',
     );
   }
 
-  async lock(): Promise<void> {
-    // Inside BEGIN IMMEDIATE: no other connection writes until this transaction ends.
-  }
-
-  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+  /** Inside BEGIN IMMEDIATE no other connection writes until this transaction ends: no lock of its own. */
+  async count(_locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]> {
     return queries.map((query) => this.#sum(query));
   }
 
@@ -72,9 +72,9 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
       );
       statement = this.#db.prepare(
         `SELECT ${each.join(', ')}
-           FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
+           FROM money_holds h
           WHERE ${column === undefined ? '' : `h.${column} = ? AND `}h.currency = ? AND h.at_ms >= ?
-            AND h.released_at_ms IS NULL AND (h.approval_id IS NULL OR a.state IN ${STATES})`,
+            AND h.released_at_ms IS NULL`,
       );
       this.#sums.set(key, statement);
     }
@@ -99,5 +99,9 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
 
   async release(id: string, at: number): Promise<void> {
     this.#release.run(at, id);
+  }
+
+  async releaseApproval(approvalId: string, at: number): Promise<void> {
+    this.#releaseApproval.run(at, approvalId);
   }
 }

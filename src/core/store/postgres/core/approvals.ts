@@ -10,6 +10,7 @@ import {
 import type { ApprovalFilter, Settlement } from '../../../approvals/types.js';
 import type { ApprovalState } from '../../../approvals/view-schema.js';
 import { optional } from '../../../optional.js';
+import type { MoneyHold } from '../../../totals/store.js';
 import {
   APPROVAL_COLUMNS,
   type ApprovalRow,
@@ -18,6 +19,7 @@ import {
   type VoteRow,
 } from '../../rows/approvals.js';
 import { pgJson } from '../json.js';
+import { HOLD_INSERT, holdValues } from './holds.js';
 
 const codec = approvalCodec(pgJson);
 const COLUMNS = APPROVAL_COLUMNS;
@@ -77,11 +79,14 @@ export class PgApprovalStore implements ApprovalStore {
     );
   }
 
-  async insert(approval: Approval): Promise<void> {
+  async insert(approval: Approval, hold?: MoneyHold): Promise<void> {
     const row = codec.toRow(approval);
+    const values = COLUMNS.map((column) => row[column]);
+    // The hold rides in the same statement (a data-modifying WITH): no round trip of its own.
+    const withHold = hold === undefined ? '' : `WITH hold AS (${HOLD_INSERT(values.length)}) `;
     await this.client.query(
-      `INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
-      COLUMNS.map((column) => row[column]),
+      `${withHold}INSERT INTO approvals (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+      hold === undefined ? values : [...values, ...holdValues(hold)],
     );
   }
 

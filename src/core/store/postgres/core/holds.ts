@@ -1,11 +1,27 @@
 import type pg from 'pg';
-import { COUNTED_STATES, type HoldSums, type MoneyHold, type MoneyHoldStore } from '../../../totals/store.js';
+import type { HoldSums, MoneyHold, MoneyHoldStore } from '../../../totals/store.js';
 
 const COLUMNS = {
   requester: 'requester',
   beneficiary: 'beneficiary',
   sourceAccount: 'source_account',
 } as const;
+
+/** The INSERT of a hold, its parameters numbered after `offset` others (an approval's, ./approvals.ts). */
+export const HOLD_INSERT = (offset: number): string =>
+  `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
+   VALUES (${Array.from({ length: 8 }, (_, i) => `$${offset + i + 1}`).join(', ')})`;
+
+export const holdValues = (hold: MoneyHold): unknown[] => [
+  hold.id,
+  hold.at,
+  hold.requester,
+  hold.beneficiary ?? null,
+  hold.sourceAccount ?? null,
+  hold.currency,
+  hold.amount,
+  hold.approvalId ?? null,
+];
 
 /** The first key of the two-part advisory locks of running totals (`bklm`): apart from every other lock. */
 const HOLDS_LOCK_CLASS = 0x626b6c6d;
@@ -20,55 +36,35 @@ const HOLDS_LOCK_CLASS = 0x626b6c6d;
 export class PgMoneyHoldStore implements MoneyHoldStore {
   constructor(private readonly client: pg.ClientBase) {}
 
-  async lock(keys: readonly string[]): Promise<void> {
-    if (keys.length === 0) return;
-    await this.client.query(
-      'SELECT pg_advisory_xact_lock($1::int, hashtext(k)) FROM unnest($2::text[]) AS k',
-      [HOLDS_LOCK_CLASS, [...new Set(keys)].sort()],
-    );
-  }
-
-  async sums(queries: readonly HoldSums[]): Promise<number[][]> {
+  async count(locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]> {
     if (queries.length === 0) return [];
-    const values: unknown[] = [[...COUNTED_STATES]];
-    const param = (value: unknown): string => {
-      values.push(value);
-      return `$${values.length}`;
-    };
-    // One scalar subquery per subject: each reads that subject's index range only.
-    const columns = queries.map((query, k) => {
-      const each = query.since.map(
-        (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${param(since)} THEN h.amount_minor END), 0)::text`,
-      );
-      const column = query.of === 'company' ? undefined : COLUMNS[query.of];
-      const subject = column === undefined ? '' : `h.${column} = ${param(query.subject ?? '')} AND `;
-      return `(SELECT ARRAY[${each.join(', ')}]
-                 FROM money_holds h LEFT JOIN approvals a ON a.id = h.approval_id
-                WHERE ${subject}h.currency = ${param(query.currency)} AND h.at_ms >= ${param(Math.min(...query.since))}
-                  AND h.released_at_ms IS NULL AND (h.approval_id IS NULL OR a.state = ANY ($1::text[]))) AS q${k}`;
-    });
-    const result = await this.client.query<Record<string, string[]>>(
-      `SELECT ${columns.join(',\n       ')}`,
-      values,
-    );
-    const row = result.rows[0] ?? {};
+    const literal = (value: unknown): string =>
+      typeof value === 'number' && Number.isSafeInteger(value)
+        ? String(value)
+        : this.client.escapeLiteral(String(value));
+    const sums = sumsStatement(queries, literal);
+    const keys = [...new Set(locks)].sort();
+    // Two statements in one round trip (a simple query): the second takes its snapshot only once
+    // the first was granted every lock, so it sees what the holder before it committed.
+    const lock =
+      keys.length === 0
+        ? ''
+        : `SELECT pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, hashtext(k)) FROM unnest(ARRAY[${keys.map(literal).join(', ')}]::text[]) AS k;\n`;
+    const results = (await this.client.query(`${lock}${sums}`)) as unknown as
+      | pg.QueryResult<Record<string, string[]>>
+      | pg.QueryResult<Record<string, string[]>>[];
+    const row = (Array.isArray(results) ? results.at(-1) : results)?.rows[0] ?? {};
     return queries.map((query, k) => query.since.map((_, i) => Number(row[`q${k}`]?.[i] ?? 0)));
   }
 
   async insert(hold: MoneyHold): Promise<void> {
+    await this.client.query(HOLD_INSERT(0), holdValues(hold));
+  }
+
+  async releaseApproval(approvalId: string, at: number): Promise<void> {
     await this.client.query(
-      `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        hold.id,
-        hold.at,
-        hold.requester,
-        hold.beneficiary ?? null,
-        hold.sourceAccount ?? null,
-        hold.currency,
-        hold.amount,
-        hold.approvalId ?? null,
-      ],
+      'UPDATE money_holds SET released_at_ms = $1 WHERE approval_id = $2 AND released_at_ms IS NULL',
+      [at, approvalId],
     );
   }
 
@@ -78,4 +74,20 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
       [at, id],
     );
   }
+}
+
+/** One SELECT of every query's sums: a scalar subquery per subject, each on its own index range. */
+function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) => string): string {
+  const columns = queries.map((query, k) => {
+    const each = query.since.map(
+      (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${literal(since)} THEN h.amount_minor END), 0)::text`,
+    );
+    const column = query.of === 'company' ? undefined : COLUMNS[query.of];
+    const subject = column === undefined ? '' : `h.${column} = ${literal(query.subject ?? '')} AND `;
+    return `(SELECT ARRAY[${each.join(', ')}]
+               FROM money_holds h
+              WHERE ${subject}h.currency = ${literal(query.currency)} AND h.at_ms >= ${literal(Math.min(...query.since))}
+                AND h.released_at_ms IS NULL) AS q${k}`;
+  });
+  return `SELECT ${columns.join(',\n       ')}`;
 }
