@@ -88,7 +88,7 @@ await build({
   external: ['./cli/program.js'],
   banner: {},
   define: {
-    BANKOPS_PROGRAM_DIGEST: JSON.stringify(createHash('sha256').update(program).digest('hex').slice(0, 16)),
+    CLI_PROGRAM_DIGEST: JSON.stringify(createHash('sha256').update(program).digest('hex').slice(0, 16)),
   },
 });
 

@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { loadProgram, type Program } from './cli/code-cache.js';
 
 /** The SHA-256 of the program's bundle, written in here by scripts/bundle-cli.mjs; none from tsc. */
-declare const BANKOPS_PROGRAM_DIGEST: string | undefined;
+declare const CLI_PROGRAM_DIGEST: string | undefined;
 
 const args = process.argv.slice(2);
 
@@ -20,7 +20,7 @@ if (SHORT.has(args[0] ?? '')) setFlagsFromString('--max-opt=1 --liftoff-only');
 
 // The built command runs its bundle with V8's code cache (src/cli/code-cache.ts); tsc's output and
 // the sources run the program's modules.
-const digest = typeof BANKOPS_PROGRAM_DIGEST === 'string' ? BANKOPS_PROGRAM_DIGEST : undefined;
+const digest = typeof CLI_PROGRAM_DIGEST === 'string' ? CLI_PROGRAM_DIGEST : undefined;
 const bundle = join(dirname(fileURLToPath(import.meta.url)), 'cli-bundle', 'program.cjs');
 const program: Program =
   (digest === undefined ? undefined : loadProgram(bundle, digest, args[0] ?? '')) ??

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { whatWillHappen } from '../../../src/present/approval-words.js';
 import { PAYOUT, PAYOUT_DEBIT, pending } from '../../helpers/approvals.js';
-import { achBeneficiary } from '../../helpers/banking.js';
+import { achBeneficiary, bankingCaller } from '../../helpers/banking.js';
 import { createTestCore, type TestCore } from '../../helpers/core.js';
 
 let core: TestCore;
@@ -61,8 +61,13 @@ describe('approvals people can judge', () => {
   });
 
   it('says so when the payee is one bankops did not create', async () => {
-    const approval = pending(await core.call('create_payout', PAYOUT));
-    expect(approval.preview?.facts).toMatchObject({ payee: { id: 'ben_de_swift_0001', known: false } });
+    // Made at the service directly, not through bankops: its directory has never heard of it.
+    const made = await (await bankingCaller(core.sandbox)).post('/beneficiaries', achBeneficiary());
+    const outside = (made.body as { data: { beneficiary_id: string } }).data.beneficiary_id;
+    const approval = pending(
+      await core.call('create_payout', { ...PAYOUT, beneficiaryId: outside, destinationRail: 'ACH' }),
+    );
+    expect(approval.preview?.facts).toMatchObject({ payee: { id: outside, known: false } });
     expect(whatWillHappen(approval)[0]).toContain('a payee bankops did not create');
   });
 

@@ -97,7 +97,7 @@ describe('money followed to the end', () => {
     });
     for (const text of [slack, cli.replace(/\s+/g, ' ')]) {
       expect(text).toContain('Completed: payout');
-      expect(text).toMatch(/Paid [\d,.]+ EUR to ben_de_swift_0001/);
+      expect(text).toMatch(/Paid [\d,.]+ EUR to Rhein Maschinenbau GmbH/);
       expect(text).toMatch(/USD balance was [\d,.]+ USD when asked; debited [\d,.]+ USD/);
       expect(text).not.toContain('available now');
     }

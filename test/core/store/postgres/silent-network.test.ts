@@ -68,11 +68,15 @@ describe.skipIf(!available)('PostgreSQL behind a network that stops answering', 
     const holding = postgresStorage(patient).transaction(
       () => new Promise<void>((resolve) => (release = resolve)),
     );
+    let ended = false;
+    void holding.then(() => {
+      ended = true;
+    });
     try {
-      const started = performance.now();
+      // Answered while the transaction is still open (it ends only when released below).
       const health = await fetch(`${base}/healthz`);
       expect(health.status).toBe(200);
-      expect(performance.now() - started).toBeLessThan(500);
+      expect(ended).toBe(false);
       const ready = await fetch(`${base}/readyz`);
       expect(await ready.json()).toEqual({ ready: true, started: true, database: 'ok', schema: 'current' });
     } finally {
