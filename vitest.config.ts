@@ -27,6 +27,7 @@ function ramDisk(): Record<string, string> {
 const E2E = [
   'test/cli/against-service.test.ts',
   'test/cli/cli.test.ts',
+  'test/cli/approvals-break-glass.test.ts',
   'test/cli/code-cache.test.ts',
   'test/cli/db-migrate.test.ts',
   'test/cli/readable.test.ts',

@@ -33,7 +33,18 @@ export const COMMAND_TABLE = {
   },
   approvals: {
     overview: [['{subcommands}', 'decide on approvals, reconcile them']],
-    subcommands: ['list', 'show', 'watch', 'executing', 'approve', 'reject', 'cancel', 'reconcile'],
+    subcommands: [
+      'list',
+      'show',
+      'watch',
+      'executing',
+      'approve',
+      'reject',
+      'cancel',
+      'reconcile',
+      'break-glass',
+      'review',
+    ],
     options: [
       '--state',
       '--limit',
@@ -45,6 +56,7 @@ export const COMMAND_TABLE = {
       '--retry',
       '--request-id',
       '--interval',
+      '--close',
     ],
   },
   audit: {
