@@ -42,6 +42,7 @@ const E2E = [
   'test/mcp/http-serve.test.ts',
   'test/slack/serve.test.ts',
   'test/slack/http.test.ts',
+  'test/slack/break-glass.test.ts',
   'test/slack/socket-mode.test.ts',
   'test/slack/webhooks.test.ts',
   'test/slack/approvals-feed.test.ts',
