@@ -83,5 +83,9 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(() =>
       parsePolicyText(BREAK_GLASS_POLICY.replace('max: { USD: 10000, default: 5000 }', 'max: {}'), 'test'),
     ).toThrow(/breakGlass\.max/);
+    // The shipped policy declares its roles: a misspelt one is named with its path.
+    expect(() =>
+      parsePolicyText(BREAK_GLASS_POLICY.replace('role: admin\n  max', 'role: admn\n  max'), 'test'),
+    ).toThrow('breakGlass.role: role "admn" is not declared in roles');
   });
 });
