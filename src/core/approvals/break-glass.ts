@@ -32,27 +32,16 @@ export async function breakGlass(
   const why = reason.trim();
   if (why === '') return refused('break-glass needs a reason, for the reviewers and the audit log');
   const policy = ctx.deps.policy.current();
-  const section = policy.breakGlass;
-  if (section === undefined)
-    return refused(
-      'break-glass is off: the policy has no breakGlass section (docs/approvals.md "Break-glass")',
-    );
   const person = personOf(policy, actor);
-  if (!rolesOf(policy, actor).includes(section.role))
-    return refused(
-      `break-glass needs role ${section.role} (policy breakGlass.role); ${actor.id} does not hold it`,
-    );
-  if (section.stepUp !== undefined)
-    return refused(
-      'break-glass here needs a passkey confirmation (policy breakGlass.stepUp), which this front end cannot ask for yet: approvers vote instead',
-    );
   const facts = await payeeFactsOf(ctx, id);
   return ctx.transaction(async (tx): Promise<ApprovalActionResult | 'execute'> => {
     const row = await currentRow(ctx, tx, id);
     if (row === undefined) return notFound(id);
-    const refusal = whyNot(ctx, row, actor, person, section, facts);
-    if (refusal !== undefined)
-      return { status: 'refused', reason: refusal, approval: await ctx.view(tx, row) };
+    // Refusals carry the approval, so each is audited (`decided/refused`) like a refused vote.
+    const section = policy.breakGlass;
+    const refusal = mayNot(policy, actor, section) ?? whyNot(ctx, row, actor, person, section, facts);
+    if (refusal !== undefined || section === undefined)
+      return { status: 'refused', reason: refusal ?? '', approval: await ctx.view(tx, row) };
     const at = ctx.nowIso();
     if (!(await tx.approvals.startExecution(id, ctx.owner, ctx.leaseUntil(), at)))
       throw internalError(`approval ${id} changed under a write lock`);
@@ -98,14 +87,30 @@ async function payeeFactsOf(ctx: EngineContext, id: string) {
   return payee === undefined || directory === undefined ? undefined : payeeControlFacts(directory, payee);
 }
 
+/** Whether this person may break the glass at all under the policy in force. */
+function mayNot(
+  policy: ReturnType<EngineContext['deps']['policy']['current']>,
+  actor: Actor,
+  section: BreakGlass | undefined,
+): string | undefined {
+  if (section === undefined)
+    return 'break-glass is off: the policy has no breakGlass section (docs/approvals.md "Break-glass")';
+  if (!rolesOf(policy, actor).includes(section.role))
+    return `break-glass needs role ${section.role} (policy breakGlass.role); ${actor.id} does not hold it`;
+  if (section.stepUp !== undefined)
+    return 'break-glass here needs a passkey confirmation (policy breakGlass.stepUp), which this front end cannot ask for yet: approvers vote instead';
+  return undefined;
+}
+
 function whyNot(
   ctx: EngineContext,
   row: Approval,
   actor: Actor,
   person: string,
-  section: BreakGlass,
+  section: BreakGlass | undefined,
   facts: Awaited<ReturnType<typeof payeeFactsOf>>,
 ): string | undefined {
+  if (section === undefined) return undefined;
   if (row.state !== 'pending') return closedReason(row.id, row.state);
   const policy = ctx.deps.policy.current();
   if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))

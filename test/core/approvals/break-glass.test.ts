@@ -35,6 +35,11 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     );
     expect(await bg().breakGlass(small.id, cliActor('ada'), '  ')).toMatchObject({ status: 'refused' });
     expect(await core.executor.getApproval(small.id)).toMatchObject({ state: 'pending' });
+    // Each refusal on record, with its reason, like a refused vote.
+    const refusals = await core.audit.list({ approvalId: small.id, limit: 100 });
+    expect(refusals.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
+      expect.stringContaining('break-glass needs role admin'),
+    );
   });
 
   it('still refuses a payee in its cooling-off period', async () => {
