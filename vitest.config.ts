@@ -57,6 +57,7 @@ const E2E = [
   'test/core/store/postgres/**',
   'test/core/store/storage.test.ts',
   'test/core/store/break-glass-store.test.ts',
+  'test/core/approvals/break-glass-postgres.test.ts',
   'test/core/alerts/store.test.ts',
   'test/core/store/directories.test.ts',
   'test/core/approvals/resend-window-postgres.test.ts',
