@@ -324,6 +324,18 @@ export class Executor {
     return result;
   }
 
+  /** Break-glass and its reviews (docs/approvals.md "Break-glass"). */
+  get breakGlass(): Pick<ApprovalEngine, 'breakGlass' | 'closeReview' | 'reviews'> {
+    const engine = this.approvals;
+    const decide = this.deps.policy.decide.bind(this.deps.policy);
+    return {
+      breakGlass: (id, actor, reason, onProgress) =>
+        decide(() => engine.breakGlass(id, actor, reason, onProgress)),
+      closeReview: (id, actor, reason) => decide(() => engine.closeReview(id, actor, reason)),
+      reviews: (id) => engine.reviews(id),
+    };
+  }
+
   getApproval(id: string): Promise<ApprovalView | undefined> {
     return this.approvals.get(id);
   }

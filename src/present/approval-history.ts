@@ -58,5 +58,7 @@ export function eventLine(
       return `Reconciled by ${by(event, w)}: ${detail}`;
     case 'settled':
       return settlementLine(view, w) ?? `Settled: ${detail}`;
+    case 'break_glass':
+      return `Break-glass by ${by(event, w)} at ${w.time(event.at)}, without its missing approvals: ${detail}. A review is open until two people close it`;
   }
 }

@@ -91,6 +91,16 @@ describe.skipIf(!available)('bankops db copy', () => {
         createdAt: at,
       });
       await tx.claims.claim('reminder:apr_1:1', 'host:1', new Date(at));
+      await tx.breakGlass.insert({
+        approvalId: done.id,
+        person: 'ada',
+        actorId: 'cli:ada',
+        reason: 'approvers unreachable',
+        at,
+        needed: 2,
+        role: 'admin',
+        closers: [{ person: 'bob', actorId: 'cli:bob', reason: 'checked', at }],
+      });
       await tx.alerts.add({
         id: 'alr_0123456789',
         currency: 'EUR',

@@ -256,7 +256,7 @@ describe('the catalogue of the Slack app, rendered by the local workspace', () =
     message(
       'digest',
       digestMessage(
-        { waiting: all, expired: all, failed: all, unresolved: all },
+        { waiting: all, expired: all, failed: all, unresolved: all, reviews: [] },
         ctx.policy,
         'Monday',
         '09:00',

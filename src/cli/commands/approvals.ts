@@ -15,6 +15,7 @@ import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { retryQuoteWords } from '../../present/approval-words.js';
+import { breakGlassLines } from '../../present/break-glass.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
@@ -23,6 +24,7 @@ import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
 import { ASK_AGAIN_HELP, approvalsAskAgain } from './approvals-ask-again.js';
 import { approvalsExecuting } from './approvals-executing.js';
+import { closeReview } from './approvals-review.js';
 import { approvalsWatch, WATCH_HELP } from './approvals-watch.js';
 import { checkSubcommand } from './table.js';
 
@@ -38,6 +40,8 @@ export const APPROVALS_HELP = `Usage:
                               [--request-id <id>-<n>] [--as <name>]
   bankops approvals reconcile <id> --retry [--reason "<why>"] [--request-id <id>-<n>] [--as <name>]
   bankops approvals ask-again <id> [--as <name>] [--json]
+  bankops approvals break-glass <id> --reason "<why>" [--as <name>] [--json]
+  bankops approvals review <id> --close --reason "<what you checked>" [--as <name>] [--json]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
@@ -68,6 +72,12 @@ happens next. With
 --json (or when stdout is not a terminal) they print {"status", "outcome", "approval"}, where
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
 expired, refused or not_found, and approval the full view.
+
+break-glass runs a pending approval without its missing votes, the day approvers are unreachable:
+only when the policy has a breakGlass section, by its role, never the requester, below its cap,
+with a reason; cooling-off and limits still apply. It is posted to every approvals channel, and
+its review stays open (in approvals show and the Slack digest) until review --close by the
+policy's reviewers (two admins by default), never the person who broke the glass.
 
 Approvals under a rule with stepUp: passkey count a vote only once confirmed with a passkey: approve
 prints a one-time link (5 minutes) to the approval page at BANKOPS_PUBLIC_URL, where the vote is
@@ -161,6 +171,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
       retry: { type: 'boolean' },
       'request-id': { type: 'string' },
       interval: { type: 'string' },
+      close: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -182,8 +193,13 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     return approvalsWatch(id, values.interval, outputMode(values.json));
   if (sub !== 'list' && id === undefined)
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
-  if (sub === 'reject' && (values.reason === undefined || values.reason.trim() === ''))
-    throw new UsageError('approvals reject needs --reason "<why>"', APPROVALS_HELP);
+  if (
+    (sub === 'reject' || sub === 'break-glass' || sub === 'review') &&
+    (values.reason === undefined || values.reason.trim() === '')
+  )
+    throw new UsageError(`approvals ${sub} needs --reason "<why>"`, APPROVALS_HELP);
+  if (sub === 'review' && values.close !== true)
+    throw new UsageError('approvals review <id> takes --close --reason "<what you checked>"', APPROVALS_HELP);
   const chosen = (['sent', 'not-sent', 'retry'] as const).filter((flag) => values[flag] === true);
   if (sub === 'reconcile' && chosen.length !== 1)
     throw new UsageError(
@@ -229,9 +245,16 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           return EXIT.usage;
         }
         const history = await executor.approvalHistory(approvalId);
-        if (mode.text)
+        const [review] = await executor.breakGlass.reviews(approvalId);
+        if (mode.text) {
           printDocument(() => approvalDocument(approval, { registry: runtime.registry, history }), mode);
-        else printJson({ ...approval, takenOver: takenOverOf(history) });
+          if (review !== undefined) out(`${breakGlassLines(review).join('\n')}\n`);
+        } else
+          printJson({
+            ...approval,
+            takenOver: takenOverOf(history),
+            ...optional('breakGlass', review),
+          });
         return EXIT.ok;
       }
       case 'approve': {
@@ -253,6 +276,17 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         );
       case 'ask-again':
         return approvalsAskAgain(runtime, approvalId, values.as, mode);
+      case 'break-glass': {
+        const actor = await deciderFor(runtime, values.as);
+        const progress = track(`breaking the glass on ${approvalId}`);
+        const result = await mayHaveRun(approvalId, () =>
+          executor.breakGlass.breakGlass(approvalId, actor, values.reason ?? ''),
+        );
+        progress.stop();
+        return answer('approve', result, mode, runtime);
+      }
+      case 'review':
+        return closeReview(runtime, approvalId, values.as, values.reason ?? '', mode);
       case 'reconcile': {
         const outcome = how ?? 'retry';
         const decider = await deciderFor(runtime, values.as);

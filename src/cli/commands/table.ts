@@ -43,6 +43,8 @@ export const COMMAND_TABLE = {
       'cancel',
       'reconcile',
       'ask-again',
+      'break-glass',
+      'review',
     ],
     options: [
       '--state',
@@ -55,6 +57,7 @@ export const COMMAND_TABLE = {
       '--retry',
       '--request-id',
       '--interval',
+      '--close',
     ],
   },
   audit: {

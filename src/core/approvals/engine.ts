@@ -5,6 +5,8 @@ import type { ExecuteResult } from '../results.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import type { Approval } from './approval.js';
 import { type AskedAgain, askedAgainOf, noteAskedAgain } from './ask-again.js';
+import { breakGlass, closeReview } from './break-glass.js';
+import type { BreakGlassReview } from './break-glass-store.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
 import { executeApproval, recoverApprovals } from './execute.js';
 import { type ExpiryTimer, expireDue, startExpiryTimer } from './expire.js';
@@ -72,6 +74,40 @@ export class ApprovalEngine implements ApprovalService {
   ): Promise<ApprovalActionResult> {
     const result = await vote(this.#ctx, id, approver, proof);
     if (result !== 'execute') return auditRefusal(this.#ctx, approver, result);
+    return this.#execute(id, onProgress);
+  }
+
+  /**
+   * Break-glass (./break-glass.ts): runs a pending approval without its missing votes, as the
+   * final vote would, leaving a review open.
+   */
+  async breakGlass(
+    id: string,
+    actor: Actor,
+    reason: string,
+    onProgress?: (message: string) => void,
+  ): Promise<ApprovalActionResult> {
+    const result = await breakGlass(this.#ctx, id, actor, reason);
+    if (result !== 'execute') return auditRefusal(this.#ctx, actor, result);
+    return this.#execute(id, onProgress);
+  }
+
+  /** One person's close of a break-glass review. */
+  closeReview(id: string, actor: Actor, reason: string): ReturnType<typeof closeReview> {
+    return closeReview(this.#ctx, id, actor, reason);
+  }
+
+  /** The break-glass review of an approval, if the glass was broken on it; or every open one. */
+  reviews(id?: string): Promise<BreakGlassReview[]> {
+    return this.#ctx.read(async (s) => {
+      if (id === undefined) return s.breakGlass.open();
+      const review = await s.breakGlass.byApproval(id);
+      return review === undefined ? [] : [review];
+    });
+  }
+
+  /** Executes an approval this process just moved to `executing`, and answers with its view. */
+  async #execute(id: string, onProgress?: (message: string) => void): Promise<ApprovalActionResult> {
     // This vote completed the quorum: this caller executes, and waits for the outcome — unless the
     // service does not answer in a long-running process: then it returns with the approval
     // `executing` and re-sent in the background (retryingUntil).

@@ -274,6 +274,7 @@ export const APPROVAL_EVENT_KINDS = [
   'unresolved',
   'reconciled',
   'settled',
+  'break_glass',
 ] as const;
 export type ApprovalEventKind = (typeof APPROVAL_EVENT_KINDS)[number];
 

@@ -18,6 +18,8 @@ export const decisionSchema = z.enum([
   'reconciled',
   'enrolled',
   'revoked',
+  'break_glass',
+  'review_closed',
 ]);
 
 /**
@@ -71,7 +73,9 @@ const POLICY_DECISIONS: readonly AuditDecision[] = [
 ];
 /**
  * `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong
- * state). `reconciled`: a person settled an approval whose outcome stayed unknown.
+ * state). `reconciled`: a person settled an approval whose outcome stayed unknown. `break_glass`:
+ * a person ran it without its missing votes (docs/approvals.md "Break-glass"); `review_closed`: one
+ * person's close of that use's review.
  */
 const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'approved',
@@ -80,6 +84,8 @@ const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'expired',
   'refused',
   'reconciled',
+  'break_glass',
+  'review_closed',
 ];
 const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];
 const CREDENTIAL_DECISIONS: readonly AuditDecision[] = ['enrolled', 'revoked', 'refused'];

@@ -54,6 +54,10 @@ export function checkReferences(policy: Policy, ctx: z.RefinementCtx): void {
         checkRole(group.role, ['rules', i, 'approval', 'from', j, 'role']);
     } else if (rule.approval !== undefined) checkRole(rule.approval.role, ['rules', i, 'approval', 'role']);
   }
+  if (policy.breakGlass !== undefined) {
+    checkRole(policy.breakGlass.role, ['breakGlass', 'role']);
+    checkRole(policy.breakGlass.review.role, ['breakGlass', 'review', 'role']);
+  }
 }
 
 /**

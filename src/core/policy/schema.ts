@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BreakGlassSchema } from './break-glass.js';
 import { checkGovernance, GovernanceSchema } from './governance.js';
 import { LimitsSectionSchema } from './limits.js';
 import { CliSchema, OauthClientSchema, OidcMatchSchema, PeopleSchema } from './oidc.js';
@@ -232,6 +233,8 @@ const PolicyShape = z.strictObject({
   limits: LimitsSectionSchema.optional(),
   /** Changes under four eyes (./governance.ts); absent: the file decides, as it always did. */
   governance: GovernanceSchema.optional(),
+  /** Running an approval without its missing votes, the day approvers are unreachable (./break-glass.ts). */
+  breakGlass: BreakGlassSchema.optional(),
 });
 
 export const PolicySchema = PolicyShape.superRefine((policy, ctx) => {

@@ -1,4 +1,5 @@
 import type { AlertStore } from '../alerts/store.js';
+import type { BreakGlassStore } from '../approvals/break-glass-store.js';
 import type { FeedStore } from '../approvals/feed.js';
 import type { ApprovalStore } from '../approvals/store.js';
 import type { AuditEntry } from '../audit/schema.js';
@@ -32,6 +33,8 @@ export interface Stores {
   policies: PolicyVersionStore;
   /** Money moved or waiting to move, for running totals and daily limits. */
   holds: MoneyHoldStore;
+  /** Break-glass uses and their reviews. */
+  breakGlass: BreakGlassStore;
 }
 
 /** A write transaction's stores. */

@@ -1,5 +1,6 @@
 import type { ApprovalState, ApprovalView } from '../../core/approvals/types.js';
 import type { PeriodicJob } from '../../core/schedule/scheduler.js';
+import { approvalsChannels } from './break-glass.js';
 import { type DigestTime, digestDueDay, formatDigestTime } from './digest-time.js';
 import type { ApprovalServices } from './index.js';
 import { type DigestContent, digestMessage, isEmptyDigest } from './messages/digest.js';
@@ -14,7 +15,13 @@ const LIST_LIMIT = 500;
 
 export type DigestServices = Pick<ApprovalServices, 'config' | 'executor' | 'outbox' | 'log'>;
 
-const emptyContent = (): DigestContent => ({ waiting: [], expired: [], failed: [], unresolved: [] });
+const emptyContent = (): DigestContent => ({
+  waiting: [],
+  expired: [],
+  failed: [],
+  unresolved: [],
+  reviews: [],
+});
 
 /** The approvals of each channel, sorted into the digest's sections. */
 async function gather(services: DigestServices, now: Date): Promise<Map<string, DigestContent>> {
@@ -30,7 +37,10 @@ async function gather(services: DigestServices, now: Date): Promise<Map<string, 
     services.executor.listAllApprovals('unresolved'),
   ]);
   const byChannel = new Map<string, DigestContent>();
-  const add = (section: keyof DigestContent, views: readonly ApprovalView[] | undefined) => {
+  const add = (
+    section: Exclude<keyof DigestContent, 'reviews'>,
+    views: readonly ApprovalView[] | undefined,
+  ) => {
     for (const view of views ?? []) {
       const channel = approvalChannel(view, services.config);
       if (channel === undefined) continue;
@@ -50,6 +60,14 @@ async function gather(services: DigestServices, now: Date): Promise<Map<string, 
     ...(succeeded ?? []).filter((v) => v.settlement?.outcome === 'failed' && v.settlement.checkedAt >= since),
   ]);
   add('unresolved', unresolved);
+  // Break-glass reviews still open: in every approvals channel's digest until closed.
+  const reviews = await services.executor.breakGlass.reviews();
+  if (reviews.length > 0)
+    for (const channel of approvalsChannels(services.executor.policy, services.config)) {
+      const content = byChannel.get(channel) ?? emptyContent();
+      content.reviews = reviews;
+      byChannel.set(channel, content);
+    }
   return byChannel;
 }
 

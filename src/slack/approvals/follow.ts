@@ -9,6 +9,7 @@ import { internalError } from '../../core/errors.js';
 import { optional } from '../../core/optional.js';
 import type { OutboxCall } from '../store/outbox-rows.js';
 import { slackRefusal } from '../web-api-errors.js';
+import { breakGlassPosts } from './break-glass.js';
 import type { ApprovalServices } from './index.js';
 import { requesterNotice } from './messages/requester-notice.js';
 import { threadReply } from './messages/thread-reply.js';
@@ -135,6 +136,10 @@ export class ApprovalFollower {
         },
         dedupeKey: key('requester'),
       });
+    }
+    if (event.kind === 'break_glass') {
+      const [review] = await this.#services.executor.breakGlass.reviews(view.id);
+      calls.push(...breakGlassPosts(event, view, review, policy, this.#services.config));
     }
     // The edit's digest and every call commit together: a repeated event finds both and queues nothing.
     await this.#services.approvalMessages.queueChanges(view.id, edit, calls);

@@ -158,6 +158,22 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
     types: { at_ms: 'bigint', amount_minor: 'bigint', released_at_ms: 'bigint' },
   },
   {
+    name: 'break_glass_reviews',
+    columns: [
+      'approval_id',
+      'person',
+      'actor_id',
+      'reason',
+      'at',
+      'needed',
+      'role',
+      'closers_json',
+      'closed_at',
+    ],
+    types: { needed: 'int' },
+    json: ['closers_json'],
+  },
+  {
     name: 'cards',
     columns: ['card_id', 'cardholder_id', 'wallet_id', 'last_four', 'seen_at'],
     types: { seen_at: 'bigint' },

@@ -9,6 +9,7 @@ import { PgAlertStore } from './core/alerts.js';
 import { PgApprovalStore } from './core/approvals.js';
 import { PgAuditStore } from './core/audit.js';
 import { appendAuditBatch } from './core/audit-append.js';
+import { PgBreakGlassStore } from './core/break-glass.js';
 import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
@@ -40,6 +41,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     alerts: new PgAlertStore(client),
     policies: new PgPolicyVersionStore(client),
     holds: new PgMoneyHoldStore(client),
+    breakGlass: new PgBreakGlassStore(client),
   };
 }
 

@@ -9,6 +9,7 @@ import { SqliteApprovalStore } from './approvals.js';
 import { migrateApprovals } from './approvals-schema.js';
 import { SqliteAuditStore } from './audit.js';
 import { migrateAuditLog } from './audit-schema.js';
+import { migrateBreakGlass, SqliteBreakGlassStore } from './break-glass.js';
 import { migrateClaims, SqliteClaimStore } from './claims.js';
 import type { Db } from './database.js';
 import { migrateExecutions, SqliteExecutionStore } from './executions.js';
@@ -49,6 +50,7 @@ export class SqliteStorage implements Storage {
     migrateAlerts(db);
     migratePolicies(db);
     migrateHolds(db);
+    migrateBreakGlass(db);
     this.#db = db;
     this.#synchronous = String(db.pragma('synchronous', { simple: true })) === '1' ? 'NORMAL' : 'FULL';
     this.#stores = {
@@ -62,6 +64,7 @@ export class SqliteStorage implements Storage {
       alerts: new SqliteAlertStore(db),
       policies: new SqlitePolicyVersionStore(db),
       holds: new SqliteMoneyHoldStore(db),
+      breakGlass: new SqliteBreakGlassStore(db),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { BreakGlassReview } from '../../../core/approvals/break-glass-store.js';
 import type { ApprovalView } from '../../../core/approvals/types.js';
 import type { Policy } from '../../../core/policy/schema.js';
 import { approvalLines, settlementLine } from '../../../present/approval-words.js';
@@ -10,6 +11,7 @@ import {
   type SlackMessage,
   sections,
 } from '../../render/message.js';
+import { openReviewsSection } from '../break-glass.js';
 import { askedBy, slackTime, slackWording } from './wording.js';
 
 /** What one approvals channel's digest holds (each list newest first). */
@@ -22,13 +24,15 @@ export interface DigestContent {
   failed: ApprovalView[];
   /** Outcome unknown now, whenever it happened: a person must settle each. */
   unresolved: ApprovalView[];
+  /** Break-glass uses whose review is still open (every approvals channel lists them). */
+  reviews: BreakGlassReview[];
 }
 
 /** Lines per section; the rest is counted and left to `bankops approvals list`. */
 const DIGEST_ITEMS = 10;
 
 export const isEmptyDigest = (c: DigestContent): boolean =>
-  c.waiting.length + c.expired.length + c.failed.length + c.unresolved.length === 0;
+  c.waiting.length + c.expired.length + c.failed.length + c.unresolved.length + c.reviews.length === 0;
 
 const what = (view: ApprovalView): string => clip(escapeText(approvalLines(view)[0] ?? view.tool), 160);
 
@@ -47,12 +51,7 @@ function section(title: string, views: readonly ApprovalView[], line: Line, more
  * morning digest"): what waits, what expired and what failed after approval in the last 24 hours,
  * and what is unresolved. At most ten lines a section.
  */
-export function digestMessage(
-  content: DigestContent,
-  policy: Pick<Policy, 'actors'>,
-  day: string,
-  at: string,
-): SlackMessage {
+export function digestMessage(content: DigestContent, policy: Policy, day: string, at: string): SlackMessage {
   const w = slackWording(policy);
   const counts = [
     `${content.waiting.length} waiting`,
@@ -92,6 +91,7 @@ export function digestMessage(
         unresolved,
         'bankops approvals list --state unresolved',
       ),
+      ...openReviewsSection(content.reviews, policy),
       context(`Posted daily at ${escapeText(at)} (BANKOPS_SLACK_DIGEST)`),
     ],
   };

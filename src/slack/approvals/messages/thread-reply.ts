@@ -37,6 +37,8 @@ export function eventEmoji(event: ApprovalEvent, view: ApprovalView): string {
       return ':warning:';
     case 'reconciled':
       return ':wrench:';
+    case 'break_glass':
+      return ':rotating_light:';
     case 'settled':
       return view.settlement?.outcome === 'completed'
         ? ':white_check_mark:'

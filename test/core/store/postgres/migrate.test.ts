@@ -15,6 +15,7 @@ const TABLES = [
   'audit_flushes',
   'audit_log',
   'balance_alerts',
+  'break_glass_reviews',
   'cards',
   'executions',
   'feed_cursors',
@@ -123,7 +124,7 @@ describe.skipIf(!available)('PostgreSQL migrations', () => {
        WHERE table_schema = 'public' AND (column_name LIKE '%\\_json' OR column_name = 'transports') ORDER BY 1`,
     );
     expect(types.rows.filter((row) => row.t !== 'json')).toEqual([]);
-    expect(types.rows).toHaveLength(19);
+    expect(types.rows).toHaveLength(20);
     const approval = await postgresStorage(store).read((s) => s.approvals.byId('apr_1'));
     expect(Object.keys(approval?.input ?? {})).toEqual(['sourceAccountId', 'amount']);
     expect(approval).toMatchObject({ checkpoints: {}, requester: { id: 'cli:ops' }, preview: null });

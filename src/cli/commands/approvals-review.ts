@@ -1,0 +1,35 @@
+import type { Runtime } from '../../app/runtime.js';
+import { reviewState } from '../../present/break-glass.js';
+import { deciderFor } from '../context.js';
+import { EXIT, out, printJson } from '../io.js';
+import type { OutputMode } from '../output.js';
+
+/**
+ * `bankops approvals review <id> --close --reason "…"`: one person's close of a break-glass
+ * review; the answer says where the review stands.
+ */
+export async function closeReview(
+  runtime: Runtime,
+  id: string,
+  as: string | undefined,
+  reason: string,
+  mode: OutputMode,
+): Promise<number> {
+  const actor = await deciderFor(runtime, as);
+  const result = await runtime.executor.breakGlass.closeReview(id, actor, reason);
+  if (result.status === 'ok') {
+    const line = `${reviewState(result.review)}.`;
+    if (mode.text) out(`${line}\n`);
+    else
+      printJson({
+        status: result.review.closedAt === undefined ? 'open' : 'closed',
+        outcome: line,
+        review: result.review,
+      });
+    return EXIT.ok;
+  }
+  const line = result.status === 'not_found' ? `Not found: ${result.reason}.` : `Refused: ${result.reason}.`;
+  if (mode.text) out(`${line}\n`);
+  else printJson({ status: result.status, outcome: line, reason: result.reason });
+  return result.status === 'not_found' ? EXIT.usage : EXIT.denied;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CurrencyAmounts } from './payee-controls.js';
+
+/**
+ * `breakGlass:` (docs/approvals.md "Break-glass"): for the day approvers are unreachable, a person
+ * holding `role` may run a pending approval without its missing votes, below a cap of its own, with
+ * a reason; limits and cooling-off still apply. Each use leaves a review open until `review.people`
+ * distinct holders of `review.role` (never the person who broke the glass) close it. Off when absent.
+ */
+export const BreakGlassSchema = z.strictObject({
+  /** Who may break the glass. */
+  role: z.string().trim().min(1, 'must not be empty'),
+  /** The most one break-glass may run, per currency of the approval's debit (`default` for the others). */
+  max: CurrencyAmounts.refine(
+    (caps) => Object.keys(caps).length > 0,
+    'needs at least one currency or "default"',
+  ),
+  /** `passkey`: the person confirms with a passkey (refused from a front end that cannot ask for one). */
+  stepUp: z.enum(['passkey']).optional(),
+  /** Who closes the review of each use, and how many distinct people. */
+  review: z
+    .strictObject({
+      role: z.string().trim().min(1, 'must not be empty').default('admin'),
+      people: z.number().int().min(1).max(5).default(2),
+    })
+    .default({ role: 'admin', people: 2 }),
+});
+
+export type BreakGlass = z.output<typeof BreakGlassSchema>;
+
+/** The cap in this currency (major units), or undefined when the section caps none: refused. */
+export function breakGlassCap(section: BreakGlass, currency: string): number | undefined {
+  return section.max[currency] ?? section.max.default;
+}

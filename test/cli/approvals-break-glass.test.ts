@@ -1,0 +1,68 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PAYOUT } from '../helpers/approvals.js';
+import { BREAK_GLASS_POLICY } from '../helpers/break-glass.js';
+import { cliHome, runCliHere } from '../helpers/cli.js';
+
+// `bankops approvals break-glass` and `review --close` against a SQLite file, each command a
+// process of its own: the glass broken by an admin runs the payout; its review closes after two
+// other admins, never the person who broke it.
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+const policy = join(home.dir, 'policy.yaml');
+writeFileSync(policy, BREAK_GLASS_POLICY);
+const env = { ...home.env, BANKOPS_POLICY: policy };
+const bankops = (...args: string[]) => runCliHere(args, env);
+const text = (...args: string[]) => runCliHere(args, { ...env, BANKOPS_OUTPUT: 'text' });
+
+describe('bankops approvals break-glass', () => {
+  it('runs a pending payout for an admin, and keeps its review open until two others close it', async () => {
+    const asked = await bankops('call', 'create_payout', '--input', JSON.stringify(PAYOUT), '--as', 'olga');
+    expect(asked.json, asked.stderr).toMatchObject({ status: 'pending_approval' });
+    const id: string = asked.json.approvalId;
+
+    const noReason = await bankops('approvals', 'break-glass', id, '--as', 'ada');
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain('approvals break-glass needs --reason');
+    const noRole = await bankops('approvals', 'break-glass', id, '--as', 'pat', '--reason', 'urgent');
+    expect(noRole.code).toBe(3);
+    expect(noRole.json.reason).toContain('break-glass needs role admin');
+
+    const ran = await bankops('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'approvers offline');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.json).toMatchObject({ status: 'executed', approval: { state: 'succeeded' } });
+    expect((await bankops('approvals', 'show', id)).json).toMatchObject({
+      breakGlass: { person: 'cli:ada', reason: 'approvers offline', needed: 2, closers: [] },
+    });
+    expect((await text('approvals', 'show', id)).stdout).toContain('Review open: closed by 0 of 2');
+
+    const self = await bankops('approvals', 'review', id, '--close', '--as', 'ada', '--reason', 'mine');
+    expect(self.code).toBe(3);
+    expect(self.json.reason).toContain('its review is closed by others');
+    const first = await text(
+      'approvals',
+      'review',
+      id,
+      '--close',
+      '--as',
+      'bob',
+      '--reason',
+      'CFO confirmed',
+    );
+    expect(first.stdout).toContain('Review open: closed by 1 of 2');
+    const second = await bankops(
+      'approvals',
+      'review',
+      id,
+      '--close',
+      '--as',
+      'cy',
+      '--reason',
+      'invoice ok',
+    );
+    expect(second.json).toMatchObject({ status: 'closed' });
+    expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
+  });
+});

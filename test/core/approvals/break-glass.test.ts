@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliActor } from '../../../src/core/actors.js';
+import { parsePolicyText } from '../../../src/core/policy/parse.js';
+import { PAYOUT, pending } from '../../helpers/approvals.js';
+import { achBeneficiary } from '../../helpers/banking.js';
+import { BREAK_GLASS_POLICY } from '../../helpers/break-glass.js';
+import { type ManualClock, manualClock } from '../../helpers/clock.js';
+import { createTestCore, type TestCore } from '../../helpers/core.js';
+
+let core: TestCore;
+beforeAll(async () => {
+  const clock: ManualClock = manualClock('2026-11-20T09:00:00.000Z');
+  core = await createTestCore({ policyYaml: BREAK_GLASS_POLICY, clock });
+});
+afterAll(() => core.close());
+
+const bg = () => core.executor.breakGlass;
+
+describe('break-glass: a pending approval run without its missing votes', () => {
+  it('is refused past its cap, to a role without it, to the requester and without a reason', async () => {
+    const big = pending(await core.call('create_payout', { ...PAYOUT, amount: 20_000 }));
+    const over = await bg().breakGlass(big.id, cliActor('ada'), 'approvers at an offsite');
+    expect(over).toMatchObject({ status: 'refused' });
+    expect(over.status === 'refused' ? over.reason : '').toContain(
+      'at most 10000 USD (policy breakGlass.max)',
+    );
+
+    const small = pending(await core.call('create_payout', PAYOUT));
+    const noRole = await bg().breakGlass(small.id, core.approver, 'in a hurry');
+    expect(noRole.status === 'refused' ? noRole.reason : '').toContain('needs role admin');
+    const own = await core.call('create_payout', { ...PAYOUT, amount: 1200 }, cliActor('ada'));
+    const byRequester = await bg().breakGlass(pending(own).id, cliActor('ada'), 'mine');
+    expect(byRequester.status === 'refused' ? byRequester.reason : '').toContain(
+      'break-glass is never by the requester',
+    );
+    expect(await bg().breakGlass(small.id, cliActor('ada'), '  ')).toMatchObject({ status: 'refused' });
+    expect(await core.executor.getApproval(small.id)).toMatchObject({ state: 'pending' });
+    // Each refusal on record, with its reason, like a refused vote.
+    const refusals = await core.audit.list({ approvalId: small.id, limit: 100 });
+    expect(refusals.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
+      expect.stringContaining('break-glass needs role admin'),
+    );
+  });
+
+  it('still refuses a payee in its cooling-off period', async () => {
+    const { companyCode: _c, ...payee } = achBeneficiary();
+    const created = await core.approved('create_beneficiary', payee);
+    const asked = pending(
+      await core.call('create_payout', {
+        ...PAYOUT,
+        beneficiaryId: String(created.beneficiary_id),
+        destinationRail: 'ACH',
+      }),
+    );
+    const cooling = await bg().breakGlass(asked.id, cliActor('ada'), 'urgent supplier');
+    expect(cooling.status === 'refused' ? cooling.reason : '').toContain('cooling-off period');
+    expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
+  });
+
+  it('runs it, audits who and why, and leaves a review two other admins close', async () => {
+    const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 900 }));
+    const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'both approvers unreachable, payroll due');
+    expect(ran).toMatchObject({ status: 'ok', approval: { state: 'succeeded' } });
+    const history = await core.executor.approvalHistory(asked.id);
+    expect(history.map((e) => e.kind)).toContain('break_glass');
+    const entries = await core.audit.list({ approvalId: asked.id, limit: 100 });
+    expect(entries.find((e) => e.decision === 'break_glass')).toMatchObject({
+      actor: 'cli:ada',
+      error: 'break-glass by cli:ada: both approvers unreachable, payroll due',
+    });
+
+    expect((await bg().reviews()).map((r) => r.approvalId)).toContain(asked.id);
+    const self = await bg().closeReview(asked.id, cliActor('ada'), 'I did it');
+    expect(self).toMatchObject({ status: 'refused' });
+    expect(await bg().closeReview(asked.id, core.approver, 'fine')).toMatchObject({ status: 'refused' });
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'called the CFO')).toMatchObject({
+      status: 'ok',
+      review: { closers: [{ person: 'cli:bob' }] },
+    });
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'again')).toMatchObject({ status: 'refused' });
+    expect((await bg().reviews()).map((r) => r.approvalId)).toContain(asked.id);
+    const closed = await bg().closeReview(asked.id, cliActor('cy'), 'invoice matches');
+    expect(closed.status === 'ok' ? closed.review.closedAt : undefined).toBeDefined();
+    expect((await bg().reviews()).map((r) => r.approvalId)).not.toContain(asked.id);
+  });
+
+  it('refuses a policy whose section is invalid, one line per problem', () => {
+    expect(() =>
+      parsePolicyText(BREAK_GLASS_POLICY.replace('max: { USD: 10000, default: 5000 }', 'max: {}'), 'test'),
+    ).toThrow(/breakGlass\.max/);
+    // The shipped policy declares its roles: a misspelt one is named with its path.
+    expect(() =>
+      parsePolicyText(BREAK_GLASS_POLICY.replace('role: admin\n  max', 'role: admn\n  max'), 'test'),
+    ).toThrow('breakGlass.role: role "admn" is not declared in roles');
+  });
+});
