@@ -16,7 +16,7 @@ import { type AdvertisedSchemas, mcpSchemas } from './schemas.js';
  * output schema (about 6.4 KB); then by `propose_policy` (about 0.7 KB read by the model) and the
  * policy change an approval may carry in the two approval tools' output schemas (about 2.3 KB).
  */
-export const CONTEXT_BUDGET = { model: 43_000, whole: 114_000 } as const;
+export const CONTEXT_BUDGET = { model: 43_000, whole: 114_500 } as const;
 
 /**
  * What the MCP server says of a tool and needs to route a call to it, without the tool itself (its

@@ -47,8 +47,8 @@ const modelBytes = (tools: readonly Tool[]): number =>
   );
 
 describe('the size of tools/list (the default server)', () => {
-  it('stays within the budgets: 43,000 bytes for what the model reads, 114,000 for the whole list', () => {
-    expect(CONTEXT_BUDGET).toEqual({ model: 43_000, whole: 114_000 });
+  it('stays within the budgets: 43,000 bytes for what the model reads, 114,500 for the whole list', () => {
+    expect(CONTEXT_BUDGET).toEqual({ model: 43_000, whole: 114_500 });
     expect(listed.length).toBe(registry.list({ noSecretInput: true }).length);
     expect(modelBytes(listed)).toBeLessThanOrEqual(CONTEXT_BUDGET.model);
     expect(bytes({ tools: listed })).toBeLessThanOrEqual(CONTEXT_BUDGET.whole);
