@@ -32,7 +32,10 @@ export const COMMAND_TABLE = {
     options: ['--input', '--as', '--idempotency-key', '--json', '--help'],
   },
   approvals: {
-    overview: [['{subcommands}', 'decide on approvals, reconcile them']],
+    overview: [
+      ['list|show|watch|executing|approve|reject|cancel', 'decide on approvals'],
+      ['reconcile|ask-again|break-glass|review', 'settle them, ask again, break the glass'],
+    ],
     subcommands: [
       'list',
       'show',

@@ -4,6 +4,8 @@ import type { AnyTool } from '../tool.js';
 import type { Admission } from '../totals/direct.js';
 import type { ApprovalEvent, ApprovalState, ApprovalView, Origin } from './view-schema.js';
 
+export type { BreakGlassReview, ReviewClose } from './break-glass-store.js';
+
 export * from './view-schema.js';
 
 export type ApprovalActionResult =

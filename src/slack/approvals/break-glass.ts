@@ -1,5 +1,4 @@
-import type { BreakGlassReview } from '../../core/approvals/break-glass-store.js';
-import type { ApprovalEvent, ApprovalView } from '../../core/approvals/types.js';
+import type { ApprovalEvent, ApprovalView, BreakGlassReview } from '../../core/approvals/types.js';
 import type { Policy } from '../../core/policy/schema.js';
 import { breakGlassAlert, openReviewLine } from '../../present/break-glass.js';
 import type { SlackConfig } from '../config.js';

@@ -1,5 +1,4 @@
-import type { BreakGlassReview } from '../../../core/approvals/break-glass-store.js';
-import type { ApprovalView } from '../../../core/approvals/types.js';
+import type { ApprovalView, BreakGlassReview } from '../../../core/approvals/types.js';
 import type { Policy } from '../../../core/policy/schema.js';
 import { approvalLines, settlementLine } from '../../../present/approval-words.js';
 import {
