@@ -63,6 +63,7 @@ const CORE_PUBLIC = new Set([
   'toolset.ts',
   'unknown-fields.ts',
   'webhooks.ts',
+  'zone-clock.ts',
 ]);
 /** Each backend's one door for the front end's own tables, and the core modules it may open. */
 const STORE_DOORS: Record<string, RegExp> = {

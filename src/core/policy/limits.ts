@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatAmount, fromMinor } from '../money.js';
+import { isTimeZone, wallAsUtc, wallClockIn } from '../zone-clock.js';
 import { CurrencyAmounts } from './payee-controls.js';
 import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
 
@@ -13,14 +14,10 @@ import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
 const ZoneSchema = z
   .string()
   .trim()
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC');
+  .refine(
+    (zone) => isTimeZone(zone),
+    'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC',
+  );
 
 export const LimitsSectionSchema = z.strictObject({
   /** Whose calendar day the limits count: `Europe/Berlin`, `UTC`. */
@@ -68,41 +65,13 @@ export function limitExceeded(
   return undefined;
 }
 
-const parts = new Map<string, Intl.DateTimeFormat>();
-
-function partsIn(zone: string): Intl.DateTimeFormat {
-  let format = parts.get(zone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    });
-    parts.set(zone, format);
-  }
-  return format;
-}
-
-/** The wall time at `at` in `zone`, read as if it were UTC, as epoch ms (whole seconds). */
-function wallAsUtc(at: number, zone: string): { ms: number; y: number; m: number; d: number } {
-  const p: Record<string, number> = {};
-  for (const part of partsIn(zone).formatToParts(new Date(at))) p[part.type] = Number(part.value);
-  const [y, m, d] = [p.year ?? 1970, p.month ?? 1, p.day ?? 1];
-  return { ms: Date.UTC(y, m - 1, d, p.hour ?? 0, p.minute ?? 0, p.second ?? 0), y, m, d };
-}
-
 /** The instant the calendar day of `now` began in `zone` (daylight saving as the IANA zone says). */
 export function dayStart(now: Date, zone: string): number {
   const at = Math.floor(now.getTime() / 1000) * 1000;
-  const wall = wallAsUtc(at, zone);
-  const midnight = Date.UTC(wall.y, wall.m - 1, wall.d);
+  const wall = wallClockIn(zone, at);
+  const midnight = Date.UTC(wall.year, wall.month - 1, wall.day);
   // The offset at `now` first, then at the guess: a day that changed offset since midnight.
-  let start = midnight - (wall.ms - at);
-  start = midnight - (wallAsUtc(start, zone).ms - start);
+  let start = midnight - (wallAsUtc(zone, at) - at);
+  start = midnight - (wallAsUtc(zone, start) - start);
   return start;
 }

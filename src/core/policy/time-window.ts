@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone, WEEKDAYS, type Weekday, wallClockIn } from '../zone-clock.js';
 
 /**
  * `time:` conditions of a rule's `when` (docs/policy.md "Out of hours"): `outside: "08:00-18:00"`
@@ -6,9 +7,6 @@ import { z } from 'zod';
  * day by default). A window may cross midnight (`22:00-06:00`); its hours after midnight belong to
  * the day it started on. Daylight saving follows the zone (Intl, no table of our own).
  */
-
-export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
 
 const CLOCK = /^(\d{2}):(\d{2})$/;
 
@@ -20,16 +18,6 @@ function minutesOf(text: string): number | undefined {
   const minutes = Number(match[2]);
   if (minutes > 59 || hours > 24 || (hours === 24 && minutes !== 0)) return undefined;
   return hours * 60 + minutes;
-}
-
-/** Whether the runtime knows this IANA zone (`Europe/Berlin`, `UTC`). */
-function knownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const WindowText = z
@@ -55,7 +43,7 @@ export const TimeConditionSchema = z.strictObject({
   zone: z
     .string()
     .trim()
-    .refine(knownZone, 'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC'),
+    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC'),
   /** The days of the week, in `zone`, the window applies to; on the others every hour is outside. */
   days: z
     .array(z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(', ')}` }))
@@ -66,16 +54,8 @@ export type TimeCondition = z.output<typeof TimeConditionSchema>;
 
 /** The weekday and minutes after midnight of an instant, on the wall clocks of `zone`. */
 export function wallClock(at: Date, zone: string): { day: Weekday; minutes: number } {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(at);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  const day = WEEKDAYS.find((d) => d === part('weekday')) ?? 'Mon';
-  return { day, minutes: Number(part('hour')) * 60 + Number(part('minute')) };
+  const wall = wallClockIn(zone, at);
+  return { day: wall.weekday, minutes: wall.hour * 60 + wall.minute };
 }
 
 const dayBefore = (day: Weekday): Weekday => WEEKDAYS[(WEEKDAYS.indexOf(day) + 6) % 7] ?? day;

@@ -1,3 +1,5 @@
+import { isTimeZone, wallAsUtc, wallClockIn } from '../../core/zone-clock.js';
+
 /** When the morning digest is posted: a local time in an IANA time zone (`09:00 Europe/Berlin`). */
 export interface DigestTime {
   hour: number;
@@ -14,43 +16,18 @@ export function parseDigestTime(text: string): DigestTime | { problem: string } 
   if (match === null)
     return { problem: `must be a time HH:MM and an IANA time zone, such as ${DIGEST_EXAMPLE}` };
   const zone = match[3] ?? '';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-  } catch {
+  if (!isTimeZone(zone))
     return {
       problem: `${zone} is not a time zone this system knows; give an IANA name such as Europe/Berlin, America/New_York or UTC`,
     };
-  }
   return { hour: Number(match[1]), minute: Number(match[2]), zone };
-}
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-function formatIn(zone: string): Intl.DateTimeFormat {
-  let format = formats.get(zone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formats.set(zone, format);
-  }
-  return format;
 }
 
 /** The local day (`2026-11-26`) and minute of the day at `now` in `zone`. */
 function localDay(now: Date, zone: string): { day: string; minute: number } {
-  const parts: Record<string, string> = {};
-  for (const part of formatIn(zone).formatToParts(now)) parts[part.type] = part.value;
-  return {
-    day: `${parts.year}-${parts.month}-${parts.day}`,
-    minute: Number(parts.hour) * 60 + Number(parts.minute),
-  };
+  const wall = wallClockIn(zone, now);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return { day: `${wall.year}-${two(wall.month)}-${two(wall.day)}`, minute: wall.hour * 60 + wall.minute };
 }
 
 /** How late a digest may still be posted (a process that was down at its time). */
@@ -59,16 +36,7 @@ const DIGEST_GRACE_MINUTES = 60;
 /** Minutes of `now` as if its local wall time in `zone` were UTC, minus `now`: the zone's offset. */
 function offsetMs(zone: string, at: number): number {
   const minute = Math.floor(at / 60_000) * 60_000;
-  const parts: Record<string, string> = {};
-  for (const part of formatIn(zone).formatToParts(new Date(minute))) parts[part.type] = part.value;
-  const wall = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-  );
-  return wall - minute;
+  return wallAsUtc(zone, minute) - minute;
 }
 
 /**
