@@ -83,10 +83,19 @@ function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) =
       (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${literal(since)} THEN h.amount_minor END), 0)::text`,
     );
     const column = query.of === 'company' ? undefined : COLUMNS[query.of];
-    const subject = column === undefined ? '' : `h.${column} = ${literal(query.subject ?? '')} AND `;
+    const [currency, from] = [literal(query.currency), literal(Math.min(...query.since))];
+    let where = `h.currency = ${currency} AND h.at_ms >= ${from}`;
+    if (column !== undefined) {
+      // The range also as a row comparison on the subject's index columns: only that index can
+      // start its scan there, so the planner takes it even on a table never analyzed (autovacuum
+      // off), rather than the company index filtering every subject's rows of the window.
+      const subject = literal(query.subject ?? '');
+      where = `h.${column} = ${subject} AND h.currency = ${currency}
+                AND (h.${column}, h.currency, h.at_ms) >= (${subject}, ${currency}, ${from})`;
+    }
     return `(SELECT ARRAY[${each.join(', ')}]
                FROM money_holds h
-              WHERE ${subject}h.currency = ${literal(query.currency)} AND h.at_ms >= ${literal(Math.min(...query.since))}
+              WHERE ${where}
                 AND h.released_at_ms IS NULL) AS q${k}`;
   });
   return `SELECT ${columns.join(',\n       ')}`;
