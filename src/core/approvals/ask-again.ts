@@ -2,6 +2,7 @@ import { personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import type { Approval } from './approval.js';
 import type { EngineContext } from './context.js';
+import { auditReconciled } from './reconcile.js';
 import { type ApprovalActionResult, closedWords } from './types.js';
 import { notFound, refused } from './vote.js';
 
@@ -53,17 +54,7 @@ export async function noteAskedAgain(
     const row = await tx.approvals.byId(id);
     if (row === undefined) return;
     const what = `asked again by ${actor.id} as ${next}: a fresh approval, with a fresh quote when it runs`;
-    await ctx.audit(tx, {
-      actor,
-      tool: row.tool,
-      input: ctx.auditInput(row.tool, row.input),
-      event: 'decided',
-      decision: 'reconciled',
-      approvalId: id,
-      requestId: row.requestId,
-      outcome: 'failed',
-      error: what,
-    });
+    await auditReconciled(ctx, tx, row, actor, 'failed', what);
     await ctx.record(tx, id, 'reconciled', {
       actor,
       person: personOf(ctx.deps.policy.current(), actor),

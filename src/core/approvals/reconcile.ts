@@ -64,17 +64,8 @@ export async function reconcileApproval(
       how.outcome === 'retry'
         ? `sent again with the same request id ${row.requestId} by ${actor.id}${reason === '' ? '' : `: ${reason}`}`
         : `marked ${how.outcome} by ${actor.id}: ${reason}`;
-    await ctx.audit(tx, {
-      actor,
-      tool: row.tool,
-      input: ctx.auditInput(row.tool, row.input),
-      event: 'decided',
-      decision: 'reconciled',
-      approvalId: id,
-      requestId: row.requestId,
-      outcome: how.outcome === 'succeeded' ? 'ok' : how.outcome === 'failed' ? 'failed' : 'pending',
-      error: what,
-    });
+    const outcome = how.outcome === 'succeeded' ? 'ok' : how.outcome === 'failed' ? 'failed' : 'pending';
+    await auditReconciled(ctx, tx, row, actor, outcome, what);
     await ctx.record(tx, id, how.outcome === 'retry' ? 'executing' : 'reconciled', {
       actor,
       person,
@@ -85,4 +76,28 @@ export async function reconcileApproval(
   if (decided !== 'retry') return decided;
   await executeApproval(ctx, id);
   return { status: 'ok', approval: (await ctx.read((s) => ctx.viewById(s, id)))! };
+}
+
+type AuditEntry = Parameters<EngineContext['audit']>[1];
+
+/** The audit entry of a person's settling of an approval (or a note on it, such as asking again). */
+export function auditReconciled(
+  ctx: EngineContext,
+  tx: Parameters<EngineContext['audit']>[0],
+  row: Approval,
+  actor: Actor,
+  outcome: NonNullable<AuditEntry['outcome']>,
+  what: string,
+): Promise<void> {
+  return ctx.audit(tx, {
+    actor,
+    tool: row.tool,
+    input: ctx.auditInput(row.tool, row.input),
+    event: 'decided',
+    decision: 'reconciled',
+    approvalId: row.id,
+    requestId: row.requestId,
+    outcome,
+    error: what,
+  });
 }

@@ -5,6 +5,7 @@
  * value as sent), and `fill` gives PostgreSQL-only columns a value.
  */
 import { ALERT_COLUMNS } from '../../alerts/store.js';
+import { BREAK_GLASS_COLUMNS } from '../../approvals/break-glass-store.js';
 import { AUDIT_COLUMNS } from '../../audit/store.js';
 import { POLICY_VERSION_COLUMNS } from '../../policy/versions.js';
 import { APPROVAL_COLUMNS } from '../rows/approvals.js';
@@ -159,17 +160,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   },
   {
     name: 'break_glass_reviews',
-    columns: [
-      'approval_id',
-      'person',
-      'actor_id',
-      'reason',
-      'at',
-      'needed',
-      'role',
-      'closers_json',
-      'closed_at',
-    ],
+    columns: BREAK_GLASS_COLUMNS,
     types: { needed: 'int' },
     json: ['closers_json'],
   },
