@@ -31,6 +31,12 @@ export interface TestIdpOptions {
   opaque?: boolean;
   /** Confidential clients that may introspect tokens (client_secret_basic). */
   introspectors?: { client_id: string; client_secret: string }[];
+  /**
+   * The device flow's polling interval in seconds, as the provider tells the client (RFC 8628
+   * `interval`; 5 when a provider says nothing). A test's person confirms at once, so the client
+   * need not wait 5 s between polls: 0.05 unless said.
+   */
+  devicePollS?: number;
 }
 
 /**
@@ -107,6 +113,18 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
       const person = token.accountId === undefined ? undefined : live(token.accountId);
       return person === undefined ? {} : { email: person.email, groups: person.groups };
     },
+  });
+  // The device authorization's answer names its polling interval, as providers may (RFC 8628 3.2).
+  const devicePollS = options.devicePollS ?? 0.05;
+  provider.use(async (ctx, next) => {
+    await next();
+    if (
+      ctx.path === '/device/auth' &&
+      ctx.status === 200 &&
+      typeof ctx.body === 'object' &&
+      ctx.body !== null
+    )
+      ctx.body = { ...(ctx.body as Record<string, unknown>), interval: devicePollS };
   });
   const asked: string[] = [];
   server.on('request', (request) => asked.push(new URL(request.url ?? '/', issuer).pathname));

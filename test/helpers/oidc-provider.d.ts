@@ -7,7 +7,15 @@ declare module 'oidc-provider' {
     claims(): Promise<Record<string, unknown>>;
   }
 
+  /** Koa's context, as far as a middleware of the test provider reads and writes it. */
+  export interface ProviderContext {
+    path: string;
+    status: number;
+    body: unknown;
+  }
+
   export default class Provider {
+    use(middleware: (ctx: ProviderContext, next: () => Promise<void>) => Promise<void>): void;
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
     proxy: boolean;
