@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncScope } from '../core/async-scope.js';
 import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
 
 /** Where a stream of the CLI's writes: a terminal says so and how wide it is. */
@@ -21,7 +21,7 @@ export interface CliIo {
   context?: { name: string; file: string };
 }
 
-const current = new AsyncLocalStorage<CliIo>();
+const current = new AsyncScope<CliIo>();
 
 /** The process's own streams and environment. */
 export const processIo = (): CliIo => ({
@@ -32,7 +32,7 @@ export const processIo = (): CliIo => ({
 });
 
 /** The streams and environment of the run in progress (the process's outside one). */
-export const cliIo = (): CliIo => current.getStore() ?? processIo();
+export const cliIo = (): CliIo => current.get() ?? processIo();
 
 /** Runs `fn` with `io` as the run's streams and environment. */
 export const withIo = <T>(io: CliIo, fn: () => T): T => current.run(io, fn);

@@ -45,12 +45,23 @@ export function approvalsPolicyYaml(): string {
   return stringify(policy);
 }
 
+/** A call's blocks as JSON, made once per call: a test looking for 500 approvals reads each post often. */
+const blocksJson = new WeakMap<ApiCall, string>();
+function blocksOf(call: ApiCall): string {
+  let json = blocksJson.get(call);
+  if (json === undefined) {
+    json = JSON.stringify(call.args.blocks) ?? '';
+    blocksJson.set(call, json);
+  }
+  return json;
+}
+
 /** A top-level post to a channel (not a thread reply, not a direct message) that names the approval. */
 const isApprovalPost = (call: ApiCall, approvalId: string): boolean =>
   call.ok &&
   call.args.thread_ts === undefined &&
   String(call.args.channel).startsWith('C') &&
-  JSON.stringify(call.args.blocks).includes(`\`${approvalId}\``);
+  blocksOf(call).includes(`\`${approvalId}\``);
 
 /** The approval message: the top-level post that names the approval id. */
 export const approvalPost = (api: SlackApiStandIn, approvalId: string): ApiCall | undefined =>

@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type FSWatcher, readFileSync, watch as watchFs } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { AsyncScope } from '../async-scope.js';
 import type { PolicyStamp } from '../audit/schema.js';
 import { internalError, messageOf } from '../errors.js';
 import type { Storage } from '../store/index.js';
@@ -85,7 +85,7 @@ export class PolicyStore {
   /** The file's policy with them and its version, made once per change and swapped whole. */
   #current: Snapshot;
   /** The snapshot a decision in progress reads, whatever changes meanwhile (`decide`). */
-  readonly #pinned = new AsyncLocalStorage<Snapshot>();
+  readonly #pinned = new AsyncScope<Snapshot>();
   #versions: Versions | undefined;
   /** The recording of the latest reload's version; decisions wait for it. */
   #ready: Promise<void> = Promise.resolve();
@@ -136,12 +136,12 @@ export class PolicyStore {
 
   /** The policy in force, or the one pinned for the decision in progress (`decide`). */
   current(): Policy {
-    return (this.#pinned.getStore() ?? this.#current).policy;
+    return (this.#pinned.get() ?? this.#current).policy;
   }
 
   /** The version of `current()` in the store; undefined before `attach`. */
   stamp(): PolicyStamp | undefined {
-    return (this.#pinned.getStore() ?? this.#current).stamp;
+    return (this.#pinned.get() ?? this.#current).stamp;
   }
 
   /**
@@ -150,7 +150,7 @@ export class PolicyStore {
    * version being recorded is waited for first. Nested calls keep the outer snapshot.
    */
   async decide<T>(work: () => Promise<T>): Promise<T> {
-    if (this.#pinned.getStore() !== undefined) return work();
+    if (this.#pinned.get() !== undefined) return work();
     await this.#ready;
     return this.#pinned.run(this.#current, work);
   }

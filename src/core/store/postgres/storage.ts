@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
+import { AsyncScope } from '../../async-scope.js';
 import type { Prepared } from '../../audit/seal.js';
 import { internalError } from '../../errors.js';
 import type { AuditAppendOptions, AuditCommit, Storage, Stores, Tx, TxOptions } from '../index.js';
@@ -54,14 +54,14 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
  * feed's sequence numbers are given in commit order (./core/feed.ts). A `read` is one REPEATABLE
  * READ snapshot and takes no lock in the database. In the process, transactions run one after
  * another (an async mutex, as on SQLite), so one that awaits lets no other work in; one called
- * inside another joins it (AsyncLocalStorage). A transient failure (a deadlock with another
+ * inside another joins it (an AsyncScope). A transient failure (a deadlock with another
  * component's transaction, a cut connection) runs the work again from the start, a bounded number
  * of times: the core's transactions only touch their stores, and callbacks wait for the commit.
  */
 export class PostgresStorage implements Storage {
   readonly #store: PgStore;
   readonly #mutex = new Mutex();
-  readonly #current = new AsyncLocalStorage<Open>();
+  readonly #current = new AsyncScope<Open>();
   readonly #barrier: WalBarrier;
 
   constructor(store: PgStore) {
@@ -102,7 +102,7 @@ export class PostgresStorage implements Storage {
   }
 
   #joinable(): Open | undefined {
-    const open = this.#current.getStore();
+    const open = this.#current.get();
     // Work scheduled from inside a transaction (a timer) may run after it ended: it starts its own.
     return open === undefined || open.done ? undefined : open;
   }

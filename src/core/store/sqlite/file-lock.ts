@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
+import { AsyncScope } from '../../async-scope.js';
 import { Mutex } from '../mutex.js';
 import type { Db } from './database.js';
 import { THREAD_WAIT_MS, threadLockOf } from './thread-lock.js';
@@ -34,7 +34,7 @@ interface Held {
   /** Its release, once taken; the holder frees it when it ends. */
   releaseThreads?: () => void;
 }
-const holding = new AsyncLocalStorage<Held>();
+const holding = new AsyncScope<Held>();
 
 /** Whether work on `db` must hold the lock between this process's threads: it writes to a file. */
 const writes = (db: Db, options: { write?: boolean }): boolean => options.write !== false && !db.memory;
@@ -79,7 +79,7 @@ export async function underFileLock<T>(
   options: { write?: boolean } = {},
 ): Promise<T> {
   const mutex = mutexOf(db);
-  const current = holding.getStore();
+  const current = holding.get();
   if (current?.mutex === mutex && current.held) {
     // Joined at once, as ever, unless it must first wait for the other threads.
     if (!writes(db, options) || current.releaseThreads !== undefined) return work();

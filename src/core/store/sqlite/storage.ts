@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncScope } from '../../async-scope.js';
 import { GENESIS_HASH, hashOfText } from '../../audit/hash.js';
 import type { AuditAnchor, AuditEntry } from '../../audit/schema.js';
 import { type Prepared, sealAfter } from '../../audit/seal.js';
@@ -31,12 +31,12 @@ interface Open {
  * The stores on one better-sqlite3 connection. Transactions on it are serialised by the file's
  * async lock (./file-lock.ts), shared with the other stores writing to the file: one that awaits keeps the connection to itself, so no other work of this process joins it
  * by accident. Across processes, `BEGIN IMMEDIATE` takes SQLite's write lock (waiting up to the
- * connection's busy timeout). A transaction started inside another joins it (AsyncLocalStorage
+ * connection's busy timeout). A transaction started inside another joins it (an AsyncScope
  * tells which one the caller is in).
  */
 export class SqliteStorage implements Storage {
   readonly #db: Db;
-  readonly #current = new AsyncLocalStorage<Open>();
+  readonly #current = new AsyncScope<Open>();
   readonly #stores: Stores;
   /** The connection's own `synchronous` setting, restored after a relaxed commit. */
   readonly #synchronous: 'FULL' | 'NORMAL';
@@ -107,7 +107,7 @@ export class SqliteStorage implements Storage {
   }
 
   #joinable(): Open | undefined {
-    const open = this.#current.getStore();
+    const open = this.#current.get();
     // Work scheduled from inside a transaction (a timer) may run after it ended: it starts its own.
     return open === undefined || open.done ? undefined : open;
   }
