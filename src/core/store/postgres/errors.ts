@@ -65,7 +65,11 @@ export function isUnreachable(error: unknown): boolean {
     case 'EPIPE':
       return true;
     default:
-      return /timeout expired|Connection terminated due to connection timeout/.test(messageOf(error));
+      // The last: node-postgres's pool, every connection busy (stuck behind statements the server
+      // does not answer) and none free within the connection timeout.
+      return /timeout expired|Connection terminated due to connection timeout|^timeout exceeded when trying to connect$/.test(
+        messageOf(error),
+      );
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodedError } from '../../../../src/core/errors.js';
 import { connect, createPgPool, ping } from '../../../../src/core/store/postgres/pool.js';
+import { statement } from '../../../../src/core/store/postgres/statement.js';
 import { withTransaction } from '../../../../src/core/store/postgres/transaction.js';
 import { describeDatabase, isPostgresUrl } from '../../../../src/core/store/postgres/url.js';
 import { freePort } from '../../../helpers/ports.js';
@@ -90,6 +91,21 @@ describe.skipIf(!available)('PostgreSQL connections and transactions', () => {
     } finally {
       await holder.query('ROLLBACK');
       holder.release();
+    }
+  });
+
+  it('says the database cannot be reached when every pooled connection is stuck and none frees in time', async () => {
+    const store = db.store({ max: 1, connectionTimeoutMs: 100 });
+    const stuck = await store.pool.connect();
+    try {
+      const failure = await statement(store, 'SELECT 1').catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(CodedError);
+      expect((failure as CodedError).code).toBe('unavailable');
+      expect((failure as CodedError).message).toBe(
+        `bankops cannot reach its database at ${store.where} (timed out)`,
+      );
+    } finally {
+      stuck.release();
     }
   });
 
