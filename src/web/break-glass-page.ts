@@ -1,7 +1,7 @@
-import { formatAmount } from '../core/money.js';
 import type { BreakGlassPageData } from '../core/passkeys/index.js';
 import type { Registry } from '../core/registry.js';
 import { ruleWords, statusLine, whatWillHappen } from '../present/approval-words.js';
+import { breakGlassCapWords } from '../present/break-glass.js';
 import { requesterWords } from '../present/output/approval.js';
 import { actorName } from '../present/people.js';
 import { votesWords } from '../present/quorum-words.js';
@@ -18,10 +18,7 @@ export function breakGlassPage(data: BreakGlassPageData, registry: Registry): st
   const facts = whatWillHappen(view)
     .map((line) => `<li>${esc(line)}</li>`)
     .join('\n');
-  const cap =
-    data.cap === undefined
-      ? ''
-      : `<dt>Cap</dt><dd>${esc(formatAmount(data.cap))} (policy breakGlass.max)</dd>`;
+  const cap = data.cap === undefined ? '' : `<dt>Cap</dt><dd>${esc(breakGlassCapWords(data.cap))}</dd>`;
   return pageHtml({
     title: `Break-glass ${view.id}`,
     page: 'break-glass',

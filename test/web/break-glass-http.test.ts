@@ -114,6 +114,16 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     const report = await verifySignatures(await c.audit.list({ limit: 1000 }));
     expect(report.failures).toEqual([]);
     expect(report.checked).toBeGreaterThan(0);
+    // Read as a vote, or with another reason, the same assertion does not stand.
+    const log = await c.audit.list({ limit: 1000 });
+    const swapped = async (change: Record<string, unknown>) =>
+      (await verifySignatures(log.map((e) => (e.seq === entry?.seq ? { ...e, ...change } : e)))).failures.map(
+        (f) => f.reason,
+      );
+    expect(await swapped({ decision: 'approved' })).toEqual(['a break-glass signature on a vote']);
+    expect(await swapped({ error: 'break-glass by cli:ada: routine payment' })).toEqual([
+      "what was signed is not this entry's break-glass reason",
+    ]);
     // The link was spent.
     expect((await fetch(link)).status).toBe(410);
   });
@@ -145,6 +155,11 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
       response,
     });
     expect(otherReason.status === 'refused' ? otherReason.reason : '').toContain('signed something else');
+    // Nor, with that very nonce, as a vote by the same person on the same approval.
+    const asVoteSameNonce = await c.executor.approve(id, ada, undefined, { nonce, response });
+    expect(asVoteSameNonce.status === 'refused' ? asVoteSameNonce.reason : '').toContain(
+      'signed something else',
+    );
     expect(await c.executor.getApproval(id)).toMatchObject({ state: 'pending' });
     const same = await c.executor.breakGlass.breakGlass(id, ada, 'the reason on the link', undefined, {
       nonce,
