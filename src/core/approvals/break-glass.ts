@@ -19,7 +19,7 @@ import { notFound, refused } from './vote.js';
 
 /**
  * Break-glass may go ahead now: what the person's passkey would sign (the approval as a vote would
- * sign it, with the reason), the cap it runs under, and whether the policy asks for the passkey.
+ * sign it, with the reason) and the cap it runs under.
  */
 export interface BreakGlassReady {
   status: 'ready';
@@ -27,8 +27,6 @@ export interface BreakGlassReady {
   target: SignTarget;
   /** The cap in the currency of the approval's debit; undefined when it moves no money. */
   cap?: Money;
-  /** `breakGlass.stepUp: passkey`: it runs only once confirmed with a passkey. */
-  stepUp: boolean;
 }
 
 const NO_REASON = 'break-glass needs a reason, for the reviewers and the audit log';
@@ -67,7 +65,6 @@ export async function breakGlassCheck(
         'cap',
         cap === undefined || money === undefined ? undefined : { amount: cap, currency: money.currency },
       ),
-      stepUp: judged.stepUp !== undefined,
     };
   });
 }
