@@ -110,5 +110,21 @@ function approvePage(): void {
   });
 }
 
+/** Break-glass: one button, the passkey signs the approval with the reason the link carries. */
+function breakGlassPage(): void {
+  const attempt = Number(document.body.dataset.attempt);
+  document.getElementById('break-glass')?.addEventListener('click', () => {
+    say('Waiting for your passkey…', 'busy');
+    void (async () => {
+      const options = (await post('options', {
+        attempt,
+      })) as unknown as PublicKeyCredentialRequestOptionsJSON;
+      const response = await startAuthentication({ optionsJSON: options });
+      settle((await post('confirm', { response })) as unknown as Answer);
+    })().catch(failed);
+  });
+}
+
 if (document.body.dataset.page === 'enroll') enrolPage();
 if (document.body.dataset.page === 'approve') approvePage();
+if (document.body.dataset.page === 'break-glass') breakGlassPage();

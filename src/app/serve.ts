@@ -156,7 +156,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       sendJson(res, 503, { error: 'Slack is off on this server, so deliveries have nowhere to go' });
     },
   };
-  // The passkey pages (`/passkeys/enroll/<token>`, `/approve/<token>`): their paths hold a token.
+  // The passkey pages (`/passkeys/enroll/<token>`, `/approve/<token>`, `/break-glass/<token>`):
+  // their paths hold a token.
   const pages = new PasskeyPages({ passkeys: runtime.passkeys, registry: runtime.registry, log });
   const server = createServer((req, res) => {
     const path = pathOf(req);
@@ -239,7 +240,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     `probes on ${url}${LIVE_PATH} (alive), ${READY_PATH} (ready to serve) and ${HEALTH_PATH}, metrics on ${url}${METRICS_PATH}${settings.metricsKey === undefined ? ' (loopback clients only)' : ' (bearer key)'}`,
     runtime.config.publicUrl === undefined
       ? 'passkey pages: set BANKOPS_PUBLIC_URL (https) for approvals confirmed with a passkey'
-      : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/… and /approve/…`,
+      : `passkey pages on ${runtime.config.publicUrl}/passkeys/enroll/…, /approve/… and /break-glass/…`,
   ];
   return {
     url,

@@ -325,12 +325,14 @@ export class Executor {
   }
 
   /** Break-glass and its reviews (docs/approvals.md "Break-glass"). */
-  get breakGlass(): Pick<ApprovalEngine, 'breakGlass' | 'closeReview' | 'reviews'> {
+  get breakGlass(): Pick<ApprovalEngine, 'breakGlass' | 'breakGlassCheck' | 'closeReview' | 'reviews'> {
     const engine = this.approvals;
     const decide = this.deps.policy.decide.bind(this.deps.policy);
     return {
-      breakGlass: (id, actor, reason, onProgress) =>
-        decide(() => engine.breakGlass(id, actor, reason, onProgress)),
+      breakGlass: (id, actor, reason, onProgress, proof) =>
+        decide(() => engine.breakGlass(id, actor, reason, onProgress, proof)),
+      breakGlassCheck: (id, actor, reason, audit) =>
+        decide(() => engine.breakGlassCheck(id, actor, reason, audit)),
       closeReview: (id, actor, reason) => decide(() => engine.closeReview(id, actor, reason)),
       reviews: (id) => engine.reviews(id),
     };

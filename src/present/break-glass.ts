@@ -1,5 +1,6 @@
 import type { BreakGlassReview } from '../core/approvals/break-glass-store.js';
-import type { ApprovalView } from '../core/approvals/view-schema.js';
+import type { ApprovalView, Money } from '../core/approvals/view-schema.js';
+import { formatAmount } from '../core/money.js';
 import { approvalLines, plainWording, type Wording } from './approval-words.js';
 
 /**
@@ -46,3 +47,6 @@ export function breakGlassLines(review: BreakGlassReview, w: Wording = plainWord
 export function openReviewLine(review: BreakGlassReview, w: Wording = plainWording): string {
   return `\`${review.approvalId}\` by ${w.who(review.actorId, review.person)} at ${w.time(review.at)}: ${w.text(review.reason)} — closed by ${review.closers.length} of ${review.needed}`;
 }
+
+/** The cap a break-glass runs under, as its page shows it: `10,000.00 USD (policy breakGlass.max)`. */
+export const breakGlassCapWords = (cap: Money): string => `${formatAmount(cap)} (policy breakGlass.max)`;

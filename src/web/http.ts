@@ -102,4 +102,4 @@ export class RateLimit {
 
 /** The path with any token cut out, for logs. */
 export const loggablePath = (path: string): string =>
-  path.replace(/^(\/approve\/|\/passkeys\/enroll\/)[^/]+/, '$1…');
+  path.replace(/^(\/approve\/|\/break-glass\/|\/passkeys\/enroll\/)[^/]+/, '$1…');

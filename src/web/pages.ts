@@ -1,12 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApprovalActionResult } from '../core/approvals/types.js';
 import type { Logger } from '../core/log.js';
-import { APPROVE_PATH, ENROL_PATH, PasskeyError, type PasskeyService } from '../core/passkeys/index.js';
+import {
+  APPROVE_PATH,
+  BREAK_GLASS_PATH,
+  ENROL_PATH,
+  PasskeyError,
+  type PasskeyService,
+} from '../core/passkeys/index.js';
 import type { Registry } from '../core/registry.js';
 import { type ApprovalAction, approvalOutcome } from '../present/approval-outcome.js';
 import { statusLine } from '../present/approval-words.js';
 import { approvePage } from './approve-page.js';
 import { loadAssets } from './assets.js';
+import { breakGlassPage } from './break-glass-page.js';
 import { enrolPage } from './enrol-page.js';
 import { ASSETS_PATH, problemPage } from './html.js';
 import { BadRequest, loggablePath, RateLimit, readJson, send, sendData, sendHtml } from './http.js';
@@ -62,6 +69,13 @@ const APPROVE_STEPS: Readonly<Record<string, Step>> = {
     ),
 };
 
+const BREAK_GLASS_STEPS: Readonly<Record<string, Step>> = {
+  options: (passkeys, token, body) =>
+    passkeys.breakGlassOptions(token, typeof body.attempt === 'number' ? body.attempt : Number.NaN),
+  confirm: async (passkeys, token, body) =>
+    answerOf('approve', await passkeys.breakGlassFinish(token, body.response)),
+};
+
 /** Each page: where it lives, how it renders (GET), and its steps (POST to `<page>/<step>`). */
 const PAGES = [
   {
@@ -75,6 +89,12 @@ const PAGES = [
     render: async (pages: PasskeyPagesOptions, token: string) =>
       approvePage(await pages.passkeys.approvalPage(token), pages.registry),
     steps: APPROVE_STEPS,
+  },
+  {
+    prefix: BREAK_GLASS_PATH,
+    render: async (pages: PasskeyPagesOptions, token: string) =>
+      breakGlassPage(await pages.passkeys.breakGlassPage(token), pages.registry),
+    steps: BREAK_GLASS_STEPS,
   },
 ] as const;
 
@@ -139,7 +159,7 @@ async function route(
   const page = PAGES.find((p) => path.startsWith(p.prefix)) ?? PAGES[1];
   const at = split(path, page.prefix);
   if (at.step === '') return showPage(pages, page, at.token, req, res);
-  // Every step of a page (options, vote, reject, finish) is a POST.
+  // Every step of a page (options, vote, reject, finish, confirm) is a POST.
   if (req.method !== 'POST') {
     req.resume();
     return send(res, 405, 'text/plain; charset=utf-8', 'POST only', { Allow: 'POST' });
@@ -148,8 +168,8 @@ async function route(
 }
 
 /**
- * The two passkey pages on `bankops serve`'s listener (`/passkeys/enroll/<token>`,
- * `/approve/<token>`) and their assets. Pages are GET and change nothing; every state change is a
+ * The passkey pages on `bankops serve`'s listener (`/passkeys/enroll/<token>`, `/approve/<token>`,
+ * `/break-glass/<token>`) and their assets. Pages are GET and change nothing; every state change is a
  * POST to the page's own path, from its own origin, with its one-time token; rate-limited per
  * client; tokens never reach a log.
  */
@@ -162,7 +182,12 @@ export class PasskeyPages {
 
   /** Whether this path is one of the pages' (the listener hands it over then). */
   owns(path: string): boolean {
-    return path.startsWith(ENROL_PATH) || path.startsWith(APPROVE_PATH) || path.startsWith(ASSETS_PATH);
+    return (
+      path.startsWith(ENROL_PATH) ||
+      path.startsWith(APPROVE_PATH) ||
+      path.startsWith(BREAK_GLASS_PATH) ||
+      path.startsWith(ASSETS_PATH)
+    );
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

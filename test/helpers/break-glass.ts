@@ -21,3 +21,9 @@ breakGlass:
   max: { USD: 10000, default: 5000 }
   review: { role: admin, people: 2 }
 `;
+
+/** The same, with break-glass confirmed by a passkey (`breakGlass.stepUp: passkey`). */
+export const BREAK_GLASS_STEP_UP_POLICY = BREAK_GLASS_POLICY.replace(
+  'breakGlass:\n  role: admin\n',
+  'breakGlass:\n  role: admin\n  stepUp: passkey\n',
+);

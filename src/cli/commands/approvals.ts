@@ -23,6 +23,7 @@ import { EXIT, err, out, printJson, UsageError } from '../io.js';
 import { type OutputMode, outputMode, printDocument } from '../output.js';
 import { wrapLine } from '../render/text.js';
 import { ASK_AGAIN_HELP, approvalsAskAgain } from './approvals-ask-again.js';
+import { BREAK_GLASS_HELP, breakGlassLink } from './approvals-break-glass.js';
 import { approvalsExecuting } from './approvals-executing.js';
 import { closeReview } from './approvals-review.js';
 import { approvalsWatch, WATCH_HELP } from './approvals-watch.js';
@@ -73,11 +74,7 @@ happens next. With
 status is voted, executed, failed, sent_back, unknown, unresolved, reconciled, rejected, cancelled,
 expired, refused or not_found, and approval the full view.
 
-break-glass runs a pending approval without its missing votes, the day approvers are unreachable:
-only when the policy has a breakGlass section, by its role, never the requester, below its cap,
-with a reason; cooling-off and limits still apply. It is posted to every approvals channel, and
-its review stays open (in approvals show and the Slack digest) until review --close by the
-policy's reviewers (two admins by default), never the person who broke the glass.
+${BREAK_GLASS_HELP}
 
 Approvals under a rule with stepUp: passkey count a vote only once confirmed with a passkey: approve
 prints a one-time link (5 minutes) to the approval page at BANKOPS_PUBLIC_URL, where the vote is
@@ -85,8 +82,8 @@ signed; nothing is recorded before. With --json: {"status": "step_up", "url", "e
 
 Exit status (watch has its own, above): 0 done (or vote recorded), 1 the operation failed when
 executed, 2 usage or unknown id, 3 refused or expired, 4 not finished: the outcome is not known yet
-(or unresolved), or a fresh quote sent it back for approval, 5 confirm the vote with a passkey at
-the link printed.
+(or unresolved), or a fresh quote sent it back for approval, 5 confirm the vote (or the
+break-glass) with a passkey at the link printed.
 `;
 
 /** A step-up approval: the vote is signed on the approval page; this prints its one-time link. */
@@ -278,9 +275,16 @@ export async function approvalsCommand(args: string[]): Promise<number> {
         return approvalsAskAgain(runtime, approvalId, values.as, mode);
       case 'break-glass': {
         const actor = await deciderFor(runtime, values.as);
+        const reason = values.reason ?? '';
+        if (executor.policy.breakGlass?.stepUp !== undefined) {
+          // Everything is checked (and a refusal audited) before a link is handed out.
+          const checked = await executor.breakGlass.breakGlassCheck(approvalId, actor, reason);
+          if (checked.status !== 'ready') return answer('approve', checked, mode, runtime);
+          return breakGlassLink(runtime, approvalId, actor, reason, mode);
+        }
         const progress = track(`breaking the glass on ${approvalId}`);
         const result = await mayHaveRun(approvalId, () =>
-          executor.breakGlass.breakGlass(approvalId, actor, values.reason ?? ''),
+          executor.breakGlass.breakGlass(approvalId, actor, reason),
         );
         progress.stop();
         return answer('approve', result, mode, runtime);

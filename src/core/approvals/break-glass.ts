@@ -1,47 +1,117 @@
 import { internalError } from '../errors.js';
+import { optional } from '../optional.js';
 import { payeeControlFacts } from '../payee-facts.js';
-import { checkApprover, personOf, requesterPeople, rolesOf } from '../policy/actors.js';
+import { personOf, requesterPeople, rolesOf } from '../policy/actors.js';
 import { type BreakGlass, breakGlassCap } from '../policy/break-glass.js';
 import { moneyOf } from '../policy/conditions.js';
 import { coolingOffEnd, firstPaymentOver } from '../policy/payee-controls.js';
+import type { Policy } from '../policy/schema.js';
 import { policyView } from '../policy/tool-view.js';
 import type { Actor, Money } from '../policy/types.js';
-import type { Tx } from '../store/index.js';
+import type { Stores, Tx } from '../store/index.js';
 import type { Approval } from './approval.js';
-import type { BreakGlassReview } from './break-glass-store.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
-import type { ApprovalActionResult } from './types.js';
+import { type SignTarget, type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
+import type { ApprovalActionResult, ApprovalView } from './types.js';
 import { closedReason } from './types.js';
 import { notFound, refused } from './vote.js';
+
+/**
+ * Break-glass may go ahead now: what the person's passkey would sign (the approval as a vote would
+ * sign it, with the reason) and the cap it runs under.
+ */
+export interface BreakGlassReady {
+  status: 'ready';
+  approval: ApprovalView;
+  target: SignTarget;
+  /** The cap in the currency of the approval's debit; undefined when it moves no money. */
+  cap?: Money;
+}
+
+const NO_REASON = 'break-glass needs a reason, for the reviewers and the audit log';
+
+/** Why break-glass may not go ahead (with the approval when there is one, for the audit). */
+export type BreakGlassRefusal = Exclude<ApprovalActionResult, { status: 'ok' }>;
+
+/**
+ * Everything break-glass checks, without running it (docs/approvals.md "Break-glass"): the role,
+ * never the requester, the cap, the payee controls, the reason. The CLI asks it before it hands out
+ * a passkey link; the page asks it for what to sign. Refusals carry the approval, for the audit.
+ */
+export async function breakGlassCheck(
+  ctx: EngineContext,
+  id: string,
+  actor: Actor,
+  reason: string,
+): Promise<BreakGlassReady | BreakGlassRefusal> {
+  const why = reason.trim();
+  if (why === '') return { status: 'refused', reason: NO_REASON };
+  const policy = ctx.deps.policy.current();
+  const person = personOf(policy, actor);
+  const facts = await payeeFactsOf(ctx, id);
+  return ctx.transaction(async (tx): Promise<BreakGlassReady | BreakGlassRefusal> => {
+    const row = await currentRow(ctx, tx, id);
+    if (row === undefined) return { status: 'not_found', reason: `no approval ${id}` };
+    const judged = judge(ctx, policy, row, actor, person, facts);
+    if (typeof judged === 'string') return refusal(ctx, tx, judged, row);
+    const money = debitOf(ctx, row);
+    const cap = money === undefined ? undefined : breakGlassCap(judged, money.currency);
+    return {
+      status: 'ready',
+      approval: await ctx.view(tx, row),
+      target: targetOf(ctx, row, person, why),
+      ...optional(
+        'cap',
+        cap === undefined || money === undefined ? undefined : { amount: cap, currency: money.currency },
+      ),
+    };
+  });
+}
 
 /**
  * Break-glass (docs/approvals.md "Break-glass"): a person holding the policy's `breakGlass.role`
  * runs a pending approval without its missing votes, below the section's cap, with a reason. It
  * stands in for the votes only: the payee controls are judged again now and refuse it during a
  * cooling-off or above a first payment's cap (the daily limits counted this approval's amount when
- * it opened: its hold stays counted). The approval then executes as after a final vote, with a
- * `break_glass` audit entry and feed event, and a review stays open until closed.
+ * it opened: its hold stays counted). Under `breakGlass.stepUp: passkey` it needs `proof`, a passkey
+ * assertion over the approval and the reason, checked like a signed vote's. The approval then
+ * executes as after a final vote, with a `break_glass` audit entry (holding the assertion) and feed
+ * event, and a review stays open until closed.
  */
 export async function breakGlass(
   ctx: EngineContext,
   id: string,
   actor: Actor,
   reason: string,
+  proof?: StepUpProof,
 ): Promise<ApprovalActionResult | 'execute'> {
   const why = reason.trim();
-  if (why === '') return refused('break-glass needs a reason, for the reviewers and the audit log');
+  if (why === '') return refused(NO_REASON);
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   const facts = await payeeFactsOf(ctx, id);
+  let evidence: VoteEvidence | undefined;
+  if (proof !== undefined || policy.breakGlass?.stepUp !== undefined) {
+    // Judged first (a refusal says why, not "passkey needed"), then the signature is checked
+    // outside the transaction, against what breaking the glass would sign now.
+    const ready = await breakGlassCheck(ctx, id, actor, why);
+    if (ready.status !== 'ready') return ready;
+    const signed = await confirmed(ctx, ready, proof);
+    if ('reason' in signed) return { status: 'refused', reason: signed.reason, approval: ready.approval };
+    evidence = signed.evidence;
+  }
   return ctx.transaction(async (tx): Promise<ApprovalActionResult | 'execute'> => {
     const row = await currentRow(ctx, tx, id);
     if (row === undefined) return notFound(id);
-    // Refusals carry the approval, so each is audited (`decided/refused`) like a refused vote.
-    const section = policy.breakGlass;
-    const refusal = mayNot(policy, actor, section) ?? whyNot(ctx, row, actor, person, section, facts);
-    if (refusal !== undefined || section === undefined)
-      return { status: 'refused', reason: refusal ?? '', approval: await ctx.view(tx, row) };
+    // Everything is judged again here, in the transaction that runs it: since the link was handed
+    // out, the approval may have been decided, re-quoted or expired, the policy or the payee changed.
+    const section = judge(ctx, policy, row, actor, person, facts);
+    if (typeof section === 'string') return refusal(ctx, tx, section, row);
+    if (evidence !== undefined) {
+      const stale = await notCounted(ctx, tx, row, person, why, evidence);
+      if (stale !== undefined) return refusal(ctx, tx, stale, row);
+    }
     const at = ctx.nowIso();
     if (!(await tx.approvals.startExecution(id, ctx.owner, ctx.leaseUntil(), at)))
       throw internalError(`approval ${id} changed under a write lock`);
@@ -55,6 +125,8 @@ export async function breakGlass(
       role: section.review.role,
       closers: [],
     });
+    // A credential id names the passkey, it is no secret: the assertion itself is the evidence.
+    const signedWith = evidence === undefined ? '' : ` (confirmed with passkey ${evidence.credentialId})`;
     await ctx.audit(tx, {
       actor,
       tool: row.tool,
@@ -63,12 +135,61 @@ export async function breakGlass(
       decision: 'break_glass',
       approvalId: id,
       requestId: row.requestId,
-      error: `break-glass by ${person}: ${why}`,
+      error: `break-glass by ${person}: ${why}${signedWith}`,
+      ...optional('evidence', evidence),
     });
     await ctx.record(tx, id, 'break_glass', { actor, person, detail: why });
     await ctx.record(tx, id, 'executing', { actor, person });
     return 'execute';
   });
+}
+
+/** What breaking the glass on this row with this reason signs. */
+const targetOf = (ctx: EngineContext, row: Approval, person: string, why: string): SignTarget =>
+  signTargetOf(row, person, ctx.auditInput(row.tool, row.input), why);
+
+const refusal = async (
+  ctx: EngineContext,
+  stores: Stores,
+  reason: string,
+  row: Approval,
+): Promise<BreakGlassRefusal> => ({ status: 'refused', reason, approval: await ctx.view(stores, row) });
+
+/**
+ * Under step-up, the passkey assertion checked against what breaking the glass would sign now: the
+ * proof to keep, or why it does not count. Nothing runs without it.
+ */
+async function confirmed(
+  ctx: EngineContext,
+  ready: BreakGlassReady,
+  proof: StepUpProof | undefined,
+): Promise<{ evidence: VoteEvidence } | { reason: string }> {
+  if (proof === undefined)
+    return {
+      reason: `break-glass here needs a passkey confirmation (policy breakGlass.stepUp): \`bankops approvals break-glass ${ready.approval.id} --reason "…"\` prints the page's link`,
+    };
+  const gate = ctx.deps.stepUp;
+  if (gate === undefined) return { reason: 'passkey confirmation is not available in this process' };
+  const checked = await gate.verify(ready.target, proof);
+  return checked.ok ? { evidence: checked.value } : { reason: `not run: ${checked.reason}` };
+}
+
+/**
+ * Inside the transaction: what was signed must still be what would run (a new quote voids it), and
+ * the passkey's counter moves forward here, with the break-glass, or neither happens.
+ */
+async function notCounted(
+  ctx: EngineContext,
+  tx: Tx,
+  row: Approval,
+  person: string,
+  why: string,
+  evidence: VoteEvidence,
+): Promise<string | undefined> {
+  if (!sameTarget(evidence.signed, targetOf(ctx, row, person, why)))
+    return `not run: what you signed is no longer what ${row.id} would run (a new quote since); ask for a new link`;
+  const counted = await ctx.deps.stepUp?.commit(tx, evidence);
+  return counted?.ok === true ? undefined : `not run: ${counted?.reason ?? 'no passkey check'}`;
 }
 
 /** What the approval would debit: its bound where quoted, else the amount the tool reports. */
@@ -87,32 +208,33 @@ async function payeeFactsOf(ctx: EngineContext, id: string) {
   return payee === undefined || directory === undefined ? undefined : payeeControlFacts(directory, payee);
 }
 
-/** Whether this person may break the glass at all under the policy in force. */
-function mayNot(
-  policy: ReturnType<EngineContext['deps']['policy']['current']>,
+/** The policy's section when this person may break the glass on this row now, else why not. */
+function judge(
+  ctx: EngineContext,
+  policy: Policy,
+  row: Approval,
   actor: Actor,
-  section: BreakGlass | undefined,
-): string | undefined {
+  person: string,
+  facts: Awaited<ReturnType<typeof payeeFactsOf>>,
+): BreakGlass | string {
+  const section = policy.breakGlass;
   if (section === undefined)
     return 'break-glass is off: the policy has no breakGlass section (docs/approvals.md "Break-glass")';
   if (!rolesOf(policy, actor).includes(section.role))
     return `break-glass needs role ${section.role} (policy breakGlass.role); ${actor.id} does not hold it`;
-  if (section.stepUp !== undefined)
-    return 'break-glass here needs a passkey confirmation (policy breakGlass.stepUp), which this front end cannot ask for yet: approvers vote instead';
-  return undefined;
+  return whyNot(ctx, policy, row, actor, person, section, facts) ?? section;
 }
 
 function whyNot(
   ctx: EngineContext,
+  policy: Policy,
   row: Approval,
   actor: Actor,
   person: string,
-  section: BreakGlass | undefined,
+  section: BreakGlass,
   facts: Awaited<ReturnType<typeof payeeFactsOf>>,
 ): string | undefined {
-  if (section === undefined) return undefined;
   if (row.state !== 'pending') return closedReason(row.id, row.state);
-  const policy = ctx.deps.policy.current();
   if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))
     return `${person} requested ${row.id}; break-glass is never by the requester`;
   const money = debitOf(ctx, row);
@@ -131,70 +253,4 @@ function whyNot(
       return `break-glass refused: ${facts.name ?? facts.id} is in its cooling-off period after its bank details were set, until ${end.toISOString()} (policy payees.coolingOff)`;
   }
   return undefined;
-}
-
-/**
- * One person closes a break-glass review: a holder of its role, never the person who broke the
- * glass, each person once, with a reason. Closed once `needed` distinct people did.
- */
-export async function closeReview(
-  ctx: EngineContext,
-  id: string,
-  actor: Actor,
-  reason: string,
-): Promise<{ status: 'ok'; review: BreakGlassReview } | { status: 'refused' | 'not_found'; reason: string }> {
-  const why = reason.trim();
-  if (why === '') return { status: 'refused', reason: 'closing a review needs a reason, for the audit log' };
-  const policy = ctx.deps.policy.current();
-  const person = personOf(policy, actor);
-  return ctx.transaction(async (tx) => {
-    const review = await tx.breakGlass.byApproval(id);
-    const row = await tx.approvals.byId(id);
-    if (review === undefined || row === undefined)
-      return { status: 'not_found' as const, reason: `no break-glass review of ${id}` };
-    const refusal = closeRefusal(review, actor, person, policy);
-    if (refusal !== undefined) return { status: 'refused' as const, reason: refusal };
-    const at = ctx.nowIso();
-    const closers = [...review.closers, { person, actorId: actor.id, reason: why, at }];
-    const closed = { ...review, closers, ...(closers.length >= review.needed ? { closedAt: at } : {}) };
-    if (!(await tx.breakGlass.update(closed))) throw internalError(`review ${id} changed under a write lock`);
-    await auditClose(ctx, tx, row, actor, person, why);
-    return { status: 'ok' as const, review: closed };
-  });
-}
-
-function closeRefusal(
-  review: BreakGlassReview,
-  actor: Actor,
-  person: string,
-  policy: ReturnType<EngineContext['deps']['policy']['current']>,
-): string | undefined {
-  if (review.closedAt !== undefined)
-    return `the break-glass review of ${review.approvalId} is closed already`;
-  if (person === review.person || actor.id === review.actorId)
-    return `${person} broke the glass on ${review.approvalId}; its review is closed by others`;
-  const check = checkApprover(policy, {
-    approver: actor,
-    requester: { id: review.actorId, frontEnd: 'cli' },
-    requesterPerson: review.person,
-    approverRole: review.role,
-  });
-  if (!check.ok)
-    return `closing a break-glass review needs role ${review.role}; ${actor.id} does not hold it`;
-  if (review.closers.some((c) => c.person === person || c.actorId === actor.id))
-    return `${person} already closed their part of the review of ${review.approvalId}; ${review.needed} distinct people close it`;
-  return undefined;
-}
-
-function auditClose(ctx: EngineContext, tx: Tx, row: Approval, actor: Actor, person: string, why: string) {
-  return ctx.audit(tx, {
-    actor,
-    tool: row.tool,
-    input: ctx.auditInput(row.tool, row.input),
-    event: 'decided',
-    decision: 'review_closed',
-    approvalId: row.id,
-    requestId: row.requestId,
-    error: `break-glass review closed by ${person}: ${why}`,
-  });
 }

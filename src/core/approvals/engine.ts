@@ -5,7 +5,8 @@ import type { ExecuteResult } from '../results.js';
 import type { Scheduler } from '../schedule/scheduler.js';
 import type { Approval } from './approval.js';
 import { type AskedAgain, askedAgainOf, noteAskedAgain } from './ask-again.js';
-import { breakGlass, closeReview } from './break-glass.js';
+import { type BreakGlassReady, type BreakGlassRefusal, breakGlass, breakGlassCheck } from './break-glass.js';
+import { closeReview } from './break-glass-review.js';
 import type { BreakGlassReview } from './break-glass-store.js';
 import { type ApprovalEngineOptions, EngineContext } from './context.js';
 import { executeApproval, recoverApprovals } from './execute.js';
@@ -86,10 +87,27 @@ export class ApprovalEngine implements ApprovalService {
     actor: Actor,
     reason: string,
     onProgress?: (message: string) => void,
+    proof?: StepUpProof,
   ): Promise<ApprovalActionResult> {
-    const result = await breakGlass(this.#ctx, id, actor, reason);
+    const result = await breakGlass(this.#ctx, id, actor, reason, proof);
     if (result !== 'execute') return auditRefusal(this.#ctx, actor, result);
     return this.#execute(id, onProgress);
+  }
+
+  /**
+   * Whether `actor` may break the glass on this approval now, without doing it: what their passkey
+   * would sign and the cap, or the refusal (audited, like a refused break-glass, unless `audit` is
+   * false: a page that only shows what would happen).
+   */
+  async breakGlassCheck(
+    id: string,
+    actor: Actor,
+    reason: string,
+    audit = true,
+  ): Promise<BreakGlassReady | BreakGlassRefusal> {
+    const checked = await breakGlassCheck(this.#ctx, id, actor, reason);
+    if (checked.status !== 'ready' && audit) await auditRefusal(this.#ctx, actor, checked);
+    return checked;
   }
 
   /** One person's close of a break-glass review. */

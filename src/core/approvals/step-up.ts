@@ -40,8 +40,16 @@ export interface Signable {
   bound: ApprovalBound | null;
 }
 
-/** What a vote by `person` on this approval would sign (the input as the audit log holds it). */
-export function signTargetOf(approval: Signable, person: string, auditInput: unknown): SignTarget {
+/**
+ * What a vote by `person` on this approval would sign (the input as the audit log holds it); with
+ * `breakGlass`, what breaking the glass with that reason would sign instead.
+ */
+export function signTargetOf(
+  approval: Signable,
+  person: string,
+  auditInput: unknown,
+  breakGlass?: string,
+): SignTarget {
   return {
     approvalId: approval.id,
     attempt: approval.attempt,
@@ -49,6 +57,7 @@ export function signTargetOf(approval: Signable, person: string, auditInput: unk
     input: JSON.parse(canonicalJson(auditInput)) as SignTarget['input'],
     bound: approval.bound as SignTarget['bound'],
     person,
+    ...(breakGlass === undefined ? {} : { breakGlass: { reason: breakGlass } }),
   };
 }
 

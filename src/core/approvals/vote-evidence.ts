@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Step-up (DESIGN decision 16): under a rule with `stepUp: passkey`, a vote counts only with a
- * passkey assertion over what would run. The WebAuthn challenge is the SHA-256 of the canonical JSON
+ * passkey assertion over what would run (and so does a break-glass under `breakGlass.stepUp`). The WebAuthn challenge is the SHA-256 of the canonical JSON
  * of `SignedVote`: a new quote (new attempt, new bound) or any other change of what would run gives
  * another challenge, so a signature made before it is void.
  */
@@ -17,6 +17,12 @@ export const SignedVoteSchema = z.strictObject({
   bound: z.json(),
   /** The voter, as a person: separation of duties is per person. */
   person: z.string(),
+  /**
+   * Present only when the person breaks the glass (docs/approvals.md "Break-glass"), with their
+   * reason: a vote's signature has no such member and a break-glass's always has, so neither can
+   * stand for the other.
+   */
+  breakGlass: z.strictObject({ reason: z.string() }).optional(),
   /** Fresh per confirmation page, used once. */
   nonce: z.string(),
 });

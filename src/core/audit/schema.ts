@@ -112,7 +112,8 @@ export const auditEntryInputSchema = z
     error: z.string().nullable().default(null),
     durationMs: z.number().nonnegative().nullable().default(null),
     /**
-     * What proves a signed vote (`decided/approved` under a step-up rule): the passkey assertion
+     * What proves a signed vote (`decided/approved` under a step-up rule) or a signed break-glass
+     * (`decided/break_glass` under `breakGlass.stepUp`): the passkey assertion
      * and the content it signed, stored exactly, for `bankops audit verify --signatures`. Checked
      * to be JSON below rather than with `z.json()`: a recursive schema makes zod track cycles on
      * every parse of every entry, a read's included (several times the cost of the rest).
@@ -145,8 +146,14 @@ export const auditEntryInputSchema = z
     if (entry.event === 'executed' && entry.outcome !== 'ok') {
       problem('outcome', "an 'executed' entry has outcome 'ok'");
     }
-    if (entry.evidence !== undefined && !(entry.event === 'decided' && entry.decision === 'approved')) {
-      problem('evidence', "only a 'decided/approved' entry (a signed vote) carries evidence");
+    if (
+      entry.evidence !== undefined &&
+      !(entry.event === 'decided' && (entry.decision === 'approved' || entry.decision === 'break_glass'))
+    ) {
+      problem(
+        'evidence',
+        "only a 'decided/approved' or 'decided/break_glass' entry (signed with a passkey) carries evidence",
+      );
     }
     if (entry.evidence !== undefined && !z.json().safeParse(entry.evidence).success) {
       problem('evidence', 'must be JSON');

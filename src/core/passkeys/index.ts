@@ -7,6 +7,8 @@ export { type RelyingParty, relyingPartyOf } from './relying-party.js';
 export {
   APPROVE_PATH,
   type ApprovalPageData,
+  BREAK_GLASS_PATH,
+  type BreakGlassPageData,
   ENROL_PATH,
   type IssuedLink,
   PasskeyService,

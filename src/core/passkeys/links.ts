@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Actor } from '../policy/types.js';
 
-export const LINK_PURPOSES = ['enroll', 'approve'] as const;
+export const LINK_PURPOSES = ['enroll', 'approve', 'break_glass'] as const;
 export type LinkPurpose = (typeof LINK_PURPOSES)[number];
 
 /** A one-time link to a passkey page, kept by its token's digest. */
@@ -10,11 +10,13 @@ export const LinkSchema = z.object({
   /** SHA-256 of the token, hex: the token itself is never stored. */
   digest: z.string(),
   purpose: z.enum(LINK_PURPOSES),
-  /** Whose passkey is enrolled, or who votes through the link. */
+  /** Whose passkey is enrolled, or who votes (or breaks the glass) through the link. */
   person: z.string(),
   /** Who the link acts as: the person's identity that asked for it. */
   actor: z.custom<Actor>(),
   approvalId: z.string().nullable(),
+  /** Break-glass: the reason given with the command, which the passkey signs with the rest. */
+  reason: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string(),
   /** The WebAuthn challenge the page was given, once it asked. */
@@ -23,8 +25,12 @@ export const LinkSchema = z.object({
 });
 export type Link = z.infer<typeof LinkSchema>;
 
-/** How long a link lasts: enrolment 15 minutes, an approval 5. */
-export const LINK_TTL_MS: Record<LinkPurpose, number> = { enroll: 15 * 60_000, approve: 5 * 60_000 };
+/** How long a link lasts: enrolment 15 minutes, an approval or a break-glass 5. */
+export const LINK_TTL_MS: Record<LinkPurpose, number> = {
+  enroll: 15 * 60_000,
+  approve: 5 * 60_000,
+  break_glass: 5 * 60_000,
+};
 
 /** The database key of a token: its SHA-256. The token itself is never stored nor logged. */
 export const digestOf = (token: string): string => createHash('sha256').update(token).digest('hex');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VoteEvidenceSchema } from '../approvals/step-up.js';
+import { type SignedVote, VoteEvidenceSchema } from '../approvals/step-up.js';
 import type { AuditEntry } from '../audit/index.js';
 import { canonicalJson } from '../canonical-json.js';
 import { checkAssertion } from './assertion.js';
@@ -56,6 +56,8 @@ async function problemOf(
     return `the signature is for ${signed.tool} on ${signed.approvalId}, not this entry's ${entry.tool} on ${entry.approvalId}`;
   if (canonicalJson(signed.input) !== canonicalJson(entry.input))
     return "what was signed is not this entry's input";
+  const act = actProblem(entry, signed);
+  if (act !== undefined) return act;
   if (evidence.rpId !== key.rpId || evidence.origin !== key.origin)
     return `signed for ${evidence.origin}, but the passkey was enrolled on ${key.origin}`;
   const checked = await checkAssertion({
@@ -73,8 +75,22 @@ async function problemOf(
 }
 
 /**
- * Re-checks every signed vote of the audit log, offline, from the log alone: each `decided/approved`
- * entry with evidence must carry a valid assertion, by a passkey enrolled to the signing person in an
+ * A vote's signature never stands for a break-glass, nor the other way round: a break-glass entry
+ * holds a signature over its own reason, a vote one without any.
+ */
+function actProblem(entry: AuditEntry, signed: SignedVote): string | undefined {
+  const breakGlass = signed.breakGlass;
+  if (entry.decision === 'approved')
+    return breakGlass === undefined ? undefined : 'a break-glass signature on a vote';
+  if (breakGlass === undefined) return "a vote's signature on a break-glass";
+  return entry.error?.startsWith(`break-glass by ${signed.person}: ${breakGlass.reason}`) === true
+    ? undefined
+    : "what was signed is not this entry's break-glass reason";
+}
+
+/**
+ * Re-checks every signed vote and break-glass of the audit log, offline, from the log alone: each
+ * `decided/approved` or `decided/break_glass` entry with evidence must carry a valid assertion, by a passkey enrolled to the signing person in an
  * earlier entry (and not revoked before it), over the SHA-256 of the canonical JSON of what it signed,
  * which must be this entry's approval, tool and input. Entries must be given in seq order.
  */
@@ -100,9 +116,9 @@ export async function verifySignatures(entries: Iterable<AuditEntry>): Promise<S
     if (entry.evidence === undefined) continue;
     checked += 1;
     const reason =
-      entry.event === 'decided' && entry.decision === 'approved'
+      entry.event === 'decided' && (entry.decision === 'approved' || entry.decision === 'break_glass')
         ? await problemOf(entry, keys)
-        : 'evidence on an entry that is not a vote';
+        : 'evidence on an entry that is not a vote or a break-glass';
     if (reason !== undefined)
       failures.push({ seq: entry.seq, approvalId: entry.approvalId, actor: entry.actor, reason });
   }

@@ -1,11 +1,14 @@
+import type { BreakGlassReady } from '../approvals/break-glass.js';
 import { whyNotDecide } from '../approvals/deciders.js';
+import type { SignTarget } from '../approvals/step-up.js';
 import type { ApprovalActionResult, ApprovalView } from '../approvals/types.js';
 import type { AuditLog } from '../audit/index.js';
 import { internalError } from '../errors.js';
 import type { Executor } from '../executor.js';
 import { notFoundIn } from '../not-found.js';
+import { optional } from '../optional.js';
 import { personOf } from '../policy/actors.js';
-import type { Actor } from '../policy/types.js';
+import type { Actor, Money } from '../policy/types.js';
 import type { Storage } from '../store/index.js';
 import { challengeOf, newNonce } from './challenge.js';
 import { infoOf, type PasskeyInfo } from './credentials.js';
@@ -41,8 +44,22 @@ export interface ApprovalPageData {
   expiresAt: string;
 }
 
+/** The break-glass page's subject: the approval, the reason given, and the cap it runs under. */
+export interface BreakGlassPageData extends ApprovalPageData {
+  reason: string;
+  /** The break-glass cap in the currency of the debit; undefined when it moves no money. */
+  cap?: Money;
+}
+
 export const ENROL_PATH = '/passkeys/enroll/';
 export const APPROVE_PATH = '/approve/';
+export const BREAK_GLASS_PATH = '/break-glass/';
+
+const PATHS: Readonly<Record<LinkPurpose, string>> = {
+  enroll: ENROL_PATH,
+  approve: APPROVE_PATH,
+  break_glass: BREAK_GLASS_PATH,
+};
 
 /**
  * Passkeys of people (DESIGN decision 16): one-time links to the enrolment and approval pages,
@@ -162,12 +179,7 @@ export class PasskeyService {
     const person = this.personOf(actor);
     const why = this.#whyNot(view, actor);
     if (why !== undefined) throw new PasskeyError(409, why);
-    if ((await this.#storage.read((s) => s.credentials.active(person))).length === 0) {
-      throw new PasskeyError(
-        409,
-        `${approvalId} needs your vote confirmed with a passkey, and ${person} has none yet: register one first (\`/bank passkey\` in Slack, or \`bankops people enroll ${person}\`)`,
-      );
-    }
+    await this.#hasPasskey(person, `${approvalId} needs your vote confirmed with a passkey`);
     return this.#issue('approve', person, actor, approvalId);
   }
 
@@ -196,20 +208,7 @@ export class PasskeyService {
         409,
         'a new quote came in since this page was opened: reload it and read it again',
       );
-    const nonce = newNonce();
-    await this.#storage.transaction((tx) => tx.links.setChallenge(link.digest, nonce));
-    const active = await this.#storage.read((s) => s.credentials.active(link.person));
-    const { generateAuthenticationOptions } = await webauthn();
-    return generateAuthenticationOptions({
-      rpID: this.rp().rpId,
-      challenge: challengeOf({ ...target, nonce }),
-      allowCredentials: active.map((passkey) => ({
-        id: passkey.credentialId,
-        transports: passkey.transports as never,
-      })),
-      userVerification: 'required',
-      timeout: 120_000,
-    });
+    return this.#assertionOptions(link, target);
   }
 
   /** The signed vote: the link is spent, then the executor counts the vote as a click would be. */
@@ -227,6 +226,90 @@ export class PasskeyService {
     return this.#exec.reject(link.approvalId ?? '', link.actor, reason);
   }
 
+  // Break-glass (docs/approvals.md "Break-glass"), under `breakGlass.stepUp: passkey`.
+
+  /**
+   * A one-time link (5 minutes) for `actor` to confirm breaking the glass on an approval with their
+   * passkey, the reason carried by the link. Refused, with the reason, when break-glass would be
+   * refused now (the caller asks the engine first, audited: this check is not) or they have no passkey.
+   */
+  async breakGlassLink(approvalId: string, actor: Actor, reason: string): Promise<IssuedLink> {
+    const ready = await this.#breakGlassReady(approvalId, actor, reason);
+    const person = this.personOf(actor);
+    await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
+    return this.#issue('break_glass', person, actor, approvalId, ready.target.breakGlass?.reason ?? null);
+  }
+
+  /** The page: the approval as it stands, the reason and the cap, while break-glass may go ahead. */
+  async breakGlassPage(token: string): Promise<BreakGlassPageData> {
+    const link = await this.#usable(token, 'break_glass');
+    const ready = await this.#breakGlassReady(link.approvalId ?? '', link.actor, link.reason ?? '');
+    return {
+      view: ready.approval,
+      person: link.person,
+      actor: link.actor,
+      expiresAt: link.expiresAt,
+      reason: link.reason ?? '',
+      ...optional('cap', ready.cap),
+    };
+  }
+
+  /** As `approvalOptions`: the challenge hashes the approval as it stands now, with the reason. */
+  async breakGlassOptions(token: string, shownAttempt: number): Promise<unknown> {
+    const link = await this.#usable(token, 'break_glass');
+    const ready = await this.#breakGlassReady(link.approvalId ?? '', link.actor, link.reason ?? '');
+    if (ready.target.attempt !== shownAttempt)
+      throw new PasskeyError(
+        409,
+        'a new quote came in since this page was opened: reload it and read it again',
+      );
+    return this.#assertionOptions(link, ready.target);
+  }
+
+  /** The signed break-glass: the link is spent, then the executor judges it all again and runs it. */
+  async breakGlassFinish(token: string, response: unknown): Promise<ApprovalActionResult> {
+    const link = await this.#claim(token, 'break_glass');
+    if (link.challenge === null) throw new PasskeyError(409, 'this page never asked the passkey; reload it');
+    return this.#exec.breakGlass.breakGlass(link.approvalId ?? '', link.actor, link.reason ?? '', undefined, {
+      nonce: link.challenge,
+      response,
+    });
+  }
+
+  /** Break-glass as the engine judges it now (not audited: nothing was tried yet), or why not. */
+  async #breakGlassReady(approvalId: string, actor: Actor, reason: string): Promise<BreakGlassReady> {
+    const checked = await this.#exec.breakGlass.breakGlassCheck(approvalId, actor, reason, false);
+    if (checked.status === 'ready') return checked;
+    throw new PasskeyError(checked.status === 'not_found' ? 404 : 409, checked.reason);
+  }
+
+  /** Refuses a link to a person without an active passkey, saying how to register one. */
+  async #hasPasskey(person: string, why: string): Promise<void> {
+    if ((await this.#storage.read((s) => s.credentials.active(person))).length > 0) return;
+    throw new PasskeyError(
+      409,
+      `${why}, and ${person} has none yet: register one first (\`/bank passkey\` in Slack, or \`bankops people enroll ${person}\`)`,
+    );
+  }
+
+  /** The options of `navigator.credentials.get` over `target` with a fresh nonce, kept on the link. */
+  async #assertionOptions(link: Link, target: SignTarget): Promise<unknown> {
+    const nonce = newNonce();
+    await this.#storage.transaction((tx) => tx.links.setChallenge(link.digest, nonce));
+    const active = await this.#storage.read((s) => s.credentials.active(link.person));
+    const { generateAuthenticationOptions } = await webauthn();
+    return generateAuthenticationOptions({
+      rpID: this.rp().rpId,
+      challenge: challengeOf({ ...target, nonce }),
+      allowCredentials: active.map((passkey) => ({
+        id: passkey.credentialId,
+        transports: passkey.transports as never,
+      })),
+      userVerification: 'required',
+      timeout: 120_000,
+    });
+  }
+
   /** Why no approval link is made for this actor: who may decide is the core's rule, then step-up itself. */
   #whyNot(view: ApprovalView, actor: Actor): string | undefined {
     const why = whyNotDecide(this.#exec.policy, actor, view);
@@ -239,6 +322,7 @@ export class PasskeyService {
     person: string,
     actor: Actor,
     approvalId: string | null,
+    reason: string | null = null,
   ): Promise<IssuedLink> {
     const rp = this.rp();
     const now = this.#now();
@@ -252,11 +336,12 @@ export class PasskeyService {
         person,
         actor,
         approvalId,
+        reason,
         createdAt: now.toISOString(),
         expiresAt,
       });
     });
-    return { url: `${rp.baseUrl}${purpose === 'enroll' ? ENROL_PATH : APPROVE_PATH}${token}`, expiresAt };
+    return { url: `${rp.baseUrl}${PATHS[purpose]}${token}`, expiresAt };
   }
 
   /** The link, if it can still be used; otherwise why not. */

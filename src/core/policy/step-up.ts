@@ -23,17 +23,27 @@ export function passkeyUrlProblem(publicUrl: string | undefined): string | undef
 }
 
 /**
- * One line per rule that asks for passkey step-up when this deployment cannot offer it: the policy
- * is refused at load, so no approval waits for a confirmation nobody can give.
+ * One line per rule (and for `breakGlass`) that asks for passkey step-up when this deployment cannot
+ * offer it: the policy is refused at load, so nothing waits for a confirmation nobody can give.
  */
-export function stepUpProblems(policy: Pick<Policy, 'rules'>, publicUrl: string | undefined): string[] {
+export function stepUpProblems(
+  policy: Pick<Policy, 'rules' | 'breakGlass'>,
+  publicUrl: string | undefined,
+): string[] {
   const problem = passkeyUrlProblem(publicUrl);
   if (problem === undefined) return [];
-  return policy.rules.flatMap((rule, i) =>
+  const rules = policy.rules.flatMap((rule, i) =>
     rule.approval?.stepUp === undefined
       ? []
       : [
           `rules[${i}].approval.stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL (the approval page is served there); ${problem}`,
         ],
   );
+  const breakGlass =
+    policy.breakGlass?.stepUp === undefined
+      ? []
+      : [
+          `breakGlass.stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL (the break-glass page is served there); ${problem}`,
+        ];
+  return [...rules, ...breakGlass];
 }

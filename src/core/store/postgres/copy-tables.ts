@@ -134,6 +134,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
       'expires_at',
       'challenge',
       'used_at',
+      'reason',
     ],
     json: ['actor_json'],
   },

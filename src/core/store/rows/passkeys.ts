@@ -22,6 +22,8 @@ export interface LinkRow {
   person: string;
   actor_json: unknown;
   approval_id: string | null;
+  /** NULL in rows made before break-glass links (and in every other kind of link). */
+  reason: string | null;
   created_at: string;
   expires_at: string;
   challenge: string | null;
@@ -58,6 +60,7 @@ export function passkeyCodec(json: JsonColumns) {
       person: row.person,
       actor: json.read(row.actor_json) as Link['actor'],
       approvalId: row.approval_id,
+      reason: row.reason ?? null,
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       challenge: row.challenge,
@@ -72,10 +75,12 @@ export function passkeyCodec(json: JsonColumns) {
       l.approvalId,
       l.createdAt,
       l.expiresAt,
+      l.reason,
     ],
   };
 }
 
 export const PASSKEY_INSERT_COLUMNS =
   'credential_id, person, name, public_key, counter, transports, created_at';
-export const LINK_INSERT_COLUMNS = 'digest, purpose, person, actor_json, approval_id, created_at, expires_at';
+export const LINK_INSERT_COLUMNS =
+  'digest, purpose, person, actor_json, approval_id, created_at, expires_at, reason';

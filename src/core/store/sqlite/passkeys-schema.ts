@@ -34,6 +34,32 @@ const V1 = [
   'CREATE INDEX passkey_links_expiry ON passkey_links (expires_at)',
 ];
 
+/**
+ * Break-glass links (docs/approvals.md "Break-glass"): a third purpose, and the reason the passkey
+ * signs. SQLite cannot change a CHECK in place: the table is made anew and its links copied.
+ */
+const BREAK_GLASS = [
+  `CREATE TABLE passkey_links_v2 (
+     digest TEXT PRIMARY KEY,
+     purpose TEXT NOT NULL CHECK (purpose IN ('enroll', 'approve', 'break_glass')),
+     person TEXT NOT NULL,
+     actor_json TEXT NOT NULL,
+     approval_id TEXT,
+     created_at TEXT NOT NULL,
+     expires_at TEXT NOT NULL,
+     challenge TEXT,
+     used_at TEXT,
+     -- Break-glass: the reason given with the command.
+     reason TEXT
+   ) STRICT`,
+  `INSERT INTO passkey_links_v2 (digest, purpose, person, actor_json, approval_id, created_at, expires_at, challenge, used_at)
+   SELECT digest, purpose, person, actor_json, approval_id, created_at, expires_at, challenge, used_at FROM passkey_links`,
+  'DROP TABLE passkey_links',
+  'ALTER TABLE passkey_links_v2 RENAME TO passkey_links',
+  'CREATE INDEX passkey_links_expiry ON passkey_links (expires_at)',
+];
+
 export function migratePasskeys(db: Db): void {
   migrate(db, 'passkeys-1', V1);
+  migrate(db, 'passkeys-2-break-glass', BREAK_GLASS);
 }

@@ -69,7 +69,7 @@ export class SqliteLinkStore implements LinkStore {
 
   async insert(link: Omit<Link, 'challenge' | 'usedAt'>): Promise<void> {
     this.db
-      .prepare(`INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES (${marks(7)})`)
+      .prepare(`INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES (${marks(8)})`)
       .run(...codec.linkValues(link));
   }
 

@@ -12,6 +12,7 @@ import { pgJson } from '../json.js';
 
 const codec = passkeyCodec(pgJson);
 const VALUES = '($1, $2, $3, $4, $5, $6, $7)';
+const LINK_VALUES = '($1, $2, $3, $4, $5, $6, $7, $8)';
 
 /** Registered passkeys in PostgreSQL. */
 export class PgCredentialStore implements CredentialStore {
@@ -71,7 +72,7 @@ export class PgLinkStore implements LinkStore {
 
   async insert(link: Omit<Link, 'challenge' | 'usedAt'>): Promise<void> {
     await this.client.query(
-      `INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES ${VALUES}`,
+      `INSERT INTO passkey_links (${LINK_INSERT_COLUMNS}) VALUES ${LINK_VALUES}`,
       codec.linkValues(link),
     );
   }

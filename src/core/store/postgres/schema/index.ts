@@ -3,7 +3,7 @@ import { APPROVAL_POLICY_V11 } from './approval-policy.js';
 import { APPROVALS_V1 } from './approvals.js';
 import { AUDIT_V1 } from './audit.js';
 import { AUDIT_APPEND_V4 } from './audit-append.js';
-import { BREAK_GLASS_V13 } from './break-glass.js';
+import { BREAK_GLASS_LINKS_V14, BREAK_GLASS_V13 } from './break-glass.js';
 import { CONTROLS_V8 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
@@ -36,6 +36,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'approval policy version', statements: APPROVAL_POLICY_V11 },
   { version: 12, name: 'quorum groups', statements: QUORUM_V12 },
   { version: 13, name: 'break-glass reviews', statements: BREAK_GLASS_V13 },
+  { version: 14, name: 'break-glass passkey links', statements: BREAK_GLASS_LINKS_V14 },
 ];
 
 /** The newest version this code knows. */
