@@ -2,10 +2,11 @@ import { accessSync, constants } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
 /**
- * The unit tests' temporary files (their SQLite databases among them) go on the RAM disk where
- * there is one. Every commit to a core database is fsynced (`synchronous = FULL`); on a shared
- * virtual disk those waits cost more than the tests' own work, and nothing a unit test proves
- * depends on a file surviving a power cut. The files are still real SQLite files in WAL mode.
+ * The tests' temporary files (their SQLite databases among them, and those of the child processes
+ * they start) go on the RAM disk where there is one. Every commit to a core database is fsynced
+ * (`synchronous = FULL`); on a shared virtual disk those waits cost more than the tests' own work,
+ * and nothing a test proves depends on a file surviving a power cut (a killed process is not one:
+ * what it wrote stays). The files are still real SQLite files in WAL mode.
  */
 function ramDisk(): Record<string, string> {
   try {
@@ -116,6 +117,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
+          env: ramDisk(),
           include: E2E,
           // A run of the binary takes a second or more on a busy machine; a test runs several.
           testTimeout: 60_000,
