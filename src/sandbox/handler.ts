@@ -126,7 +126,8 @@ export class SandboxHandler {
    * (`/conversions/quote`) with the wrong method is a 405, not a lookup of the id `quote`.
    */
   #route(method: HttpMethod, path: string): CompiledRoute {
-    const candidates = this.#state.routes.filter((r) => r.pattern.test(path));
+    // The prefix first: a route's pattern is compiled only when a path could be its own.
+    const candidates = this.#state.routes.filter((r) => path.startsWith(r.prefix) && r.pattern.test(path));
     const mostLiteral = candidates[0]?.literalSegments;
     const route = candidates.find((r) => r.def.method === method && r.literalSegments === mostLiteral);
     if (route !== undefined) return route;
