@@ -1,5 +1,6 @@
 import { Socket } from 'node:net';
 import { COMMAND_NAMES } from './commands/table.js';
+import { SHORT_COMMANDS } from './short-commands.js';
 
 /** Whether `name` is a command of `bankops` (`help` included). */
 export const isCommand = (name: string): boolean =>
@@ -21,7 +22,7 @@ export function runCli(args: string[]): void {
   const run =
     args[0] === 'mcp'
       ? import('./commands/mcp.js').then(({ runMcpCommand }) => runMcpCommand(args.slice(1)))
-      : import('./main.js').then(({ main }) => main(args));
+      : interpreted(args[0]).then(() => import('./main.js').then(({ main }) => main(args)));
 
   run.then(
     (status) => {
@@ -34,6 +35,17 @@ export function runCli(args: string[]): void {
       process.exitCode = 1;
     },
   );
+}
+
+/**
+ * A short command checks each value once or twice: zod's parsers are interpreted, not compiled
+ * per schema with `new Function` at its first use (which costs more than the checks it speeds up).
+ * Set before any schema is made; the others keep compiled parsers.
+ */
+async function interpreted(command: string | undefined): Promise<void> {
+  if (!SHORT_COMMANDS.has(command ?? '')) return;
+  const { z } = await import('zod');
+  z.config({ jitless: true });
 }
 
 /**
