@@ -29,6 +29,8 @@ interface Exchange {
   envelope: ReturnType<typeof envelopeForPath>;
   operation?: string;
   status: number;
+  /** The route's handler ran (not a replay, a fault or a control path). */
+  carriedOut?: boolean;
 }
 
 /**
@@ -60,7 +62,11 @@ export class SandboxHandler {
       status: 500,
     };
     try {
-      return await this.#answer(x);
+      const body = await jsonBody(call);
+      const answer = await this.#answer(x, body);
+      if (x.carriedOut === true && x.operation !== undefined)
+        await this.#options.beforeAnswer?.({ operation: x.operation, requestId: x.echoId });
+      return answer;
     } catch (error) {
       const failure =
         error instanceof SandboxError
@@ -82,23 +88,60 @@ export class SandboxHandler {
     }
   };
 
-  async #answer(x: Exchange): Promise<SandboxAnswer> {
-    const body = await jsonBody(x.call);
-    const state = this.#state;
-    state.refresh();
-    const controlAnswer = x.path.startsWith('/_sandbox/') ? state.control(x.method, x.path, body) : undefined;
-    if (controlAnswer !== undefined) {
-      x.status = 200;
-      if (x.method !== 'GET') state.persist();
-      return jsonAnswer(x.status, controlAnswer);
+  /**
+   * A request that may change the state runs as its only writer across processes (its load, change
+   * and save), when the persistence can guard it; a GET changes nothing it saves.
+   */
+  #locked<T>(x: Exchange, work: () => Promise<T>): Promise<T> {
+    const persistence = this.#options.persistence;
+    if (x.method === 'GET' || persistence?.exclusive === undefined) return work();
+    return persistence.exclusive(work);
+  }
+
+  /**
+   * Answers in two turns when an injected fault delays the request: its wait (latency, or a hang)
+   * holds no other writer up; the request is then carried out on the state as it is by then.
+   */
+  async #answer(x: Exchange, body: unknown): Promise<SandboxAnswer> {
+    const routed = await this.#locked(x, async () => {
+      const state = this.#state;
+      state.refresh();
+      const control = x.path.startsWith('/_sandbox/') ? state.control(x.method, x.path, body) : undefined;
+      if (control !== undefined) {
+        x.status = 200;
+        if (x.method !== 'GET') state.persist();
+        return jsonAnswer(x.status, control);
+      }
+      const route = this.#route(x.method, x.path);
+      x.envelope = route.def.envelope;
+      x.operation = route.def.operation;
+      state.counts[x.operation] = (state.counts[x.operation] ?? 0) + 1;
+      const fault = x.path.startsWith('/_sandbox/') ? undefined : state.faults.take(x.method, x.path);
+      // A fault used up here is used up for every process sharing the state.
+      if (fault !== undefined) state.persist();
+      if (fault?.latencyMs || fault?.timeout) return { route, fault };
+      return this.#faultAnswer(x, fault) ?? this.#carryOut(x, route, body);
+    });
+    if ('status' in routed || 'hangUp' in routed) return routed;
+    if (routed.fault.latencyMs) await sleep(routed.fault.latencyMs);
+    if (routed.fault.timeout) {
+      x.status = 0;
+      await hang(x.call.signal);
+      return { hangUp: true };
     }
-    const route = this.#route(x.method, x.path);
-    const def = route.def;
-    x.envelope = def.envelope;
-    x.operation = def.operation;
-    state.counts[def.operation] = (state.counts[def.operation] ?? 0) + 1;
-    const faulted = x.path.startsWith('/_sandbox/') ? undefined : await this.#injectFault(x);
-    if (faulted !== undefined) return faulted;
+    return (
+      this.#faultAnswer(x, routed.fault) ??
+      this.#locked(x, async () => {
+        this.#state.refresh();
+        return this.#carryOut(x, routed.route, body);
+      })
+    );
+  }
+
+  /** The route's handler on the request: headers checked, a repeat replayed, the change saved. */
+  async #carryOut(x: Exchange, route: CompiledRoute, body: unknown): Promise<SandboxAnswer> {
+    const state = this.#state;
+    const { def } = route;
     const request = this.#request(x, route, body);
     const fingerprint = this.#fingerprint(x, route, request);
     const first =
@@ -117,7 +160,7 @@ export class SandboxHandler {
     }
     // Saved before the answer leaves, so a caller that crashes right after still finds the state.
     if (x.method !== 'GET') state.persist();
-    await this.#options.beforeAnswer?.({ operation: def.operation, requestId: x.echoId });
+    x.carriedOut = true;
     return jsonAnswer(x.status, out, x.echoId);
   }
 
@@ -138,23 +181,13 @@ export class SandboxHandler {
     throw new SandboxError(`no endpoint ${method} ${path}`, 404);
   }
 
-  /** An injected fault for this request, applied: what it answers instead (a hang-up included), if anything. */
-  async #injectFault(x: Exchange): Promise<SandboxAnswer | undefined> {
-    const fault: Fault | undefined = this.#state.faults.take(x.method, x.path);
-    if (fault === undefined) return undefined;
-    // A fault used up here is used up for every process sharing the state.
-    this.#state.persist();
-    if (fault.latencyMs) await sleep(fault.latencyMs);
-    if (fault.timeout) {
-      x.status = 0;
-      await hang(x.call.signal);
-      return { hangUp: true };
-    }
-    if (fault.status !== undefined) {
+  /** What an injected fault answers instead of the service (an error, or a broken body), if anything. */
+  #faultAnswer(x: Exchange, fault: Fault | undefined): SandboxAnswer | undefined {
+    if (fault?.status !== undefined) {
       x.status = fault.status;
       return jsonAnswer(x.status, errorBody(x.envelope, x.status, `injected failure ${x.status}`), x.echoId);
     }
-    if (fault.malformed) {
+    if (fault?.malformed) {
       x.status = 200;
       return {
         status: 200,

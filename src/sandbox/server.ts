@@ -13,6 +13,11 @@ import { openSandbox, type SandboxService } from './service.js';
 export interface SandboxPersistence {
   load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
   save(state: Buffer): number;
+  /**
+   * Runs a request that may change the state (its load, change and save) as the only writer
+   * across processes, so two at once do not lose either's change; absent: no such guard.
+   */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface SandboxOptions {
