@@ -36,17 +36,16 @@ export function sqliteSandboxStore(db: Db): SandboxStateStore {
   );
   // One writer at a time in this process (requests interleave at their awaits), and across
   // processes SQLite's write lock, taken at BEGIN IMMEDIATE (a second process waits busy_timeout).
+  // The transaction is for the lock, not to undo: what `work` saved stands even when it then fails
+  // (a fault used up, then the request refused), as it did without the lock.
   let turn: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
     const mine = turn.then(async () => {
       db.exec('BEGIN IMMEDIATE');
       try {
-        const result = await work();
+        return await work();
+      } finally {
         db.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (db.inTransaction) db.exec('ROLLBACK');
-        throw error;
       }
     });
     turn = mine.catch(() => undefined);
