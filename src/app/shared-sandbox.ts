@@ -4,7 +4,7 @@ import { internalError } from '../core/errors.js';
 import { optional } from '../core/optional.js';
 import { type Db, openDatabase } from '../core/store/sqlite/database.js';
 import { sqliteSandboxStore } from '../core/store/sqlite/sandbox-state.js';
-import type { SandboxOptions } from '../sandbox/server.js';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/server.js';
 import type { SandboxService } from '../sandbox/service.js';
 
 /**
@@ -187,8 +187,9 @@ export async function sharedSandbox(
       throw error;
     }
   }
-  let sandbox: Awaited<ReturnType<typeof import('../sandbox/server.js').startSandbox>>;
+  let sandbox: RunningSandbox;
   try {
+    // Loaded here, as the one above.
     const { startSandbox } = await import('../sandbox/server.js');
     sandbox = await startSandbox(options.port ?? 0, sandboxOptions);
   } catch (error) {
