@@ -30,6 +30,7 @@ const E2E = [
   'test/cli/cli.test.ts',
   'test/cli/approvals-break-glass.test.ts',
   'test/cli/code-cache.test.ts',
+  'test/cli/in-process-sandbox.test.ts',
   'test/cli/db-migrate.test.ts',
   'test/cli/readable.test.ts',
   'test/cli/sandbox.test.ts',

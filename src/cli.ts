@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { loadProgram, type Program } from './cli/code-cache.js';
+import { SHORT_COMMANDS } from './cli/short-commands.js';
 
 /** The SHA-256 of the program's bundle, written in here by scripts/bundle-cli.mjs; none from tsc. */
 declare const CLI_PROGRAM_DIGEST: string | undefined;
@@ -15,8 +16,7 @@ const args = process.argv.slice(2);
 // first use, which kept every `bankops call` about 250 ms past its answer. These commands run on the
 // baseline tiers; the servers (serve, mcp, sandbox) and the long checks (audit, db) keep every tier.
 // Set before the program is compiled: compiled code, and its cache, belong to the flags in force.
-const SHORT = new Set(['call', 'approvals', 'alerts', 'people', 'tools', 'config', 'help', 'completion']);
-if (SHORT.has(args[0] ?? '')) setFlagsFromString('--max-opt=1 --liftoff-only');
+if (SHORT_COMMANDS.has(args[0] ?? '')) setFlagsFromString('--max-opt=1 --liftoff-only');
 
 // The built command runs its bundle with V8's code cache (src/cli/code-cache.ts); tsc's output and
 // the sources run the program's modules.

@@ -58,6 +58,25 @@ export function fingerprintKey(databasePath: string, keyFile?: string): Buffer {
   if (keyFile !== undefined) return readFingerprintKeyFile(keyFile);
   if (databasePath === ':memory:') return randomBytes(KEY_BYTES);
   const file = fingerprintKeyPath(databasePath);
+  // Read when it is there (every start but the first): nothing written.
+  const text = readIfThere(file) ?? madeKeyFile(file);
+  const key = Buffer.from(text.trim(), 'hex');
+  if (key.length !== KEY_BYTES)
+    throw notConfigured(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
+  return key;
+}
+
+function readIfThere(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Makes the key file at the first start (or finds that another process just made it); its text. */
+function madeKeyFile(file: string): string {
   // Written whole under another name, then linked into place: another process never reads a file
   // half written, and the first link wins.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -71,10 +90,7 @@ export function fingerprintKey(databasePath: string, keyFile?: string): Buffer {
   } finally {
     unlinkSync(draft);
   }
-  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
-  if (key.length !== KEY_BYTES)
-    throw notConfigured(`${file}: not a bankops key (64 hex characters); move it away to make a new one`);
-  return key;
+  return readFileSync(file, 'utf8');
 }
 
 /** The name the fingerprint key's check value is kept under in the database. */

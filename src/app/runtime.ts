@@ -33,7 +33,13 @@ import { ALL_TOOLS, createRegistry } from '../tools/index.js';
 import { backgroundErrorReporter } from './background-errors.js';
 import { openStores, storeWords } from './database.js';
 import { nameSharedSandboxPayees, rememberSandboxPayees } from './sandbox-payees.js';
-import { type LazySandbox, lazySandbox, requireSandboxAt, sandboxInfo } from './shared-sandbox.js';
+import {
+  endpointOf,
+  type LazySandbox,
+  lazySandbox,
+  requireSandboxAt,
+  sandboxInfo,
+} from './shared-sandbox.js';
 
 /** Everything a front end needs, built once from the configuration. */
 export interface Runtime {
@@ -95,6 +101,12 @@ export interface RuntimeOptions {
    * sandbox it starts, so other processes use that one (src/app/shared-sandbox.ts).
    */
   background?: boolean;
+  /**
+   * A one-shot command (the CLI's): an embedded sandbox this process starts answers in it, without
+   * a listener (nobody else connects to it; its state file carries what it did to the next
+   * command). Not with `background`, whose sandbox serves the others.
+   */
+  inProcessSandbox?: boolean;
   /** The approvals' and passkeys' clock (expiry, leases, follow-ups); real time by default. Tests move it. */
   clock?: Clock;
   /** Who executes approvals (`host:pid` by default); tests play a process on another host. */
@@ -230,11 +242,15 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
   // are then remembered), or at once in a long-running process, which serves it to the others.
   const embedded =
     config.mode === 'embedded'
-      ? lazySandbox(config, { share: options.background === true }, () => rememberSandboxPayees(payees))
+      ? lazySandbox(
+          config,
+          { share: options.background === true, inProcess: options.inProcessSandbox === true },
+          () => rememberSandboxPayees(payees),
+        )
       : undefined;
   if (options.background) await embedded?.start();
   const configured = config.service.baseUrl;
-  const baseUrl = embedded === undefined ? configured : async () => (await embedded.start()).url;
+  const baseUrl = embedded === undefined ? configured : async () => endpointOf(await embedded.start());
   if (baseUrl === undefined) throw internalError('no service URL and no embedded sandbox');
   if (configured !== undefined && config.sandboxCredentials) await requireSandboxAt(configured);
   const againstSandbox =

@@ -1,6 +1,7 @@
+import { canonicalJson } from '../core/canonical-json.js';
 import type { Logger } from '../core/log.js';
 import { optional } from '../core/optional.js';
-import { maskAccount, type PayeeDirectory } from '../core/payees.js';
+import { maskAccount, type Payee, type PayeeDirectory, payeeRecord } from '../core/payees.js';
 import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
 
 /**
@@ -10,6 +11,8 @@ import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
  * directory by a person, so no cooling-off starts for the demo. With `onlyUnknown` (a separate
  * `bankops sandbox` that replicas share), payees the directory knows already are left as they are:
  * the first replica or CLI process to see that sandbox names them, the others find them named.
+ * A payee the directory holds exactly so already is not written again (every command that starts
+ * the embedded sandbox comes here).
  */
 export async function rememberSandboxPayees(
   payees: PayeeDirectory,
@@ -19,7 +22,7 @@ export async function rememberSandboxPayees(
   for (const b of SEED_BENEFICIARIES) {
     if (known.has(b.beneficiaryId)) continue;
     const masked = maskAccount(b.accountNumber);
-    await payees.remember({
+    const payee: Payee = {
       id: b.beneficiaryId,
       ...(b.displayName === null ? {} : { name: b.displayName }),
       entityType: b.entityType,
@@ -30,8 +33,14 @@ export async function rememberSandboxPayees(
           ? b.paymentMethod
           : `${b.paymentMethod}/${b.clearingSystem}`,
       ...optional('accountMasked', masked),
-    });
+    };
+    if (!(await heldAlready(payees, payee))) await payees.remember(payee);
   }
+}
+
+async function heldAlready(payees: PayeeDirectory, payee: Payee): Promise<boolean> {
+  const held = await payees.get(payee.id);
+  return held !== undefined && canonicalJson(payeeRecord(held)) === canonicalJson(payeeRecord(payee));
 }
 
 /**

@@ -1,9 +1,11 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { type Config, ConfigError } from '../core/config.js';
+import { internalError } from '../core/errors.js';
 import { optional } from '../core/optional.js';
 import { type Db, openDatabase } from '../core/store/sqlite/database.js';
 import { sqliteSandboxStore } from '../core/store/sqlite/sandbox-state.js';
 import type { RunningSandbox, SandboxOptions } from '../sandbox/server.js';
+import type { SandboxService } from '../sandbox/service.js';
 
 /**
  * One sandbox per state file. The embedded sandbox keeps its state in `bankops.sandbox.db` beside
@@ -110,16 +112,32 @@ export interface SharedSandboxOptions {
   attach?: boolean;
   /** Told of every request a sandbox started here handles (`bankops sandbox --verbose`). */
   onRequest?: SandboxOptions['onRequest'];
+  /**
+   * A sandbox started here answers this process only, in it, without a listener (a one-shot
+   * command: nobody else connects to it, and its state file carries what it did to the next).
+   * Not with `share`.
+   */
+  inProcess?: boolean;
 }
 
 /** The sandbox a runtime talks to: one registered by another process, or one started here. */
 export interface SharedSandbox {
-  url: string;
+  /** Where it listens; absent for one answering in this process only (`inProcess`). */
+  url?: string;
+  /** Its requests handed over in this process (`inProcess`), in place of a URL. */
+  dispatch?: SandboxService['dispatch'];
   /** Started by this process (absent when another process serves the state). */
-  own?: RunningSandbox;
+  own?: SandboxService;
   /** Served by another process (absent when started here). */
   attached?: Registration;
   close(): Promise<void>;
+}
+
+/** Where a client sends its requests to this sandbox: its dispatch in this process, or its URL. */
+export function endpointOf(sandbox: SharedSandbox): string | SandboxService['dispatch'] {
+  const endpoint = sandbox.dispatch ?? sandbox.url;
+  if (endpoint === undefined) throw internalError('a sandbox with neither a URL nor a dispatch');
+  return endpoint;
 }
 
 /**
@@ -137,25 +155,43 @@ export async function sharedSandbox(
   }
   const stateFile = sandboxDatabasePath(config.databasePath);
   const db: Db = openDatabase(stateFile, { synchronous: 'NORMAL' });
+  const sandboxOptions: SandboxOptions = {
+    credentials: {
+      apiKey: config.service.apiKey,
+      productId: config.service.productId,
+      userId: config.service.userId,
+      companyId: config.service.companyId,
+      userEmail: config.userEmail,
+      programCode: config.defaults.programCode,
+      agentCode: config.defaults.agentCode,
+      subagentCode: config.defaults.subagentCode,
+    },
+    persistence: sqliteSandboxStore(db),
+    info: { stateFile },
+    ...optional('onRequest', options.onRequest),
+  };
+  if (options.inProcess === true && options.share !== true) {
+    try {
+      // Loaded here: a process that talks to another sandbox, or to none, never loads this one.
+      const { openSandbox } = await import('../sandbox/service.js');
+      const sandbox = openSandbox(sandboxOptions);
+      return {
+        dispatch: sandbox.dispatch,
+        own: sandbox,
+        close: async () => {
+          db.close();
+        },
+      };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
   let sandbox: RunningSandbox;
   try {
-    // Loaded here: a process that talks to another sandbox, or to none, never loads this one.
+    // Loaded here, as the one above.
     const { startSandbox } = await import('../sandbox/server.js');
-    sandbox = await startSandbox(options.port ?? 0, {
-      credentials: {
-        apiKey: config.service.apiKey,
-        productId: config.service.productId,
-        userId: config.service.userId,
-        companyId: config.service.companyId,
-        userEmail: config.userEmail,
-        programCode: config.defaults.programCode,
-        agentCode: config.defaults.agentCode,
-        subagentCode: config.defaults.subagentCode,
-      },
-      persistence: sqliteSandboxStore(db),
-      info: { stateFile },
-      ...optional('onRequest', options.onRequest),
-    });
+    sandbox = await startSandbox(options.port ?? 0, sandboxOptions);
   } catch (error) {
     db.close();
     throw error;
@@ -248,6 +284,7 @@ export async function sandboxInUse(config: Config): Promise<SandboxInUse> {
     return { url, source: 'base-url', close: async () => {} };
   }
   const shared = await sharedSandbox(config);
+  if (shared.url === undefined) throw internalError('a sandbox started for its URL has none');
   if (shared.attached !== undefined) {
     return { url: shared.url, source: 'registered', pid: shared.attached.pid, close: shared.close };
   }

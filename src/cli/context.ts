@@ -27,6 +27,7 @@ export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Pro
   const runtime = await createRuntime(config, {
     log: createLogger(env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
     onServiceCall: (event) => current?.service(event),
+    inProcessSandbox: true,
   });
   if (cliIo().verbose === true) err(`${whereWords(config)}\n`);
   const track: Track = (what) => {

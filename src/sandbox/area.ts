@@ -12,19 +12,27 @@ export interface InstalledArea {
 
 export type AreaInstaller = (ctx: SandboxContext) => InstalledArea;
 
-/** Wraps an area so the server can hold areas of different state types in one list. */
+/**
+ * Wraps an area so the server can hold areas of different state types in one list. The seed is
+ * made when the state is first needed: a persistent sandbox restores a saved state before, and
+ * never makes one it would throw away.
+ */
 export function defineArea<S>(area: SandboxArea<S>): AreaInstaller {
   return (ctx) => {
-    let state = area.seed(ctx);
+    let held: S | undefined;
+    const state = (): S => {
+      held ??= area.seed(ctx);
+      return held;
+    };
     return {
       name: area.name,
-      routes: area.routes(ctx, () => state),
+      routes: area.routes(ctx, state),
       reseed: () => {
-        state = area.seed(ctx);
+        held = area.seed(ctx);
       },
-      snapshot: () => state,
+      snapshot: state,
       restore: (saved) => {
-        state = saved as S;
+        held = saved as S;
       },
     };
   };

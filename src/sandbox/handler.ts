@@ -1,9 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { envelopeForPath, errorBody, successBody } from './envelope.js';
 import { invalid, SandboxError } from './errors.js';
+import {
+  hang,
+  IDENTITY_HEADERS,
+  jsonAnswer,
+  jsonBody,
+  type SandboxAnswer,
+  type SandboxCall,
+  sleep,
+} from './exchange.js';
 import type { Fault } from './faults.js';
 import { checkHeaders } from './headers.js';
-import { HANG_LIMIT_MS, IDENTITY_HEADERS, jsonBody, send, sleep } from './http.js';
 import { IdempotencyStore } from './idempotency.js';
 import { optional } from './optional.js';
 import type { CompiledRoute } from './routes.js';
@@ -13,8 +20,7 @@ import type { HttpMethod, SandboxRequest } from './types.js';
 
 /** One request as it goes through: what it is, and what to say of it once answered. */
 interface Exchange {
-  req: IncomingMessage;
-  res: ServerResponse;
+  call: SandboxCall;
   url: URL;
   path: string;
   method: HttpMethod;
@@ -23,12 +29,15 @@ interface Exchange {
   envelope: ReturnType<typeof envelopeForPath>;
   operation?: string;
   status: number;
+  /** The route's handler ran (not a replay, a fault or a control path). */
+  carriedOut?: boolean;
 }
 
 /**
- * The sandbox's HTTP handling, in its steps: read the body, answer a control path, find the route
- * (404, 405), apply an injected fault, check the headers, replay a repeated request, run the
- * handler, remember and save, answer; every failure in the envelope of its area.
+ * The sandbox's handling of a request, in its steps: read the body, answer a control path, find the
+ * route (404, 405), apply an injected fault, check the headers, replay a repeated request, run the
+ * handler, remember and save, answer; every failure in the envelope of its area. The same for a
+ * request that came over HTTP and one handed over in the caller's process (exchange.ts).
  */
 export class SandboxHandler {
   readonly #state: SandboxState;
@@ -39,22 +48,25 @@ export class SandboxHandler {
     this.#options = options;
   }
 
-  readonly handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  readonly handle = async (call: SandboxCall): Promise<SandboxAnswer> => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://sandbox.local');
-    const requestId = req.headers['x-request-id'];
+    const url = new URL(call.url, 'http://sandbox.local');
+    const requestId = call.headers['x-request-id'];
     const x: Exchange = {
-      req,
-      res,
+      call,
       url,
       path: url.pathname,
-      method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
+      method: call.method.toUpperCase() as HttpMethod,
       echoId: typeof requestId === 'string' ? requestId : undefined,
       envelope: envelopeForPath(url.pathname),
       status: 500,
     };
     try {
-      await this.#answer(x);
+      const body = await jsonBody(call);
+      const answer = await this.#answer(x, body);
+      if (x.carriedOut === true && x.operation !== undefined)
+        await this.#options.beforeAnswer?.({ operation: x.operation, requestId: x.echoId });
+      return answer;
     } catch (error) {
       const failure =
         error instanceof SandboxError
@@ -64,7 +76,7 @@ export class SandboxHandler {
               500,
             );
       x.status = failure.httpStatus;
-      send(res, x.status, errorBody(x.envelope, x.status, failure.message), x.echoId);
+      return jsonAnswer(x.status, errorBody(x.envelope, x.status, failure.message), x.echoId);
     } finally {
       this.#options.onRequest?.({
         method: x.method,
@@ -76,23 +88,60 @@ export class SandboxHandler {
     }
   };
 
-  async #answer(x: Exchange): Promise<void> {
-    const body = await jsonBody(x.req);
-    const state = this.#state;
-    state.refresh();
-    const controlAnswer = x.path.startsWith('/_sandbox/') ? state.control(x.method, x.path, body) : undefined;
-    if (controlAnswer !== undefined) {
-      x.status = 200;
-      if (x.method !== 'GET') state.persist();
-      send(x.res, x.status, controlAnswer);
-      return;
+  /**
+   * A request that may change the state runs as its only writer across processes (its load, change
+   * and save), when the persistence can guard it; a GET changes nothing it saves.
+   */
+  #locked<T>(x: Exchange, work: () => Promise<T>): Promise<T> {
+    const persistence = this.#options.persistence;
+    if (x.method === 'GET' || persistence?.exclusive === undefined) return work();
+    return persistence.exclusive(work);
+  }
+
+  /**
+   * Answers in two turns when an injected fault delays the request: its wait (latency, or a hang)
+   * holds no other writer up; the request is then carried out on the state as it is by then.
+   */
+  async #answer(x: Exchange, body: unknown): Promise<SandboxAnswer> {
+    const routed = await this.#locked(x, async () => {
+      const state = this.#state;
+      state.refresh();
+      const control = x.path.startsWith('/_sandbox/') ? state.control(x.method, x.path, body) : undefined;
+      if (control !== undefined) {
+        x.status = 200;
+        if (x.method !== 'GET') state.persist();
+        return jsonAnswer(x.status, control);
+      }
+      const route = this.#route(x.method, x.path);
+      x.envelope = route.def.envelope;
+      x.operation = route.def.operation;
+      state.counts[x.operation] = (state.counts[x.operation] ?? 0) + 1;
+      const fault = x.path.startsWith('/_sandbox/') ? undefined : state.faults.take(x.method, x.path);
+      // A fault used up here is used up for every process sharing the state.
+      if (fault !== undefined) state.persist();
+      if (fault?.latencyMs || fault?.timeout) return { route, fault };
+      return this.#faultAnswer(x, fault) ?? this.#carryOut(x, route, body);
+    });
+    if ('status' in routed || 'hangUp' in routed) return routed;
+    if (routed.fault.latencyMs) await sleep(routed.fault.latencyMs);
+    if (routed.fault.timeout) {
+      x.status = 0;
+      await hang(x.call.signal);
+      return { hangUp: true };
     }
-    const route = this.#route(x.method, x.path);
-    const def = route.def;
-    x.envelope = def.envelope;
-    x.operation = def.operation;
-    state.counts[def.operation] = (state.counts[def.operation] ?? 0) + 1;
-    if (!x.path.startsWith('/_sandbox/') && (await this.#injectFault(x))) return;
+    return (
+      this.#faultAnswer(x, routed.fault) ??
+      this.#locked(x, async () => {
+        this.#state.refresh();
+        return this.#carryOut(x, routed.route, body);
+      })
+    );
+  }
+
+  /** The route's handler on the request: headers checked, a repeat replayed, the change saved. */
+  async #carryOut(x: Exchange, route: CompiledRoute, body: unknown): Promise<SandboxAnswer> {
+    const state = this.#state;
+    const { def } = route;
     const request = this.#request(x, route, body);
     const fingerprint = this.#fingerprint(x, route, request);
     const first =
@@ -101,8 +150,7 @@ export class SandboxHandler {
         : state.idempotency.lookup(def.operation, x.echoId, fingerprint);
     if (first !== undefined) {
       x.status = first.httpStatus;
-      send(x.res, x.status, first.body, x.echoId);
-      return;
+      return jsonAnswer(x.status, first.body, x.echoId);
     }
     const reply = await def.handler(request);
     x.status = reply.httpStatus ?? def.successCode;
@@ -112,8 +160,8 @@ export class SandboxHandler {
     }
     // Saved before the answer leaves, so a caller that crashes right after still finds the state.
     if (x.method !== 'GET') state.persist();
-    await this.#options.beforeAnswer?.({ operation: def.operation, requestId: x.echoId });
-    send(x.res, x.status, out, x.echoId);
+    x.carriedOut = true;
+    return jsonAnswer(x.status, out, x.echoId);
   }
 
   /**
@@ -121,7 +169,8 @@ export class SandboxHandler {
    * (`/conversions/quote`) with the wrong method is a 405, not a lookup of the id `quote`.
    */
   #route(method: HttpMethod, path: string): CompiledRoute {
-    const candidates = this.#state.routes.filter((r) => r.pattern.test(path));
+    // The prefix first: a route's pattern is compiled only when a path could be its own.
+    const candidates = this.#state.routes.filter((r) => path.startsWith(r.prefix) && r.pattern.test(path));
     const mostLiteral = candidates[0]?.literalSegments;
     const route = candidates.find((r) => r.def.method === method && r.literalSegments === mostLiteral);
     if (route !== undefined) return route;
@@ -132,37 +181,21 @@ export class SandboxHandler {
     throw new SandboxError(`no endpoint ${method} ${path}`, 404);
   }
 
-  /** An injected fault for this request, applied: true when it answered (or hung up) instead. */
-  async #injectFault(x: Exchange): Promise<boolean> {
-    const fault: Fault | undefined = this.#state.faults.take(x.method, x.path);
-    if (fault === undefined) return false;
-    // A fault used up here is used up for every process sharing the state.
-    this.#state.persist();
-    if (fault.latencyMs) await sleep(fault.latencyMs);
-    if (fault.timeout) {
-      x.status = 0;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, HANG_LIMIT_MS);
-        x.res.on('close', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      x.res.destroy();
-      return true;
-    }
-    if (fault.status !== undefined) {
+  /** What an injected fault answers instead of the service (an error, or a broken body), if anything. */
+  #faultAnswer(x: Exchange, fault: Fault | undefined): SandboxAnswer | undefined {
+    if (fault?.status !== undefined) {
       x.status = fault.status;
-      send(x.res, x.status, errorBody(x.envelope, x.status, `injected failure ${x.status}`), x.echoId);
-      return true;
+      return jsonAnswer(x.status, errorBody(x.envelope, x.status, `injected failure ${x.status}`), x.echoId);
     }
-    if (fault.malformed) {
+    if (fault?.malformed) {
       x.status = 200;
-      x.res.writeHead(200, { 'content-type': 'application/json' });
-      x.res.end('{"status":"SUCCESS","data":{"trunc');
-      return true;
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: '{"status":"SUCCESS","data":{"trunc',
+      };
     }
-    return false;
+    return undefined;
   }
 
   /** The request as a handler sees it, its headers checked against the route's set. */
@@ -181,7 +214,7 @@ export class SandboxHandler {
       params,
       query: x.url.searchParams,
       header: (name) => {
-        const value = x.req.headers[name.toLowerCase()];
+        const value = x.call.headers[name.toLowerCase()];
         return Array.isArray(value) ? value[0] : value;
       },
       body,

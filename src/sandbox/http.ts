@@ -1,30 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { invalid } from './errors.js';
-import { optional } from './optional.js';
+import { MAX_BODY_BYTES, type SandboxAnswer, type SandboxCall, tooLarge } from './exchange.js';
 
-/** Reading a request and writing an answer, as the service does (its own copy: the sandbox shares nothing). */
+/**
+ * The sandbox's listener side: a request read from Node's HTTP server as a `SandboxCall`, and an
+ * answer written back (its own copy of what a service does: the sandbox shares nothing).
+ */
 
-export const MAX_BODY_BYTES = 1_000_000;
-export const HANG_LIMIT_MS = 120_000;
-export const IDENTITY_HEADERS = [
-  'x-cardholder-id',
-  'x-wallet-id',
-  'x-card-id',
-  'x-cardholderhash-id',
-  'agent-code',
-  'subagent-code',
-  'x-agent-code',
-  'x-subagent-code',
-];
-
-export function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(invalid(`request body larger than ${MAX_BODY_BYTES} bytes`));
+        reject(tooLarge());
         req.destroy();
         return;
       }
@@ -35,30 +24,26 @@ export function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-export function send(res: ServerResponse, status: number, body: unknown, requestId?: string): void {
+/** The request as the handler takes it; its signal is aborted when the connection closes. */
+export function callOf(req: IncomingMessage, res: ServerResponse): SandboxCall {
+  const gone = new AbortController();
+  res.once('close', () => gone.abort());
+  return {
+    method: req.method ?? 'GET',
+    url: req.url ?? '/',
+    headers: req.headers,
+    readBody: () => readBody(req),
+    signal: gone.signal,
+  };
+}
+
+/** Writes the answer, or drops the connection when there is none; nothing once the caller has gone. */
+export function writeAnswer(res: ServerResponse, answer: SandboxAnswer): void {
+  if ('hangUp' in answer) {
+    res.destroy();
+    return;
+  }
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...optional('x-request-id', requestId),
-  });
-  res.end(text);
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body);
 }
-
-/** The body as JSON (undefined when empty); anything but JSON is the caller's error. */
-export async function jsonBody(req: IncomingMessage): Promise<unknown> {
-  const raw = await readBody(req);
-  if (raw.trim() === '') return undefined;
-  const contentType = req.headers['content-type'];
-  if (contentType === undefined || !contentType.toLowerCase().includes('application/json')) {
-    throw invalid('Content-Type must be application/json');
-  }
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw invalid('request body is not valid JSON');
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,8 @@ import type { RouteDef } from './types.js';
 
 export interface CompiledRoute {
   def: RouteDef;
+  /** The path's literal start (up to its first parameter): a path without it cannot match. */
+  prefix: string;
   pattern: RegExp;
   paramNames: string[];
   literalSegments: number;
@@ -21,5 +23,7 @@ export function compileRoute(def: RouteDef): CompiledRoute {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { def, pattern: new RegExp(`^${source}/?$`), paramNames, literalSegments };
+  const firstParam = def.path.indexOf('/:');
+  const prefix = firstParam === -1 ? def.path : def.path.slice(0, firstParam + 1);
+  return { def, prefix, pattern: new RegExp(`^${source}/?$`), paramNames, literalSegments };
 }

@@ -1,9 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SandboxClock } from './clock.js';
-import { credentialsFromEnv, type SandboxCredentials } from './credentials.js';
-import { SandboxHandler } from './handler.js';
-import { SandboxState } from './state.js';
+import type { SandboxClock } from './clock.js';
+import type { SandboxCredentials } from './credentials.js';
+import { callOf, writeAnswer } from './http.js';
+import { openSandbox, type SandboxService } from './service.js';
 
 /**
  * Where a persistent sandbox keeps its state between processes (the CLI's embedded sandbox: a payout
@@ -13,6 +13,11 @@ import { SandboxState } from './state.js';
 export interface SandboxPersistence {
   load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
   save(state: Buffer): number;
+  /**
+   * Runs a request that may change the state (its load, change and save) as the only writer
+   * across processes, so two at once do not lose either's change; absent: no such guard.
+   */
+  exclusive?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 export interface SandboxOptions {
@@ -39,15 +44,11 @@ export interface SandboxOptions {
   }) => void;
 }
 
-export interface RunningSandbox {
+/** The sandbox listening on loopback; its requests may also be handed to it in this process. */
+export interface RunningSandbox extends SandboxService {
   /** Base URL, `http://127.0.0.1:<port>`, to which the spec's paths are appended. */
   readonly url: string;
   readonly port: number;
-  readonly clock: SandboxClock;
-  readonly credentials: SandboxCredentials;
-  /** Requests handled per operation name (e.g. `issueToken`). */
-  stats(): Record<string, number>;
-  reset(): void;
   close(): Promise<void>;
 }
 
@@ -55,14 +56,9 @@ export interface RunningSandbox {
  * Starts the sandbox on 127.0.0.1. Port 0 picks a free port; the URL is on the returned handle.
  */
 export async function startSandbox(port = 0, options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const state = new SandboxState(
-    options.clock ?? new SandboxClock(),
-    options.credentials ?? credentialsFromEnv(),
-    options,
-  );
-  const { handle } = new SandboxHandler(state, options);
+  const sandbox = openSandbox(options);
   const server: Server = createServer((req, res) => {
-    void handle(req, res);
+    void sandbox.handle(callOf(req, res)).then((answer) => writeAnswer(res, answer));
   });
   server.keepAliveTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {
@@ -72,12 +68,9 @@ export async function startSandbox(port = 0, options: SandboxOptions = {}): Prom
   const actualPort = (server.address() as AddressInfo).port;
 
   return {
+    ...sandbox,
     url: `http://127.0.0.1:${actualPort}`,
     port: actualPort,
-    clock: state.clock,
-    credentials: state.credentials,
-    stats: () => ({ ...state.counts }),
-    reset: () => state.reset(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

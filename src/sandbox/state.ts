@@ -49,6 +49,8 @@ export class SandboxState {
   readonly #areas: ReturnType<(typeof SANDBOX_AREAS)[number]>[];
   readonly #options: SandboxOptions;
   #revision = 0;
+  /** The state as saved at `#revision` (serialized here), while this process has it unchanged. */
+  #stored: Buffer | undefined;
 
   constructor(clock: SandboxClock, credentials: SandboxCredentials, options: SandboxOptions) {
     this.clock = clock;
@@ -68,10 +70,7 @@ export class SandboxState {
     this.routes.sort((a, b) => b.literalSegments - a.literalSegments);
   }
 
-  /** Saves the state for the other processes (a persistent sandbox only). */
-  persist(): void {
-    const persistence = this.#options.persistence;
-    if (persistence === undefined) return;
+  #serialized(): Buffer {
     const snapshot: Snapshot = {
       version: 1,
       clockOffsetSeconds: this.clock.offsetSeconds,
@@ -79,7 +78,21 @@ export class SandboxState {
       areas: Object.fromEntries(this.#areas.map((area) => [area.name, area.snapshot()])),
       faults: this.faults.snapshot(),
     };
-    this.#revision = persistence.save(serialize(snapshot));
+    return serialize(snapshot);
+  }
+
+  /**
+   * Saves the state for the other processes (a persistent sandbox only). A request that changed
+   * nothing (a token, a refusal) saves nothing: the stored state is already this one, and another
+   * process's newer save, if any, stays.
+   */
+  persist(): void {
+    const persistence = this.#options.persistence;
+    if (persistence === undefined) return;
+    const state = this.#serialized();
+    if (this.#stored?.equals(state)) return;
+    this.#revision = persistence.save(state);
+    this.#stored = state;
   }
 
   /** Picks up what another process saved since this one last looked. */
@@ -93,6 +106,9 @@ export class SandboxState {
     this.faults.restore(snapshot.faults ?? []);
     for (const area of this.#areas) if (area.name in snapshot.areas) area.restore(snapshot.areas[area.name]);
     this.#revision = saved.revision;
+    // Serialized again from what was restored (V8's encoding of one state is not always the same
+    // bytes after a round trip), so `persist` compares like with like.
+    this.#stored = this.#serialized();
   }
 
   reset(): void {

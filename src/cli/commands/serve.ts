@@ -244,12 +244,12 @@ export async function serveCommand(args: string[]): Promise<number | 'running'> 
   }
   const stored = await servedFrom(runtime.config, runtime.backend);
   if (stored.guard !== undefined) log.warn(stored.guard);
-  const own = runtime.embedded?.current()?.own;
+  const embedded = runtime.embedded?.current();
   const sandbox =
-    own === undefined
+    embedded?.own === undefined
       ? []
       : [
-          `embedded sandbox of the service on ${own.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(runtime.config.databasePath)}`,
+          `embedded sandbox of the service on ${embedded.url} (no BANKOPS_BASE_URL), its state in ${sandboxDatabasePath(runtime.config.databasePath)}`,
           ...(stored.sandboxNote === undefined ? [] : [stored.sandboxNote]),
         ];
   const { files } = stored;

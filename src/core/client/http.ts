@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool, errors as UndiciErrors } from 'undici';
 import type { z } from 'zod';
 import { messageOf } from '../errors.js';
 import { issueWords } from '../input-words.js';
@@ -9,11 +8,15 @@ import { ServiceError } from './errors.js';
 import type { CallOptions, ClientConfig, HeaderSetName, RequestSpec } from './request.js';
 import { TokenDataSchema } from './schemas/auth.js';
 import { TokenCache } from './token-cache.js';
+import { dispatchTransport, httpTransport, type Transport } from './transport.js';
 import { backoffMs, issuesOf, queryString, unsendableHeader } from './wire.js';
 
 export type {
   CallOptions,
   ClientConfig,
+  Dispatch,
+  DispatchRequest,
+  DispatchResponse,
   HeaderSetName,
   HttpMethod,
   QueryValue,
@@ -24,21 +27,14 @@ export type {
 const REQUIRES_BEARER: ReadonlySet<HeaderSetName> = new Set(['HB', 'HA', 'HA_WALLET']);
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Where requests go: the pool of the base URL's origin, its path, and undici's error classes. */
-interface Target {
-  pool: Pool;
-  prefix: string;
-  errors: typeof UndiciErrors;
-}
-
 /**
  * The shared HTTP layer of the service client: one keep-alive pool per base URL, the spec's header
  * sets, an `x-request-id` on every call, the bearer token cache, envelopes, errors and safe retries.
- * The pool (and undici with it) is made at the first request: a command that calls no service
- * loads neither.
+ * The transport (transport.ts: the pool, and undici with it, or a service in this process) is made
+ * at the first request: a command that calls no service loads neither.
  */
 export class HttpClient {
-  #target: Promise<Target> | undefined;
+  #target: Promise<Transport> | undefined;
   private readonly tokens: TokenCache;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
@@ -51,19 +47,14 @@ export class HttpClient {
     this.tokens = new TokenCache(() => this.issueToken(), config.now ?? Date.now);
   }
 
-  /** The target, made once; a base URL that could not be had is asked for again at the next request. */
-  #targeted(): Promise<Target> {
+  /** The transport, made once; a base URL that could not be had is asked for again at the next request. */
+  #targeted(): Promise<Transport> {
     if (this.#target !== undefined) return this.#target;
     const { baseUrl, connections } = this.config;
-    const made = (async (): Promise<Target> => {
-      const url = new URL(typeof baseUrl === 'string' ? baseUrl : await baseUrl());
-      const { Pool, errors } = await import('undici');
-      const pool = new Pool(url.origin, {
-        connections: connections ?? 16,
-        keepAliveTimeout: 10_000,
-        keepAliveMaxTimeout: 60_000,
-      });
-      return { pool, prefix: url.pathname.replace(/\/+$/, ''), errors };
+    const made = (async (): Promise<Transport> => {
+      const at = typeof baseUrl === 'string' ? baseUrl : await baseUrl();
+      if (typeof at !== 'string') return dispatchTransport(at);
+      return httpTransport(new URL(at), connections ?? 16);
     })();
     this.#target = made;
     made.catch(() => {
@@ -217,7 +208,7 @@ export class HttpClient {
     const headers = this.headersFor(spec, requestId, token);
     const unsendable = unsendableHeader(headers);
     if (unsendable !== undefined) throw fail({ kind: 'not_sent', message: unsendable });
-    let target: Target;
+    let target: Transport;
     try {
       target = await this.#targeted();
     } catch (error) {
@@ -227,8 +218,7 @@ export class HttpClient {
         cause: error,
       });
     }
-    const { pool, errors: undiciErrors } = target;
-    const fullPath = `${target.prefix}${spec.path}${queryString(spec.query)}`;
+    const fullPath = `${spec.path}${queryString(spec.query)}`;
 
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const controller = new AbortController();
@@ -244,28 +234,19 @@ export class HttpClient {
     let text: string;
     let retryAfter: string | undefined;
     try {
-      const response = await pool.request({
+      ({ status, retryAfter, text } = await target.send({
         path: fullPath,
         method: spec.method,
         headers,
         ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
         signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = response.statusCode;
-      const header = response.headers['retry-after'];
-      retryAfter = Array.isArray(header) ? header[0] : header;
-      text = await response.body.text();
+        timeoutMs,
+      }));
     } catch (error) {
-      const isTimeout =
-        timedOut ||
-        error instanceof undiciErrors.HeadersTimeoutError ||
-        error instanceof undiciErrors.BodyTimeoutError ||
-        error instanceof undiciErrors.ConnectTimeoutError;
+      const failure = target.failure(error);
+      const isTimeout = timedOut || failure === 'timeout';
       const reason = messageOf(error);
-      if (error instanceof undiciErrors.InvalidArgumentError) {
-        // Refused by the HTTP library before a connection was used: nothing was sent.
+      if (failure === 'not_sent') {
         throw fail({ kind: 'not_sent', message: `the request could not be sent: ${reason}`, cause: error });
       }
       throw fail({
@@ -368,6 +349,6 @@ export class HttpClient {
   async close(): Promise<void> {
     const target = this.#target;
     if (target === undefined) return;
-    await (await target.catch(() => undefined))?.pool.close();
+    await (await target.catch(() => undefined))?.close();
   }
 }

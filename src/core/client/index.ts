@@ -31,4 +31,4 @@ export function createServiceClient(config: ClientConfig) {
 
 export type ServiceClient = ReturnType<typeof createServiceClient>;
 export { isServiceError, ServiceError, type ServiceErrorKind } from './errors.js';
-export type { CallOptions, ClientConfig, ResponseEvent } from './http.js';
+export type { CallOptions, ClientConfig, Dispatch, ResponseEvent } from './http.js';

@@ -10,12 +10,38 @@ import type { EnvelopeKind } from './envelope.js';
 export type HeaderSetName = 'TOKEN' | 'USERS' | 'HB' | 'HA' | 'HA_WALLET' | 'HB2' | 'NOTIFY';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/** A request for a service that answers in this process, as it would go over HTTP. */
+export interface DispatchRequest {
+  method: HttpMethod;
+  /** The spec's path with its query string. */
+  path: string;
+  headers: Readonly<Record<string, string>>;
+  body?: string;
+  /** Aborted when the client gives up (its timeout, or the caller's signal). */
+  signal: AbortSignal;
+}
+
+export interface DispatchResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+/**
+ * A service answering in this process (the embedded sandbox of a one-shot command): it takes the
+ * request the client would have sent over HTTP, headers and body, and gives the status, headers and
+ * body it would have answered. A rejection is a connection that failed.
+ */
+export type Dispatch = (request: DispatchRequest) => Promise<DispatchResponse>;
+
 export interface ClientConfig {
   /**
    * The service address; the spec's paths are appended to it. A function gives it at the first
-   * request instead (the embedded sandbox starts then, not for a command that calls no service).
+   * request instead (the embedded sandbox starts then, not for a command that calls no service),
+   * or gives a `Dispatch`: the service answers in this process, without a socket.
    */
-  baseUrl: string | (() => Promise<string>);
+  baseUrl: string | (() => Promise<string | Dispatch>);
   apiKey: string;
   productId: string;
   userId: string;

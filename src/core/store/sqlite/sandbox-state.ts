@@ -7,6 +7,11 @@ import { type Db, migrate } from './database.js';
 export interface SandboxStateStore {
   load(sinceRevision: number): { revision: number; state: Buffer } | undefined;
   save(state: Buffer): number;
+  /**
+   * Runs `work` (a load, a change, a save) as the state's only writer: no other process or request
+   * saves between its load and its save, so neither loses the other's change.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -29,8 +34,26 @@ export function sqliteSandboxStore(db: Db): SandboxStateStore {
      ON CONFLICT (id) DO UPDATE SET revision = revision + 1, state = excluded.state, updated_at = excluded.updated_at
      RETURNING revision`,
   );
+  // One writer at a time in this process (requests interleave at their awaits), and across
+  // processes SQLite's write lock, taken at BEGIN IMMEDIATE (a second process waits busy_timeout).
+  // The transaction is for the lock, not to undo: what `work` saved stands even when it then fails
+  // (a fault used up, then the request refused), as it did without the lock.
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const mine = turn.then(async () => {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        return await work();
+      } finally {
+        db.exec('COMMIT');
+      }
+    });
+    turn = mine.catch(() => undefined);
+    return mine;
+  };
   return {
     load: (sinceRevision) => read.get(sinceRevision) as { revision: number; state: Buffer } | undefined,
     save: (state) => (write.get(state, new Date().toISOString()) as { revision: number }).revision,
+    exclusive,
   };
 }
