@@ -66,3 +66,36 @@ describe('bankops approvals break-glass', () => {
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
   });
 });
+
+// Under governance, a policy change is never run by break-glass: it has no debit for the cap to
+// bound, and waits for its approvers; the version in force stays the file's.
+const governedHome = cliHome();
+afterAll(() => governedHome.cleanup());
+const governedPolicy = join(governedHome.dir, 'policy.yaml');
+writeFileSync(governedPolicy, `governance: { approvers: 2, role: admin }\n${BREAK_GLASS_POLICY}`);
+const governedEnv = { ...governedHome.env, BANKOPS_POLICY: governedPolicy };
+const governed = (...args: string[]) => runCliHere(args, governedEnv);
+
+describe('bankops approvals break-glass under governance', () => {
+  it('refuses a policy change: it waits for the governance approvers', async () => {
+    const next = join(governedHome.dir, 'next.yaml');
+    writeFileSync(
+      next,
+      `governance: { approvers: 2, role: admin }\n${BREAK_GLASS_POLICY.replace('USD: 10000', 'USD: 90000')}`,
+    );
+    const proposed = await governed('policy', 'propose', next, '--as', 'bob');
+    expect(proposed.json, proposed.stderr).toMatchObject({
+      status: 'pending_approval',
+      tool: 'propose_policy',
+    });
+    const id: string = proposed.json.approvalId;
+
+    const glass = await governed('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'urgent change');
+    expect(glass.code).toBe(3);
+    expect(glass.json.reason).toBe(
+      'break-glass runs money movements under its cap only; propose_policy waits for its approvers',
+    );
+    expect((await governed('approvals', 'show', id)).json).toMatchObject({ state: 'pending' });
+    expect((await governed('policy', 'show')).json).toMatchObject({ version: 1 });
+  });
+});

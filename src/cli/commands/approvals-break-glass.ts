@@ -4,7 +4,8 @@ import type { Actor } from '../../core/policy/types.js';
 import { EXIT, out, printJson } from '../io.js';
 import type { OutputMode } from '../output.js';
 
-export const BREAK_GLASS_HELP = `break-glass runs a pending approval without its missing votes, the day approvers are unreachable:
+export const BREAK_GLASS_HELP = `break-glass runs a pending money movement (a payout, conversion or wallet transfer; any other
+approval waits for its approvers) without its missing votes, the day approvers are unreachable:
 only when the policy has a breakGlass section, by its role, never the requester, below its cap,
 with a reason; cooling-off and limits still apply. It is posted to every approvals channel, and
 its review stays open (in approvals show and the Slack digest) until review --close by the

@@ -25,8 +25,8 @@ export interface BreakGlassReady {
   status: 'ready';
   approval: ApprovalView;
   target: SignTarget;
-  /** The cap in the currency of the approval's debit; undefined when it moves no money. */
-  cap?: Money;
+  /** The cap in the currency of the approval's debit (break-glass runs nothing without one). */
+  cap: Money;
 }
 
 const NO_REASON = 'break-glass needs a reason, for the reviewers and the audit log';
@@ -57,14 +57,14 @@ export async function breakGlassCheck(
     if (typeof judged === 'string') return refusal(ctx, tx, judged, row);
     const money = debitOf(ctx, row);
     const cap = money === undefined ? undefined : breakGlassCap(judged, money.currency);
+    // judge() refused every approval without a debit or a cap for it.
+    if (money === undefined || cap === undefined)
+      throw internalError(`break-glass judged ${id} without a cap`);
     return {
       status: 'ready',
       approval: await ctx.view(tx, row),
       target: targetOf(ctx, row, person, why),
-      ...optional(
-        'cap',
-        cap === undefined || money === undefined ? undefined : { amount: cap, currency: money.currency },
-      ),
+      cap: { amount: cap, currency: money.currency },
     };
   });
 }
@@ -237,14 +237,16 @@ function whyNot(
   if (row.state !== 'pending') return closedReason(row.id, row.state);
   if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))
     return `${person} requested ${row.id}; break-glass is never by the requester`;
+  // It stands in for votes on money movements only, under its cap: a policy change, a card's status,
+  // a new payee… debit nothing the cap could bound, and wait for their approvers.
   const money = debitOf(ctx, row);
-  if (money !== undefined) {
-    const cap = breakGlassCap(section, money.currency);
-    if (cap === undefined)
-      return `break-glass caps no ${money.currency} (policy breakGlass.max): approvers vote instead`;
-    if (money.amount > cap)
-      return `break-glass may run at most ${cap} ${money.currency} (policy breakGlass.max); ${row.id} would debit ${money.amount} ${money.currency}: approvers vote instead`;
-  }
+  if (money === undefined)
+    return `break-glass runs money movements under its cap only; ${row.tool} waits for its approvers`;
+  const cap = breakGlassCap(section, money.currency);
+  if (cap === undefined)
+    return `break-glass caps no ${money.currency} (policy breakGlass.max): approvers vote instead`;
+  if (money.amount > cap)
+    return `break-glass may run at most ${cap} ${money.currency} (policy breakGlass.max); ${row.id} would debit ${money.amount} ${money.currency}: approvers vote instead`;
   if (facts !== undefined) {
     const over = firstPaymentOver(policy.payees, facts, money);
     if (over !== undefined) return `break-glass refused: ${over}`;

@@ -57,6 +57,28 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
   });
 
+  it('stands in for votes on money movements only: an approval without a debit waits for its approvers', async () => {
+    const { companyCode: _c, ...payee } = achBeneficiary();
+    const asked = pending(await core.call('create_beneficiary', payee));
+    const refused = await bg().breakGlass(asked.id, cliActor('ada'), 'supplier waiting');
+    expect(refused).toMatchObject({
+      status: 'refused',
+      reason:
+        'break-glass runs money movements under its cap only; create_beneficiary waits for its approvers',
+    });
+    expect(await bg().breakGlassCheck(asked.id, cliActor('ada'), 'supplier waiting')).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('create_beneficiary waits for its approvers'),
+    });
+    expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
+    expect(await bg().reviews(asked.id)).toEqual([]);
+    const audited = await core.audit.list({ approvalId: asked.id, limit: 100 });
+    expect(audited.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
+      expect.stringContaining('break-glass runs money movements under its cap only'),
+    );
+    expect(audited.map((e) => e.decision)).not.toContain('break_glass');
+  });
+
   it('runs it, audits who and why, and leaves a review two other admins close', async () => {
     const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 900 }));
     const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'both approvers unreachable, payroll due');
