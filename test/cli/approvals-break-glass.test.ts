@@ -26,6 +26,21 @@ describe('bankops approvals break-glass', () => {
     const noReason = await bankops('approvals', 'break-glass', id, '--as', 'ada');
     expect(noReason.code).toBe(2);
     expect(noReason.stderr).toContain('approvals break-glass needs --reason');
+    const card = await bankops(
+      'approvals',
+      'break-glass',
+      id,
+      '--as',
+      'ada',
+      '--reason',
+      'card 4111111111111111',
+    );
+    expect(card.code).toBe(2);
+    expect(card.stderr).toContain('the reason must not hold a card number or a token');
+    expect(card.stderr).not.toContain('4111111111111111');
+    const esc = await bankops('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'ok\u001b[1A');
+    expect(esc.code).toBe(2);
+    expect(esc.stderr).toContain('without control characters');
     const noRole = await bankops('approvals', 'break-glass', id, '--as', 'pat', '--reason', 'urgent');
     expect(noRole.code).toBe(3);
     expect(noRole.json.reason).toContain('break-glass needs role admin');

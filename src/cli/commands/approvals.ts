@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
+import { reasonProblem } from '../../core/approvals/break-glass-reason.js';
 import {
   APPROVAL_STATES,
   type ApprovalActionResult,
@@ -195,6 +196,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     (values.reason === undefined || values.reason.trim() === '')
   )
     throw new UsageError(`approvals ${sub} needs --reason "<why>"`, APPROVALS_HELP);
+  const badReason =
+    sub === 'break-glass' || sub === 'review' ? reasonProblem(values.reason ?? '') : undefined;
+  if (badReason !== undefined) throw new UsageError(`approvals ${sub}: ${badReason}`, APPROVALS_HELP);
   if (sub === 'review' && values.close !== true)
     throw new UsageError('approvals review <id> takes --close --reason "<what you checked>"', APPROVALS_HELP);
   const chosen = (['sent', 'not-sent', 'retry'] as const).filter((flag) => values[flag] === true);

@@ -3,6 +3,7 @@ import { checkApprover, personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import type { Tx } from '../store/index.js';
 import type { Approval } from './approval.js';
+import { reasonProblem } from './break-glass-reason.js';
 import type { BreakGlassReview } from './break-glass-store.js';
 import type { EngineContext } from './context.js';
 
@@ -18,6 +19,8 @@ export async function closeReview(
 ): Promise<{ status: 'ok'; review: BreakGlassReview } | { status: 'refused' | 'not_found'; reason: string }> {
   const why = reason.trim();
   if (why === '') return { status: 'refused', reason: 'closing a review needs a reason, for the audit log' };
+  const bad = reasonProblem(why, (text) => ctx.deps.audit.sanitized(text));
+  if (bad !== undefined) return { status: 'refused', reason: bad };
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   return ctx.transaction(async (tx) => {

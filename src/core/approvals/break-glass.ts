@@ -10,6 +10,7 @@ import { policyView } from '../policy/tool-view.js';
 import type { Actor, Money } from '../policy/types.js';
 import type { Stores, Tx } from '../store/index.js';
 import type { Approval } from './approval.js';
+import { reasonProblem } from './break-glass-reason.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import { type SignTarget, type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
@@ -46,7 +47,8 @@ export async function breakGlassCheck(
   reason: string,
 ): Promise<BreakGlassReady | BreakGlassRefusal> {
   const why = reason.trim();
-  if (why === '') return { status: 'refused', reason: NO_REASON };
+  const bad = reasonRefusal(ctx, why);
+  if (bad !== undefined) return { status: 'refused', reason: bad };
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   const facts = await payeeFactsOf(ctx, id);
@@ -87,7 +89,8 @@ export async function breakGlass(
   proof?: StepUpProof,
 ): Promise<ApprovalActionResult | 'execute'> {
   const why = reason.trim();
-  if (why === '') return refused(NO_REASON);
+  const bad = reasonRefusal(ctx, why);
+  if (bad !== undefined) return refused(bad);
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   const facts = await payeeFactsOf(ctx, id);
@@ -143,6 +146,13 @@ export async function breakGlass(
     return 'execute';
   });
 }
+
+/**
+ * Why this reason cannot be taken, before anything is looked at: it is signed, kept in the audit
+ * entry and the review as given, and printed to reviewers (./break-glass-reason.ts).
+ */
+const reasonRefusal = (ctx: EngineContext, why: string): string | undefined =>
+  why === '' ? NO_REASON : reasonProblem(why, (text) => ctx.deps.audit.sanitized(text));
 
 /** What breaking the glass on this row with this reason signs. */
 const targetOf = (ctx: EngineContext, row: Approval, person: string, why: string): SignTarget =>

@@ -79,6 +79,33 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(audited.map((e) => e.decision)).not.toContain('break_glass');
   });
 
+  it('refuses a reason the reviewers or the audit log would not get as given', async () => {
+    const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 800 }));
+    const ada = cliActor('ada');
+    const refusedFor = async (reason: string) => {
+      const ran = await bg().breakGlass(asked.id, ada, reason);
+      const checked = await bg().breakGlassCheck(asked.id, ada, reason);
+      expect(checked.status).toBe('refused');
+      return ran.status === 'refused' ? ran.reason : `not refused: ${ran.status}`;
+    };
+    expect(await refusedFor('x'.repeat(501))).toBe('the reason is 501 characters long; at most 500');
+    expect(await refusedFor('payroll\n\u001b[2Kreviewed, nothing to see')).toBe(
+      'the reason must be one line of plain text, without control characters',
+    );
+    expect(await refusedFor('refund to card 4111 1111 1111 1111 today')).toBe(
+      'the reason must not hold a card number or a token',
+    );
+    expect(await refusedFor('use Bearer abcdefghijklmnop to check')).toBe(
+      'the reason must not hold a card number or a token',
+    );
+    expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
+    expect(await bg().reviews(asked.id)).toEqual([]);
+    // Trimmed, and 500 characters are taken whole.
+    const long = `  ${'r'.repeat(500)}  `;
+    expect(await bg().breakGlass(asked.id, ada, long)).toMatchObject({ status: 'ok' });
+    expect(await bg().reviews(asked.id)).toMatchObject([{ reason: 'r'.repeat(500) }]);
+  });
+
   it('runs it, audits who and why, and leaves a review two other admins close', async () => {
     const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 900 }));
     const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'both approvers unreachable, payroll due');
