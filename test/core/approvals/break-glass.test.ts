@@ -131,6 +131,43 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     const closed = await bg().closeReview(asked.id, cliActor('cy'), 'invoice matches');
     expect(closed.status === 'ok' ? closed.review.closedAt : undefined).toBeDefined();
     expect((await bg().reviews()).map((r) => r.approvalId)).not.toContain(asked.id);
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'late')).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('is closed already'),
+    });
+    // Each refused close is on record, like any refused decision.
+    const refused = (await core.audit.list({ approvalId: asked.id, limit: 100 }))
+      .filter((e) => e.decision === 'refused')
+      .map((e) => [e.actor, e.outcome, e.error]);
+    expect(refused).toEqual([
+      ['cli:ada', 'failed', expect.stringMatching(/^break-glass review close refused: .*closed by others$/)],
+      [
+        'cli:approver',
+        'failed',
+        expect.stringContaining(
+          'break-glass review close refused: closing a break-glass review needs role admin',
+        ),
+      ],
+      ['cli:bob', 'failed', expect.stringContaining('already closed their part')],
+      ['cli:bob', 'failed', expect.stringContaining('is closed already')],
+    ]);
+  });
+
+  it("is never reviewed by the approval's requester either", async () => {
+    // cy holds the review's role, and asked for the payout ada broke the glass on.
+    const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 700 }, cliActor('cy')));
+    expect(await bg().breakGlass(asked.id, cliActor('ada'), 'approvers offline')).toMatchObject({
+      status: 'ok',
+    });
+    expect(await bg().closeReview(asked.id, cliActor('cy'), 'my own payout, fine')).toEqual({
+      status: 'refused',
+      reason: `cli:cy requested ${asked.id}; its break-glass review is closed by others`,
+    });
+    expect(await bg().reviews(asked.id)).toMatchObject([{ closers: [] }]);
+    const audited = await core.audit.list({ approvalId: asked.id, limit: 100 });
+    expect(audited.filter((e) => e.decision === 'refused').map((e) => e.error)).toEqual([
+      `break-glass review close refused: cli:cy requested ${asked.id}; its break-glass review is closed by others`,
+    ]);
   });
 
   it('refuses a policy whose section is invalid, one line per problem', () => {
