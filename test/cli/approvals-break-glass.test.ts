@@ -80,6 +80,57 @@ describe('bankops approvals break-glass', () => {
     expect(second.json).toMatchObject({ status: 'closed' });
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
   });
+
+  it('says a break-glass was one, with its open review; a review not found names the database', async () => {
+    const asked = await bankops(
+      'call',
+      'create_payout',
+      '--input',
+      JSON.stringify({ ...PAYOUT, amount: 600 }),
+      '--as',
+      'olga',
+    );
+    const id: string = asked.json.approvalId;
+    const ran = await text('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'approvers offline');
+    expect(ran.code, ran.stderr).toBe(0);
+    const said = ran.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain(`Break-glass by ada (CLI). Executed: create_payout ran for ${id}`);
+    expect(said).toContain(
+      `Review open until two admins close it: bankops approvals review ${id} --close --reason "…".`,
+    );
+    const big = await bankops(
+      'call',
+      'create_payout',
+      '--input',
+      JSON.stringify({ ...PAYOUT, amount: 20_000 }),
+      '--as',
+      'olga',
+    );
+    const capped = await bankops(
+      'approvals',
+      'break-glass',
+      big.json.approvalId,
+      '--as',
+      'ada',
+      '--reason',
+      'x y',
+    );
+    expect(capped.json.reason).toContain('at most 10,000.00 USD (policy breakGlass.max)');
+    expect(capped.json.reason).toMatch(/would debit 20,\d{3}\.\d{2} USD/);
+
+    const none = await text(
+      'approvals',
+      'review',
+      'apr_nope',
+      '--close',
+      '--as',
+      'bob',
+      '--reason',
+      'checked',
+    );
+    expect(none.code).toBe(2);
+    expect(none.stdout).toContain('Not found: no break-glass review of apr_nope in the SQLite file');
+  });
 });
 
 // Under governance, a policy change is never run by break-glass: it has no debit for the cap to

@@ -232,11 +232,11 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     expect(c.policy.reload()).toEqual({ ok: true });
     try {
       const over = await post(`${capLink}/confirm`, { response: capSigned });
-      expect(over.body).toMatchObject({ ok: false, line: expect.stringContaining('at most 500 USD') });
+      expect(over.body).toMatchObject({ ok: false, line: expect.stringContaining('at most 500.00 USD') });
       expect(await c.executor.getApproval(capped)).toMatchObject({ state: 'pending' });
       const refusals = await c.audit.list({ approvalId: capped, limit: 100 });
       expect(refusals.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
-        expect.stringContaining('at most 500 USD'),
+        expect.stringContaining('at most 500.00 USD'),
       );
     } finally {
       writeFileSync(c.policy.path, withStepUp(BREAK_GLASS_STEP_UP_POLICY));

@@ -1,4 +1,5 @@
 import { internalError } from '../errors.js';
+import { formatAmount } from '../money.js';
 import { optional } from '../optional.js';
 import { payeeControlFacts } from '../payee-facts.js';
 import { personOf, requesterPeople, rolesOf } from '../policy/actors.js';
@@ -256,7 +257,7 @@ function whyNot(
   if (cap === undefined)
     return `break-glass caps no ${money.currency} (policy breakGlass.max): approvers vote instead`;
   if (money.amount > cap)
-    return `break-glass may run at most ${cap} ${money.currency} (policy breakGlass.max); ${row.id} would debit ${money.amount} ${money.currency}: approvers vote instead`;
+    return `break-glass may run at most ${formatAmount({ amount: cap, currency: money.currency })} (policy breakGlass.max); ${row.id} would debit ${formatAmount(money)}: approvers vote instead`;
   if (facts !== undefined) {
     const over = firstPaymentOver(policy.payees, facts, money);
     if (over !== undefined) return `break-glass refused: ${over}`;
