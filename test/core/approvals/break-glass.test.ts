@@ -160,6 +160,11 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(await bg().breakGlass(asked.id, cliActor('ada'), 'approvers offline')).toMatchObject({
       status: 'ok',
     });
+    // A close's reason is held to the break-glass reason's rules.
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'ok\n\u001b[2J')).toEqual({
+      status: 'refused',
+      reason: 'the reason must be one line of plain text, without control characters',
+    });
     expect(await bg().closeReview(asked.id, cliActor('cy'), 'my own payout, fine')).toEqual({
       status: 'refused',
       reason: `cli:cy requested ${asked.id}; its break-glass review is closed by others`,
