@@ -26,6 +26,18 @@ export function breakGlassAlert(
   return `:rotating_light: Break-glass: ${w.who(review.actorId, review.person)} ran ${view.tool} (${view.id}: ${what}) without its approvers: ${w.text(review.reason)}. Review open: ${closers(review)} must close it (\`bankops approvals review ${view.id} --close --reason "…"\`).`;
 }
 
+/**
+ * The answer to a break-glass that went through: it was one, what became of the run (`line`, as a
+ * vote's answer says it) and that its review is open, with the command that closes it.
+ */
+export function breakGlassRanLine(
+  line: string,
+  review: Pick<BreakGlassReview, 'approvalId' | 'actorId' | 'person' | 'needed' | 'role'>,
+  w: Wording = plainWording,
+): string {
+  return `Break-glass by ${w.who(review.actorId, review.person)}. ${line} Review open until ${closers(review)} close it: bankops approvals review ${review.approvalId} --close --reason "…".`;
+}
+
 /** Where a review stands, in one line. */
 export function reviewState(review: BreakGlassReview, w: Wording = plainWording): string {
   const by = review.closers.map((c) => `${w.who(c.actorId, c.person)}: ${w.text(c.reason)}`);

@@ -26,6 +26,21 @@ describe('bankops approvals break-glass', () => {
     const noReason = await bankops('approvals', 'break-glass', id, '--as', 'ada');
     expect(noReason.code).toBe(2);
     expect(noReason.stderr).toContain('approvals break-glass needs --reason');
+    const card = await bankops(
+      'approvals',
+      'break-glass',
+      id,
+      '--as',
+      'ada',
+      '--reason',
+      'card 4111111111111111',
+    );
+    expect(card.code).toBe(2);
+    expect(card.stderr).toContain('the reason must not hold a card number or a token');
+    expect(card.stderr).not.toContain('4111111111111111');
+    const esc = await bankops('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'ok\u001b[1A');
+    expect(esc.code).toBe(2);
+    expect(esc.stderr).toContain('without control characters');
     const noRole = await bankops('approvals', 'break-glass', id, '--as', 'pat', '--reason', 'urgent');
     expect(noRole.code).toBe(3);
     expect(noRole.json.reason).toContain('break-glass needs role admin');
@@ -64,5 +79,89 @@ describe('bankops approvals break-glass', () => {
     );
     expect(second.json).toMatchObject({ status: 'closed' });
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
+  });
+
+  it('says a break-glass was one, with its open review; a review not found names the database', async () => {
+    const asked = await bankops(
+      'call',
+      'create_payout',
+      '--input',
+      JSON.stringify({ ...PAYOUT, amount: 600 }),
+      '--as',
+      'olga',
+    );
+    const id: string = asked.json.approvalId;
+    const ran = await text('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'approvers offline');
+    expect(ran.code, ran.stderr).toBe(0);
+    const said = ran.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain(`Break-glass by ada (CLI). Executed: create_payout ran for ${id}`);
+    expect(said).toContain(
+      `Review open until two admins close it: bankops approvals review ${id} --close --reason "…".`,
+    );
+    const big = await bankops(
+      'call',
+      'create_payout',
+      '--input',
+      JSON.stringify({ ...PAYOUT, amount: 20_000 }),
+      '--as',
+      'olga',
+    );
+    const capped = await bankops(
+      'approvals',
+      'break-glass',
+      big.json.approvalId,
+      '--as',
+      'ada',
+      '--reason',
+      'x y',
+    );
+    expect(capped.json.reason).toContain('at most 10,000.00 USD (policy breakGlass.max)');
+    expect(capped.json.reason).toMatch(/would debit 20,\d{3}\.\d{2} USD/);
+
+    const none = await text(
+      'approvals',
+      'review',
+      'apr_nope',
+      '--close',
+      '--as',
+      'bob',
+      '--reason',
+      'checked',
+    );
+    expect(none.code).toBe(2);
+    expect(none.stdout).toContain('Not found: no break-glass review of apr_nope in the SQLite file');
+  });
+});
+
+// Under governance, a policy change is never run by break-glass: it has no debit for the cap to
+// bound, and waits for its approvers; the version in force stays the file's.
+const governedHome = cliHome();
+afterAll(() => governedHome.cleanup());
+const governedPolicy = join(governedHome.dir, 'policy.yaml');
+writeFileSync(governedPolicy, `governance: { approvers: 2, role: admin }\n${BREAK_GLASS_POLICY}`);
+const governedEnv = { ...governedHome.env, BANKOPS_POLICY: governedPolicy };
+const governed = (...args: string[]) => runCliHere(args, governedEnv);
+
+describe('bankops approvals break-glass under governance', () => {
+  it('refuses a policy change: it waits for the governance approvers', async () => {
+    const next = join(governedHome.dir, 'next.yaml');
+    writeFileSync(
+      next,
+      `governance: { approvers: 2, role: admin }\n${BREAK_GLASS_POLICY.replace('USD: 10000', 'USD: 90000')}`,
+    );
+    const proposed = await governed('policy', 'propose', next, '--as', 'bob');
+    expect(proposed.json, proposed.stderr).toMatchObject({
+      status: 'pending_approval',
+      tool: 'propose_policy',
+    });
+    const id: string = proposed.json.approvalId;
+
+    const glass = await governed('approvals', 'break-glass', id, '--as', 'ada', '--reason', 'urgent change');
+    expect(glass.code).toBe(3);
+    expect(glass.json.reason).toBe(
+      'break-glass runs money movements under its cap only; propose_policy waits for its approvers',
+    );
+    expect((await governed('approvals', 'show', id)).json).toMatchObject({ state: 'pending' });
+    expect((await governed('policy', 'show')).json).toMatchObject({ version: 1 });
   });
 });

@@ -61,7 +61,7 @@ describe('bankops approvals break-glass under step-up', () => {
     const own = pending(await c.call('create_payout', { ...PAYOUT, amount: 1100 }, cliActor('bob'))).id;
     expect((await breakGlass(own, 'bob')).json.reason).toContain('break-glass is never by the requester');
     const big = pending(await c.call('create_payout', { ...PAYOUT, amount: 20_000 })).id;
-    expect((await breakGlass(big, 'ada')).json.reason).toContain('at most 10000 USD');
+    expect((await breakGlass(big, 'ada')).json.reason).toContain('at most 10,000.00 USD');
     // Each refusal is on record, like one of a break-glass run without step-up.
     const audited = await c.audit.list({ approvalId: id, limit: 100 });
     expect(audited.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(

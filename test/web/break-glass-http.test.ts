@@ -128,6 +128,34 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     expect((await fetch(link)).status).toBe(410);
   });
 
+  it('takes only a reason the audit entry keeps as signed: its signature then re-checks offline', async () => {
+    const id = await asked(600);
+    await expect(breakGlassLink(id, 'x'.repeat(501))).rejects.toThrow('at most 500');
+    await expect(breakGlassLink(id, 'refund card 4111 1111 1111 1111')).rejects.toThrow(
+      'the reason must not hold a card number or a token',
+    );
+    // A proof for a link that could never be issued is refused before its signature is looked at.
+    const noLink = await c.executor.breakGlass.breakGlass(id, ada, 'tok Bearer abcdefghijklmnop', undefined, {
+      nonce: 'n',
+      response: {},
+    });
+    expect(noLink).toMatchObject({
+      status: 'refused',
+      reason: 'the reason must not hold a card number or a token',
+    });
+
+    const longest = `${'payroll due, both approvers on one flight; '.repeat(12)}`.slice(0, 500);
+    const link = await breakGlassLink(id, longest);
+    const confirmed = await post(`${link}/confirm`, { response: key.sign(await optionsOf(link)) });
+    expect(confirmed.body, JSON.stringify(confirmed.body)).toMatchObject({ ok: true });
+    const entry = (await c.audit.list({ approvalId: id, limit: 100 })).find(
+      (e) => e.decision === 'break_glass',
+    );
+    expect(entry?.error).toBe(`break-glass by cli:ada: ${longest.trim()} (confirmed with passkey ${key.id})`);
+    const report = await verifySignatures(await c.audit.list({ limit: 1000 }));
+    expect(report.failures).toEqual([]);
+  });
+
   it('never takes a vote signature for a break-glass, nor a break-glass signature for a vote', async () => {
     const id = await asked(950);
     const vote = local((await c.runtime.passkeys.approvalLink(id, ada)).url);
@@ -204,11 +232,11 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     expect(c.policy.reload()).toEqual({ ok: true });
     try {
       const over = await post(`${capLink}/confirm`, { response: capSigned });
-      expect(over.body).toMatchObject({ ok: false, line: expect.stringContaining('at most 500 USD') });
+      expect(over.body).toMatchObject({ ok: false, line: expect.stringContaining('at most 500.00 USD') });
       expect(await c.executor.getApproval(capped)).toMatchObject({ state: 'pending' });
       const refusals = await c.audit.list({ approvalId: capped, limit: 100 });
       expect(refusals.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
-        expect.stringContaining('at most 500 USD'),
+        expect.stringContaining('at most 500.00 USD'),
       );
     } finally {
       writeFileSync(c.policy.path, withStepUp(BREAK_GLASS_STEP_UP_POLICY));

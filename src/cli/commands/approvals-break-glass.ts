@@ -4,15 +4,17 @@ import type { Actor } from '../../core/policy/types.js';
 import { EXIT, out, printJson } from '../io.js';
 import type { OutputMode } from '../output.js';
 
-export const BREAK_GLASS_HELP = `break-glass runs a pending approval without its missing votes, the day approvers are unreachable:
+export const BREAK_GLASS_HELP = `break-glass runs a pending money movement (a payout, conversion or wallet transfer; any other
+approval waits for its approvers) without its missing votes, the day approvers are unreachable:
 only when the policy has a breakGlass section, by its role, never the requester, below its cap,
-with a reason; cooling-off and limits still apply. It is posted to every approvals channel, and
-its review stays open (in approvals show and the Slack digest) until review --close by the
-policy's reviewers (two admins by default), never the person who broke the glass. When the
-section says stepUp: passkey, everything is checked first, then break-glass prints a one-time link
-(5 minutes) to a page at BANKOPS_PUBLIC_URL that shows what will run, marked BREAK-GLASS with your
-reason and the cap; it runs only once you confirm there with your passkey, and everything is
-checked again then. With --json: {"status": "step_up", "url", "expiresAt"}.`;
+with a reason (one line, at most 500 characters, no card number or token); cooling-off and limits
+still apply. It is posted to every approvals channel, and its review stays open (in approvals show
+and the Slack digest) until review --close by the policy's reviewers (two admins by default),
+never the person who broke the glass nor the requester. When the section says stepUp: passkey,
+everything is checked first, then break-glass prints a one-time link (5 minutes) to a page at
+BANKOPS_PUBLIC_URL that shows what will run, marked BREAK-GLASS with your reason and the cap; it
+runs only once you confirm there with your passkey, and everything is checked again then. With
+--json: {"status": "step_up", "url", "expiresAt"}.`;
 
 /**
  * Break-glass under `breakGlass.stepUp: passkey`, once the engine found nothing against it: the

@@ -1,4 +1,6 @@
+import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
+import { notFoundIn } from '../../core/not-found.js';
 import { reviewState } from '../../present/break-glass.js';
 import { deciderFor } from '../context.js';
 import { EXIT, out, printJson } from '../io.js';
@@ -28,8 +30,19 @@ export async function closeReview(
       });
     return EXIT.ok;
   }
-  const line = result.status === 'not_found' ? `Not found: ${result.reason}.` : `Refused: ${result.reason}.`;
+  // "Not found" says which database it looked in, as every other not-found does.
+  const store = storeWords(runtime.config);
+  const line =
+    result.status === 'not_found'
+      ? `Not found: ${notFoundIn(result.reason, store)}.`
+      : `Refused: ${result.reason}.`;
   if (mode.text) out(`${line}\n`);
-  else printJson({ status: result.status, outcome: line, reason: result.reason });
+  else
+    printJson({
+      status: result.status,
+      outcome: line,
+      reason: result.reason,
+      ...(result.status === 'not_found' ? { store } : {}),
+    });
   return result.status === 'not_found' ? EXIT.usage : EXIT.denied;
 }

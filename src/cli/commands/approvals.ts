@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
+import { reasonProblem } from '../../core/approvals/break-glass-reason.js';
+import type { BreakGlassReview } from '../../core/approvals/break-glass-store.js';
 import {
   APPROVAL_STATES,
   type ApprovalActionResult,
@@ -15,7 +17,7 @@ import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { type ApprovalAction, approvalOutcome } from '../../present/approval-outcome.js';
 import { retryQuoteWords } from '../../present/approval-words.js';
-import { breakGlassLines } from '../../present/break-glass.js';
+import { breakGlassLines, breakGlassRanLine } from '../../present/break-glass.js';
 import { approvalDocument, approvalsDocument } from '../../present/output/index.js';
 import { didYouMean } from '../../present/suggest.js';
 import { deciderFor, withRuntime } from '../context.js';
@@ -114,9 +116,12 @@ function answer(
   result: ApprovalActionResult,
   mode: OutputMode,
   runtime: Pick<Runtime, 'config' | 'againstSandbox'>,
+  breakGlass?: BreakGlassReview,
 ): number {
   const onSandbox = runtime.againstSandbox;
-  const found = approvalOutcome(action, result);
+  const said = approvalOutcome(action, result);
+  // A break-glass that went through says it was one, and that its review is open.
+  const found = breakGlass === undefined ? said : { ...said, line: breakGlassRanLine(said.line, breakGlass) };
   // "Not found" says which database it looked in: a terminal without a replica's variables uses a local file.
   const store = storeWords(runtime.config);
   const outcome =
@@ -147,6 +152,7 @@ function answer(
       ...(result.status === 'not_found' || result.approval === undefined
         ? {}
         : { approval: result.approval }),
+      ...optional('breakGlass', breakGlass),
     });
   }
   return EXIT[outcome.class];
@@ -195,6 +201,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
     (values.reason === undefined || values.reason.trim() === '')
   )
     throw new UsageError(`approvals ${sub} needs --reason "<why>"`, APPROVALS_HELP);
+  const badReason =
+    sub === 'break-glass' || sub === 'review' ? reasonProblem(values.reason ?? '') : undefined;
+  if (badReason !== undefined) throw new UsageError(`approvals ${sub}: ${badReason}`, APPROVALS_HELP);
   if (sub === 'review' && values.close !== true)
     throw new UsageError('approvals review <id> takes --close --reason "<what you checked>"', APPROVALS_HELP);
   const chosen = (['sent', 'not-sent', 'retry'] as const).filter((flag) => values[flag] === true);
@@ -287,7 +296,8 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           executor.breakGlass.breakGlass(approvalId, actor, reason),
         );
         progress.stop();
-        return answer('approve', result, mode, runtime);
+        const [review] = result.status === 'ok' ? await executor.breakGlass.reviews(approvalId) : [];
+        return answer('approve', result, mode, runtime, review);
       }
       case 'review':
         return closeReview(runtime, approvalId, values.as, values.reason ?? '', mode);

@@ -7,6 +7,7 @@ import { isPolicyError, parsePolicyText, readPolicyText } from '../../core/polic
 import { recoverPolicy } from '../../core/policy/recover.js';
 import type { PolicyVersion, PolicyVersionStore } from '../../core/policy/versions.js';
 import { policyDiffLines } from '../../present/policy-diff.js';
+import { approvedByWords } from '../../present/policy-version.js';
 import { actorFor, withRuntime } from '../context.js';
 import { EXIT, err, out, printJson, table, UsageError } from '../io.js';
 import { outputMode } from '../output.js';
@@ -42,7 +43,7 @@ not allowed.
 const shortHash = (hash: string): string => hash.slice(0, 12);
 
 function describe(v: PolicyVersion): string {
-  const approved = v.approvedBy.length === 0 ? 'nobody (loaded from a file)' : v.approvedBy.join(', ');
+  const approved = approvedByWords(v);
   return [
     `Policy version ${v.version} (sha256 ${v.hash})`,
     `  from:        ${v.source}`,

@@ -1,4 +1,5 @@
 import { internalError } from '../errors.js';
+import { formatAmount } from '../money.js';
 import { optional } from '../optional.js';
 import { payeeControlFacts } from '../payee-facts.js';
 import { personOf, requesterPeople, rolesOf } from '../policy/actors.js';
@@ -10,6 +11,7 @@ import { policyView } from '../policy/tool-view.js';
 import type { Actor, Money } from '../policy/types.js';
 import type { Stores, Tx } from '../store/index.js';
 import type { Approval } from './approval.js';
+import { reasonProblem } from './break-glass-reason.js';
 import type { EngineContext } from './context.js';
 import { currentRow } from './expire.js';
 import { type SignTarget, type StepUpProof, sameTarget, signTargetOf, type VoteEvidence } from './step-up.js';
@@ -25,8 +27,8 @@ export interface BreakGlassReady {
   status: 'ready';
   approval: ApprovalView;
   target: SignTarget;
-  /** The cap in the currency of the approval's debit; undefined when it moves no money. */
-  cap?: Money;
+  /** The cap in the currency of the approval's debit (break-glass runs nothing without one). */
+  cap: Money;
 }
 
 const NO_REASON = 'break-glass needs a reason, for the reviewers and the audit log';
@@ -46,7 +48,8 @@ export async function breakGlassCheck(
   reason: string,
 ): Promise<BreakGlassReady | BreakGlassRefusal> {
   const why = reason.trim();
-  if (why === '') return { status: 'refused', reason: NO_REASON };
+  const bad = reasonRefusal(ctx, why);
+  if (bad !== undefined) return { status: 'refused', reason: bad };
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   const facts = await payeeFactsOf(ctx, id);
@@ -57,14 +60,14 @@ export async function breakGlassCheck(
     if (typeof judged === 'string') return refusal(ctx, tx, judged, row);
     const money = debitOf(ctx, row);
     const cap = money === undefined ? undefined : breakGlassCap(judged, money.currency);
+    // judge() refused every approval without a debit or a cap for it.
+    if (money === undefined || cap === undefined)
+      throw internalError(`break-glass judged ${id} without a cap`);
     return {
       status: 'ready',
       approval: await ctx.view(tx, row),
       target: targetOf(ctx, row, person, why),
-      ...optional(
-        'cap',
-        cap === undefined || money === undefined ? undefined : { amount: cap, currency: money.currency },
-      ),
+      cap: { amount: cap, currency: money.currency },
     };
   });
 }
@@ -87,7 +90,8 @@ export async function breakGlass(
   proof?: StepUpProof,
 ): Promise<ApprovalActionResult | 'execute'> {
   const why = reason.trim();
-  if (why === '') return refused(NO_REASON);
+  const bad = reasonRefusal(ctx, why);
+  if (bad !== undefined) return refused(bad);
   const policy = ctx.deps.policy.current();
   const person = personOf(policy, actor);
   const facts = await payeeFactsOf(ctx, id);
@@ -143,6 +147,13 @@ export async function breakGlass(
     return 'execute';
   });
 }
+
+/**
+ * Why this reason cannot be taken, before anything is looked at: it is signed, kept in the audit
+ * entry and the review as given, and printed to reviewers (./break-glass-reason.ts).
+ */
+const reasonRefusal = (ctx: EngineContext, why: string): string | undefined =>
+  why === '' ? NO_REASON : reasonProblem(why, (text) => ctx.deps.audit.sanitized(text));
 
 /** What breaking the glass on this row with this reason signs. */
 const targetOf = (ctx: EngineContext, row: Approval, person: string, why: string): SignTarget =>
@@ -237,14 +248,16 @@ function whyNot(
   if (row.state !== 'pending') return closedReason(row.id, row.state);
   if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))
     return `${person} requested ${row.id}; break-glass is never by the requester`;
+  // It stands in for votes on money movements only, under its cap: a policy change, a card's status,
+  // a new payee… debit nothing the cap could bound, and wait for their approvers.
   const money = debitOf(ctx, row);
-  if (money !== undefined) {
-    const cap = breakGlassCap(section, money.currency);
-    if (cap === undefined)
-      return `break-glass caps no ${money.currency} (policy breakGlass.max): approvers vote instead`;
-    if (money.amount > cap)
-      return `break-glass may run at most ${cap} ${money.currency} (policy breakGlass.max); ${row.id} would debit ${money.amount} ${money.currency}: approvers vote instead`;
-  }
+  if (money === undefined)
+    return `break-glass runs money movements under its cap only; ${row.tool} waits for its approvers`;
+  const cap = breakGlassCap(section, money.currency);
+  if (cap === undefined)
+    return `break-glass caps no ${money.currency} (policy breakGlass.max): approvers vote instead`;
+  if (money.amount > cap)
+    return `break-glass may run at most ${formatAmount({ amount: cap, currency: money.currency })} (policy breakGlass.max); ${row.id} would debit ${formatAmount(money)}: approvers vote instead`;
   if (facts !== undefined) {
     const over = firstPaymentOver(policy.payees, facts, money);
     if (over !== undefined) return `break-glass refused: ${over}`;

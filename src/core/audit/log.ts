@@ -1,6 +1,7 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { Logger } from '../log.js';
 import { optional } from '../optional.js';
+import { sanitizeText } from '../redact.js';
 import type { Storage, Stores, Tx } from '../store/index.js';
 import { type CommitBatch, GroupCommit } from './group-commit.js';
 import { entryOf } from './rows.js';
@@ -124,6 +125,14 @@ export class AuditLog {
     // Counted once committed; a caller's transaction that rolls back wrote nothing.
     if (told !== undefined) afterCommit(tx, () => told(rows.length));
     return entries[0] as AuditEntry;
+  }
+
+  /**
+   * Free text as an entry's `error` would keep it (known secrets scrubbed, card numbers masked,
+   * tokens removed; not truncated): a text it changes holds something the log would not keep.
+   */
+  sanitized(text: string): string {
+    return sanitizeText(text, this.#secrets());
   }
 
   /** The entry of a decision with the version that decided, unless it names one already. */

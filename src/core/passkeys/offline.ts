@@ -56,7 +56,7 @@ async function problemOf(
     return `the signature is for ${signed.tool} on ${signed.approvalId}, not this entry's ${entry.tool} on ${entry.approvalId}`;
   if (canonicalJson(signed.input) !== canonicalJson(entry.input))
     return "what was signed is not this entry's input";
-  const act = actProblem(entry, signed);
+  const act = actProblem(entry, signed, evidence.credentialId);
   if (act !== undefined) return act;
   if (evidence.rpId !== key.rpId || evidence.origin !== key.origin)
     return `signed for ${evidence.origin}, but the passkey was enrolled on ${key.origin}`;
@@ -78,12 +78,14 @@ async function problemOf(
  * A vote's signature never stands for a break-glass, nor the other way round: a break-glass entry
  * holds a signature over its own reason, a vote one without any.
  */
-function actProblem(entry: AuditEntry, signed: SignedVote): string | undefined {
+function actProblem(entry: AuditEntry, signed: SignedVote, credentialId: string): string | undefined {
   const breakGlass = signed.breakGlass;
   if (entry.decision === 'approved')
     return breakGlass === undefined ? undefined : 'a break-glass signature on a vote';
   if (breakGlass === undefined) return "a vote's signature on a break-glass";
-  return entry.error?.startsWith(`break-glass by ${signed.person}: ${breakGlass.reason}`) === true
+  // Exactly the entry's words: the reason is refused up front unless the log keeps it as given.
+  return entry.error ===
+    `break-glass by ${signed.person}: ${breakGlass.reason} (confirmed with passkey ${credentialId})`
     ? undefined
     : "what was signed is not this entry's break-glass reason";
 }

@@ -3,9 +3,9 @@ import { CurrencyAmounts } from './payee-controls.js';
 
 /**
  * `breakGlass:` (docs/approvals.md "Break-glass"): for the day approvers are unreachable, a person
- * holding `role` may run a pending approval without its missing votes, below a cap of its own, with
- * a reason; limits and cooling-off still apply. Each use leaves a review open until `review.people`
- * distinct holders of `review.role` (never the person who broke the glass) close it. Off when absent.
+ * holding `role` may run a pending money movement (an approval with a debit: payouts, conversions,
+ * transfers) without its missing votes, below a cap of its own, with a reason; limits and cooling-off still apply. Each use leaves a review open until `review.people`
+ * distinct holders of `review.role` (never the person who broke the glass nor the requester) close it. Off when absent.
  */
 export const BreakGlassSchema = z.strictObject({
   /** Who may break the glass. */

@@ -21,8 +21,9 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     const big = pending(await core.call('create_payout', { ...PAYOUT, amount: 20_000 }));
     const over = await bg().breakGlass(big.id, cliActor('ada'), 'approvers at an offsite');
     expect(over).toMatchObject({ status: 'refused' });
-    expect(over.status === 'refused' ? over.reason : '').toContain(
-      'at most 10000 USD (policy breakGlass.max)',
+    // Money in words, as everywhere: the bound of the quoted payout it would debit.
+    expect(over.status === 'refused' ? over.reason : '').toMatch(
+      /at most 10,000\.00 USD \(policy breakGlass\.max\); apr_\w+ would debit 20,\d{3}\.\d{2} USD: approvers vote instead$/,
     );
 
     const small = pending(await core.call('create_payout', PAYOUT));
@@ -57,6 +58,55 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
   });
 
+  it('stands in for votes on money movements only: an approval without a debit waits for its approvers', async () => {
+    const { companyCode: _c, ...payee } = achBeneficiary();
+    const asked = pending(await core.call('create_beneficiary', payee));
+    const refused = await bg().breakGlass(asked.id, cliActor('ada'), 'supplier waiting');
+    expect(refused).toMatchObject({
+      status: 'refused',
+      reason:
+        'break-glass runs money movements under its cap only; create_beneficiary waits for its approvers',
+    });
+    expect(await bg().breakGlassCheck(asked.id, cliActor('ada'), 'supplier waiting')).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('create_beneficiary waits for its approvers'),
+    });
+    expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
+    expect(await bg().reviews(asked.id)).toEqual([]);
+    const audited = await core.audit.list({ approvalId: asked.id, limit: 100 });
+    expect(audited.filter((e) => e.decision === 'refused').map((e) => e.error)).toContainEqual(
+      expect.stringContaining('break-glass runs money movements under its cap only'),
+    );
+    expect(audited.map((e) => e.decision)).not.toContain('break_glass');
+  });
+
+  it('refuses a reason the reviewers or the audit log would not get as given', async () => {
+    const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 800 }));
+    const ada = cliActor('ada');
+    const refusedFor = async (reason: string) => {
+      const ran = await bg().breakGlass(asked.id, ada, reason);
+      const checked = await bg().breakGlassCheck(asked.id, ada, reason);
+      expect(checked.status).toBe('refused');
+      return ran.status === 'refused' ? ran.reason : `not refused: ${ran.status}`;
+    };
+    expect(await refusedFor('x'.repeat(501))).toBe('the reason is 501 characters long; at most 500');
+    expect(await refusedFor('payroll\n\u001b[2Kreviewed, nothing to see')).toBe(
+      'the reason must be one line of plain text, without control characters',
+    );
+    expect(await refusedFor('refund to card 4111 1111 1111 1111 today')).toBe(
+      'the reason must not hold a card number or a token',
+    );
+    expect(await refusedFor('use Bearer abcdefghijklmnop to check')).toBe(
+      'the reason must not hold a card number or a token',
+    );
+    expect(await core.executor.getApproval(asked.id)).toMatchObject({ state: 'pending' });
+    expect(await bg().reviews(asked.id)).toEqual([]);
+    // Trimmed, and 500 characters are taken whole.
+    const long = `  ${'r'.repeat(500)}  `;
+    expect(await bg().breakGlass(asked.id, ada, long)).toMatchObject({ status: 'ok' });
+    expect(await bg().reviews(asked.id)).toMatchObject([{ reason: 'r'.repeat(500) }]);
+  });
+
   it('runs it, audits who and why, and leaves a review two other admins close', async () => {
     const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 900 }));
     const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'both approvers unreachable, payroll due');
@@ -82,6 +132,48 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     const closed = await bg().closeReview(asked.id, cliActor('cy'), 'invoice matches');
     expect(closed.status === 'ok' ? closed.review.closedAt : undefined).toBeDefined();
     expect((await bg().reviews()).map((r) => r.approvalId)).not.toContain(asked.id);
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'late')).toMatchObject({
+      status: 'refused',
+      reason: expect.stringContaining('is closed already'),
+    });
+    // Each refused close is on record, like any refused decision.
+    const refused = (await core.audit.list({ approvalId: asked.id, limit: 100 }))
+      .filter((e) => e.decision === 'refused')
+      .map((e) => [e.actor, e.outcome, e.error]);
+    expect(refused).toEqual([
+      ['cli:ada', 'failed', expect.stringMatching(/^break-glass review close refused: .*closed by others$/)],
+      [
+        'cli:approver',
+        'failed',
+        expect.stringContaining(
+          'break-glass review close refused: closing a break-glass review needs role admin',
+        ),
+      ],
+      ['cli:bob', 'failed', expect.stringContaining('already closed their part')],
+      ['cli:bob', 'failed', expect.stringContaining('is closed already')],
+    ]);
+  });
+
+  it("is never reviewed by the approval's requester either", async () => {
+    // cy holds the review's role, and asked for the payout ada broke the glass on.
+    const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 700 }, cliActor('cy')));
+    expect(await bg().breakGlass(asked.id, cliActor('ada'), 'approvers offline')).toMatchObject({
+      status: 'ok',
+    });
+    // A close's reason is held to the break-glass reason's rules.
+    expect(await bg().closeReview(asked.id, cliActor('bob'), 'ok\n\u001b[2J')).toEqual({
+      status: 'refused',
+      reason: 'the reason must be one line of plain text, without control characters',
+    });
+    expect(await bg().closeReview(asked.id, cliActor('cy'), 'my own payout, fine')).toEqual({
+      status: 'refused',
+      reason: `cli:cy requested ${asked.id}; its break-glass review is closed by others`,
+    });
+    expect(await bg().reviews(asked.id)).toMatchObject([{ closers: [] }]);
+    const audited = await core.audit.list({ approvalId: asked.id, limit: 100 });
+    expect(audited.filter((e) => e.decision === 'refused').map((e) => e.error)).toEqual([
+      `break-glass review close refused: cli:cy requested ${asked.id}; its break-glass review is closed by others`,
+    ]);
   });
 
   it('refuses a policy whose section is invalid, one line per problem', () => {
