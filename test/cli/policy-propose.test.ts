@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { storedPolicyChanges } from '../../src/core/policy/changes.js';
+import { parsePolicyText } from '../../src/core/policy/parse.js';
+import { openDatabase } from '../../src/core/store/sqlite/database.js';
+import { sqliteStorage } from '../../src/core/store/sqlite/storage.js';
 import { cliHome, runCliHere } from '../helpers/cli.js';
 
 // `bankops policy propose` against a SQLite file, each command a process of its own (in this one):
@@ -120,5 +124,30 @@ describe('bankops policy propose', () => {
     expect(late.json).toMatchObject({ approval: { state: 'failed' } });
     expect(`${late.stdout}${late.stderr}`).toContain('another policy change landed first');
     expect((await bankops('policy', 'show')).json).toMatchObject({ version: 3 });
+  });
+
+  it('lands only with the votes governance asks for, however its approval came to run', async () => {
+    const before = (await bankops('policy', 'show')).json.version as number;
+    const proposed = await bankops('policy', 'propose', file('c.yaml', FEWER), '--as', 'alice');
+    expect(proposed.json.status).toBe('pending_approval');
+    await bankops('approvals', 'approve', proposed.json.approvalId, '--as', 'bob');
+    // The store's own change, as the tool would apply it with one vote of two.
+    const db = openDatabase(home.dbPath);
+    try {
+      const changes = storedPolicyChanges(sqliteStorage(db), parsePolicyText, () => new Date());
+      await expect(
+        changes.apply({
+          approvalId: proposed.json.approvalId,
+          text: FEWER,
+          against: before,
+          proposedBy: 'alice',
+        }),
+      ).rejects.toThrow(
+        `a policy change needs 2 approvals (governance.approvers); ${proposed.json.approvalId} has 1: nothing changed`,
+      );
+    } finally {
+      db.close();
+    }
+    expect((await bankops('policy', 'show')).json).toMatchObject({ version: before });
   });
 });

@@ -52,6 +52,14 @@ export function anotherChangeLanded(change: ApprovedChange, latest: PolicyVersio
   });
 }
 
+/** Why an approved proposal cannot land: fewer people voted for it than governance asks. */
+function tooFewVotes(change: ApprovedChange, needed: number, had: number): CodedError {
+  return new CodedError({
+    code: ErrorCode.NotSent,
+    message: `a policy change needs ${needed} approvals (governance.approvers); ${change.approvalId} has ${had}: nothing changed`,
+  });
+}
+
 /**
  * The changes of the policy kept in `storage`; `check` is the process's own check of a policy text
  * (its step-up needs an https public URL, as a file does).
@@ -86,13 +94,20 @@ export function storedPolicyChanges(
         const approval = await tx.approvals.byId(change.approvalId);
         if (approval === undefined) throw internalError(`no approval ${change.approvalId} to apply`);
         const votes = await tx.approvals.votes(approval.id, approval.attempt);
+        const approvedBy = [...new Set(votes.map((vote) => vote.person))];
+        // However the approval came to run, a change lands only with the votes governance asks for.
+        const needed =
+          latest === undefined
+            ? 0
+            : (check(latest.text, `policy version ${latest.version}`).governance?.approvers ?? 0);
+        if (approvedBy.length < needed) throw tooFewVotes(change, needed, approvedBy.length);
         const added = await tx.policies.append(
           {
             text: change.text,
             hash,
             source,
             proposedBy: change.proposedBy,
-            approvedBy: [...new Set(votes.map((vote) => vote.person))],
+            approvedBy,
             createdAt: now().toISOString(),
           },
           change.against,
