@@ -76,7 +76,7 @@ export interface TxOptions {
    */
   durable?: boolean;
   /**
-   * Running totals the work counts (`tx.holds.count` with this very count, once, before it writes
+   * Running totals the work counts (`tx.holds.count` with this very object, once, before it writes
    * any hold): a backend may take its locks and sums as the transaction begins and answer that
    * call from them (PostgreSQL: in the round trip of BEGIN). Read under its locks either way.
    */

@@ -174,11 +174,23 @@ export async function countTotals(stores: Stores, call: CountedCall): Promise<Co
   return totals(await stores.holds.count(count));
 }
 
+const admissions = new WeakMap<CountedCall, Tally>();
+
+/** The count of the call that admits it, under its subjects' locks (made once a call). */
+function admissionTally(call: CountedCall): Tally {
+  let found = admissions.get(call);
+  if (found === undefined) {
+    found = tally(call, lockKeys(call));
+    admissions.set(call, found);
+  }
+  return found;
+}
+
 /**
  * What the admitting transaction counts, under the call's subjects' locks: handed to it as it
  * begins (`TxOptions.count`), so a backend may count as it begins.
  */
-export const admissionCount = (call: CountedCall): HoldCount => tally(call, lockKeys(call)).count;
+export const admissionCount = (call: CountedCall): HoldCount => admissionTally(call).count;
 
 /**
  * Inside the admitting transaction: takes the call's subjects' locks, counts, and decides again on
@@ -189,7 +201,7 @@ export async function decideCounted(
   call: CountedCall,
   request: Omit<EvaluationRequest, 'totals'>,
 ): Promise<Decision> {
-  const { count, totals } = tally(call, lockKeys(call));
+  const { count, totals } = admissionTally(call);
   return evaluate(call.policy, { ...request, totals: totals(await tx.holds.count(count)) });
 }
 

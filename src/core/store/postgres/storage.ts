@@ -129,7 +129,9 @@ export class PostgresStorage implements Storage {
         async (client, begun) => {
           const sums = begun.at(-1);
           const count =
-            counting.length > 0 && sums !== undefined ? { statements: counting, sums } : undefined;
+            options.count !== undefined && counting.length > 0 && sums !== undefined
+              ? { count: options.count, sums }
+              : undefined;
           const open: Open = { stores: storesOn(client, write, count), write, done: false, afterCommit: [] };
           committed = open;
           try {

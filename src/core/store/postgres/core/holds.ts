@@ -48,9 +48,9 @@ export function countStatements(client: pg.ClientBase, count: HoldCount): string
   return [...lock, sumsStatement(count.queries, literal)];
 }
 
-/** A count done as its transaction began (`TxOptions.count`): its statements and the sums' result. */
+/** A count done as its transaction began (`TxOptions.count`), and the sums' result. */
 export interface BegunCount {
-  statements: readonly string[];
+  count: HoldCount;
   sums: pg.QueryResult;
 }
 
@@ -72,14 +72,14 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
   }
 
   async count(count: HoldCount): Promise<number[][]> {
-    const statements = countStatements(this.client, count);
-    if (statements.length === 0) return [];
-    // The count the transaction began with answers the same count once, without a round trip.
+    if (count.queries.length === 0) return [];
+    // The count the transaction began with answers this very count once, without a round trip.
     const begun = this.#begun;
     this.#begun = undefined;
     let sums: pg.QueryResult | undefined;
-    if (begun !== undefined && sameStatements(begun.statements, statements)) sums = begun.sums;
+    if (begun?.count === count) sums = begun.sums;
     else {
+      const statements = countStatements(this.client, count);
       const results = (await this.client.query(statements.join(';\n'))) as unknown as
         | pg.QueryResult
         | pg.QueryResult[];
@@ -111,9 +111,6 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
     );
   }
 }
-
-const sameStatements = (a: readonly string[], b: readonly string[]): boolean =>
-  a.length === b.length && a.every((statement, i) => statement === b[i]);
 
 /** One SELECT of every query's sums: a scalar subquery per subject, each on its own index range. */
 function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) => string): string {
