@@ -13,7 +13,7 @@ import type { Actor } from '../policy/types.js';
 import { redact } from '../redact.js';
 import type { Registry } from '../registry.js';
 import { actorName, memoryCheckpoints, onceWith } from '../run-tool.js';
-import type { Storage, Stores, Tx } from '../store/index.js';
+import type { Storage, Stores, Tx, TxOptions } from '../store/index.js';
 import type { AnyTool, ToolContext, ToolDefaults } from '../tool.js';
 import { RELEASING_STATES } from '../totals/store.js';
 import type { ServiceWebhooks } from '../webhooks.js';
@@ -149,8 +149,8 @@ export class EngineContext {
    * One write transaction (processes sharing the store serialise on it). The feed events it
    * appended are told to this process's listeners after it commits, and forgotten if it rolls back.
    */
-  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.deps.storage.transaction(work);
+  transaction<T>(work: (tx: Tx) => Promise<T>, options?: TxOptions): Promise<T> {
+    return this.deps.storage.transaction(work, options);
   }
 
   /** Reads committed state, as of one moment. */

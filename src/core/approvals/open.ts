@@ -56,7 +56,7 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
   // The version deciding this request (pinned for the whole decision): the approval keeps its rule.
   const policyVersion = ctx.deps.policy.stamp?.()?.version ?? null;
   const approval = newApproval({ ...request, person, policyVersion }, preview, ctx.settings());
-  return ctx.transaction(async (tx): Promise<ExecuteResult> => {
+  const opening = async (tx: Tx): Promise<ExecuteResult> => {
     // An identical request may have opened one while we were quoting: join it instead.
     const other = await join(ctx, tx, request);
     if (other !== undefined) return other;
@@ -80,7 +80,9 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
       // As stored: what every later read shows.
       approval: (await ctx.viewById(tx, opened.id))!,
     };
-  });
+  };
+  // Begun with the count the admission decides on (PostgreSQL: in the round trip of BEGIN).
+  return ctx.transaction(opening, { count: request.admission?.count });
 }
 
 /**

@@ -65,12 +65,25 @@ export function limitExceeded(
   return undefined;
 }
 
+/** The last day asked about per zone, [start, end): most calls fall on the same day. */
+const days = new Map<string, { start: number; end: number }>();
+
 /** The instant the calendar day of `now` began in `zone` (daylight saving as the IANA zone says). */
 export function dayStart(now: Date, zone: string): number {
-  const at = Math.floor(now.getTime() / 1000) * 1000;
+  const at = now.getTime();
+  const known = days.get(zone);
+  if (known !== undefined && known.start <= at && at < known.end) return known.start;
+  const start = startOfDay(at, zone);
+  // A day lasts 23 to 25 hours: 26 after its start is in the next one.
+  days.set(zone, { start, end: startOfDay(start + 26 * 3_600_000, zone) });
+  return start;
+}
+
+function startOfDay(instant: number, zone: string): number {
+  const at = Math.floor(instant / 1000) * 1000;
   const wall = wallClockIn(zone, at);
   const midnight = Date.UTC(wall.year, wall.month - 1, wall.day);
-  // The offset at `now` first, then at the guess: a day that changed offset since midnight.
+  // The offset at the instant first, then at the guess: a day that changed offset since midnight.
   let start = midnight - (wallAsUtc(zone, at) - at);
   start = midnight - (wallAsUtc(zone, start) - start);
   return start;

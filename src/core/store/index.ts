@@ -10,7 +10,7 @@ import type { CredentialStore } from '../passkeys/credentials.js';
 import type { LinkStore } from '../passkeys/links.js';
 import type { PolicyVersionStore } from '../policy/versions.js';
 import type { ClaimStore } from '../schedule/claims.js';
-import type { MoneyHoldStore } from '../totals/store.js';
+import type { HoldCount, MoneyHoldStore } from '../totals/store.js';
 
 /**
  * The durable stores of the core, as one transaction sees them. Every method runs inside the
@@ -75,6 +75,12 @@ export interface TxOptions {
    * a later durable commit puts it on disk too. `true` by default.
    */
   durable?: boolean;
+  /**
+   * Running totals the work counts (`tx.holds.count` with this very object, once, before it writes
+   * any hold): a backend may take its locks and sums as the transaction begins and answer that
+   * call from them (PostgreSQL: in the round trip of BEGIN). Read under its locks either way.
+   */
+  count?: HoldCount | undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../policy/totals.js';
 import type { Actor, Decision, EvaluationRequest, PolicyTool } from '../policy/types.js';
 import type { Stores, Tx } from '../store/index.js';
-import type { HoldSums, MoneyHold } from './store.js';
+import type { HoldCount, HoldSums, MoneyHold } from './store.js';
 
 /**
  * Running totals and daily limits, decided in the store (DESIGN decision 19): a call that takes
@@ -130,16 +130,16 @@ function lockKeys(call: CountedCall): string[] {
   return keys;
 }
 
-/** The totals of the call, itself included, as committed in `stores` (one statement). */
-export async function countTotals(
-  stores: Stores,
-  call: CountedCall,
-  locks: readonly string[] = [],
-): Promise<CountedTotals> {
+/** What a count asks the store, and how its sums make the call's totals. */
+interface Tally {
+  count: HoldCount;
+  totals(sums: readonly (readonly number[])[]): CountedTotals;
+}
+
+/** The count of the call: one query per subject, one start per window and for the limits' day. */
+function tally(call: CountedCall, locks: readonly string[]): Tally {
   const { windows, daily } = needs(call.policy);
   const { movement, now } = call;
-  const rolling: Record<string, number> = {};
-  const today: Partial<Record<TotalSubject, number>> = {};
   const start = call.policy.limits === undefined ? undefined : dayStart(now, call.policy.limits.zone);
   const counts: { of: TotalSubject; mine: TotalWindow[]; daily: boolean }[] = [];
   const queries: HoldSums[] = [];
@@ -153,16 +153,44 @@ export async function countTotals(
     counts.push({ of, mine, daily: counted });
     queries.push({ of, subject, currency: movement.currency, since });
   }
-  const sums = await stores.holds.count(locks, queries);
-  counts.forEach(({ of, mine, daily: counted }, k) => {
-    const found = sums[k] ?? [];
-    mine.forEach((w, i) => {
-      rolling[windowKey(w)] = (found[i] ?? 0) + movement.amount;
+  const totals = (sums: readonly (readonly number[])[]): CountedTotals => {
+    const rolling: Record<string, number> = {};
+    const today: Partial<Record<TotalSubject, number>> = {};
+    counts.forEach(({ of, mine, daily: counted }, k) => {
+      const found = sums[k] ?? [];
+      mine.forEach((w, i) => {
+        rolling[windowKey(w)] = (found[i] ?? 0) + movement.amount;
+      });
+      if (counted) today[of] = (found[mine.length] ?? 0) + movement.amount;
     });
-    if (counted) today[of] = (found[mine.length] ?? 0) + movement.amount;
-  });
-  return { currency: movement.currency, rolling, today };
+    return { currency: movement.currency, rolling, today };
+  };
+  return { count: { locks, queries }, totals };
 }
+
+/** The totals of the call, itself included, as committed in `stores` (one statement, no lock). */
+export async function countTotals(stores: Stores, call: CountedCall): Promise<CountedTotals> {
+  const { count, totals } = tally(call, []);
+  return totals(await stores.holds.count(count));
+}
+
+const admissions = new WeakMap<CountedCall, Tally>();
+
+/** The count of the call that admits it, under its subjects' locks (made once a call). */
+function admissionTally(call: CountedCall): Tally {
+  let found = admissions.get(call);
+  if (found === undefined) {
+    found = tally(call, lockKeys(call));
+    admissions.set(call, found);
+  }
+  return found;
+}
+
+/**
+ * What the admitting transaction counts, under the call's subjects' locks: handed to it as it
+ * begins (`TxOptions.count`), so a backend may count as it begins.
+ */
+export const admissionCount = (call: CountedCall): HoldCount => admissionTally(call).count;
 
 /**
  * Inside the admitting transaction: takes the call's subjects' locks, counts, and decides again on
@@ -173,8 +201,8 @@ export async function decideCounted(
   call: CountedCall,
   request: Omit<EvaluationRequest, 'totals'>,
 ): Promise<Decision> {
-  const totals = await countTotals(tx, call, lockKeys(call));
-  return evaluate(call.policy, { ...request, totals });
+  const { count, totals } = admissionTally(call);
+  return evaluate(call.policy, { ...request, totals: totals(await tx.holds.count(count)) });
 }
 
 /** Counts the call from now on (tied to its approval when it waits for one); returns the hold's id. */

@@ -5,11 +5,13 @@ import { appendRefusal } from '../refusal-audit.js';
 import type { ExecuteResult } from '../results.js';
 import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
 import type { Storage, Tx } from '../store/index.js';
-import { type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
-import type { MoneyHold } from './store.js';
+import { admissionCount, type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
+import type { HoldCount, MoneyHold } from './store.js';
 
 /** What the approval engine is handed to decide again, and count, in the transaction that opens it. */
 export interface Admission {
+  /** What `decide` counts: the opening transaction begins with it (`TxOptions.count`). */
+  count: HoldCount;
   decide(tx: Tx): Promise<Decision>;
   /** The approval's row of the running totals, inserted with it. */
   hold(approvalId: string): MoneyHold;
@@ -17,6 +19,7 @@ export interface Admission {
 
 export function admission(call: CountedCall, request: Omit<EvaluationRequest, 'totals'>): Admission {
   return {
+    count: admissionCount(call),
     decide: (tx) => decideCounted(tx, call, request),
     hold: (approvalId) => holdOf(call, approvalId),
   };
@@ -31,11 +34,14 @@ export function admitDirect(
   call: CountedCall,
   request: Omit<EvaluationRequest, 'totals'>,
 ): Promise<{ decision: Decision; hold?: string }> {
-  return storage.transaction(async (tx) => {
-    const decision = await decideCounted(tx, call, request);
-    if (decision.decision !== 'allow') return { decision };
-    return { decision, hold: await holdFor(tx, call) };
-  });
+  return storage.transaction(
+    async (tx) => {
+      const decision = await decideCounted(tx, call, request);
+      if (decision.decision !== 'allow') return { decision };
+      return { decision, hold: await holdFor(tx, call) };
+    },
+    { count: admissionCount(call) },
+  );
 }
 
 /** Whether a direct call's result says money cannot have moved: refused, or failed for certain. */

@@ -30,6 +30,15 @@ export interface HoldSums {
 }
 
 /**
+ * What one admission counts: the subjects' locks (`requester:ann`), then the sums of each query,
+ * read once the locks were granted.
+ */
+export interface HoldCount {
+  locks: readonly string[];
+  queries: readonly HoldSums[];
+}
+
+/**
  * The approval states in which no money moved nor will: entering one releases the approval's hold
  * (rejected, expired, cancelled, failed). A hold counts while its approval is pending, approved,
  * executing, succeeded or unresolved.
@@ -38,12 +47,13 @@ export const RELEASING_STATES: ReadonlySet<string> = new Set(['rejected', 'expir
 
 export interface MoneyHoldStore {
   /**
-   * Takes the subjects' `locks` until the transaction ends, so two replicas never both count the
+   * Takes the subjects' locks until the transaction ends, so two replicas never both count the
    * same totals and admit (PostgreSQL: transaction-level advisory locks; SQLite's write
    * transaction already excludes every other writer), then the sums of each query, read after
-   * the locks were granted. On PostgreSQL one round trip however many.
+   * the locks were granted. On PostgreSQL one round trip however many, and none when the
+   * transaction was begun with this very count (`TxOptions.count`).
    */
-  count(locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]>;
+  count(count: HoldCount): Promise<number[][]>;
   insert(hold: MoneyHold): Promise<void>;
   /** A direct call that failed before money could move no longer counts. */
   release(id: string, at: number): Promise<void>;

@@ -27,6 +27,17 @@ describe('the calendar day of a zone', () => {
       '2026-11-29T00:00:00.000Z',
     );
   });
+
+  it('tells each day apart when asked again within it, after it and before it', () => {
+    // The day clocks go back in Berlin (25 October 2026) lasts 25 hours: 22:00 UTC the day before to 23:00 UTC.
+    const start = (iso: string) => new Date(dayStart(at(iso), 'Europe/Berlin')).toISOString();
+    expect(start('2026-10-25T12:00:00Z')).toBe('2026-10-24T22:00:00.000Z');
+    expect(start('2026-10-25T22:59:59Z')).toBe('2026-10-24T22:00:00.000Z');
+    expect(start('2026-10-25T23:00:00Z')).toBe('2026-10-25T23:00:00.000Z');
+    expect(start('2026-10-24T21:59:59Z')).toBe('2026-10-23T22:00:00.000Z');
+    expect(start('2026-10-24T22:00:00Z')).toBe('2026-10-24T22:00:00.000Z');
+    expect(start('2026-10-25T22:59:59.999Z')).toBe('2026-10-24T22:00:00.000Z');
+  });
 });
 
 describe('limits and totals, as the evaluator weighs them', () => {

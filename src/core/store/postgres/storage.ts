@@ -13,11 +13,11 @@ import { PgBreakGlassStore } from './core/break-glass.js';
 import { PgClaimStore } from './core/claims.js';
 import { PgExecutionStore } from './core/executions.js';
 import { PgFeedStore } from './core/feed.js';
-import { PgMoneyHoldStore } from './core/holds.js';
+import { type BegunCount, countStatements, PgMoneyHoldStore } from './core/holds.js';
 import { PgCredentialStore, PgLinkStore } from './core/passkeys.js';
 import { PgPolicyVersionStore } from './core/policies.js';
 import { databaseUnreachable, isUnreachable } from './errors.js';
-import { LockKey, lockForTransaction } from './locks.js';
+import { LockKey } from './locks.js';
 import type { PgStore } from './pool.js';
 import { withTransaction } from './transaction.js';
 
@@ -29,7 +29,7 @@ interface Open {
   afterCommit: (() => void)[];
 }
 
-function storesOn(client: pg.ClientBase, write: boolean): Stores {
+function storesOn(client: pg.ClientBase, write: boolean, begun?: BegunCount): Stores {
   return {
     approvals: new PgApprovalStore(client),
     feed: new PgFeedStore(client),
@@ -40,7 +40,7 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
     claims: new PgClaimStore(client),
     alerts: new PgAlertStore(client),
     policies: new PgPolicyVersionStore(client),
-    holds: new PgMoneyHoldStore(client),
+    holds: new PgMoneyHoldStore(client, begun),
     breakGlass: new PgBreakGlassStore(client),
   };
 }
@@ -48,7 +48,8 @@ function storesOn(client: pg.ClientBase, write: boolean): Stores {
 /**
  * The core's stores in PostgreSQL (the schema comes from `migrate`, ./migrate.ts), with SQLite's
  * semantics: write transactions are serialised, by a transaction-level advisory lock taken first
- * (`LockKey.Storage`), which plays the part of SQLite's `BEGIN IMMEDIATE` across replicas. The
+ * (`LockKey.Storage`, in the round trip of BEGIN, with the running totals the transaction will
+ * count: `TxOptions.count`), which plays the part of SQLite's `BEGIN IMMEDIATE` across replicas. The
  * engine reads, decides and writes inside one transaction and relies on nobody writing in between;
  * under the lock that holds at READ COMMITTED without a serialization failure to replay, and the
  * feed's sequence numbers are given in commit order (./core/feed.ts). A `read` is one REPEATABLE
@@ -75,13 +76,13 @@ export class PostgresStorage implements Storage {
       if (!outer.write) return Promise.reject(internalError('a write inside a read transaction'));
       return work(txOf(outer));
     }
-    return this.#run(true, work, options.durable !== false);
+    return this.#run(true, work, options);
   }
 
   read<T>(work: (stores: Stores) => Promise<T>): Promise<T> {
     const outer = this.#joinable();
     if (outer !== undefined) return work(outer.stores);
-    return this.#run(false, work, true);
+    return this.#run(false, work);
   }
 
   /**
@@ -107,18 +108,31 @@ export class PostgresStorage implements Storage {
     return open === undefined || open.done ? undefined : open;
   }
 
-  async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, durable: boolean): Promise<T> {
+  async #run<T>(write: boolean, work: (tx: Tx) => Promise<T>, options: TxOptions = {}): Promise<T> {
     const release = await this.#mutex.lock();
     let committed: Open | undefined;
     let result: T;
+    let counting: readonly string[] = [];
+    // Sent with BEGIN in its round trip: the write lock; a relaxed commit, which returns before
+    // the WAL reaches the disk (a later durable one flushes it); the count the work will ask for.
+    const begin = (client: pg.ClientBase): string[] => {
+      counting = options.count === undefined ? [] : countStatements(client, options.count);
+      return [
+        ...(write ? [`SELECT pg_advisory_xact_lock(${LockKey.Storage})`] : []),
+        ...(options.durable === false ? ["SELECT set_config('synchronous_commit', 'off', true)"] : []),
+        ...counting,
+      ];
+    };
     try {
       result = await withTransaction(
         this.#store,
-        async (client) => {
-          if (write) await lockForTransaction(client, LockKey.Storage);
-          // A relaxed commit returns before the WAL reaches the disk; a later durable one flushes it.
-          if (!durable) await client.query("SELECT set_config('synchronous_commit', 'off', true)");
-          const open: Open = { stores: storesOn(client, write), write, done: false, afterCommit: [] };
+        async (client, begun) => {
+          const sums = begun.at(-1);
+          const count =
+            options.count !== undefined && counting.length > 0 && sums !== undefined
+              ? { count: options.count, sums }
+              : undefined;
+          const open: Open = { stores: storesOn(client, write, count), write, done: false, afterCommit: [] };
           committed = open;
           try {
             return await this.#current.run(open, () => work(txOf(open)));
@@ -126,7 +140,7 @@ export class PostgresStorage implements Storage {
             open.done = true;
           }
         },
-        { isolation: write ? 'read committed' : 'repeatable read' },
+        { isolation: write ? 'read committed' : 'repeatable read', begin },
       );
     } finally {
       release();

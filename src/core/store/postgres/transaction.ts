@@ -9,6 +9,12 @@ export interface TransactionOptions {
   attempts?: number;
   /** Called before each retry (a log line, a metric). */
   onRetry?: (error: unknown, attempt: number) => void;
+  /**
+   * Statements sent with BEGIN, in its round trip (one simple query, so literals only; built on
+   * the connection, for its quoting); their results, in order, are handed to `work`. Each takes
+   * its snapshot after the one before it ended, as if sent one by one.
+   */
+  begin?: (client: pg.ClientBase) => readonly string[];
 }
 
 /** Whether `work` left the connection usable (a lost connection must not return to the pool). */
@@ -38,7 +44,7 @@ const backoff = (attempt: number): Promise<void> =>
  */
 export async function withTransaction<T>(
   store: PgStore,
-  work: (client: pg.PoolClient) => Promise<T>,
+  work: (client: pg.PoolClient, begun: readonly pg.QueryResult[]) => Promise<T>,
   options: TransactionOptions = {},
 ): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? 4);
@@ -47,8 +53,13 @@ export async function withTransaction<T>(
     let committing = false;
     try {
       client = await store.pool.connect();
-      await client.query(`BEGIN ISOLATION LEVEL ${(options.isolation ?? 'read committed').toUpperCase()}`);
-      const result = await work(client);
+      const begin = `BEGIN ISOLATION LEVEL ${(options.isolation ?? 'read committed').toUpperCase()}`;
+      const first = options.begin?.(client) ?? [];
+      // A simple query of several statements answers one result per statement.
+      const begun = (await client.query([begin, ...first].join(';\n'))) as unknown as
+        | pg.QueryResult
+        | pg.QueryResult[];
+      const result = await work(client, Array.isArray(begun) ? begun.slice(1) : []);
       committing = true;
       await client.query('COMMIT');
       client.release();

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { HoldSums, MoneyHold, MoneyHoldStore } from '../../totals/store.js';
+import type { HoldCount, HoldSums, MoneyHold, MoneyHoldStore } from '../../totals/store.js';
 import { type Db, migrate } from './database.js';
 
 const COLUMNS = {
@@ -58,7 +58,7 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
   }
 
   /** Inside BEGIN IMMEDIATE no other connection writes until this transaction ends: no lock of its own. */
-  async count(_locks: readonly string[], queries: readonly HoldSums[]): Promise<number[][]> {
+  async count({ queries }: HoldCount): Promise<number[][]> {
     return queries.map((query) => this.#sum(query));
   }
 

@@ -1,8 +1,9 @@
-import type pg from 'pg';
-import { beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { PgMoneyHoldStore } from '../../../../src/core/store/postgres/core/holds.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
-import type { MoneyHold } from '../../../../src/core/totals/store.js';
+import { postgresStorage } from '../../../../src/core/store/postgres/storage.js';
+import type { HoldCount, MoneyHold } from '../../../../src/core/totals/store.js';
 import { postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
 
 const available = await postgresAvailable();
@@ -54,6 +55,14 @@ describe.skipIf(!available)('running totals sums on PostgreSQL', () => {
       beneficiary: 'ben_a',
       sourceAccount: 'acc_2',
     });
+    // A source account's long history, all before any window asked about below.
+    await client.query(
+      `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor)
+       SELECT 'hold_old_' || i, $1::bigint - 100 * $2::bigint - i * 1000, 'p_old', 'b_old', 'a_old', 'USD', 1
+         FROM generate_series(0, 19999) AS i`,
+      [NOW, HOUR],
+    );
+    await hold({ at: NOW - 30 * 60_000, amount: 7, requester: 'p_old', sourceAccount: 'a_old' });
     // Others' history (417 of it in the last half hour), of the size that makes a plan filtering the whole window show.
     await client.query(
       `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor)
@@ -69,9 +78,9 @@ describe.skipIf(!available)('running totals sums on PostgreSQL', () => {
     try {
       const holds = new PgMoneyHoldStore(client);
       await client.query('BEGIN');
-      const sums = await holds.count(
-        ['requester:ann', 'beneficiary:ben_a'],
-        [
+      const sums = await holds.count({
+        locks: ['requester:ann', 'beneficiary:ben_a'],
+        queries: [
           {
             of: 'requester',
             subject: 'ann',
@@ -83,9 +92,9 @@ describe.skipIf(!available)('running totals sums on PostgreSQL', () => {
           { of: 'company', currency: 'USD', since: [NOW - 30 * 60_000] },
           { of: 'requester', subject: 'ann', currency: 'EUR', since: [NOW - HOUR] },
         ],
-      );
+      });
       await client.query('COMMIT');
-      expect(sums).toEqual([[300, 700, 1_500], [6_900], [6_800], [300 + 417], [3_200]]);
+      expect(sums).toEqual([[300, 700, 1_500], [6_900], [6_800], [300 + 7 + 417], [3_200]]);
     } finally {
       client.release();
     }
@@ -109,23 +118,104 @@ describe.skipIf(!available)('running totals sums on PostgreSQL', () => {
           return client.query(text);
         },
       } as unknown as pg.ClientBase;
-      await new PgMoneyHoldStore(spy).count(
-        [],
-        (['requester', 'beneficiary', 'sourceAccount'] as const).map((of) => ({
+      await new PgMoneyHoldStore(spy).count({
+        locks: [],
+        queries: (['requester', 'beneficiary', 'sourceAccount'] as const).map((of) => ({
           of,
           subject: 'x',
           currency: 'USD',
           since: [NOW - HOUR],
         })),
-      );
+      });
       const plan = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sent.at(-1)}`)).rows
         .map((row) => row['QUERY PLAN'])
         .join('\n');
+      // An index scan (`using … on money_holds`) or a bitmap of one (`Bitmap Index Scan on …`).
       for (const index of ['money_holds_requester', 'money_holds_beneficiary', 'money_holds_source_account'])
-        expect(plan).toContain(`using ${index} on money_holds`);
+        expect(plan).toMatch(new RegExp(`using ${index} on money_holds|Index Scan on ${index}\\b`));
       expect(plan).not.toContain('money_holds_company');
     } finally {
       client.release();
+    }
+  });
+  it("starts each subject's scan at its window, not at its first row", async () => {
+    const client = await db.store().pool.connect();
+    try {
+      const sent: string[] = [];
+      const spy = {
+        escapeLiteral: (value: string) => client.escapeLiteral(value),
+        query: (text: string) => {
+          sent.push(text);
+          return client.query(text);
+        },
+      } as unknown as pg.ClientBase;
+      const sums = await new PgMoneyHoldStore(spy).count({
+        locks: [],
+        queries: [{ of: 'sourceAccount', subject: 'a_old', currency: 'USD', since: [NOW - HOUR] }],
+      });
+      expect(sums).toEqual([[7]]);
+      type Node = { 'Node Type': string; 'Shared Hit Blocks': number; Plans?: Node[] };
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: Node }[] }>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sent.at(-1)}`,
+      );
+      const scans: Node[] = [];
+      const walk = (node: Node): void => {
+        if (node['Node Type'].includes('Index')) scans.push(node);
+        for (const inner of node.Plans ?? []) walk(inner);
+      };
+      for (const plan of rows[0]?.['QUERY PLAN'] ?? []) walk(plan.Plan);
+      expect(scans).toHaveLength(1);
+      // 20,000 older rows of the account fill well over 50 index pages; the window's fit in a few.
+      expect(scans[0]?.['Shared Hit Blocks']).toBeLessThan(10);
+    } finally {
+      client.release();
+    }
+  });
+
+  it("counts in the round trip that begins the transaction, once the subjects' locks are granted", async () => {
+    const store = db.store();
+    const storage = postgresStorage(store);
+    const count: HoldCount = {
+      locks: ['requester:carl'],
+      queries: [{ of: 'requester', subject: 'carl', currency: 'USD', since: [NOW - HOUR] }],
+    };
+    // Another admission holds carl's lock and has counted a hold it has not committed yet.
+    const other = await store.pool.connect();
+    const watcher = await store.pool.connect();
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    try {
+      await other.query('BEGIN');
+      expect(await new PgMoneyHoldStore(other).count(count)).toEqual([[0]]);
+      await new PgMoneyHoldStore(other).insert({
+        id: 'hold_carl',
+        at: NOW - 60_000,
+        requester: 'carl',
+        currency: 'USD',
+        amount: 900,
+      });
+      sent.mockClear();
+      const counted = storage.transaction((tx) => tx.holds.count(count), { count });
+      // The transaction waits for carl's lock (and for nothing else: the other holds no more).
+      await vi.waitFor(
+        async () => {
+          const waiting = await watcher.query(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+          );
+          expect(waiting.rowCount).toBe(1);
+        },
+        { timeout: 10_000, interval: 20 },
+      );
+      await other.query('COMMIT');
+      // It sees what the holder before it committed.
+      expect(await counted).toEqual([[900]]);
+      const texts = sent.mock.calls.map(([text]) => (typeof text === 'string' ? text : ''));
+      const counting = texts.filter((text) => text.includes('money_holds'));
+      expect(counting).toHaveLength(1);
+      expect(counting[0]).toMatch(/^BEGIN/);
+    } finally {
+      sent.mockRestore();
+      other.release();
+      watcher.release();
     }
   });
 });

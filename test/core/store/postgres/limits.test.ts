@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, type Runtime } from '../../../../src/app/runtime.js';
 import { cliActor } from '../../../../src/core/actors.js';
 import { PAYOUT } from '../../../helpers/approvals.js';
@@ -72,7 +73,19 @@ describe.skipIf(!available)('daily limits over two replicas on one PostgreSQL da
         input: { ...PAYOUT, amount: 10_000, reference: `split ${n}` },
         actor: operator,
       });
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, n) => ask(n % 2 === 0 ? a : b, n)));
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    let answers: Awaited<ReturnType<typeof ask>>[];
+    let texts: string[];
+    try {
+      answers = await Promise.all(Array.from({ length: 20 }, (_, n) => ask(n % 2 === 0 ? a : b, n)));
+      texts = sent.mock.calls.map(([text]) => (typeof text === 'string' ? text : ''));
+    } finally {
+      sent.mockRestore();
+    }
+    // Each admission counted in the round trip that began its transaction, none in one of its own.
+    const sums = texts.filter((text) => text.includes('FROM money_holds'));
+    expect(sums).toHaveLength(20);
+    for (const text of sums) expect(text).toMatch(/^BEGIN/);
 
     const admitted = answers.filter((x) => x.status === 'pending_approval');
     expect(admitted, JSON.stringify(answers)).toHaveLength(5);
