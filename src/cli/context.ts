@@ -3,6 +3,7 @@ import { serviceWords, storeWords } from '../app/database.js';
 import { createRuntime, type Runtime } from '../app/runtime.js';
 import { cliActor } from '../core/actors.js';
 import { createLogger } from '../core/log.js';
+import { optional } from '../core/optional.js';
 import type { Actor } from '../core/policy/types.js';
 import { cliConfig } from './config.js';
 import { cliIo, err, UsageError } from './io.js';
@@ -21,13 +22,14 @@ export function whereWords(config: Config): string {
 
 /** Runs a command with the runtime built from the environment, and closes it afterwards. */
 export async function withRuntime<T>(fn: (runtime: Runtime, track: Track) => Promise<T>): Promise<T> {
-  const { env } = cliIo();
+  const { env, clock } = cliIo();
   const config = cliConfig();
   let current: Progress | undefined;
   const runtime = await createRuntime(config, {
     log: createLogger(env.BANKOPS_LOG_LEVEL === 'debug' ? 'debug' : 'warn'),
     onServiceCall: (event) => current?.service(event),
     inProcessSandbox: true,
+    ...optional('clock', clock),
   });
   if (cliIo().verbose === true) err(`${whereWords(config)}\n`);
   const track: Track = (what) => {

@@ -1,4 +1,5 @@
 import { AsyncScope } from '../core/async-scope.js';
+import type { Clock } from '../core/clock.js';
 import { CodedError, ErrorCode, messageOf } from '../core/errors.js';
 
 /** Where a stream of the CLI's writes: a terminal says so and how wide it is. */
@@ -19,6 +20,8 @@ export interface CliIo {
   verbose?: boolean;
   /** The named context in force (`--context`, BANKOPS_CONTEXT), and the file it came from. */
   context?: { name: string; file: string };
+  /** The approvals' clock (expiry, following sent money): real time unless a caller moves its own. */
+  clock?: Clock;
 }
 
 const current = new AsyncScope<CliIo>();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome, payoutCall, runCliHere as runCli } from '../helpers/cli.js';
+import { manualClock } from '../helpers/clock.js';
 
 /**
  * `approvals watch <id>` follows one approval to its end and exits with its outcome's code (the
@@ -24,12 +25,15 @@ async function requestPayout(): Promise<string> {
 
 describe('approvals watch', () => {
   it('follows a payout through its vote, its run and its settlement, and exits 0', async () => {
+    // bankops's clock is the test's: the first look at sent money is due when the test says so.
+    const clock = manualClock();
     const id = await requestPayout();
-    const watching = runCli(['approvals', 'watch', id, '--interval', '0.1'], text);
-    const approved = await runCli(['approvals', 'approve', id, '--as', 'bob'], text);
+    const watching = runCli(['approvals', 'watch', id, '--interval', '0.1'], text, { clock });
+    const approved = await runCli(['approvals', 'approve', id, '--as', 'bob'], text, { clock });
     expect(approved.code, approved.stderr).toBe(0);
-    // The sandbox settles the payout once its clock has moved on.
+    // The sandbox settles the payout once its clock has moved on; bankops looks once its own has.
     expect((await runCli(['sandbox', 'clock', '+2m'], text)).code).toBe(0);
+    clock.advance(2 * 60_000);
     const watched = await watching;
     expect(watched.code, watched.stderr).toBe(0);
     const lines = watched.stdout.trimEnd().split('\n');

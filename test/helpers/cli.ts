@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Clock } from '../../src/core/clock.js';
+import { optional } from '../../src/core/optional.js';
 
 export const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
 
@@ -46,7 +48,11 @@ function parsed(stdout: string): unknown {
  * have, stdout and stderr captured as by a pipe (not a terminal). For tests of what a command says
  * and its exit status; tests of the binary itself (stdin, signals, servers) use runCli.
  */
-export async function runCliHere(args: readonly string[], env: Record<string, string>): Promise<CliResult> {
+export async function runCliHere(
+  args: readonly string[],
+  env: Record<string, string>,
+  options: { clock?: Clock } = {},
+): Promise<CliResult> {
   const { main } = await import('../../src/cli/main.js');
   let stdout = '';
   let stderr = '';
@@ -55,6 +61,7 @@ export async function runCliHere(args: readonly string[], env: Record<string, st
     stderr: { write: (text: string) => (stderr += text) },
     env: cliEnv(env),
     cwd: process.cwd(),
+    ...optional('clock', options.clock),
   });
   if (status === 'running') throw new Error(`bankops ${args.join(' ')} started a server; use runCli`);
   return { code: status, stdout, stderr, json: parsed(stdout) };
