@@ -82,6 +82,8 @@ const E2E = [
   'test/core/audit/close-hung-barrier.test.ts',
   'test/core/audit/thread-writer.test.ts',
   'test/core/audit/writer-faults.test.ts',
+  'test/core/policy/governance.test.ts',
+  'test/core/policy/versions.test.ts',
 ];
 
 export default defineConfig({
