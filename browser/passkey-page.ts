@@ -88,18 +88,23 @@ function enrolPage(): void {
   });
 }
 
-function approvePage(): void {
+/** The button `id` asks the passkey to sign this attempt, then posts the signature to `step`. */
+function signOnClick(id: string, step: 'vote' | 'confirm'): void {
   const attempt = Number(document.body.dataset.attempt);
-  document.getElementById('approve')?.addEventListener('click', () => {
+  document.getElementById(id)?.addEventListener('click', () => {
     say('Waiting for your passkey…', 'busy');
     void (async () => {
       const options = (await post('options', {
         attempt,
       })) as unknown as PublicKeyCredentialRequestOptionsJSON;
       const response = await startAuthentication({ optionsJSON: options });
-      settle((await post('vote', { response })) as unknown as Answer);
+      settle((await post(step, { response })) as unknown as Answer);
     })().catch(failed);
   });
+}
+
+function approvePage(): void {
+  signOnClick('approve', 'vote');
   const reject = document.getElementById('reject') as HTMLFormElement | null;
   reject?.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -112,17 +117,7 @@ function approvePage(): void {
 
 /** Break-glass: one button, the passkey signs the approval with the reason the link carries. */
 function breakGlassPage(): void {
-  const attempt = Number(document.body.dataset.attempt);
-  document.getElementById('break-glass')?.addEventListener('click', () => {
-    say('Waiting for your passkey…', 'busy');
-    void (async () => {
-      const options = (await post('options', {
-        attempt,
-      })) as unknown as PublicKeyCredentialRequestOptionsJSON;
-      const response = await startAuthentication({ optionsJSON: options });
-      settle((await post('confirm', { response })) as unknown as Answer);
-    })().catch(failed);
-  });
+  signOnClick('break-glass', 'confirm');
 }
 
 if (document.body.dataset.page === 'enroll') enrolPage();
