@@ -45,10 +45,14 @@ ${withTimes(options.body)}
 `;
 }
 
-/** A page that only says why it cannot go on (a used, expired or unknown link). */
-export const problemPage = (title: string, message: string): string =>
+/** Where a vote's or an enrolment's link comes from again. */
+export const ASK_AGAIN =
+  'Ask for a new link: <code>/bank passkey</code> or Approve again in Slack, or the same <code>bankops</code> command.';
+
+/** A page that only says why it cannot go on (a used, expired or unknown link), and where to ask again (HTML). */
+export const problemPage = (title: string, message: string, again = ASK_AGAIN): string =>
   pageHtml({
     title,
     page: 'problem',
-    body: `<h1>${esc(title)}</h1>\n<p class="problem">${esc(message)}</p>\n<p class="note">Ask for a new link: <code>/bank passkey</code> or Approve again in Slack, or the same <code>bankops</code> command.</p>`,
+    body: `<h1>${esc(title)}</h1>\n<p class="problem">${esc(message)}</p>\n<p class="note">${again}</p>`,
   });

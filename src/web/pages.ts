@@ -15,7 +15,7 @@ import { approvePage } from './approve-page.js';
 import { loadAssets } from './assets.js';
 import { breakGlassPage } from './break-glass-page.js';
 import { enrolPage } from './enrol-page.js';
-import { ASSETS_PATH, problemPage } from './html.js';
+import { ASK_AGAIN, ASSETS_PATH, problemPage } from './html.js';
 import { BadRequest, loggablePath, RateLimit, readJson, send, sendData, sendHtml } from './http.js';
 
 export interface PasskeyPagesOptions {
@@ -80,18 +80,22 @@ const BREAK_GLASS_STEPS: Readonly<Record<string, Step>> = {
 const PAGES = [
   {
     prefix: ENROL_PATH,
+    again: ASK_AGAIN,
     render: async (pages: PasskeyPagesOptions, token: string) =>
       enrolPage(await pages.passkeys.enrolPage(token)),
     steps: ENROL_STEPS,
   },
   {
     prefix: APPROVE_PATH,
+    again: ASK_AGAIN,
     render: async (pages: PasskeyPagesOptions, token: string) =>
       approvePage(await pages.passkeys.approvalPage(token), pages.registry),
     steps: APPROVE_STEPS,
   },
   {
     prefix: BREAK_GLASS_PATH,
+    // Break-glass is a command of the CLI only.
+    again: 'Ask for a new link: the same <code>bankops approvals break-glass</code> command.',
     render: async (pages: PasskeyPagesOptions, token: string) =>
       breakGlassPage(await pages.passkeys.breakGlassPage(token), pages.registry),
     steps: BREAK_GLASS_STEPS,
@@ -143,8 +147,15 @@ async function sendAsset(res: ServerResponse, name: string): Promise<void> {
 }
 
 /** Why it could not go on, as the page or its script expects it. */
-function problem(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
-  if (req.method === 'GET') sendHtml(res, status, problemPage('This link cannot be used', message));
+function problem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  status: number,
+  message: string,
+): void {
+  const again = PAGES.find((p) => path.startsWith(p.prefix))?.again;
+  if (req.method === 'GET') sendHtml(res, status, problemPage('This link cannot be used', message, again));
   else sendData(res, status, { error: message });
 }
 
@@ -204,10 +215,10 @@ export class PasskeyPages {
     } catch (error) {
       if (error instanceof PasskeyError || error instanceof BadRequest) {
         req.resume();
-        return problem(req, res, error.status, error.message);
+        return problem(req, res, path, error.status, error.message);
       }
       this.options.log.error('passkey page failed', { path: loggablePath(path), error });
-      problem(req, res, 500, 'bankops could not finish this; try again, or ask for a new link');
+      problem(req, res, path, 500, 'bankops could not finish this; try again, or ask for a new link');
     }
   }
 }

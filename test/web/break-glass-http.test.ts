@@ -124,8 +124,12 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     expect(await swapped({ error: 'break-glass by cli:ada: routine payment' })).toEqual([
       "what was signed is not this entry's break-glass reason",
     ]);
-    // The link was spent.
-    expect((await fetch(link)).status).toBe(410);
+    // The link was spent; its page says where a new one comes from: the CLI, never Slack.
+    const spent = await fetch(link);
+    expect(spent.status).toBe(410);
+    const page = await spent.text();
+    expect(page).toContain('the same <code>bankops approvals break-glass</code> command');
+    expect(page).not.toContain('Slack');
   });
 
   it('takes only a reason the audit entry keeps as signed: its signature then re-checks offline', async () => {
