@@ -127,9 +127,9 @@ describe('break-glass confirmed with a passkey, over HTTP', () => {
     // The link was spent; its page says where a new one comes from: the CLI, never Slack.
     const spent = await fetch(link);
     expect(spent.status).toBe(410);
-    const page = await spent.text();
-    expect(page).toContain('the same <code>bankops approvals break-glass</code> command');
-    expect(page).not.toContain('Slack');
+    const spentPage = await spent.text();
+    expect(spentPage).toContain('the same <code>bankops approvals break-glass</code> command');
+    expect(spentPage).not.toContain('Slack');
   });
 
   it('takes only a reason the audit entry keeps as signed: its signature then re-checks offline', async () => {

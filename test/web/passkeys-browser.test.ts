@@ -307,7 +307,9 @@ describe('passkeys in a real browser', () => {
   it('bankops audit verify --signatures re-checks every signed vote and names one whose signature was edited', async () => {
     const env = cliEnvFor(t, 'auditor');
     const clean = await runCli(['audit', 'verify', '--signatures'], env);
-    expect(clean.stdout).toMatch(/signed votes: (\d+) checked, \1 verify, 0 fail/);
+    expect(clean.stdout).toMatch(
+      /passkey signatures \(votes, break-glass\): (\d+) checked, \1 verify, 0 fail/,
+    );
     expect(clean.code).toBe(0);
 
     const db = new Database(env.BANKOPS_DB ?? '');

@@ -61,7 +61,7 @@ function tailDocument(entries: readonly Entry[], maxColumns: number): OutputDocu
   };
 }
 
-/** `--signatures`: every signed vote re-checked offline; the failing ones named. */
+/** `--signatures`: every signed vote and break-glass re-checked offline; the failing ones named. */
 async function checkSignatures(audit: AuditLog): Promise<boolean> {
   const report = await verifySignatures(await audit.entries());
   for (const failure of report.failures) {
@@ -70,7 +70,7 @@ async function checkSignatures(audit: AuditLog): Promise<boolean> {
     );
   }
   out(
-    `signed votes: ${report.checked} checked, ${report.checked - report.failures.length} verify, ${report.failures.length} fail\n`,
+    `passkey signatures (votes, break-glass): ${report.checked} checked, ${report.checked - report.failures.length} verify, ${report.failures.length} fail\n`,
   );
   return report.failures.length === 0;
 }
