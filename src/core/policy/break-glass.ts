@@ -21,7 +21,12 @@ export const BreakGlassSchema = z.strictObject({
   review: z
     .strictObject({
       role: z.string().trim().min(1, 'must not be empty').default('admin'),
-      people: z.number().int().min(1).max(5).default(2),
+      people: z
+        .number()
+        .int()
+        .min(2, 'must be at least 2: a break-glass is reviewed by two people or more')
+        .max(5)
+        .default(2),
     })
     .default({ role: 'admin', people: 2 }),
 });

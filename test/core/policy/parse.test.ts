@@ -134,6 +134,14 @@ describe('policy file parsing', () => {
       /^rules\[0\]\.when\.input\.path: must be a dotted path/,
     );
     expect(yamlIssues('rules: [{allow: [a], when: {any: []}}]')[0]).toMatch(/^rules\[0\]\.when\.any: /);
+    // A break-glass is reviewed by two people or more.
+    expect(
+      yamlIssues(
+        'roles: [admin]\nbreakGlass: {role: admin, max: {USD: 100}, review: {people: 1}}\nrules: []',
+      ),
+    ).toEqual([
+      'breakGlass.review.people: must be at least 2: a break-glass is reviewed by two people or more',
+    ]);
   });
 
   it('refuses bad tool names and toolsets', () => {
