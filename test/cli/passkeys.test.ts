@@ -5,6 +5,7 @@ import { enrolPage } from '../../src/web/enrol-page.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
+import { serviceEnv } from '../helpers/sandbox.js';
 import { SoftPasskey } from '../helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../helpers/step-up.js';
 
@@ -21,13 +22,8 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   c = await createTestCore({ policyYaml: stepUpPolicyYaml(), publicUrl: ORIGIN });
-  const creds = c.sandbox.credentials;
   env = {
-    BANKOPS_BASE_URL: c.sandbox.url,
-    BANKOPS_API_KEY: creds.apiKey,
-    BANKOPS_PRODUCT_ID: creds.productId,
-    BANKOPS_USER_ID: creds.userId,
-    BANKOPS_COMPANY_ID: creds.companyId,
+    ...serviceEnv(c.sandbox.url, c.sandbox.credentials),
     BANKOPS_DB: c.dbPath,
     BANKOPS_POLICY: join(dirname(c.dbPath), 'policy.yaml'),
     BANKOPS_PUBLIC_URL: ORIGIN,
