@@ -52,6 +52,12 @@ describe('bankops approvals break-glass', () => {
       breakGlass: { person: 'cli:ada', reason: 'approvers offline', needed: 2, closers: [] },
     });
     expect((await text('approvals', 'show', id)).stdout).toContain('Review open: closed by 0 of 2');
+    // A reviewer finds the reviews still open without Slack.
+    const open = await text('approvals', 'review');
+    expect(open.code).toBe(0);
+    expect(open.stdout).toContain(`\`${id}\` by ada (CLI) at `);
+    expect(open.stdout).toContain('approvers offline — closed by 0 of 2');
+    expect((await bankops('approvals', 'review')).json).toMatchObject([{ approvalId: id, closers: [] }]);
 
     const self = await bankops('approvals', 'review', id, '--close', '--as', 'ada', '--reason', 'mine');
     expect(self.code).toBe(3);
@@ -79,6 +85,7 @@ describe('bankops approvals break-glass', () => {
     );
     expect(second.json).toMatchObject({ status: 'closed' });
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
+    expect((await text('approvals', 'review')).stdout).toBe('No break-glass review is open.\n');
   });
 
   it('says a break-glass was one, with its open review; a review not found names the database', async () => {

@@ -10,7 +10,8 @@ only when the policy has a breakGlass section, by its role, never the requester,
 with a reason (one line, at most 500 characters, no card number or token); cooling-off and limits
 still apply. It is posted to every approvals channel, and its review stays open (in approvals show
 and the Slack digest) until review --close by the policy's reviewers (two admins by default),
-never the person who broke the glass nor the requester. When the section says stepUp: passkey,
+never the person who broke the glass nor the requester; review without an id lists those still
+open. When the section says stepUp: passkey,
 everything is checked first, then break-glass prints a one-time link (5 minutes) to a page at
 BANKOPS_PUBLIC_URL that shows what will run, marked BREAK-GLASS with your reason and the cap; it
 runs only once you confirm there with your passkey, and everything is checked again then. With

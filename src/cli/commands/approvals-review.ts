@@ -1,7 +1,7 @@
 import { storeWords } from '../../app/database.js';
 import type { Runtime } from '../../app/runtime.js';
 import { notFoundIn } from '../../core/not-found.js';
-import { reviewState } from '../../present/break-glass.js';
+import { openReviewLine, reviewState } from '../../present/break-glass.js';
 import { deciderFor } from '../context.js';
 import { EXIT, out, printJson } from '../io.js';
 import type { OutputMode } from '../output.js';
@@ -45,4 +45,19 @@ export async function closeReview(
       ...(result.status === 'not_found' ? { store } : {}),
     });
   return result.status === 'not_found' ? EXIT.usage : EXIT.denied;
+}
+
+/**
+ * `bankops approvals review`: the break-glass reviews still open, oldest first, one line each (as
+ * the Slack digest lists them), so a reviewer finds them without Slack.
+ */
+export async function openReviews(runtime: Runtime, mode: OutputMode): Promise<number> {
+  const reviews = await runtime.executor.breakGlass.reviews();
+  if (!mode.text) printJson(reviews);
+  else if (reviews.length === 0) out('No break-glass review is open.\n');
+  else
+    out(
+      `${reviews.map((review) => openReviewLine(review)).join('\n')}\nClose one: bankops approvals review <id> --close --reason "<what you checked>"\n`,
+    );
+  return EXIT.ok;
 }

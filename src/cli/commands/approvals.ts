@@ -27,7 +27,7 @@ import { wrapLine } from '../render/text.js';
 import { ASK_AGAIN_HELP, approvalsAskAgain } from './approvals-ask-again.js';
 import { BREAK_GLASS_HELP, breakGlassLink } from './approvals-break-glass.js';
 import { approvalsExecuting } from './approvals-executing.js';
-import { closeReview } from './approvals-review.js';
+import { closeReview, openReviews } from './approvals-review.js';
 import { approvalsWatch, WATCH_HELP } from './approvals-watch.js';
 import { checkSubcommand } from './table.js';
 
@@ -45,6 +45,7 @@ export const APPROVALS_HELP = `Usage:
   bankops approvals ask-again <id> [--as <name>] [--json]
   bankops approvals break-glass <id> --reason "<why>" [--as <name>] [--json]
   bankops approvals review <id> --close --reason "<what you checked>" [--as <name>] [--json]
+  bankops approvals review [--json]
 
 Approvals of money movement, permanent card blocks and subscription deletions. The requester
 never approves their own request; the vote that completes the quorum executes the operation.
@@ -194,6 +195,9 @@ export async function approvalsCommand(args: string[]): Promise<number> {
   if (sub === 'executing') return approvalsExecuting(outputMode(values.json));
   if (sub === 'watch' && id !== undefined)
     return approvalsWatch(id, values.interval, outputMode(values.json));
+  // `review` without an id: the break-glass reviews still open.
+  if (sub === 'review' && id === undefined && values.close !== true && values.reason === undefined)
+    return withRuntime((runtime) => openReviews(runtime, outputMode(values.json)));
   if (sub !== 'list' && id === undefined)
     throw new UsageError(`approvals ${sub} needs an approval id`, APPROVALS_HELP);
   if (
