@@ -1,9 +1,7 @@
 import type { ExecuteRequest, ExecutorDeps } from './execute-request.js';
 import { keyUse } from './idempotency.js';
-import { invalidResult } from './input-check.js';
 import type { Decision } from './policy/types.js';
-import { redact } from './redact.js';
-import { appendRefusal } from './refusal-audit.js';
+import { refuseInvalid } from './refusal-audit.js';
 import { approvalReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import type { AnyTool } from './tool.js';
@@ -30,18 +28,10 @@ export async function replayOfKey(
   const { tool, input, req, fingerprint } = call;
   const { actor, idempotencyKey: key } = req;
   if (key === undefined) return { replay: false };
-  const refuse = async (message: string): Promise<KeyReplay> => {
-    await appendRefusal(
-      deps.audit,
-      tool.name,
-      actor,
-      redact(input, tool.secretFields ?? []),
-      'invalid',
-      message,
-      tool,
-    );
-    return { answer: invalidResult(tool.name, message), replay: false };
-  };
+  const refuse = async (message: string): Promise<KeyReplay> => ({
+    answer: await refuseInvalid(deps.audit, tool, actor, input, message),
+    replay: false,
+  });
   const use = await keyUse(
     { storage: deps.storage, approvals: deps.approvals },
     { actor, tool, fingerprint, key },

@@ -1,6 +1,9 @@
 import { auditActor } from './actors.js';
 import type { AuditLog } from './audit/index.js';
+import { invalidResult } from './input-check.js';
 import type { Actor } from './policy/types.js';
+import { redact } from './redact.js';
+import type { ExecuteResult } from './results.js';
 import { secretsOf } from './run-tool.js';
 import type { AnyTool } from './tool.js';
 
@@ -35,4 +38,27 @@ export async function appendRefusal(
 ): Promise<void> {
   const { entry, secrets } = refusedEntry(...refusal);
   await audit.append(entry, { secrets });
+}
+
+/**
+ * Refuses a request as invalid before anything ran (an idempotency key used before for another
+ * input): its `requested` entry on disk, its secrets redacted, then the answer that says why.
+ */
+export async function refuseInvalid(
+  audit: AuditLog,
+  tool: AnyTool,
+  actor: Actor,
+  input: Record<string, unknown>,
+  message: string,
+): Promise<ExecuteResult> {
+  await appendRefusal(
+    audit,
+    tool.name,
+    actor,
+    redact(input, tool.secretFields ?? []),
+    'invalid',
+    message,
+    tool,
+  );
+  return invalidResult(tool.name, message);
 }

@@ -3,10 +3,10 @@ import { AuditBacklogFullError } from './audit/index.js';
 import { cardsSeen } from './cards.js';
 import type { ExecuteRequest, ExecutorDeps } from './executor.js';
 import { keepResult, reserveKey } from './idempotency.js';
-import { invalidRequest, invalidResult } from './input-check.js';
+import { invalidRequest } from './input-check.js';
 import type { Actor } from './policy/types.js';
 import { redact } from './redact.js';
-import { appendRefusal } from './refusal-audit.js';
+import { refuseInvalid } from './refusal-audit.js';
 import { noteReplay } from './replay-audit.js';
 import type { ExecuteResult } from './results.js';
 import { runTool, secretsOf, toFailure } from './run-tool.js';
@@ -43,16 +43,7 @@ export async function runAllowed(deps: AllowedDeps, call: AllowedCall): Promise<
     });
     if (previous !== undefined && previous.fingerprint !== fingerprint) {
       const message = `idempotency key '${key}' was already used for a different ${tool.name} input`;
-      await appendRefusal(
-        deps.audit,
-        tool.name,
-        actor,
-        redact(input, tool.secretFields ?? []),
-        'invalid',
-        message,
-        tool,
-      );
-      return invalidResult(tool.name, message);
+      return refuseInvalid(deps.audit, tool, actor, input, message);
     }
     if (previous?.result) {
       const first = previous.result;

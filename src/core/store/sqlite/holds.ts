@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { HoldCount, HoldSums, MoneyHold, MoneyHoldStore } from '../../totals/store.js';
+import { holdValues } from '../rows/holds.js';
 import { type Db, migrate } from './database.js';
 
 const COLUMNS = {
@@ -85,16 +86,7 @@ export class SqliteMoneyHoldStore implements MoneyHoldStore {
   }
 
   async insert(hold: MoneyHold): Promise<void> {
-    this.#insert.run(
-      hold.id,
-      hold.at,
-      hold.requester,
-      hold.beneficiary ?? null,
-      hold.sourceAccount ?? null,
-      hold.currency,
-      hold.amount,
-      hold.approvalId ?? null,
-    );
+    this.#insert.run(...holdValues(hold));
   }
 
   async release(id: string, at: number): Promise<void> {

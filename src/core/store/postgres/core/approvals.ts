@@ -18,8 +18,9 @@ import {
   VOTE_COLUMNS,
   type VoteRow,
 } from '../../rows/approvals.js';
+import { holdValues } from '../../rows/holds.js';
 import { pgJson } from '../json.js';
-import { HOLD_INSERT, holdValues } from './holds.js';
+import { HOLD_INSERT } from './holds.js';
 
 const codec = approvalCodec(pgJson);
 const COLUMNS = APPROVAL_COLUMNS;

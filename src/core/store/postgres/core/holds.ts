@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { HoldCount, HoldSums, MoneyHold, MoneyHoldStore } from '../../../totals/store.js';
+import { holdValues } from '../../rows/holds.js';
 
 const COLUMNS = {
   requester: 'requester',
@@ -11,17 +12,6 @@ const COLUMNS = {
 export const HOLD_INSERT = (offset: number): string =>
   `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
    VALUES (${Array.from({ length: 8 }, (_, i) => `$${offset + i + 1}`).join(', ')})`;
-
-export const holdValues = (hold: MoneyHold): unknown[] => [
-  hold.id,
-  hold.at,
-  hold.requester,
-  hold.beneficiary ?? null,
-  hold.sourceAccount ?? null,
-  hold.currency,
-  hold.amount,
-  hold.approvalId ?? null,
-];
 
 /** The first key of the two-part advisory locks of running totals (`bklm`): apart from every other lock. */
 const HOLDS_LOCK_CLASS = 0x626b6c6d;
