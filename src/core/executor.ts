@@ -33,7 +33,7 @@ import type { Policy } from './policy/schema.js';
 import { policyView } from './policy/tool-view.js';
 import type { Actor, Decision, PolicyTool } from './policy/types.js';
 import { redact } from './redact.js';
-import { appendRefusal, type refusedEntry } from './refusal-audit.js';
+import { appendRefusal, refuseDenied, type refusedEntry } from './refusal-audit.js';
 import type { Registry } from './registry.js';
 import { joinedReplay, noteReplay } from './replay-audit.js';
 import type { ExecuteResult, FieldError } from './results.js';
@@ -139,8 +139,7 @@ export class Executor {
       decision = evaluate(policy, { ...judged, totals });
     }
     if (decision.decision === 'deny') {
-      await this.auditRefusal(tool.name, actor, this.redacted(tool, input), 'deny', decision.reason, tool);
-      return { status: 'denied', tool: tool.name, reason: decision.reason };
+      return refuseDenied(this.deps.audit, tool, actor, input, decision.reason);
     }
 
     // A digest of who asks for what: kept with idempotency keys and approvals, so made only for them
@@ -214,10 +213,6 @@ export class Executor {
     return requestFingerprint(this.fingerprintKey, actor, tool.name, input, tool.secretFields ?? []);
   }
 
-  private redacted(tool: AnyTool, input: Record<string, unknown>): unknown {
-    return redact(input, tool.secretFields ?? []);
-  }
-
   private async openApproval(
     tool: AnyTool,
     input: Record<string, unknown>,
@@ -235,9 +230,7 @@ export class Executor {
             ? `${tool.name} needs approval, but its input holds secrets that bankops never stores; change the policy so it does not need approval`
             : undefined;
     if (refusal !== undefined || this.deps.approvals === undefined) {
-      const reason = refusal ?? '';
-      await this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', reason, tool);
-      return { status: 'denied', tool: tool.name, reason };
+      return refuseDenied(this.deps.audit, tool, req.actor, input, refusal ?? '');
     }
     const result = await this.deps.approvals.open({
       tool,
@@ -252,8 +245,7 @@ export class Executor {
     });
     if (result.status === 'denied') {
       // Refused under the totals counted when it would have opened: a limit, audited as a denial.
-      await this.auditRefusal(tool.name, req.actor, this.redacted(tool, input), 'deny', result.reason, tool);
-      return result;
+      return refuseDenied(this.deps.audit, tool, req.actor, input, result.reason);
     }
     // A preview that found the input naming nothing (an unknown subscription) is the caller's to fix.
     return result.status === 'failed' ? (invalidRequest(tool.name, result.error) ?? result) : result;

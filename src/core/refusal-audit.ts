@@ -62,3 +62,15 @@ export async function refuseInvalid(
   );
   return invalidResult(tool.name, message);
 }
+
+/** Refuses a request the policy denies: its `requested` entry on disk, its secrets redacted, then the answer. */
+export async function refuseDenied(
+  audit: AuditLog,
+  tool: AnyTool,
+  actor: Actor,
+  input: Record<string, unknown>,
+  reason: string,
+): Promise<ExecuteResult> {
+  await appendRefusal(audit, tool.name, actor, redact(input, tool.secretFields ?? []), 'deny', reason, tool);
+  return { status: 'denied', tool: tool.name, reason };
+}

@@ -1,7 +1,6 @@
 import { outcomeUnknown } from '../errors.js';
 import type { Decision, EvaluationRequest } from '../policy/types.js';
-import { redact } from '../redact.js';
-import { appendRefusal } from '../refusal-audit.js';
+import { refuseDenied } from '../refusal-audit.js';
 import type { ExecuteResult } from '../results.js';
 import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
 import type { Storage, Tx } from '../store/index.js';
@@ -88,9 +87,7 @@ export async function runCounted(
   const { counted, judged } = counting;
   const { decision, hold } = await admitDirect(deps.storage, counted, judged);
   if (decision.decision === 'deny') {
-    const shown = redact(input, tool.secretFields ?? []);
-    await appendRefusal(deps.audit, tool.name, actor, shown, 'deny', decision.reason, tool);
-    return { status: 'denied', tool: tool.name, reason: decision.reason };
+    return refuseDenied(deps.audit, tool, actor, input, decision.reason);
   }
   if (decision.decision === 'approval') return open(decision, admission(counted, judged));
   const result = await runAllowed(deps, call);

@@ -1,3 +1,4 @@
+import { Mutex } from '../mutex.js';
 import { type Db, migrate } from './database.js';
 
 /**
@@ -38,18 +39,19 @@ export function sqliteSandboxStore(db: Db): SandboxStateStore {
   // processes SQLite's write lock, taken at BEGIN IMMEDIATE (a second process waits busy_timeout).
   // The transaction is for the lock, not to undo: what `work` saved stands even when it then fails
   // (a fault used up, then the request refused), as it did without the lock.
-  let turn: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
-    const mine = turn.then(async () => {
+  const writers = new Mutex();
+  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+    const release = await writers.lock();
+    try {
       db.exec('BEGIN IMMEDIATE');
       try {
         return await work();
       } finally {
         db.exec('COMMIT');
       }
-    });
-    turn = mine.catch(() => undefined);
-    return mine;
+    } finally {
+      release();
+    }
   };
   return {
     load: (sinceRevision) => read.get(sinceRevision) as { revision: number; state: Buffer } | undefined,
