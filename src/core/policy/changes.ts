@@ -69,12 +69,20 @@ export function storedPolicyChanges(
   check: (text: string, source: string) => Policy,
   now: () => Date,
 ): PolicyChanges {
+  // The version in force, checked once per version (its hash names its parsed form), not at every
+  // preview nor inside the transaction that applies a change.
+  let known: { hash: string; policy: Policy } | undefined;
+  const inForce = (version: PolicyVersion): Policy => {
+    if (known?.hash !== version.hash)
+      known = { hash: version.hash, policy: check(version.text, `policy version ${version.version}`) };
+    return known.policy;
+  };
   return {
     async preview(text, source) {
       const proposed = check(text, source);
       const latest = await storage.read((stores) => stores.policies.latest());
       if (latest === undefined) throw new PolicyError(source, ['no policy version is in force yet']);
-      const before = check(latest.text, `policy version ${latest.version}`);
+      const before = inForce(latest);
       return {
         kind: 'policy_change',
         from: { version: latest.version, hash: latest.hash },
@@ -96,10 +104,7 @@ export function storedPolicyChanges(
         const votes = await tx.approvals.votes(approval.id, approval.attempt);
         const approvedBy = [...new Set(votes.map((vote) => vote.person))];
         // However the approval came to run, a change lands only with the votes governance asks for.
-        const needed =
-          latest === undefined
-            ? 0
-            : (check(latest.text, `policy version ${latest.version}`).governance?.approvers ?? 0);
+        const needed = latest === undefined ? 0 : (inForce(latest).governance?.approvers ?? 0);
         if (approvedBy.length < needed) throw tooFewVotes(change, needed, approvedBy.length);
         const added = await tx.policies.append(
           {
