@@ -1,5 +1,5 @@
 import { internalError } from '../errors.js';
-import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
+import { checkApprover, isRequesterOf, personOf } from '../policy/actors.js';
 import type { Policy } from '../policy/schema.js';
 import type { Actor } from '../policy/types.js';
 import type { Tx } from '../store/index.js';
@@ -58,7 +58,7 @@ function closeRefusal(
     return `${person} broke the glass on ${review.approvalId}; its review is closed by others`;
   // Reviewed by people other than the requester too, under any of their identities (as break-glass
   // itself is never by the requester).
-  if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))
+  if (isRequesterOf(policy, row, actor, person))
     return `${person} requested ${review.approvalId}; its break-glass review is closed by others`;
   const check = checkApprover(policy, {
     approver: actor,

@@ -2,7 +2,7 @@ import { internalError } from '../errors.js';
 import { formatAmount } from '../money.js';
 import { optional } from '../optional.js';
 import { payeeControlFacts } from '../payee-facts.js';
-import { personOf, requesterPeople, rolesOf } from '../policy/actors.js';
+import { isRequesterOf, personOf, rolesOf } from '../policy/actors.js';
 import { type BreakGlass, breakGlassCap } from '../policy/break-glass.js';
 import { moneyOf } from '../policy/conditions.js';
 import { coolingOffEnd, firstPaymentOver } from '../policy/payee-controls.js';
@@ -246,7 +246,7 @@ function whyNot(
   facts: Awaited<ReturnType<typeof payeeFactsOf>>,
 ): string | undefined {
   if (row.state !== 'pending') return closedReason(row.id, row.state);
-  if (actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person))
+  if (isRequesterOf(policy, row, actor, person))
     return `${person} requested ${row.id}; break-glass is never by the requester`;
   // It stands in for votes on money movements only, under its cap: a policy change, a card's status,
   // a new payee… debit nothing the cap could bound, and wait for their approvers.

@@ -1,5 +1,5 @@
 import { internalError } from '../errors.js';
-import { canApprove, personOf, requesterPeople } from '../policy/actors.js';
+import { canApprove, isRequesterOf, personOf } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import type { Approval } from './approval.js';
 import type { EngineContext } from './context.js';
@@ -20,10 +20,7 @@ function mayReconcile(
   if (row.state !== 'unresolved')
     return `approval ${row.id} ${closedWords(row.state)}; only an unresolved one is reconciled`;
   const policy = ctx.deps.policy.current();
-  if (
-    actor.id === row.requesterId ||
-    requesterPeople(policy, row.requester, row.requesterPerson).has(personOf(policy, actor))
-  )
+  if (isRequesterOf(policy, row, actor, personOf(policy, actor)))
     return `${actor.id} requested ${row.id}; another person holding the role ${row.approverRole} reconciles it`;
   if (!canApprove(policy, actor, approverRolesOf(row)))
     return `${actor.id} does not hold the role ${row.approverRole}`;

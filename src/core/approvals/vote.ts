@@ -1,6 +1,6 @@
 import { internalError } from '../errors.js';
 import { optional } from '../optional.js';
-import { checkApprover, personOf, requesterPeople } from '../policy/actors.js';
+import { checkApprover, isRequesterOf, personOf, requesterPeople } from '../policy/actors.js';
 import type { Actor } from '../policy/types.js';
 import { toFailure } from '../run-tool.js';
 import type { Stores, Tx } from '../store/index.js';
@@ -236,7 +236,7 @@ export async function reject(
     const policy = ctx.deps.policy.current();
     const requester = row.requester;
     const person = personOf(policy, approver);
-    if (approver.id === requester.id || requesterPeople(policy, requester, row.requesterPerson).has(person)) {
+    if (isRequesterOf(policy, row, approver, person)) {
       return refusal(ctx, tx, `${approver.id} requested ${id}; to withdraw it, cancel it`, row);
     }
     const check = checkApprover(policy, {

@@ -72,6 +72,21 @@ export const roleWords = (roles: string | readonly string[]): string =>
  * a real service — the OS account that ran it and its person (a name typed with `--as` is not a
  * login: the account behind it asked).
  */
+/**
+ * Whether `actor` (the person `person`) asked for this approval, under any of the requester's
+ * identities: the requester never approves, reconciles, breaks the glass on or reviews their own.
+ */
+export function isRequesterOf(
+  policy: Pick<Policy, 'actors'>,
+  row: { requesterId: string; requester: Actor; requesterPerson: string },
+  actor: Actor,
+  person: string,
+): boolean {
+  return (
+    actor.id === row.requesterId || requesterPeople(policy, row.requester, row.requesterPerson).has(person)
+  );
+}
+
 export function requesterPeople(
   policy: Pick<Policy, 'actors'>,
   requester: Actor,
