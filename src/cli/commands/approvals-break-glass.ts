@@ -1,4 +1,5 @@
 import type { Runtime } from '../../app/runtime.js';
+import type { BreakGlassReady } from '../../core/approvals/break-glass.js';
 import { type IssuedLink, PasskeyError } from '../../core/passkeys/index.js';
 import type { Actor } from '../../core/policy/types.js';
 import { EXIT, out, printJson } from '../io.js';
@@ -23,14 +24,15 @@ runs only once you confirm there with your passkey, and everything is checked ag
  */
 export async function breakGlassLink(
   runtime: Runtime,
-  id: string,
+  ready: BreakGlassReady,
   actor: Actor,
   reason: string,
   mode: OutputMode,
 ): Promise<number> {
+  const id = ready.approval.id;
   let link: IssuedLink;
   try {
-    link = await runtime.passkeys.breakGlassLink(id, actor, reason);
+    link = await runtime.passkeys.breakGlassLink(id, actor, reason, ready);
   } catch (error) {
     if (!(error instanceof PasskeyError)) throw error;
     if (mode.text) out(`Not run: ${error.message}.\n`);

@@ -293,7 +293,7 @@ export async function approvalsCommand(args: string[]): Promise<number> {
           // Everything is checked (and a refusal audited) before a link is handed out.
           const checked = await executor.breakGlass.breakGlassCheck(approvalId, actor, reason);
           if (checked.status !== 'ready') return answer('approve', checked, mode, runtime);
-          return breakGlassLink(runtime, approvalId, actor, reason, mode);
+          return breakGlassLink(runtime, checked, actor, reason, mode);
         }
         const progress = track(`breaking the glass on ${approvalId}`);
         const result = await mayHaveRun(approvalId, () =>

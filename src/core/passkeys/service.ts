@@ -231,10 +231,16 @@ export class PasskeyService {
   /**
    * A one-time link (5 minutes) for `actor` to confirm breaking the glass on an approval with their
    * passkey, the reason carried by the link. Refused, with the reason, when break-glass would be
-   * refused now (the caller asks the engine first, audited: this check is not) or they have no passkey.
+   * refused now (the caller asks the engine first, audited: this check is not; a caller that hands
+   * over what its check found, `ready`, is not asked again) or they have no passkey.
    */
-  async breakGlassLink(approvalId: string, actor: Actor, reason: string): Promise<IssuedLink> {
-    const ready = await this.#breakGlassReady(approvalId, actor, reason);
+  async breakGlassLink(
+    approvalId: string,
+    actor: Actor,
+    reason: string,
+    ready?: BreakGlassReady,
+  ): Promise<IssuedLink> {
+    ready ??= await this.#breakGlassReady(approvalId, actor, reason);
     const person = this.personOf(actor);
     await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
     return this.#issue('break_glass', person, actor, approvalId, ready.target.breakGlass?.reason ?? null);
