@@ -50,9 +50,29 @@ export async function breakGlassCheck(
   const why = reason.trim();
   const bad = reasonRefusal(ctx, why);
   if (bad !== undefined) return { status: 'refused', reason: bad };
+  return checkPrepared(ctx, id, actor, why, await prepare(ctx, id, actor));
+}
+
+/** What judging a break-glass reads before its transaction: the policy, the person, the payee's facts. */
+interface Prepared {
+  policy: ReturnType<EngineContext['deps']['policy']['current']>;
+  person: string;
+  facts: Awaited<ReturnType<typeof payeeFactsOf>>;
+}
+
+async function prepare(ctx: EngineContext, id: string, actor: Actor): Promise<Prepared> {
   const policy = ctx.deps.policy.current();
-  const person = personOf(policy, actor);
-  const facts = await payeeFactsOf(ctx, id);
+  return { policy, person: personOf(policy, actor), facts: await payeeFactsOf(ctx, id) };
+}
+
+/** The check of `breakGlassCheck`, its reason taken and what it reads first already read. */
+function checkPrepared(
+  ctx: EngineContext,
+  id: string,
+  actor: Actor,
+  why: string,
+  { policy, person, facts }: Prepared,
+): Promise<BreakGlassReady | BreakGlassRefusal> {
   return ctx.transaction(async (tx): Promise<BreakGlassReady | BreakGlassRefusal> => {
     const row = await currentRow(ctx, tx, id);
     if (row === undefined) return { status: 'not_found', reason: `no approval ${id}` };
@@ -92,14 +112,13 @@ export async function breakGlass(
   const why = reason.trim();
   const bad = reasonRefusal(ctx, why);
   if (bad !== undefined) return refused(bad);
-  const policy = ctx.deps.policy.current();
-  const person = personOf(policy, actor);
-  const facts = await payeeFactsOf(ctx, id);
+  const prepared = await prepare(ctx, id, actor);
+  const { policy, person, facts } = prepared;
   let evidence: VoteEvidence | undefined;
   if (proof !== undefined || policy.breakGlass?.stepUp !== undefined) {
     // Judged first (a refusal says why, not "passkey needed"), then the signature is checked
     // outside the transaction, against what breaking the glass would sign now.
-    const ready = await breakGlassCheck(ctx, id, actor, why);
+    const ready = await checkPrepared(ctx, id, actor, why, prepared);
     if (ready.status !== 'ready') return ready;
     const signed = await confirmed(ctx, ready, proof);
     if ('reason' in signed) return { status: 'refused', reason: signed.reason, approval: ready.approval };
