@@ -131,7 +131,7 @@ function lockKeys(call: CountedCall): string[] {
 }
 
 /** What a count asks the store, and how its sums make the call's totals. */
-interface Tally {
+export interface Tally {
   count: HoldCount;
   totals(sums: readonly (readonly number[])[]): CountedTotals;
 }
@@ -174,35 +174,21 @@ export async function countTotals(stores: Stores, call: CountedCall): Promise<Co
   return totals(await stores.holds.count(count));
 }
 
-const admissions = new WeakMap<CountedCall, Tally>();
-
-/** The count of the call that admits it, under its subjects' locks (made once a call). */
-function admissionTally(call: CountedCall): Tally {
-  let found = admissions.get(call);
-  if (found === undefined) {
-    found = tally(call, lockKeys(call));
-    admissions.set(call, found);
-  }
-  return found;
-}
+/** The count of the call that admits it, under its subjects' locks (made once an admission: ./direct.ts). */
+export const admissionTally = (call: CountedCall): Tally => tally(call, lockKeys(call));
 
 /**
- * What the admitting transaction counts, under the call's subjects' locks: handed to it as it
- * begins (`TxOptions.count`), so a backend may count as it begins.
- */
-export const admissionCount = (call: CountedCall): HoldCount => admissionTally(call).count;
-
-/**
- * Inside the admitting transaction: takes the call's subjects' locks, counts, and decides again on
- * what is committed now (another replica may have admitted a call since the first look).
+ * Inside the admitting transaction: takes the call's subjects' locks, counts (`counting`, the very
+ * count the transaction began with), and decides again on what is committed now (another replica
+ * may have admitted a call since the first look).
  */
 export async function decideCounted(
   tx: Tx,
   call: CountedCall,
+  counting: Tally,
   request: Omit<EvaluationRequest, 'totals'>,
 ): Promise<Decision> {
-  const { count, totals } = admissionTally(call);
-  return evaluate(call.policy, { ...request, totals: totals(await tx.holds.count(count)) });
+  return evaluate(call.policy, { ...request, totals: counting.totals(await tx.holds.count(counting.count)) });
 }
 
 /** Counts the call from now on (tied to its approval when it waits for one); returns the hold's id. */

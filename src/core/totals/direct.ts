@@ -4,7 +4,7 @@ import { refuseDenied } from '../refusal-audit.js';
 import type { ExecuteResult } from '../results.js';
 import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
 import type { Storage, Tx } from '../store/index.js';
-import { admissionCount, type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
+import { admissionTally, type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
 import type { HoldCount, MoneyHold } from './store.js';
 
 /** What the approval engine is handed to decide again, and count, in the transaction that opens it. */
@@ -17,9 +17,12 @@ export interface Admission {
 }
 
 export function admission(call: CountedCall, request: Omit<EvaluationRequest, 'totals'>): Admission {
+  // One count for every transaction this admission decides in: each begins with it, and a backend
+  // that counted as it began answers `decide` from that very count.
+  const counting = admissionTally(call);
   return {
-    count: admissionCount(call),
-    decide: (tx) => decideCounted(tx, call, request),
+    count: counting.count,
+    decide: (tx) => decideCounted(tx, call, counting, request),
     hold: (approvalId) => holdOf(call, approvalId),
   };
 }
@@ -31,15 +34,15 @@ export function admission(call: CountedCall, request: Omit<EvaluationRequest, 't
 export function admitDirect(
   storage: Storage,
   call: CountedCall,
-  request: Omit<EvaluationRequest, 'totals'>,
+  admitted: Admission,
 ): Promise<{ decision: Decision; hold?: string }> {
   return storage.transaction(
     async (tx) => {
-      const decision = await decideCounted(tx, call, request);
+      const decision = await admitted.decide(tx);
       if (decision.decision !== 'allow') return { decision };
       return { decision, hold: await holdFor(tx, call) };
     },
-    { count: admissionCount(call) },
+    { count: admitted.count },
   );
 }
 
@@ -85,11 +88,12 @@ export async function runCounted(
 ): Promise<ExecuteResult> {
   const { tool, input, actor } = call;
   const { counted, judged } = counting;
-  const { decision, hold } = await admitDirect(deps.storage, counted, judged);
+  const admitted = admission(counted, judged);
+  const { decision, hold } = await admitDirect(deps.storage, counted, admitted);
   if (decision.decision === 'deny') {
     return refuseDenied(deps.audit, tool, actor, input, decision.reason);
   }
-  if (decision.decision === 'approval') return open(decision, admission(counted, judged));
+  if (decision.decision === 'approval') return open(decision, admitted);
   const result = await runAllowed(deps, call);
   if (hold !== undefined) await settleDirect(deps.storage, hold, result, counted.now);
   return result;
