@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The weekdays, as `Intl` writes them in English and the policy names them. */
 export const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -23,6 +25,12 @@ export function isTimeZone(zone: string): boolean {
     return false;
   }
 }
+
+/** A zone a policy names (`zone: Europe/Berlin`): one the runtime knows. */
+export const ZoneSchema = z
+  .string()
+  .trim()
+  .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC');
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 

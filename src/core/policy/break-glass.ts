@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CurrencyAmounts } from './payee-controls.js';
+import { SomeCurrencyAmounts } from './payee-controls.js';
 
 /**
  * `breakGlass:` (docs/approvals.md "Break-glass"): for the day approvers are unreachable, a person
@@ -11,10 +11,7 @@ export const BreakGlassSchema = z.strictObject({
   /** Who may break the glass. */
   role: z.string().trim().min(1, 'must not be empty'),
   /** The most one break-glass may run, per currency of the approval's debit (`default` for the others). */
-  max: CurrencyAmounts.refine(
-    (caps) => Object.keys(caps).length > 0,
-    'needs at least one currency or "default"',
-  ),
+  max: SomeCurrencyAmounts,
   /** `passkey`: the person confirms with a passkey (refused from a front end that cannot ask for one). */
   stepUp: z.enum(['passkey']).optional(),
   /** Who closes the review of each use, and how many distinct people. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatAmount, fromMinor } from '../money.js';
-import { isTimeZone, wallAsUtc, wallClockIn } from '../zone-clock.js';
+import { wallAsUtc, wallClockIn, ZoneSchema } from '../zone-clock.js';
 import { CurrencyAmounts } from './payee-controls.js';
 import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
 
@@ -10,14 +10,6 @@ import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
  * past its cap is refused outright, whatever the rules say; the refusal names the limit and what
  * is left of it.
  */
-
-const ZoneSchema = z
-  .string()
-  .trim()
-  .refine(
-    (zone) => isTimeZone(zone),
-    'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC',
-  );
 
 export const LimitsSectionSchema = z.strictObject({
   /** Whose calendar day the limits count: `Europe/Berlin`, `UTC`. */

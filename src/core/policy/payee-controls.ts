@@ -27,6 +27,12 @@ export const CurrencyAmounts = z.record(
   z.number().finite().nonnegative(),
 );
 
+/** Amounts per currency that name at least one currency or `default`: a cap or threshold that says something. */
+export const SomeCurrencyAmounts = CurrencyAmounts.refine(
+  (amounts) => Object.keys(amounts).length > 0,
+  'needs at least one currency or "default"',
+);
+
 export const PayeesSectionSchema = z.strictObject({
   coolingOff: z
     .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTimeZone, WEEKDAYS, type Weekday, wallClockIn } from '../zone-clock.js';
+import { WEEKDAYS, type Weekday, wallClockIn, ZoneSchema } from '../zone-clock.js';
 
 /**
  * `time:` conditions of a rule's `when` (docs/policy.md "Out of hours"): `outside: "08:00-18:00"`
@@ -40,10 +40,7 @@ const WindowText = z
 export const TimeConditionSchema = z.strictObject({
   /** The business hours: the condition holds outside them. */
   outside: WindowText,
-  zone: z
-    .string()
-    .trim()
-    .refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin, America/New_York or UTC'),
+  zone: ZoneSchema,
   /** The days of the week, in `zone`, the window applies to; on the others every hour is outside. */
   days: z
     .array(z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(', ')}` }))

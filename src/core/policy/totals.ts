@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toMinor } from '../money.js';
-import { CurrencyAmounts, DurationSchema, durationMs } from './payee-controls.js';
+import { DurationSchema, durationMs, SomeCurrencyAmounts } from './payee-controls.js';
 
 /**
  * Running totals (docs/policy.md "Totals and limits"): how much money a requester, a beneficiary,
@@ -16,9 +16,7 @@ export type TotalSubject = (typeof TOTAL_SUBJECTS)[number];
 export const TotalConditionSchema = z.strictObject({
   of: z.enum(TOTAL_SUBJECTS),
   within: DurationSchema,
-  atLeast: CurrencyAmounts.refine((amounts) => Object.keys(amounts).length > 0, {
-    message: 'needs at least one currency or "default"',
-  }),
+  atLeast: SomeCurrencyAmounts,
 });
 export type TotalCondition = z.output<typeof TotalConditionSchema>;
 
