@@ -21,6 +21,11 @@ function selects(rule: Rule, tool: PolicyTool): boolean {
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** Who an approval needs: `2 approvers with role approver`, or its quorum's groups in words. */
+const needsWords = (approvers: number, role: string, from: readonly QuorumGroup[] | undefined): string =>
+  from === undefined ? `${plural(approvers, 'approver')} with role ${role}` : quorumWords(from);
+
 const describeCall = (tool: PolicyTool, money: Money | undefined) =>
   money === undefined ? tool.name : `${tool.name} of ${money.amount} ${money.currency}`;
 
@@ -104,8 +109,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
   if (rule.approval !== undefined) {
     const { approvers, role: approverRole, slackChannel, stepUp, from } = rule.approval;
     const confirmed = stepUp === undefined ? '' : ', each confirming with a passkey';
-    const who =
-      from === undefined ? `${plural(approvers, 'approver')} with role ${approverRole}` : quorumWords(from);
+    const who = needsWords(approvers, approverRole, from);
     return {
       decision: 'approval',
       rule: ref,
@@ -163,10 +167,7 @@ function payeeControls(
         groups === undefined
           ? Math.min(approval.approvers + 1, 5)
           : groups.reduce((sum, group) => sum + group.approvers, 0);
-      const needs =
-        groups === undefined
-          ? `${plural(approvers, 'approver')} with role ${approval.role}`
-          : quorumWords(groups);
+      const needs = needsWords(approvers, approval.role, groups);
       return {
         ...base,
         approvers,
@@ -178,10 +179,7 @@ function payeeControls(
     case 'stepUp': {
       const approvers = Math.max(approval.approvers, 1);
       const from = rule.approval?.from;
-      const needs =
-        from === undefined
-          ? `${plural(approvers, 'approver')} with role ${approval.role}`
-          : quorumWords(from);
+      const needs = needsWords(approvers, approval.role, from);
       return {
         ...base,
         approvers,
