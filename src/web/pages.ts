@@ -104,6 +104,9 @@ const PAGES = [
 
 type Page = (typeof PAGES)[number];
 
+/** The page a path is under (`/approve/<token>/vote` is the approval page's), if any. */
+const pageOf = (path: string): Page | undefined => PAGES.find((p) => path.startsWith(p.prefix));
+
 /** `/approve/<token>/vote` → the token and the step (`''` for the page itself). */
 function split(path: string, prefix: string): { token: string; step: string } {
   const [token = '', step = '', ...rest] = path.slice(prefix.length).split('/');
@@ -154,7 +157,7 @@ function problem(
   status: number,
   message: string,
 ): void {
-  const again = PAGES.find((p) => path.startsWith(p.prefix))?.again;
+  const again = pageOf(path)?.again;
   if (req.method === 'GET') sendHtml(res, status, problemPage('This link cannot be used', message, again));
   else sendData(res, status, { error: message });
 }
@@ -167,7 +170,7 @@ async function route(
   path: string,
 ): Promise<void> {
   if (path.startsWith(ASSETS_PATH)) return sendAsset(res, path.slice(ASSETS_PATH.length));
-  const page = PAGES.find((p) => path.startsWith(p.prefix)) ?? PAGES[1];
+  const page = pageOf(path) ?? PAGES[1];
   const at = split(path, page.prefix);
   if (at.step === '') return showPage(pages, page, at.token, req, res);
   // Every step of a page (options, vote, reject, finish, confirm) is a POST.
@@ -193,12 +196,7 @@ export class PasskeyPages {
 
   /** Whether this path is one of the pages' (the listener hands it over then). */
   owns(path: string): boolean {
-    return (
-      path.startsWith(ENROL_PATH) ||
-      path.startsWith(APPROVE_PATH) ||
-      path.startsWith(BREAK_GLASS_PATH) ||
-      path.startsWith(ASSETS_PATH)
-    );
+    return path.startsWith(ASSETS_PATH) || pageOf(path) !== undefined;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
