@@ -83,7 +83,7 @@ describe.skipIf(!available)('daily limits over two replicas on one PostgreSQL da
       sent.mockRestore();
     }
     // Each admission counted in the round trip that began its transaction, none in one of its own.
-    const sums = texts.filter((text) => text.includes('FROM money_holds'));
+    const sums = texts.filter((text) => text.includes('money_holds_count('));
     expect(sums).toHaveLength(20);
     for (const text of sums) expect(text).toMatch(/^BEGIN/);
 

@@ -1,41 +1,53 @@
 import type pg from 'pg';
 import type { HoldCount, HoldSums, MoneyHold, MoneyHoldStore } from '../../../totals/store.js';
 import { holdValues } from '../../rows/holds.js';
-
-const COLUMNS = {
-  requester: 'requester',
-  beneficiary: 'beneficiary',
-  sourceAccount: 'source_account',
-} as const;
+import { STARTS_PER_SCAN } from '../schema/holds.js';
 
 /** The INSERT of a hold, its parameters numbered after `offset` others (an approval's, ./approvals.ts). */
 export const HOLD_INSERT = (offset: number): string =>
   `INSERT INTO money_holds (id, at_ms, requester, beneficiary, source_account, currency, amount_minor, approval_id)
    VALUES (${Array.from({ length: 8 }, (_, i) => `$${offset + i + 1}`).join(', ')})`;
 
-/** The first key of the two-part advisory locks of running totals (`bklm`): apart from every other lock. */
-const HOLDS_LOCK_CLASS = 0x626b6c6d;
+/** A start that sums nothing (no hold is that late): pads a scan's starts to `STARTS_PER_SCAN`. */
+const NEVER = Number.MAX_SAFE_INTEGER;
+
+/** Each query's scans (of up to `STARTS_PER_SCAN` starts), in order: `money_holds_count`'s rows. */
+function scansOf(queries: readonly HoldSums[]): { query: HoldSums; since: readonly number[] }[] {
+  return queries.flatMap((query) =>
+    Array.from({ length: Math.max(1, Math.ceil(query.since.length / STARTS_PER_SCAN)) }, (_, n) => ({
+      query,
+      since: query.since.slice(n * STARTS_PER_SCAN, (n + 1) * STARTS_PER_SCAN),
+    })),
+  );
+}
 
 /**
- * The statements of a count (none when it has no query): the subjects' locks, taken in one
- * statement in sorted order, then one SELECT of every sum. Sent together as one simple query, the
- * SELECT takes its snapshot only once every lock was granted, so it sees what the holder before it
- * committed.
+ * The statement of a count (none when it has no query): one call of `money_holds_count`
+ * (schema/holds.ts, version 15), which takes the subjects' locks in sorted order, then sums each
+ * scan once they are granted, so it sees what the holder before it committed. Literals only, so it
+ * can go with BEGIN in one simple query.
  */
 export function countStatements(client: pg.ClientBase, count: HoldCount): string[] {
   if (count.queries.length === 0) return [];
-  const literal = (value: unknown): string =>
-    typeof value === 'number' && Number.isSafeInteger(value)
-      ? String(value)
-      : client.escapeLiteral(String(value));
-  const keys = [...new Set(count.locks)].sort();
-  const lock =
-    keys.length === 0
-      ? []
-      : [
-          `SELECT pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, hashtext(k)) FROM unnest(ARRAY[${keys.map(literal).join(', ')}]::text[]) AS k`,
-        ];
-  return [...lock, sumsStatement(count.queries, literal)];
+  const scans = scansOf(count.queries);
+  const text = (values: readonly string[]): string =>
+    `ARRAY[${values.map((value) => client.escapeLiteral(value)).join(', ')}]::text[]`;
+  const starts = scans.flatMap(({ since }) =>
+    Array.from({ length: STARTS_PER_SCAN }, (_, i) => {
+      const start = since[i] ?? NEVER;
+      if (!Number.isSafeInteger(start))
+        throw new Error(`a running total's start is not a whole ms: ${start}`);
+      return start;
+    }),
+  );
+  const args = [
+    text([...new Set(count.locks)].sort()),
+    text(scans.map(({ query }) => query.of)),
+    text(scans.map(({ query }) => query.subject ?? '')),
+    text(scans.map(({ query }) => query.currency)),
+    `ARRAY[${starts.join(', ')}]::bigint[]`,
+  ];
+  return [`SELECT money_holds_count(${args.join(', ')}) AS sums`];
 }
 
 /** A count done as its transaction began (`TxOptions.count`), and the sums' result. */
@@ -75,8 +87,12 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
         | pg.QueryResult[];
       sums = Array.isArray(results) ? results.at(-1) : results;
     }
-    const row = (sums?.rows[0] ?? {}) as Record<string, string[] | undefined>;
-    return count.queries.map((query, k) => query.since.map((_, i) => Number(row[`q${k}`]?.[i] ?? 0)));
+    const found = ((sums?.rows[0] ?? {}) as { sums?: (string | number)[] }).sums ?? [];
+    // Each scan's `STARTS_PER_SCAN` sums in a row; a query's are its scans', in order.
+    const perScan = scansOf(count.queries).map(({ since }, n) =>
+      since.map((_, i) => Number(found[n * STARTS_PER_SCAN + i] ?? 0)),
+    );
+    return count.queries.map((query) => perScan.splice(0, scansOf([query]).length).flat());
   }
 
   async insert(hold: MoneyHold): Promise<void> {
@@ -100,32 +116,4 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
       [at, id],
     );
   }
-}
-
-/** One SELECT of every query's sums: a scalar subquery per subject, each on its own index range. */
-function sumsStatement(queries: readonly HoldSums[], literal: (value: unknown) => string): string {
-  const columns = queries.map((query, k) => {
-    const each = query.since.map(
-      (since) => `COALESCE(SUM(CASE WHEN h.at_ms >= ${literal(since)} THEN h.amount_minor END), 0)::text`,
-    );
-    const column = query.of === 'company' ? undefined : COLUMNS[query.of];
-    const [currency, from] = [literal(query.currency), literal(Math.min(...query.since))];
-    let where = `h.currency = ${currency} AND h.at_ms >= ${from}`;
-    if (column !== undefined) {
-      // The subject's window as a range of its index, in row comparisons only: from (subject,
-      // currency, start) up to the last row of (subject, currency). Only that index can bound a
-      // scan by them, so the planner takes it even on a table never analyzed (autovacuum off),
-      // rather than the company index filtering every subject's rows of the window; and its scan
-      // starts at the window (an equality on the subject would start it at the subject's first
-      // row, reading its whole history).
-      const subject = literal(query.subject ?? '');
-      where = `(h.${column}, h.currency, h.at_ms) >= (${subject}, ${currency}, ${from})
-                AND (h.${column}, h.currency) <= (${subject}, ${currency})`;
-    }
-    return `(SELECT ARRAY[${each.join(', ')}]
-               FROM money_holds h
-              WHERE ${where}
-                AND h.released_at_ms IS NULL) AS q${k}`;
-  });
-  return `SELECT ${columns.join(',\n       ')}`;
 }

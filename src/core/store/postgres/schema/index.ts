@@ -7,7 +7,7 @@ import { BREAK_GLASS_LINKS_V14, BREAK_GLASS_V13 } from './break-glass.js';
 import { CONTROLS_V8 } from './controls.js';
 import { DIRECTORIES_V1 } from './directories.js';
 import { GOVERNANCE_V7 } from './governance.js';
-import { HOLDS_V10 } from './holds.js';
+import { HOLDS_COUNT_V15, HOLDS_V10 } from './holds.js';
 import { JSON_COLUMNS_V6 } from './json-columns.js';
 import { KEY_CHECKS_V9 } from './key-checks.js';
 import { QUORUM_V12 } from './quorum.js';
@@ -37,6 +37,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'quorum groups', statements: QUORUM_V12 },
   { version: 13, name: 'break-glass reviews', statements: BREAK_GLASS_V13 },
   { version: 14, name: 'break-glass passkey links', statements: BREAK_GLASS_LINKS_V14 },
+  { version: 15, name: 'running totals in one call', statements: HOLDS_COUNT_V15 },
 ];
 
 /** The newest version this code knows. */
