@@ -33,13 +33,15 @@ const HOLDS_LOCK_CLASS = 0x626b6c6d;
 /** How many starts one scan of a subject's rows sums since; ../core/holds.ts sends a query of more as several scans. */
 export const STARTS_PER_SCAN = 4;
 
-/** The sum of one scan at its start `i` (1-based) of `STARTS_PER_SCAN`. */
-const sumSince = (i: number): string =>
-  `coalesce(sum(amount_minor) FILTER (WHERE at_ms >= starts[b + ${i}]), 0)`;
+/** A scan's starts, `s1` to `s4`: plain variables, so each row compares with a value, not an array's element. */
+const STARTS = Array.from({ length: STARTS_PER_SCAN }, (_, i) => `s${i + 1}`);
+
+/** The sum of one scan since one of its starts. */
+const sumSince = (start: string): string => `coalesce(sum(amount_minor) FILTER (WHERE at_ms >= ${start}), 0)`;
 
 /** One scan's sums: the rows still counted of `where`, from its earliest start. */
 const scan = (where: string): string => `
-          SELECT ARRAY[${Array.from({ length: STARTS_PER_SCAN }, (_, i) => sumSince(i + 1)).join(', ')}]
+          SELECT ARRAY[${STARTS.map(sumSince).join(', ')}]
             INTO part FROM money_holds WHERE ${where} AND released_at_ms IS NULL;`;
 
 /**
@@ -73,12 +75,12 @@ export const HOLDS_COUNT_V15: readonly string[] = [
      sums bigint[] := '{}';
      part bigint[];
      first bigint;
-     b int;
+     ${STARTS.map((start) => `${start} bigint;`).join(' ')}
    BEGIN
      PERFORM pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, hashtext(k)) FROM unnest(lock_keys) AS k;
      FOR q IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
-       b := (q - 1) * ${STARTS_PER_SCAN};
-       first := LEAST(${Array.from({ length: STARTS_PER_SCAN }, (_, i) => `starts[b + ${i + 1}]`).join(', ')});
+       ${STARTS.map((start, i) => `${start} := starts[(q - 1) * ${STARTS_PER_SCAN} + ${i + 1}];`).join(' ')}
+       first := LEAST(${STARTS.join(', ')});
        CASE kinds[q]
          WHEN 'requester' THEN ${scan(ofSubject('requester'))}
          WHEN 'beneficiary' THEN ${scan(ofSubject('beneficiary'))}
