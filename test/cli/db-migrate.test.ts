@@ -107,6 +107,21 @@ describe.skipIf(!available)('bankops db migrate on PostgreSQL', () => {
     ).resolves.toBeDefined();
   });
 
+  it('--grant lets the runtime role call the functions it uses, also where PUBLIC may not', async () => {
+    const role = await database.createRole('caller');
+    expect((await runCliHere(['db', 'migrate', '--url', database.url()], env)).code).toBe(0);
+    // A hardened database: nobody but the owner and those granted may call a function.
+    await database.store().pool.query('REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA public FROM PUBLIC');
+    const run = await runCliHere(['db', 'migrate', '--url', database.url(), '--grant', role], env);
+    expect(run.code, run.stderr).toBe(0);
+    const asRuntime = database.store({ role });
+    const counted = await asRuntime.pool.query<{ sums: string[] }>(
+      "SELECT money_holds_count(ARRAY['requester:ann'], ARRAY['requester'], ARRAY['ann'], ARRAY['USD'], ARRAY[0, 0, 0, 0]::bigint[]) AS sums",
+    );
+    expect(counted.rows[0]?.sums).toEqual(['0', '0', '0', '0']);
+    await expect(asRuntime.pool.query('SELECT seq FROM audit_lock_head()')).resolves.toBeDefined();
+  });
+
   it.skipIf(!existsSync('/var/run/postgresql/.s.PGSQL.5432'))(
     'reaches a server through its Unix socket (the host in the query, as libpq takes it)',
     async () => {

@@ -23,7 +23,7 @@ function scansOf(queries: readonly HoldSums[]): { query: HoldSums; since: readon
 
 /**
  * The statement of a count (none when it has no query): one call of `money_holds_count`
- * (schema/holds.ts, version 15), which takes the subjects' locks in sorted order, then sums each
+ * (schema/holds.ts, version 15), which takes the subjects' locks in one order, then sums each
  * scan once they are granted, so it sees what the holder before it committed. Literals only, so it
  * can go with BEGIN in one simple query.
  */

@@ -57,7 +57,8 @@ const ofSubject = (column: string): string =>
 
 /**
  * Version 15: a count of running totals in one call (../core/holds.ts). Takes the subjects' locks
- * (transaction-level, in the order given), then sums each scan: scan `q` is `kinds[q]` (requester,
+ * (transaction-level, in the order of the locks themselves, so two counts never take two crosswise
+ * even where keys share a hash), then sums each scan: scan `q` is `kinds[q]` (requester,
  * beneficiary, sourceAccount or company) `subjects[q]` in `currencies[q]`, summed since each of
  * its `STARTS_PER_SCAN` starts, `starts[(q - 1) × STARTS_PER_SCAN + 1 …]` (a start later than any
  * hold pads them and sums nothing). A volatile function's statements each take a new snapshot, so
@@ -77,7 +78,7 @@ export const HOLDS_COUNT_V15: readonly string[] = [
      first bigint;
      ${STARTS.map((start) => `${start} bigint;`).join(' ')}
    BEGIN
-     PERFORM pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, hashtext(k)) FROM unnest(lock_keys) AS k;
+     PERFORM pg_advisory_xact_lock(${HOLDS_LOCK_CLASS}, h) FROM unnest(lock_keys) AS k, hashtext(k) AS h ORDER BY h;
      FOR q IN 1 .. coalesce(array_length(kinds, 1), 0) LOOP
        ${STARTS.map((start, i) => `${start} := starts[(q - 1) * ${STARTS_PER_SCAN} + ${i + 1}];`).join(' ')}
        first := LEAST(${STARTS.join(', ')});
