@@ -80,7 +80,10 @@ export interface TestDatabase {
   readonly name: string;
   /** Its URL as the test server's user, or as `role`. */
   url(role?: string): string;
-  /** A pool on it, closed after the file's tests. */
+  /**
+   * A new pool on it, closed after the file's tests (not before: keep one for repeated reads, or
+   * polling opens a connection per read, and two runs at once exhaust the server's connections).
+   */
   store(options?: PgPoolOptions & { role?: string }): PgStore;
   /** A login role that exists until the end of the file (dropped after the database). */
   createRole(label: string): Promise<string>;

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
+import type { PgStore } from '../../src/core/store/postgres/pool.js';
 import { until } from '../helpers/approvals.js';
 import { runCli } from '../helpers/cli.js';
 import { useTestDatabase } from '../helpers/postgres.js';
@@ -53,8 +54,12 @@ describe('a governed policy change on two serve replicas (PostgreSQL)', () => {
   let fileOfB: string;
   let proposal: string;
 
-  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
-    (await database.store().pool.query(sql, params)).rows as T[];
+  // One pool for the test's own reads: one per read (they poll) would keep a connection each.
+  let reads: PgStore | undefined;
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    reads ??= database.store();
+    return (await reads.pool.query(sql, params)).rows as T[];
+  };
 
   /** `bankops …` at the command line of a host of its own, on the shared database. */
   const cli = (args: string[], policyFile: string) =>

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PgStore } from '../../src/core/store/postgres/pool.js';
 import { MIGRATIONS } from '../../src/core/store/postgres/schema/index.js';
 import { until } from '../helpers/approvals.js';
 import { runCli } from '../helpers/cli.js';
@@ -90,8 +91,12 @@ describe.skipIf(!available)('bankops serve replicas on one PostgreSQL database',
         .find((t) => t.includes(text)),
     );
 
-  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> =>
-    (await database.store().pool.query(sql, params)).rows as T[];
+  // One pool for the test's own reads: one per read (they poll) would keep a connection each.
+  let reads: PgStore | undefined;
+  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => {
+    reads ??= database.store();
+    return (await reads.pool.query(sql, params)).rows as T[];
+  };
 
   /** The Slack group's cursor at the feed's head and nothing left in the outbox. */
   const quiet = async (): Promise<boolean> => {
