@@ -1,12 +1,11 @@
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { BREAK_GLASS_STEP_UP_POLICY } from '../helpers/break-glass.js';
 import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
-import { serviceEnv } from '../helpers/sandbox.js';
-import { SoftPasskey } from '../helpers/soft-passkey.js';
+import { enrolSoftPasskey } from '../helpers/soft-passkey.js';
+import { stepUpCliEnv } from '../helpers/step-up.js';
 
 /**
  * `bankops approvals break-glass` under `breakGlass.stepUp: passkey`: every check first (a refusal
@@ -21,13 +20,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   c = await createTestCore({ policyYaml: BREAK_GLASS_STEP_UP_POLICY, publicUrl: ORIGIN });
-  env = {
-    ...serviceEnv(c.sandbox.url, c.sandbox.credentials),
-    BANKOPS_DB: c.dbPath,
-    BANKOPS_POLICY: join(dirname(c.dbPath), 'policy.yaml'),
-    BANKOPS_PUBLIC_URL: ORIGIN,
-    BANKOPS_ACTOR: 'admin',
-  };
+  env = stepUpCliEnv(c, ORIGIN);
 });
 afterAll(async () => {
   await c?.close();
@@ -70,10 +63,7 @@ describe('bankops approvals break-glass under step-up', () => {
   });
 
   it('prints the page link and exits 5; it runs once confirmed with the passkey', async () => {
-    const key = new SoftPasskey(ORIGIN);
-    const enrol = (await c.runtime.passkeys.enrolLink('cli:ada', c.operator)).url.split('/').at(-1) ?? '';
-    const options = (await c.runtime.passkeys.enrolOptions(enrol)) as { challenge: string };
-    await c.runtime.passkeys.enrolFinish(enrol, 'laptop', key.register(options));
+    const key = await enrolSoftPasskey(c.runtime.passkeys, 'cli:ada', c.operator, ORIGIN);
 
     const id = pending(await c.call('create_payout', { ...PAYOUT, amount: 900 })).id;
     const text = await runCliHere(

@@ -1,13 +1,11 @@
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
 import { enrolPage } from '../../src/web/enrol-page.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { runCliHere } from '../helpers/cli.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
-import { serviceEnv } from '../helpers/sandbox.js';
 import { SoftPasskey } from '../helpers/soft-passkey.js';
-import { stepUpPolicyYaml } from '../helpers/step-up.js';
+import { stepUpCliEnv, stepUpPolicyYaml } from '../helpers/step-up.js';
 
 /**
  * The CLI side of step-up: `bankops approvals approve` prints the approval page's link and exits 5,
@@ -22,13 +20,7 @@ let env: Record<string, string>;
 
 beforeAll(async () => {
   c = await createTestCore({ policyYaml: stepUpPolicyYaml(), publicUrl: ORIGIN });
-  env = {
-    ...serviceEnv(c.sandbox.url, c.sandbox.credentials),
-    BANKOPS_DB: c.dbPath,
-    BANKOPS_POLICY: join(dirname(c.dbPath), 'policy.yaml'),
-    BANKOPS_PUBLIC_URL: ORIGIN,
-    BANKOPS_ACTOR: 'admin',
-  };
+  env = stepUpCliEnv(c, ORIGIN);
 });
 afterAll(async () => {
   await c?.close();

@@ -1,5 +1,7 @@
 import { createHash, createSign, generateKeyPairSync, type KeyObject, randomBytes } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
+import type { PasskeyService } from '../../src/core/passkeys/index.js';
+import type { Actor } from '../../src/core/policy/types.js';
 
 const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
 const sha256 = (data: Uint8Array | string): Buffer => createHash('sha256').update(data).digest();
@@ -118,4 +120,18 @@ export class SoftPasskey {
       clientExtensionResults: {},
     };
   }
+}
+
+/** A new software passkey ("laptop") for `person`, enrolled through a link `issuer` handed out. */
+export async function enrolSoftPasskey(
+  passkeys: PasskeyService,
+  person: string,
+  issuer: Actor,
+  origin: string,
+): Promise<SoftPasskey> {
+  const token = (await passkeys.enrolLink(person, issuer)).url.split('/').at(-1) ?? '';
+  const options = (await passkeys.enrolOptions(token)) as { challenge: string };
+  const key = new SoftPasskey(origin);
+  await passkeys.enrolFinish(token, 'laptop', key.register(options));
+  return key;
 }

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import type { TestCore } from './core.js';
+import { serviceEnv } from './sandbox.js';
 
 /** The shipped default policy, with passkey step-up on the payout rules (and `extra` actors). */
 export function stepUpPolicyYaml(extraActors: unknown[] = []): string {
@@ -26,4 +28,15 @@ export function withStepUp(yaml: string): string {
       rule.approval.stepUp = 'passkey';
   }
   return stringify(policy);
+}
+
+/** The CLI's environment on a test core with passkey pages at `publicUrl`, as the admin. */
+export function stepUpCliEnv(c: TestCore, publicUrl: string): Record<string, string> {
+  return {
+    ...serviceEnv(c.sandbox.url, c.sandbox.credentials),
+    BANKOPS_DB: c.dbPath,
+    BANKOPS_POLICY: join(dirname(c.dbPath), 'policy.yaml'),
+    BANKOPS_PUBLIC_URL: publicUrl,
+    BANKOPS_ACTOR: 'admin',
+  };
 }

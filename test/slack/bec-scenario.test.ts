@@ -15,7 +15,7 @@ import {
 } from '../helpers/slack-app.js';
 import { APPROVALS_CHANNEL, waitShown } from '../helpers/slack-approvals.js';
 import { textOf } from '../helpers/slack-requests.js';
-import { SoftPasskey } from '../helpers/soft-passkey.js';
+import { enrolSoftPasskey } from '../helpers/soft-passkey.js';
 
 // Business e-mail compromise, through the real front ends: an assistant over MCP (HTTP, its own
 // key) registers new bank details and asks for a payout to them minutes later. The approvers see
@@ -118,9 +118,7 @@ describe('business e-mail compromise through MCP and Slack', () => {
     // With coolingOff: stepUp each vote is confirmed on the approval page, so the treasurer opens it.
     const { t, clock, client } = await start('stepUp');
     const treasurer = slackActor(USERS.treasurer, [TREASURY_GROUP]);
-    const enrol = (await t.runtime.passkeys.enrolLink(treasurer.id, treasurer)).url.split('/').at(-1) ?? '';
-    const options = (await t.runtime.passkeys.enrolOptions(enrol)) as { challenge: string };
-    await t.runtime.passkeys.enrolFinish(enrol, 'laptop', new SoftPasskey(PAGE_ORIGIN).register(options));
+    await enrolSoftPasskey(t.runtime.passkeys, treasurer.id, treasurer, PAGE_ORIGIN);
     const id = await registered(t, client);
     clock.advance(8 * 60_000);
     const approvalId = approvalIdOf(await client.callTool({ name: 'create_payout', arguments: payout(id) }));

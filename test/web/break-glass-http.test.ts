@@ -7,7 +7,7 @@ import { PAYOUT, pending } from '../helpers/approvals.js';
 import { BREAK_GLASS_STEP_UP_POLICY } from '../helpers/break-glass.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { freePort } from '../helpers/ports.js';
-import { SoftPasskey } from '../helpers/soft-passkey.js';
+import { enrolSoftPasskey, type SoftPasskey } from '../helpers/soft-passkey.js';
 import { withStepUp } from '../helpers/step-up.js';
 
 /**
@@ -38,10 +38,7 @@ beforeAll(async () => {
     settings: { slack: { enabled: false, why: 'not in this test' }, publicUrl: origin },
   });
   base = serve.url;
-  const token = (await c.runtime.passkeys.enrolLink('cli:ada', c.operator)).url.split('/').at(-1) ?? '';
-  const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
-  key = new SoftPasskey(origin);
-  await c.runtime.passkeys.enrolFinish(token, 'laptop', key.register(options));
+  key = await enrolSoftPasskey(c.runtime.passkeys, 'cli:ada', c.operator, origin);
 });
 afterAll(async () => {
   await serve?.close();

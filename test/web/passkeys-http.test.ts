@@ -4,7 +4,7 @@ import { loggablePath } from '../../src/web/http.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { createTestCore, type TestCore } from '../helpers/core.js';
 import { freePort } from '../helpers/ports.js';
-import { SoftPasskey } from '../helpers/soft-passkey.js';
+import { enrolSoftPasskey } from '../helpers/soft-passkey.js';
 import { stepUpPolicyYaml } from '../helpers/step-up.js';
 
 /**
@@ -31,9 +31,7 @@ beforeAll(async () => {
   });
   base = serve.url;
   // The approver's passkey, so approval links can be made for them.
-  const token = (await c.runtime.passkeys.enrolLink('cli:approver', c.operator)).url.split('/').at(-1) ?? '';
-  const options = (await c.runtime.passkeys.enrolOptions(token)) as { challenge: string };
-  await c.runtime.passkeys.enrolFinish(token, 'laptop', new SoftPasskey(origin).register(options));
+  await enrolSoftPasskey(c.runtime.passkeys, 'cli:approver', c.operator, origin);
 });
 afterAll(async () => {
   await serve?.close();
