@@ -88,11 +88,14 @@ export class PgMoneyHoldStore implements MoneyHoldStore {
       sums = Array.isArray(results) ? results.at(-1) : results;
     }
     const found = ((sums?.rows[0] ?? {}) as { sums?: (string | number)[] }).sums ?? [];
-    // Each scan's `STARTS_PER_SCAN` sums in a row; a query's are its scans', in order.
-    const perScan = scansOf(count.queries).map(({ since }, n) =>
-      since.map((_, i) => Number(found[n * STARTS_PER_SCAN + i] ?? 0)),
-    );
-    return count.queries.map((query) => perScan.splice(0, scansOf([query]).length).flat());
+    // Each scan's `STARTS_PER_SCAN` sums in a row, a query's scans one after another (`scansOf`):
+    // its start `i` is the `i`-th sum from its first scan's, the padding of its last scan after them.
+    let first = 0;
+    return count.queries.map((query) => {
+      const sums = query.since.map((_, i) => Number(found[first * STARTS_PER_SCAN + i] ?? 0));
+      first += Math.max(1, Math.ceil(query.since.length / STARTS_PER_SCAN));
+      return sums;
+    });
   }
 
   async insert(hold: MoneyHold): Promise<void> {
