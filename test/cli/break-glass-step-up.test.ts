@@ -60,6 +60,14 @@ describe('bankops approvals break-glass under step-up', () => {
     expect(none.code).toBe(3);
     expect(none.json.reason).toContain('cli:ada has none yet');
     expect(await c.executor.getApproval(id)).toMatchObject({ state: 'pending' });
+    // The refusal for want of a passkey is on record too, and no link was handed out.
+    const after = await c.audit.list({ approvalId: id, limit: 100 });
+    expect(after.filter((e) => e.decision === 'refused').at(-1)).toMatchObject({
+      actor: 'cli:ada',
+      outcome: 'failed',
+      error: expect.stringContaining('cli:ada has none yet'),
+    });
+    expect(after.map((e) => e.decision)).not.toContain('break_glass_asked');
   });
 
   it('prints the page link and exits 5; it runs once confirmed with the passkey', async () => {
@@ -85,6 +93,19 @@ describe('bankops approvals break-glass under step-up', () => {
     });
     expect(await c.executor.getApproval(id)).toMatchObject({ state: 'pending' });
     expect(await c.executor.breakGlass.reviews(id)).toEqual([]);
+    // Each link handed out is on record, pending: asked for, nothing run.
+    const asked = (await c.audit.list({ approvalId: id, limit: 100 })).filter(
+      (e) => e.decision === 'break_glass_asked',
+    );
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toMatchObject({
+      actor: 'cli:ada',
+      event: 'decided',
+      outcome: 'pending',
+      error: `break-glass asked by cli:ada: approvers offline; runs only once confirmed with their passkey (link until ${String(json.json.expiresAt)})`,
+    });
+    // The link is the page's key: it is in no audit entry.
+    expect(JSON.stringify(asked)).not.toContain(String(json.json.url).split('/').at(-1));
 
     const token = String(json.json.url).split('/').at(-1) ?? '';
     const page = await c.runtime.passkeys.breakGlassPage(token);

@@ -19,6 +19,7 @@ export const decisionSchema = z.enum([
   'enrolled',
   'revoked',
   'break_glass',
+  'break_glass_asked',
   'review_closed',
 ]);
 
@@ -74,8 +75,9 @@ const POLICY_DECISIONS: readonly AuditDecision[] = [
 /**
  * `refused`: an approve, reject or cancel that was not allowed (self-approval, missing role, wrong
  * state). `reconciled`: a person settled an approval whose outcome stayed unknown. `break_glass`:
- * a person ran it without its missing votes (docs/approvals.md "Break-glass"); `review_closed`: one
- * person's close of that use's review.
+ * a person ran it without its missing votes (docs/approvals.md "Break-glass"); `break_glass_asked`:
+ * under `breakGlass.stepUp: passkey`, a person was given the link to confirm that with their passkey
+ * (outcome `pending`: nothing ran yet); `review_closed`: one person's close of that use's review.
  */
 const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'approved',
@@ -85,6 +87,7 @@ const APPROVER_DECISIONS: readonly AuditDecision[] = [
   'refused',
   'reconciled',
   'break_glass',
+  'break_glass_asked',
   'review_closed',
 ];
 const RUN_DECISIONS: readonly AuditDecision[] = ['allow', 'approved'];

@@ -1,3 +1,4 @@
+import { approvalEntry } from '../approvals/audit.js';
 import type { BreakGlassReady } from '../approvals/break-glass.js';
 import { whyNotDecide } from '../approvals/deciders.js';
 import type { SignTarget } from '../approvals/step-up.js';
@@ -9,7 +10,7 @@ import { notFoundIn } from '../not-found.js';
 import { optional } from '../optional.js';
 import { personOf } from '../policy/actors.js';
 import type { Actor, Money } from '../policy/types.js';
-import type { Storage } from '../store/index.js';
+import type { Storage, Stores } from '../store/index.js';
 import { challengeOf, newNonce } from './challenge.js';
 import { infoOf, type PasskeyInfo } from './credentials.js';
 import { finishEnrolment, registrationOptions } from './enrol.js';
@@ -242,8 +243,39 @@ export class PasskeyService {
   ): Promise<IssuedLink> {
     ready ??= await this.#breakGlassReady(approvalId, actor, reason);
     const person = this.personOf(actor);
-    await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
-    return this.#issue('break_glass', person, actor, approvalId, ready.target.breakGlass?.reason ?? null);
+    const signed = ready.target.breakGlass?.reason ?? null;
+    const view = ready.approval;
+    // Asked for, and refused for want of a passkey, are on record as a break-glass run is.
+    const entry = (decision: 'break_glass_asked' | 'refused', error: string, outcome: 'pending' | 'failed') =>
+      approvalEntry({
+        actor,
+        tool: view.tool,
+        input: view.input,
+        event: 'decided',
+        decision,
+        approvalId: view.id,
+        requestId: view.requestId,
+        outcome,
+        error,
+      });
+    try {
+      await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
+    } catch (error) {
+      if (error instanceof PasskeyError) await this.#audit.append(entry('refused', error.message, 'failed'));
+      throw error;
+    }
+    return this.#issue('break_glass', person, actor, approvalId, signed, (tx, expiresAt) =>
+      this.#audit
+        .appendIn(
+          tx,
+          entry(
+            'break_glass_asked',
+            `break-glass asked by ${person}: ${signed ?? ''}; runs only once confirmed with their passkey (link until ${expiresAt})`,
+            'pending',
+          ),
+        )
+        .then(() => undefined),
+    );
   }
 
   /** The page: the approval as it stands, the reason and the cap, while break-glass may go ahead. */
@@ -329,6 +361,8 @@ export class PasskeyService {
     actor: Actor,
     approvalId: string | null,
     reason: string | null = null,
+    /** Written in the transaction that stores the link (its audit entry). */
+    alongside?: (tx: Stores, expiresAt: string) => Promise<void>,
   ): Promise<IssuedLink> {
     const rp = this.rp();
     const now = this.#now();
@@ -346,6 +380,7 @@ export class PasskeyService {
         createdAt: now.toISOString(),
         expiresAt,
       });
+      await alongside?.(tx, expiresAt);
     });
     return { url: `${rp.baseUrl}${PATHS[purpose]}${token}`, expiresAt };
   }
