@@ -77,7 +77,15 @@ function facts(view: ApprovalView): Field[] {
   ];
   if (view.approvals.length > 0)
     out.push(
-      field('approvals', 'Approved by', text(view.approvals.map((a) => actorName(a.approver)).join(', '))),
+      field(
+        'approvals',
+        'Approved by',
+        text(
+          view.approvals
+            .map((a) => `${actorName(a.approver)}${a.signed === true ? ' with passkey' : ''}`)
+            .join(', '),
+        ),
+      ),
     );
   if (view.attempt > 1) out.push(field('attempt', 'Attempt', text(String(view.attempt), 'number')));
   if (view.decidedBy !== undefined)

@@ -9,10 +9,11 @@ import { challengeOf } from '../../../src/core/passkeys/challenge.js';
 import { PasskeyError, verifySignatures } from '../../../src/core/passkeys/index.js';
 import { PolicyStore } from '../../../src/core/policy/index.js';
 import { PAYOUT, pending } from '../../helpers/approvals.js';
+import { runCliHere } from '../../helpers/cli.js';
 import { createTestCore, type TestCore } from '../../helpers/core.js';
 import { raw } from '../../helpers/sandbox.js';
 import { SoftPasskey } from '../../helpers/soft-passkey.js';
-import { stepUpPolicyYaml } from '../../helpers/step-up.js';
+import { stepUpCliEnv, stepUpPolicyYaml } from '../../helpers/step-up.js';
 
 /**
  * Step-up with passkeys in the core: enrolment, a vote that counts only with a signature over what
@@ -149,6 +150,12 @@ describe('a step-up vote', () => {
       signed: { approvalId: approval.id, attempt: 1, person: 'cli:approver', tool: 'create_payout' },
     });
     expect((await c.runtime.passkeys.list('cli:approver'))[0]?.lastUsedAt).toBeDefined();
+    // `approvals show` says the vote was confirmed with a passkey.
+    const shown = await runCliHere(['approvals', 'show', approval.id], {
+      ...stepUpCliEnv(c, ORIGIN),
+      BANKOPS_OUTPUT: 'text',
+    });
+    expect(shown.stdout).toMatch(/Approved by +approver \(CLI\) with passkey\n/);
   });
 
   it('refuses a replayed assertion, on the same link and on a new one', async () => {
