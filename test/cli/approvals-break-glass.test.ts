@@ -52,6 +52,9 @@ describe('bankops approvals break-glass', () => {
       breakGlass: { person: 'cli:ada', reason: 'approvers offline', needed: 2, closers: [] },
     });
     expect((await text('approvals', 'show', id)).stdout).toContain('Review open: closed by 0 of 2');
+    // The listing marks it, with its open review (the view carries the review: `show --json` above).
+    const listed = (await text('approvals', 'list')).stdout.split('\n').find((l) => l.includes(id));
+    expect(listed).toMatch(/  succeeded .*, break-glass \(review open\)/);
     // A reviewer finds the reviews still open without Slack.
     const open = await text('approvals', 'review');
     expect(open.code).toBe(0);
@@ -85,6 +88,9 @@ describe('bankops approvals break-glass', () => {
     );
     expect(second.json).toMatchObject({ status: 'closed' });
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
+    const closed = (await text('approvals', 'list')).stdout.split('\n').find((l) => l.includes(id));
+    expect(closed).toMatch(/  succeeded .*, break-glass/);
+    expect(closed).not.toContain('review open');
     expect((await text('approvals', 'review')).stdout).toBe('No break-glass review is open.\n');
   });
 

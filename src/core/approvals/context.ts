@@ -27,7 +27,16 @@ import type { StepUpGate } from './step-up.js';
 import type { Takeover } from './takeover.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
-import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from './view-schema.js';
+import type { ApprovalEvent, ApprovalEventKind, ApprovalState, ApprovalView } from './view-schema.js';
+
+/** The states of an approval that never started running: none of them can have broken the glass. */
+const NEVER_RAN: ReadonlySet<ApprovalState> = new Set([
+  'pending',
+  'approved',
+  'rejected',
+  'expired',
+  'cancelled',
+]);
 
 export interface ApprovalEngineOptions {
   /** Where approvals, their votes, the feed and the audit chain live (one transaction for a change). */
@@ -212,7 +221,11 @@ export class EngineContext {
     // A quorum from groups says how far each group is, judged under the policy in force.
     const groups =
       approval.groups === null ? undefined : standing(this.deps.policy.current(), approval, votes).groups;
-    return viewOf(approval, votes, secretFields, groups);
+    // Break-glass starts an execution: only an approval that ran (or runs) can have broken it.
+    const breakGlass = NEVER_RAN.has(approval.state)
+      ? undefined
+      : await stores.breakGlass.byApproval(approval.id);
+    return viewOf(approval, votes, secretFields, groups, breakGlass);
   }
 
   async viewById(stores: Stores, id: string): Promise<ApprovalView | undefined> {

@@ -255,6 +255,11 @@ export const ApprovalViewSchema = z.object({
       'Unresolved: the stored quote a retry would send again holds until then; after it, mark it not sent and ask again.',
     ),
   settlement: SettlementSchema.optional().describe('Once sent: its final status at the service.'),
+  /**
+   * Run without its missing approvals (break-glass), in words: `cli:ada at <time>: <reason>; review
+   * open` (or `closed`). A string, not an object, for the listing's size.
+   */
+  breakGlass: z.string().optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 

@@ -1,6 +1,7 @@
 import { optional } from '../optional.js';
 import { redact } from '../redact.js';
 import type { Approval, Vote } from './approval.js';
+import type { BreakGlassReview } from './break-glass-store.js';
 import type { ApprovalView, Failure } from './view-schema.js';
 
 /** The approval as front ends may show it: input redacted again, since views end up in chat channels. */
@@ -9,6 +10,7 @@ export function viewOf(
   votes: readonly Vote[],
   secretFields: readonly string[],
   groups?: ApprovalView['groups'],
+  breakGlass?: BreakGlassReview,
 ): ApprovalView {
   const { retryingSince: _since, retryingUntil, ...error } = approval.error ?? {};
   return {
@@ -46,6 +48,11 @@ export function viewOf(
     ...(approval.state === 'executing' ? optional('retryingUntil', retryingUntil) : {}),
     ...(approval.state === 'unresolved' ? optional('quoteExpiresAt', quoteExpiry(approval.checkpoints)) : {}),
     ...optional('settlement', approval.settlement ?? undefined),
+    ...(breakGlass === undefined
+      ? {}
+      : {
+          breakGlass: `${breakGlass.person} at ${breakGlass.at}: ${breakGlass.reason}; review ${breakGlass.closedAt === undefined ? 'open' : 'closed'}`,
+        }),
   };
 }
 

@@ -22,9 +22,21 @@ const votes = (view: ApprovalView): string => votesWords(view);
 /** One line on what an approval is for: the first of what will happen. */
 const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
+/** After the state of an approval run by break-glass: `, break-glass (review open)`. */
+const breakGlassMark = ({ breakGlass }: ApprovalView): string =>
+  breakGlass === undefined
+    ? ''
+    : `, break-glass${breakGlass.endsWith('; review open') ? ' (review open)' : ''}`;
+
 const COLUMNS: ColumnOf<ApprovalView>[] = [
   { key: 'id', label: 'ID', kind: 'id', rank: 0, cell: (v) => v.id },
-  { key: 'state', label: 'State', kind: 'status', rank: 1, cell: stateWords },
+  {
+    key: 'state',
+    label: 'State',
+    kind: 'status',
+    rank: 1,
+    cell: (v) => `${stateWords(v)}${breakGlassMark(v)}`,
+  },
   { key: 'tool', label: 'Tool', rank: 3, cell: (v) => v.tool },
   { key: 'requester', label: 'Requester', rank: 5, cell: (v) => actorName(v.requester) },
   { key: 'votes', label: 'Votes', rank: 4, cell: votes },

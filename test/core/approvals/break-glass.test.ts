@@ -111,6 +111,12 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     const asked = pending(await core.call('create_payout', { ...PAYOUT, amount: 900 }));
     const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'both approvers unreachable, payroll due');
     expect(ran).toMatchObject({ status: 'ok', approval: { state: 'succeeded' } });
+    // Every front end's view says it, in one line (MCP get_approval and list_approvals too).
+    const said = /^cli:ada at \S+: both approvers unreachable, payroll due; review (open|closed)$/;
+    expect((await core.executor.getApproval(asked.id))?.breakGlass).toMatch(said);
+    expect((await core.executor.listApprovals()).find((v) => v.id === asked.id)?.breakGlass).toMatch(
+      /; review open$/,
+    );
     const history = await core.executor.approvalHistory(asked.id);
     expect(history.map((e) => e.kind)).toContain('break_glass');
     const entries = await core.audit.list({ approvalId: asked.id, limit: 100 });
@@ -131,6 +137,7 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect((await bg().reviews()).map((r) => r.approvalId)).toContain(asked.id);
     const closed = await bg().closeReview(asked.id, cliActor('cy'), 'invoice matches');
     expect(closed.status === 'ok' ? closed.review.closedAt : undefined).toBeDefined();
+    expect((await core.executor.getApproval(asked.id))?.breakGlass).toMatch(/; review closed$/);
     expect((await bg().reviews()).map((r) => r.approvalId)).not.toContain(asked.id);
     expect(await bg().closeReview(asked.id, cliActor('bob'), 'late')).toMatchObject({
       status: 'refused',
