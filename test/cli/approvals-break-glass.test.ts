@@ -54,7 +54,7 @@ describe('bankops approvals break-glass', () => {
     expect((await text('approvals', 'show', id)).stdout).toContain('Review open: closed by 0 of 2');
     // The listing marks it, with its open review (the view carries the review: `show --json` above).
     const listed = (await text('approvals', 'list')).stdout.split('\n').find((l) => l.includes(id));
-    expect(listed).toMatch(/  succeeded .*, break-glass \(review open\)/);
+    expect(listed).toMatch(/ succeeded .*, break-glass \(review open\)/);
     // A reviewer finds the reviews still open without Slack.
     const open = await text('approvals', 'review');
     expect(open.code).toBe(0);
@@ -89,7 +89,7 @@ describe('bankops approvals break-glass', () => {
     expect(second.json).toMatchObject({ status: 'closed' });
     expect((await bankops('approvals', 'show', id)).json.breakGlass.closedAt).toBeDefined();
     const closed = (await text('approvals', 'list')).stdout.split('\n').find((l) => l.includes(id));
-    expect(closed).toMatch(/  succeeded .*, break-glass/);
+    expect(closed).toMatch(/ succeeded .*, break-glass/);
     expect(closed).not.toContain('review open');
     expect((await text('approvals', 'review')).stdout).toBe('No break-glass review is open.\n');
   });
