@@ -76,7 +76,7 @@ function checkPrepared(
   return ctx.transaction(async (tx): Promise<BreakGlassReady | BreakGlassRefusal> => {
     const row = await currentRow(ctx, tx, id);
     if (row === undefined) return { status: 'not_found', reason: `no approval ${id}` };
-    const judged = judge(ctx, policy, row, actor, person, facts);
+    const judged = await judgeNow(ctx, tx, policy, row, actor, person, facts);
     if (typeof judged === 'string') return refusal(ctx, tx, judged, row);
     const money = debitOf(ctx, row);
     const cap = money === undefined ? undefined : breakGlassCap(judged, money.currency);
@@ -129,7 +129,7 @@ export async function breakGlass(
     if (row === undefined) return notFound(id);
     // Everything is judged again here, in the transaction that runs it: since the link was handed
     // out, the approval may have been decided, re-quoted or expired, the policy or the payee changed.
-    const section = judge(ctx, policy, row, actor, person, facts);
+    const section = await judgeNow(ctx, tx, policy, row, actor, person, facts);
     if (typeof section === 'string') return refusal(ctx, tx, section, row);
     if (evidence !== undefined) {
       const stale = await notCounted(ctx, tx, row, person, why, evidence);
@@ -236,6 +236,27 @@ async function payeeFactsOf(ctx: EngineContext, id: string) {
   const payee = tool === undefined || row === undefined ? undefined : policyView(tool).payee?.(row.input);
   const directory = ctx.deps.payees;
   return payee === undefined || directory === undefined ? undefined : payeeControlFacts(directory, payee);
+}
+
+/**
+ * As `judge`, and once only: a run that broke the glass and came back with a new quote waits for
+ * its approvers (its review stays as it was).
+ */
+async function judgeNow(
+  ctx: EngineContext,
+  stores: Stores,
+  policy: Policy,
+  row: Approval,
+  actor: Actor,
+  person: string,
+  facts: Awaited<ReturnType<typeof payeeFactsOf>>,
+): Promise<BreakGlass | string> {
+  const judged = judge(ctx, policy, row, actor, person, facts);
+  if (typeof judged === 'string') return judged;
+  const earlier = await stores.breakGlass.byApproval(row.id);
+  return earlier === undefined
+    ? judged
+    : `the glass was broken on ${row.id} already (by ${earlier.person} at ${earlier.at}); its new quote waits for its approvers`;
 }
 
 /** The policy's section when this person may break the glass on this row now, else why not. */
