@@ -29,6 +29,8 @@ export interface BreakGlassReview {
 export interface BreakGlassStore {
   insert(review: BreakGlassReview): Promise<void>;
   byApproval(approvalId: string): Promise<BreakGlassReview | undefined>;
+  /** The reviews of those of these approvals whose glass was broken (one read for a listing). */
+  byApprovals(approvalIds: readonly string[]): Promise<BreakGlassReview[]>;
   /** Every review still open, oldest first. */
   open(): Promise<BreakGlassReview[]>;
   /** Stores its closers (and `closedAt` once closed); false when it is not there. */

@@ -19,6 +19,7 @@ import { RELEASING_STATES } from '../totals/store.js';
 import type { ServiceWebhooks } from '../webhooks.js';
 import type { Approval } from './approval.js';
 import { type ApprovalAuditEntry, auditApproval } from './audit.js';
+import type { BreakGlassReview } from './break-glass-store.js';
 import type { FeedReader, FeedSharing } from './follow.js';
 import { defaultOwner } from './owner.js';
 import { standing } from './quorum.js';
@@ -27,16 +28,7 @@ import type { StepUpGate } from './step-up.js';
 import type { Takeover } from './takeover.js';
 import type { ApprovalListener } from './types.js';
 import { viewOf } from './view.js';
-import type { ApprovalEvent, ApprovalEventKind, ApprovalState, ApprovalView } from './view-schema.js';
-
-/** The states of an approval that never started running: none of them can have broken the glass. */
-const NEVER_RAN: ReadonlySet<ApprovalState> = new Set([
-  'pending',
-  'approved',
-  'rejected',
-  'expired',
-  'cancelled',
-]);
+import type { ApprovalEvent, ApprovalEventKind, ApprovalView } from './view-schema.js';
 
 export interface ApprovalEngineOptions {
   /** Where approvals, their votes, the feed and the audit chain live (one transaction for a change). */
@@ -216,15 +208,30 @@ export class EngineContext {
   }
 
   async view(stores: Stores, approval: Approval): Promise<ApprovalView> {
+    return this.#view(stores, approval, await stores.breakGlass.byApproval(approval.id));
+  }
+
+  /** The views of many (a listing): their break-glass reviews in one read. */
+  async views(stores: Stores, approvals: readonly Approval[]): Promise<ApprovalView[]> {
+    const reviews = new Map(
+      (await stores.breakGlass.byApprovals(approvals.map((a) => a.id))).map((r) => [r.approvalId, r]),
+    );
+    const views: ApprovalView[] = [];
+    for (const approval of approvals)
+      views.push(await this.#view(stores, approval, reviews.get(approval.id)));
+    return views;
+  }
+
+  async #view(
+    stores: Stores,
+    approval: Approval,
+    breakGlass: BreakGlassReview | undefined,
+  ): Promise<ApprovalView> {
     const secretFields = this.deps.registry.get(approval.tool)?.secretFields ?? [];
     const votes = await stores.approvals.votes(approval.id, approval.attempt);
     // A quorum from groups says how far each group is, judged under the policy in force.
     const groups =
       approval.groups === null ? undefined : standing(this.deps.policy.current(), approval, votes).groups;
-    // Break-glass starts an execution: only an approval that ran (or runs) can have broken it.
-    const breakGlass = NEVER_RAN.has(approval.state)
-      ? undefined
-      : await stores.breakGlass.byApproval(approval.id);
     return viewOf(approval, votes, secretFields, groups, breakGlass);
   }
 

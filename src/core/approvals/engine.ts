@@ -197,21 +197,13 @@ export class ApprovalEngine implements ApprovalService {
 
   async list(filter: ApprovalFilter = {}): Promise<ApprovalView[]> {
     await expireDue(this.#ctx);
-    return this.#ctx.read(async (s) => {
-      const views: ApprovalView[] = [];
-      for (const approval of await s.approvals.list(filter)) views.push(await this.#ctx.view(s, approval));
-      return views;
-    });
+    return this.#ctx.read(async (s) => this.#ctx.views(s, await s.approvals.list(filter)));
   }
 
   async listAll(state: ApprovalState): Promise<ApprovalView[]> {
     await expireDue(this.#ctx);
     const approvals = await this.#all(state);
-    return this.#ctx.read(async (s) => {
-      const views: ApprovalView[] = [];
-      for (const approval of approvals) views.push(await this.#ctx.view(s, approval));
-      return views;
-    });
+    return this.#ctx.read((s) => this.#ctx.views(s, approvals));
   }
 
   /**

@@ -257,9 +257,10 @@ export const ApprovalViewSchema = z.object({
   settlement: SettlementSchema.optional().describe('Once sent: its final status at the service.'),
   /**
    * Run without its missing approvals (break-glass), in words: `cli:ada at <time>: <reason>; review
-   * open` (or `closed`). A string, not an object, for the listing's size.
+   * open` (or `closed`). A string, not an object, for the listing's size (`approvals show --json`
+   * adds the whole review as `breakGlass`).
    */
-  breakGlass: z.string().optional(),
+  breakGlassSummary: z.string().optional(),
 });
 export type ApprovalView = z.infer<typeof ApprovalViewSchema>;
 

@@ -51,7 +51,7 @@ export function viewOf(
     ...(breakGlass === undefined
       ? {}
       : {
-          breakGlass: `${breakGlass.person} at ${breakGlass.at}: ${breakGlass.reason}; review ${breakGlass.closedAt === undefined ? 'open' : 'closed'}`,
+          breakGlassSummary: `${breakGlass.person} at ${breakGlass.at}: ${breakGlass.reason}; review ${breakGlass.closedAt === undefined ? 'open' : 'closed'}`,
         }),
   };
 }

@@ -28,7 +28,8 @@ export const decisionSchema = z.enum([
  *   `invalid`); for `deny` and `invalid` this is also the last entry of the call. `declined`: the
  *   policy allowed a write, and the person asked to confirm it said no; nothing ran.
  * - `decided`: someone or something acted on an approval (`approved`, `rejected`, `cancelled`,
- *   `expired`); one entry per approver action.
+ *   `expired`, `refused`, `reconciled`, `break_glass`, `break_glass_asked`, `review_closed`); one
+ *   entry per action.
  * - `executing`: the tool is about to call the service (written before the call, so a crash
  *   leaves a trace of the attempt).
  * - `executed` / `failed`: the outcome of running the tool.

@@ -260,22 +260,23 @@ export class PasskeyService {
       });
     try {
       await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
+      return await this.#issue('break_glass', person, actor, approvalId, signed, (tx, expiresAt) =>
+        this.#audit
+          .appendIn(
+            tx,
+            entry(
+              'break_glass_asked',
+              `break-glass asked by ${person}: ${signed ?? ''}; runs only once confirmed with their passkey (link until ${expiresAt})`,
+              'pending',
+            ),
+          )
+          .then(() => undefined),
+      );
     } catch (error) {
+      // No passkey yet, or no page to confirm it on (BANKOPS_PUBLIC_URL): refused, on record.
       if (error instanceof PasskeyError) await this.#audit.append(entry('refused', error.message, 'failed'));
       throw error;
     }
-    return this.#issue('break_glass', person, actor, approvalId, signed, (tx, expiresAt) =>
-      this.#audit
-        .appendIn(
-          tx,
-          entry(
-            'break_glass_asked',
-            `break-glass asked by ${person}: ${signed ?? ''}; runs only once confirmed with their passkey (link until ${expiresAt})`,
-            'pending',
-          ),
-        )
-        .then(() => undefined),
-    );
   }
 
   /** The page: the approval as it stands, the reason and the cap, while break-glass may go ahead. */

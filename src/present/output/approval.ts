@@ -23,10 +23,8 @@ const votes = (view: ApprovalView): string => votesWords(view);
 const whatFor = (view: ApprovalView): string => approvalLines(view)[0] ?? view.reason;
 
 /** After the state of an approval run by break-glass: `, break-glass (review open)`. */
-const breakGlassMark = ({ breakGlass }: ApprovalView): string =>
-  breakGlass === undefined
-    ? ''
-    : `, break-glass${breakGlass.endsWith('; review open') ? ' (review open)' : ''}`;
+const breakGlassMark = ({ breakGlassSummary: said }: ApprovalView): string =>
+  said === undefined ? '' : `, break-glass${said.endsWith('; review open') ? ' (review open)' : ''}`;
 
 const COLUMNS: ColumnOf<ApprovalView>[] = [
   { key: 'id', label: 'ID', kind: 'id', rank: 0, cell: (v) => v.id },

@@ -118,6 +118,13 @@ describe.skipIf(!available)('break-glass on PostgreSQL', () => {
       credentialId: key.id,
       signed: { breakGlass: { reason: 'approvers unreachable' } },
     });
+    // The link handed out is on record before it ran, in the same chain.
+    const decisions = (await c.audit.list({ approvalId: asked.id, limit: 100 })).map((e) => e.decision);
+    expect(decisions.indexOf('break_glass_asked')).toBeGreaterThan(-1);
+    expect(decisions.indexOf('break_glass_asked')).toBeLessThan(decisions.indexOf('break_glass'));
+    // A listing reads the reviews of its approvals in one statement, on any replica.
+    const listed = (await d.executor.listApprovals({ limit: 500 })).find((v) => v.id === asked.id);
+    expect(listed?.breakGlassSummary).toMatch(/^cli:ada at \S+: approvers unreachable; review open$/);
     // The link was spent on the other replica.
     await expect(c.passkeys.breakGlassPage(token)).rejects.toThrow('already used');
   });

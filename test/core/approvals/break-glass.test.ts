@@ -6,6 +6,7 @@ import { achBeneficiary } from '../../helpers/banking.js';
 import { BREAK_GLASS_POLICY } from '../../helpers/break-glass.js';
 import { type ManualClock, manualClock } from '../../helpers/clock.js';
 import { createTestCore, type TestCore } from '../../helpers/core.js';
+import { raw } from '../../helpers/sandbox.js';
 
 let core: TestCore;
 beforeAll(async () => {
@@ -113,8 +114,8 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect(ran).toMatchObject({ status: 'ok', approval: { state: 'succeeded' } });
     // Every front end's view says it, in one line (MCP get_approval and list_approvals too).
     const said = /^cli:ada at \S+: both approvers unreachable, payroll due; review (open|closed)$/;
-    expect((await core.executor.getApproval(asked.id))?.breakGlass).toMatch(said);
-    expect((await core.executor.listApprovals()).find((v) => v.id === asked.id)?.breakGlass).toMatch(
+    expect((await core.executor.getApproval(asked.id))?.breakGlassSummary).toMatch(said);
+    expect((await core.executor.listApprovals()).find((v) => v.id === asked.id)?.breakGlassSummary).toMatch(
       /; review open$/,
     );
     const history = await core.executor.approvalHistory(asked.id);
@@ -137,7 +138,7 @@ describe('break-glass: a pending approval run without its missing votes', () => 
     expect((await bg().reviews()).map((r) => r.approvalId)).toContain(asked.id);
     const closed = await bg().closeReview(asked.id, cliActor('cy'), 'invoice matches');
     expect(closed.status === 'ok' ? closed.review.closedAt : undefined).toBeDefined();
-    expect((await core.executor.getApproval(asked.id))?.breakGlass).toMatch(/; review closed$/);
+    expect((await core.executor.getApproval(asked.id))?.breakGlassSummary).toMatch(/; review closed$/);
     expect((await bg().reviews()).map((r) => r.approvalId)).not.toContain(asked.id);
     expect(await bg().closeReview(asked.id, cliActor('bob'), 'late')).toMatchObject({
       status: 'refused',
@@ -159,6 +160,44 @@ describe('break-glass: a pending approval run without its missing votes', () => 
       ['cli:bob', 'failed', expect.stringContaining('already closed their part')],
       ['cli:bob', 'failed', expect.stringContaining('is closed already')],
     ]);
+  });
+
+  it('breaks once: a run sent back with a new quote waits for its approvers, its review kept', async () => {
+    // 1,000 EUR delivered, paid from USD; the euro rises 10 % before the glass is broken.
+    const asked = pending(
+      await core.call('create_payout', { ...PAYOUT, destinationAssetCode: 'EUR', side: 'TARGET' }),
+    );
+    const rates = (eur: number) =>
+      raw(core.sandbox, 'POST', '/_sandbox/banking/rates', {
+        headers: { 'content-type': 'application/json' },
+        body: { rates: { EUR: eur } },
+      });
+    expect((await rates(1.085 * 1.1)).status).toBe(200);
+    try {
+      const ran = await bg().breakGlass(asked.id, cliActor('ada'), 'payroll due');
+      expect(ran).toMatchObject({ status: 'ok', approval: { state: 'pending', attempt: 2 } });
+    } finally {
+      expect((await rates(1.085)).status).toBe(200);
+    }
+    // Back with approvers, it still says the glass was broken, and its review stays open.
+    const view = await core.executor.getApproval(asked.id);
+    expect(view?.breakGlassSummary).toMatch(/^cli:ada at \S+: payroll due; review open$/);
+    expect(
+      (await core.executor.listApprovals()).find((v) => v.id === asked.id)?.breakGlassSummary,
+    ).toBeDefined();
+    const again = await bg().breakGlass(asked.id, cliActor('ada'), 'still due');
+    expect(again).toMatchObject({
+      status: 'refused',
+      reason: `the glass was broken on ${asked.id} already (by cli:ada at ${(await bg().reviews(asked.id))[0]?.at}); its new quote waits for its approvers`,
+    });
+    expect((await core.audit.list({ approvalId: asked.id, limit: 100 })).at(-1)).toMatchObject({
+      decision: 'refused',
+      error: expect.stringContaining('the glass was broken on'),
+    });
+    expect(await core.executor.approve(asked.id, core.approver)).toMatchObject({
+      status: 'ok',
+      approval: { state: 'succeeded', attempt: 2 },
+    });
   });
 
   it("is never reviewed by the approval's requester either", async () => {

@@ -29,6 +29,15 @@ export class PgBreakGlassStore implements BreakGlassStore {
     return row === undefined ? undefined : reviewOf(row);
   }
 
+  async byApprovals(approvalIds: readonly string[]): Promise<BreakGlassReview[]> {
+    if (approvalIds.length === 0) return [];
+    const result = await this.client.query<BreakGlassRow>(
+      'SELECT * FROM break_glass_reviews WHERE approval_id = ANY($1::text[])',
+      [approvalIds],
+    );
+    return result.rows.map(reviewOf);
+  }
+
   async open(): Promise<BreakGlassReview[]> {
     const result = await this.client.query<BreakGlassRow>(
       'SELECT * FROM break_glass_reviews WHERE closed_at IS NULL ORDER BY at, approval_id',
