@@ -30,7 +30,12 @@ export interface Registration {
   startedAt: string;
 }
 
-const PROBE_MS = 800;
+/**
+ * How long a loopback URL has to say whether it is a bankops sandbox. Generous: a sandbox that
+ * answered late was taken for the real service (votes then counted as the OS account's), and
+ * anything else on loopback answers at once (a 404, or the connection refused).
+ */
+const PROBE_MS = 10_000;
 
 function alive(pid: number): boolean {
   try {
