@@ -1,4 +1,3 @@
-import { approvalEntry } from '../approvals/audit.js';
 import type { BreakGlassReady } from '../approvals/break-glass.js';
 import { whyNotDecide } from '../approvals/deciders.js';
 import type { SignTarget } from '../approvals/step-up.js';
@@ -11,6 +10,7 @@ import { optional } from '../optional.js';
 import { personOf } from '../policy/actors.js';
 import type { Actor, Money } from '../policy/types.js';
 import type { Storage, Stores } from '../store/index.js';
+import { breakGlassAsked, breakGlassRefused } from './break-glass-entries.js';
 import { challengeOf, newNonce } from './challenge.js';
 import { infoOf, type PasskeyInfo } from './credentials.js';
 import { finishEnrolment, registrationOptions } from './enrol.js';
@@ -243,38 +243,16 @@ export class PasskeyService {
   ): Promise<IssuedLink> {
     ready ??= await this.#breakGlassReady(approvalId, actor, reason);
     const person = this.personOf(actor);
-    const signed = ready.target.breakGlass?.reason ?? null;
-    const view = ready.approval;
-    // Asked for, and refused for want of a passkey, are on record as a break-glass run is.
-    const entry = (decision: 'break_glass_asked' | 'refused', error: string, outcome: 'pending' | 'failed') =>
-      approvalEntry({
-        actor,
-        tool: view.tool,
-        input: view.input,
-        event: 'decided',
-        decision,
-        approvalId: view.id,
-        requestId: view.requestId,
-        outcome,
-        error,
-      });
     try {
       await this.#hasPasskey(person, `break-glass on ${approvalId} needs your passkey`);
-      return await this.#issue('break_glass', person, actor, approvalId, signed, (tx, expiresAt) =>
-        this.#audit
-          .appendIn(
-            tx,
-            entry(
-              'break_glass_asked',
-              `break-glass asked by ${person}: ${signed ?? ''}; runs only once confirmed with their passkey (link until ${expiresAt})`,
-              'pending',
-            ),
-          )
-          .then(() => undefined),
+      const reasonSigned = ready.target.breakGlass?.reason ?? null;
+      return await this.#issue('break_glass', person, actor, approvalId, reasonSigned, (tx, until) =>
+        this.#audit.appendIn(tx, breakGlassAsked(ready, actor, person, until)),
       );
     } catch (error) {
       // No passkey yet, or no page to confirm it on (BANKOPS_PUBLIC_URL): refused, on record.
-      if (error instanceof PasskeyError) await this.#audit.append(entry('refused', error.message, 'failed'));
+      if (error instanceof PasskeyError)
+        await this.#audit.append(breakGlassRefused(ready, actor, error.message));
       throw error;
     }
   }
@@ -363,7 +341,7 @@ export class PasskeyService {
     approvalId: string | null,
     reason: string | null = null,
     /** Written in the transaction that stores the link (its audit entry). */
-    alongside?: (tx: Stores, expiresAt: string) => Promise<void>,
+    alongside?: (tx: Stores, expiresAt: string) => Promise<unknown>,
   ): Promise<IssuedLink> {
     const rp = this.rp();
     const now = this.#now();
