@@ -135,3 +135,53 @@ export function writeFingerprintKey(dir: string): string {
   writeFileSync(file, 'cd'.repeat(32), { mode: 0o600 });
   return file;
 }
+
+/** A plan node, as EXPLAIN's JSON gives it. */
+export interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Shared Hit Blocks'?: number;
+  Plans?: PlanNode[];
+}
+
+/** Every node of `plans`, outer first. */
+export const planNodes = (plans: readonly PlanNode[]): PlanNode[] =>
+  plans.flatMap((plan) => [plan, ...planNodes(plan.Plans ?? [])]);
+
+/**
+ * The plans of what `work` runs on `client`, in one transaction, as auto_explain reports them: a
+ * function's statements included (their plans are their own, kept for the connection, which no
+ * EXPLAIN of the call shows). `work` gets the plans heard so far, and may empty them between
+ * steps to tell one step's plans from another's.
+ */
+export async function reportedPlans<T>(
+  client: pg.ClientBase,
+  work: (heard: PlanNode[]) => Promise<T>,
+): Promise<T> {
+  const heard: PlanNode[] = [];
+  const listen = (notice: { message?: string | undefined }): void => {
+    const json = notice.message?.split('plan:\n')[1];
+    if (json !== undefined) heard.push((JSON.parse(json) as { Plan: PlanNode }).Plan);
+  };
+  client.on('notice', listen);
+  try {
+    await client.query("LOAD 'auto_explain'");
+    await client.query('BEGIN');
+    // What to report first: only what runs after the last setting is reported, and all of it.
+    for (const [name, value] of Object.entries({
+      log_format: 'json',
+      log_nested_statements: 'on',
+      log_level: 'notice',
+      log_analyze: 'on',
+      log_buffers: 'on',
+      log_min_duration: '0',
+    }))
+      await client.query(`SELECT set_config('auto_explain.${name}', $1, true)`, [value]);
+    heard.length = 0;
+    const result = await work(heard);
+    await client.query('COMMIT');
+    return result;
+  } finally {
+    client.off('notice', listen);
+  }
+}

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../../../src/core/audit/index.js';
-import { type Prepared, prepareEntry } from '../../../../src/core/audit/seal.js';
+import { type Prepared, prepareEntry, sealAfter } from '../../../../src/core/audit/seal.js';
 import { canonicalJson } from '../../../../src/core/canonical-json.js';
 import { auditHead } from '../../../../src/core/store/postgres/audit.js';
 import { verifyAuditLog } from '../../../../src/core/store/postgres/audit-verify.js';
+import { PgAuditStore } from '../../../../src/core/store/postgres/core/audit.js';
 import { LockKey } from '../../../../src/core/store/postgres/locks.js';
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
 import type { PgStore } from '../../../../src/core/store/postgres/pool.js';
@@ -12,7 +13,7 @@ import { postgresStorage } from '../../../../src/core/store/postgres/storage.js'
 import { openDatabase } from '../../../../src/core/store/sqlite/database.js';
 import { sqliteStorage } from '../../../../src/core/store/sqlite/storage.js';
 import { sampleEntry, steppingClock } from '../../../helpers/audit.js';
-import { postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
+import { planNodes, postgresAvailable, reportedPlans, useTestDatabase } from '../../../helpers/postgres.js';
 
 const available = await postgresAvailable();
 
@@ -115,6 +116,46 @@ describe.skipIf(!available)('the audit chain on PostgreSQL', () => {
     await Promise.all([inTx, grouped]);
     const verified = await verifyAuditLog(store.pool);
     expect(verified).toMatchObject({ ok: true, headSeq: before.seq + 3 });
+  });
+
+  it("writes a transaction's rows past one statement's 65,535 parameters, all of them in order", async () => {
+    const storage = postgresStorage(store);
+    const before = await auditHead(store.pool);
+    // 17 columns a row: 4,000 rows take 68,000 parameters, more than one INSERT can carry.
+    const prepared = Array.from({ length: 4_000 }, (_, i) =>
+      prepareEntry(sampleEntry(i), {}, [], '2026-01-01T00:00:00.000Z'),
+    );
+    await storage.transaction(async (tx) => {
+      const { rows } = sealAfter(await tx.audit.head(), prepared);
+      await tx.audit.insert(rows);
+    });
+    expect(await verifyAuditLog(store.pool)).toMatchObject({ ok: true, headSeq: before.seq + 4_000 });
+    const last = await store.pool.query<{ input: string }>('SELECT input FROM audit_log WHERE seq = $1', [
+      before.seq + 4_000,
+    ]);
+    expect(JSON.parse(last.rows[0]?.input ?? '{}')).toMatchObject({ note: 'entry 3999' });
+  });
+
+  it("appends a transaction's entry without materialising its columns one by one", async () => {
+    // `unnest` of one array per column kept each in a tuplestore of its own, 17 of them, about
+    // 270 KB a statement, taken from the operating system and given back at every append.
+    const client = await store.pool.connect();
+    try {
+      const written = await reportedPlans(client, async (heard) => {
+        const audit = new PgAuditStore(client, true);
+        const { rows } = sealAfter(await audit.head(), [
+          prepareEntry(sampleEntry(7), {}, [], '2026-01-01T00:00:00.000Z'),
+        ]);
+        heard.length = 0;
+        await audit.insert(rows);
+        return planNodes(heard);
+      });
+      expect(written.map((node) => node['Node Type'])).toContain('ModifyTable');
+      expect(written.filter((node) => node['Node Type'] === 'Function Scan')).toEqual([]);
+    } finally {
+      client.release();
+    }
+    expect(await verifyAuditLog(store.pool)).toMatchObject({ ok: true });
   });
 
   it('writes a batch cut off during its commit once: the next commit finds it by its content', async () => {

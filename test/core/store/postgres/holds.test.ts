@@ -4,7 +4,13 @@ import { PgMoneyHoldStore } from '../../../../src/core/store/postgres/core/holds
 import { migrate } from '../../../../src/core/store/postgres/migrate.js';
 import { postgresStorage } from '../../../../src/core/store/postgres/storage.js';
 import type { HoldCount, MoneyHold } from '../../../../src/core/totals/store.js';
-import { postgresAvailable, useTestDatabase } from '../../../helpers/postgres.js';
+import {
+  type PlanNode,
+  planNodes,
+  postgresAvailable,
+  reportedPlans,
+  useTestDatabase,
+} from '../../../helpers/postgres.js';
 
 const available = await postgresAvailable();
 
@@ -100,51 +106,27 @@ describe.skipIf(!available)('running totals sums on PostgreSQL', () => {
     }
   });
 
-  /** A plan node, as EXPLAIN's JSON gives it. */
-  type Node = { 'Node Type': string; 'Index Name'?: string; 'Shared Hit Blocks'?: number; Plans?: Node[] };
-
   /**
    * The index scans of the statements `money_holds_count` ran for each of `counts` (in one
-   * transaction on one connection), as auto_explain reported them: a function's plans are its own,
-   * kept for the connection, which no EXPLAIN of the call shows.
+   * transaction on one connection), as auto_explain reported them.
    */
-  async function scansOf(counts: readonly HoldCount[]): Promise<Node[][]> {
+  async function scansOf(counts: readonly HoldCount[]): Promise<PlanNode[][]> {
     const client = await db.store().pool.connect();
-    const plans: Node[] = [];
-    const heard = (notice: { message?: string | undefined }): void => {
-      const json = notice.message?.split('plan:\n')[1];
-      if (json !== undefined) plans.push((JSON.parse(json) as { Plan: Node }).Plan);
-    };
-    client.on('notice', heard);
     try {
-      await client.query("LOAD 'auto_explain'");
-      await client.query('BEGIN');
-      // What to report first: only what runs after the last setting is reported, and all of it.
-      for (const [name, value] of Object.entries({
-        log_format: 'json',
-        log_nested_statements: 'on',
-        log_level: 'notice',
-        log_analyze: 'on',
-        log_buffers: 'on',
-        log_min_duration: '0',
-      }))
-        await client.query(`SELECT set_config('auto_explain.${name}', $1, true)`, [value]);
-      const scans: Node[][] = [];
-      for (const count of counts) {
-        plans.length = 0;
-        await new PgMoneyHoldStore(client).count(count);
-        const found: Node[] = [];
-        const walk = (node: Node): void => {
-          if (node['Node Type'].includes('Index') || node['Node Type'] === 'Seq Scan') found.push(node);
-          for (const inner of node.Plans ?? []) walk(inner);
-        };
-        for (const plan of plans) walk(plan);
-        scans.push(found);
-      }
-      await client.query('COMMIT');
-      return scans;
+      return await reportedPlans(client, async (heard) => {
+        const scans: PlanNode[][] = [];
+        for (const count of counts) {
+          heard.length = 0;
+          await new PgMoneyHoldStore(client).count(count);
+          scans.push(
+            planNodes(heard).filter(
+              (node) => node['Node Type'].includes('Index') || node['Node Type'] === 'Seq Scan',
+            ),
+          );
+        }
+        return scans;
+      });
     } finally {
-      client.off('notice', heard);
       client.release();
     }
   }
