@@ -216,6 +216,7 @@ export class AuditLog {
    * it fails; what still waits then is lost, and the log says how many. Never rejects.
    */
   async close(timeoutMs = CLOSE_TIMEOUT_MS): Promise<void> {
+    this.#writer.closing?.();
     await this.#group.close(Date.now() + timeoutMs);
     await this.#writer.close();
   }

@@ -26,10 +26,13 @@ export interface ThreadWriterOptions {
   /** Told of each thread started (tests stop one). */
   onThread?: (thread: Worker) => void;
   /**
-   * Where batches go when a thread does not start within 10 s (it hangs loading): this thread's
-   * own writer, from then on. Without it such a batch fails, as when the database is away.
+   * Where batches go when a thread does not start within 10 s (it hangs loading), or has not
+   * started when the log begins to close: this thread's own writer, from then on. Without it such
+   * a batch fails, as when the database is away.
    */
   fallback?: AuditWriter;
+  /** Starts the thread (tests give one that never says it is ready); by default ./writer-thread.ts. */
+  start?: (data: WriterData) => Worker;
 }
 
 interface Call {
@@ -65,10 +68,14 @@ export class ThreadWriter implements AuditWriter {
   readonly #log: Pick<Logger, 'error'> | undefined;
   readonly #onThread: ((thread: Worker) => void) | undefined;
   readonly #fallback: AuditWriter | undefined;
+  readonly #start: (data: WriterData) => Worker;
   #worker: Worker | undefined;
   /** Resolves true once the current thread is ready, false if it did not start in time. */
   #ready: Promise<boolean> | undefined;
+  /** Settles `#ready` at once: false when the log closes before the thread is ready. */
+  #giveUpStart: (() => void) | undefined;
   #fellBack = false;
+  #closing = false;
   #next = 0;
   readonly #calls = new Map<number, Call>();
 
@@ -77,10 +84,13 @@ export class ThreadWriter implements AuditWriter {
     this.#log = options.log;
     this.#onThread = options.onThread;
     this.#fallback = options.fallback;
+    this.#start = options.start ?? startThread;
   }
 
   async commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
     if (this.#fellBack && this.#fallback !== undefined) return this.#fallback.commit(batch, options);
+    if (this.#closing && this.#worker === undefined && this.#fallback !== undefined)
+      return this.#fallback.commit(batch, options);
     const worker = this.#started();
     worker.ref();
     if (!(await this.#ready)) {
@@ -88,14 +98,22 @@ export class ThreadWriter implements AuditWriter {
       void worker.terminate();
       if (this.#fallback === undefined)
         throw internalError(`the audit writer's thread did not start within ${START_TIMEOUT_MS / 1000} s`);
-      this.#log?.error(
-        "the audit writer's thread did not start; the audit log is written from this thread instead",
-        { seconds: START_TIMEOUT_MS / 1000 },
-      );
+      // Closing does not wait for a thread still loading (a busy host takes seconds): this thread
+      // writes what is left, rather than the log giving it up at its deadline.
+      if (!this.#closing)
+        this.#log?.error(
+          "the audit writer's thread did not start; the audit log is written from this thread instead",
+          { seconds: START_TIMEOUT_MS / 1000 },
+        );
       this.#fellBack = true;
       return this.#fallback.commit(batch, options);
     }
     return this.#send(worker, batch, options);
+  }
+
+  closing(): void {
+    this.#closing = true;
+    if (this.#fallback !== undefined) this.#giveUpStart?.();
   }
 
   #send(worker: Worker, batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
@@ -152,7 +170,7 @@ export class ThreadWriter implements AuditWriter {
     if (this.#worker !== undefined) return this.#worker;
     // What the thread holds in this process (SQLite's lock between threads) is freed when it ends.
     const start = threadStart(this.#target);
-    const worker = startThread(start.data);
+    const worker = this.#start(start.data);
     const { threadId } = worker;
     worker.once('exit', () => start.exited(threadId));
     worker.unref();
@@ -161,8 +179,10 @@ export class ThreadWriter implements AuditWriter {
       timer.unref();
       const settle = (ready: boolean) => {
         clearTimeout(timer);
+        this.#giveUpStart = undefined;
         resolve(ready);
       };
+      this.#giveUpStart = () => settle(false);
       worker.on('message', (message: FromWriter) => {
         if (message.type === 'ready') settle(true);
       });

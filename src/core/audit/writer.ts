@@ -41,6 +41,11 @@ export interface WriteOptions {
  */
 export interface AuditWriter {
   commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit>;
+  /**
+   * The log begins to close: what it still writes must not wait for anything slow to start (a
+   * writer thread still loading hands its batches to the writer in this thread instead).
+   */
+  closing?(): void;
   close(): Promise<void>;
 }
 

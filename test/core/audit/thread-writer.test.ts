@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AuditInputError, AuditLog } from '../../../src/core/audit/index.js';
 import { prepareEntry } from '../../../src/core/audit/seal.js';
@@ -219,5 +219,55 @@ describe('a writer thread that cannot start', () => {
     expect((await audit.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual(['first', 'second']);
     expect(logged.filter((m) => m.includes('did not start'))).toHaveLength(1);
     await audit.close();
+  });
+});
+
+describe('a writer thread still loading when the log closes', () => {
+  it('hands what waits to the writer in this thread: the entries recorded are all written', async () => {
+    const file = join(dir, 'closing.db');
+    const storage = sqliteStorage(openDatabase(file));
+    const logged: string[] = [];
+    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => logged.push(m) };
+    // A thread that never says it is ready: a host too busy to load it before the close.
+    const threads: Worker[] = [];
+    let started: () => void = () => undefined;
+    const loading = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const writer = new ThreadWriter(
+      { kind: 'sqlite', file },
+      {
+        log,
+        fallback: inlineWriter(storage),
+        start: () => {
+          const thread = new Worker('setInterval(() => {}, 60_000)', { eval: true });
+          threads.push(thread);
+          started();
+          return thread;
+        },
+      },
+    );
+    const audit = new AuditLog(storage, { writer, log });
+    // Reads: answered at once, their entries committed later, by the writer.
+    const recorded = Array.from({ length: 5 }, (_, i) =>
+      audit.record(sampleEntry(i, { requestIds: [`read-${i}`] }), { durable: false }),
+    );
+    // The first batch went to the thread, which is still loading; the others wait behind it.
+    await loading;
+    // Far sooner than the thread's own 10 s to start: closing must not wait for it, nor lose them.
+    await audit.close(1_000);
+    await Promise.all(recorded);
+    const written = new AuditLog(sqliteStorage(openDatabase(file)));
+    expect((await written.list({ limit: 10 })).map((e) => e.requestIds[0])).toEqual([
+      'read-0',
+      'read-1',
+      'read-2',
+      'read-3',
+      'read-4',
+    ]);
+    expect(await written.verify()).toMatchObject({ ok: true, entries: 5 });
+    expect(logged).toEqual([]);
+    expect(threads).toHaveLength(1);
+    await Promise.all(threads.map((thread) => thread.terminate()));
   });
 });
