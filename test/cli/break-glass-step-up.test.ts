@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliActor } from '../../src/core/actors.js';
+import { eventLine } from '../../src/present/approval-history.js';
 import { PAYOUT, pending } from '../helpers/approvals.js';
 import { BREAK_GLASS_STEP_UP_POLICY } from '../helpers/break-glass.js';
 import { runCliHere } from '../helpers/cli.js';
@@ -117,6 +118,14 @@ describe('bankops approvals break-glass under step-up', () => {
     });
     const shown = await runCliHere(['approvals', 'show', id, '--json'], env);
     expect(shown.json).toMatchObject({ breakGlass: { person: 'cli:ada', reason: 'approvers offline' } });
+    // Its history (Slack's thread, `approvals watch`) says the glass was broken with a passkey.
+    const view = await c.executor.getApproval(id);
+    const lines = (await c.executor.approvalHistory(id)).map((event) => view && eventLine(event, view));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^Break-glass by ada \(CLI\) at .+, without its missing approvals: approvers offline \(confirmed with a passkey\)\./,
+      ),
+    );
     // The first link, never opened, cannot run it a second time.
     const first = /\/break-glass\/([A-Za-z0-9_-]{43})/.exec(text.stdout)?.[1] ?? '';
     await expect(c.runtime.passkeys.breakGlassPage(first)).rejects.toThrow('it takes no more decisions');

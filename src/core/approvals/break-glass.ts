@@ -161,7 +161,9 @@ export async function breakGlass(
       error: `break-glass by ${person}: ${why}${signedWith}`,
       ...optional('evidence', evidence),
     });
-    await ctx.record(tx, id, 'break_glass', { actor, person, detail: why });
+    // Its history line says so in every front end (the credential stays in the audit entry).
+    const detail = evidence === undefined ? why : `${why} (confirmed with a passkey)`;
+    await ctx.record(tx, id, 'break_glass', { actor, person, detail });
     await ctx.record(tx, id, 'executing', { actor, person });
     return 'execute';
   });
