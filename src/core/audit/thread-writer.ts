@@ -75,7 +75,6 @@ export class ThreadWriter implements AuditWriter {
   /** Settles `#ready` at once: false when the log closes before the thread is ready. */
   #giveUpStart: (() => void) | undefined;
   #fellBack = false;
-  #closing = false;
   #next = 0;
   readonly #calls = new Map<number, Call>();
 
@@ -89,8 +88,6 @@ export class ThreadWriter implements AuditWriter {
 
   async commit(batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {
     if (this.#fellBack && this.#fallback !== undefined) return this.#fallback.commit(batch, options);
-    if (this.#closing && this.#worker === undefined && this.#fallback !== undefined)
-      return this.#fallback.commit(batch, options);
     const worker = this.#started();
     worker.ref();
     if (!(await this.#ready)) {
@@ -98,9 +95,8 @@ export class ThreadWriter implements AuditWriter {
       void worker.terminate();
       if (this.#fallback === undefined)
         throw internalError(`the audit writer's thread did not start within ${START_TIMEOUT_MS / 1000} s`);
-      // Closing does not wait for a thread still loading (a busy host takes seconds): this thread
-      // writes what is left, rather than the log giving it up at its deadline.
-      if (!this.#closing)
+      // Already given up by `closing`: said nowhere, the writer in this thread takes what is left.
+      if (!this.#fellBack)
         this.#log?.error(
           "the audit writer's thread did not start; the audit log is written from this thread instead",
           { seconds: START_TIMEOUT_MS / 1000 },
@@ -111,9 +107,16 @@ export class ThreadWriter implements AuditWriter {
     return this.#send(worker, batch, options);
   }
 
+  /**
+   * Closing does not wait for a thread still loading (a busy host takes seconds), nor starts one:
+   * the writer in this thread writes what is left, rather than the log giving it up at its
+   * deadline. A thread already running keeps its batches.
+   */
   closing(): void {
-    this.#closing = true;
-    if (this.#fallback !== undefined) this.#giveUpStart?.();
+    if (this.#fallback === undefined) return;
+    if (this.#worker !== undefined && this.#giveUpStart === undefined) return;
+    this.#fellBack = true;
+    this.#giveUpStart?.();
   }
 
   #send(worker: Worker, batch: readonly Pending[], options: WriteOptions): Promise<WriterCommit> {

@@ -12,12 +12,15 @@ const TYPES = ['bigint', ...Array<string>(11).fill('text'), 'float8', 'text', 't
 /** Rows per INSERT: a statement takes at most 65,535 parameters. */
 const ROWS_PER_INSERT = Math.floor(65_535 / COLUMNS.length);
 
-/** `($1::bigint, $2::text, …), (…)`: `count` rows of parameters, numbered from 1. */
-const valuesOf = (count: number): string =>
-  Array.from(
+/** `INSERT … VALUES ($1::bigint, $2::text, …), (…)`: `count` rows of parameters, numbered from 1. */
+const insertOf = (count: number): string =>
+  `INSERT INTO audit_log (${COLUMNS.join(', ')}) VALUES ${Array.from(
     { length: count },
     (_, row) => `(${TYPES.map((type, i) => `$${row * TYPES.length + i + 1}::${type}`).join(', ')})`,
-  ).join(', ');
+  ).join(', ')}`;
+
+/** A transaction's append is one entry: its statement made once. */
+const INSERT_ONE = insertOf(1);
 
 /**
  * The one audit chain in PostgreSQL, as a core transaction sees it. In a write transaction
@@ -48,7 +51,7 @@ export class PgAuditStore implements AuditStore {
     for (let first = 0; first < rows.length; first += ROWS_PER_INSERT) {
       const batch = rows.slice(first, first + ROWS_PER_INSERT);
       await this.client.query(
-        `INSERT INTO audit_log (${COLUMNS.join(', ')}) VALUES ${valuesOf(batch.length)}`,
+        batch.length === 1 ? INSERT_ONE : insertOf(batch.length),
         batch.flatMap((row) => COLUMNS.map((column) => row[column])),
       );
     }
