@@ -59,6 +59,6 @@ export function eventLine(
     case 'settled':
       return settlementLine(view, w) ?? `Settled: ${detail}`;
     case 'break_glass':
-      return `Break-glass by ${by(event, w)} at ${w.time(event.at)}, without its missing approvals: ${detail}. A review is open until two people close it`;
+      return `Break-glass by ${by(event, w)} at ${w.time(event.at)}, without its missing approvals: ${detail}. A review is now open`;
   }
 }

@@ -123,7 +123,7 @@ describe('bankops approvals break-glass under step-up', () => {
     const lines = (await c.executor.approvalHistory(id)).map((event) => view && eventLine(event, view));
     expect(lines).toContainEqual(
       expect.stringMatching(
-        /^Break-glass by ada \(CLI\) at .+, without its missing approvals: approvers offline \(confirmed with a passkey\)\./,
+        /^Break-glass by ada \(CLI\) at .+, without its missing approvals: approvers offline \(confirmed with a passkey\)\. A review is now open$/,
       ),
     );
     // The first link, never opened, cannot run it a second time.
