@@ -238,16 +238,17 @@ export async function createRuntime(config: Config, options: RuntimeOptions = {}
     );
 
   const { payees } = backend.directories;
-  // The embedded sandbox starts at the first call to the service (the payees it was seeded with
-  // are then remembered), or at once in a long-running process, which serves it to the others.
+  // The embedded sandbox starts at the first call to the service, or at once in a long-running
+  // process, which serves it to the others. The payees it was seeded with are in the directory
+  // from the first command on, so `payees verify` and `payees name` find them before any call.
   const embedded =
     config.mode === 'embedded'
-      ? lazySandbox(
-          config,
-          { share: options.background === true, inProcess: options.inProcessSandbox === true },
-          () => rememberSandboxPayees(payees),
-        )
+      ? lazySandbox(config, {
+          share: options.background === true,
+          inProcess: options.inProcessSandbox === true,
+        })
       : undefined;
+  if (embedded !== undefined) await rememberSandboxPayees(payees);
   if (options.background) await embedded?.start();
   const configured = config.service.baseUrl;
   const baseUrl = embedded === undefined ? configured : async () => endpointOf(await embedded.start());

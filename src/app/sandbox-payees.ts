@@ -8,19 +8,19 @@ import { SEED_BENEFICIARIES } from '../sandbox/areas/banking/seed.js';
  * The sandbox starts with payees bankops did not create; against it, the directory learns them
  * too, so the demo's approvals name their payee like any payee made with create_beneficiary. The
  * directory is told what the seed holds, as the sandbox's own record: no change of the payee
- * directory by a person, so no cooling-off starts for the demo. With `onlyUnknown` (a separate
- * `bankops sandbox` that replicas share), payees the directory knows already are left as they are:
- * the first replica or CLI process to see that sandbox names them, the others find them named.
- * A payee the directory holds exactly so already is not written again (every command that starts
- * the embedded sandbox comes here).
+ * directory by a person, so no cooling-off starts for the demo. A seeded payee a person has since
+ * named or verified is bankops's own record from then on and is never written over (its name, its
+ * changes, its call-back stay). With `onlyUnknown` (a separate `bankops sandbox` that replicas
+ * share), payees the directory knows already are left as they are: the first replica or CLI
+ * process to see that sandbox names them, the others find them named. A payee the directory holds
+ * exactly so already is not written again (every command that starts the embedded sandbox comes
+ * here).
  */
 export async function rememberSandboxPayees(
   payees: PayeeDirectory,
   options: { onlyUnknown?: boolean } = {},
 ): Promise<void> {
-  const known = options.onlyUnknown === true ? new Set(await payees.ids()) : new Set<string>();
   for (const b of SEED_BENEFICIARIES) {
-    if (known.has(b.beneficiaryId)) continue;
     const masked = maskAccount(b.accountNumber);
     const payee: Payee = {
       id: b.beneficiaryId,
@@ -34,14 +34,17 @@ export async function rememberSandboxPayees(
           : `${b.paymentMethod}/${b.clearingSystem}`,
       ...optional('accountMasked', masked),
     };
-    if (!(await heldAlready(payees, payee))) await payees.remember(payee);
+    const held = await payees.get(payee.id);
+    if (held === undefined || !(options.onlyUnknown === true || actedOn(held) || same(held, payee)))
+      await payees.remember(payee);
   }
 }
 
-async function heldAlready(payees: PayeeDirectory, payee: Payee): Promise<boolean> {
-  const held = await payees.get(payee.id);
-  return held !== undefined && canonicalJson(payeeRecord(held)) === canonicalJson(payeeRecord(payee));
-}
+/** A person named or verified it: the directory's record, no longer the seed's. */
+const actedOn = (held: Payee): boolean => (held.changes?.length ?? 0) > 0 || held.verification !== undefined;
+
+const same = (held: Payee, payee: Payee): boolean =>
+  canonicalJson(payeeRecord(held)) === canonicalJson(payeeRecord(payee));
 
 /**
  * A separate `bankops sandbox` this process is pointed at: its seeded payees are named in this

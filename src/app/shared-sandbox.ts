@@ -225,25 +225,15 @@ export interface LazySandbox {
 /**
  * The embedded sandbox as a runtime holds it: `sharedSandbox` at the first `start`, which the
  * service client calls at its first request, so a command that asks the service nothing (`approvals
- * list` with nothing due) neither starts nor loads a sandbox. `onStart` runs once it answers.
+ * list` with nothing due) neither starts nor loads a sandbox.
  */
-export function lazySandbox(
-  config: Config,
-  options: SharedSandboxOptions,
-  onStart: (sandbox: SharedSandbox) => Promise<void>,
-): LazySandbox {
+export function lazySandbox(config: Config, options: SharedSandboxOptions): LazySandbox {
   let starting: Promise<SharedSandbox> | undefined;
   let started: SharedSandbox | undefined;
   return {
     start: () => {
       if (starting !== undefined) return starting;
-      const attempt = sharedSandbox(config, options).then(async (sandbox) => {
-        try {
-          await onStart(sandbox);
-        } catch (error) {
-          await sandbox.close();
-          throw error;
-        }
+      const attempt = sharedSandbox(config, options).then((sandbox) => {
         started = sandbox;
         return sandbox;
       });

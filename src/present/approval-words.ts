@@ -132,7 +132,7 @@ export function whatWillHappen(view: ApprovalView): string[] {
 export function payeeLines(view: Pick<ApprovalView, 'preview' | 'createdAt'>): string[] {
   const facts = view.preview?.facts;
   if (facts?.kind !== 'payout' || facts.payee.history === undefined) return [];
-  return payeeHistoryLines(facts.payee.history, view.createdAt, facts.payee.name);
+  return payeeHistoryLines(facts.payee.history, view.createdAt, facts.payee);
 }
 
 /** What ran, in the past: the balance as it was when asked, what was debited. */

@@ -28,8 +28,16 @@ export function spanWords(fromIso: string, toIso: string): string {
 
 const day = (iso: string) => iso.slice(0, 10);
 
-/** The lines of a payee's history, as of `asOf` (when the approval was asked for). */
-export function payeeHistoryLines(history: PayeeHistory, asOf: string, name: string | undefined): string[] {
+/**
+ * The lines of a payee's history, as of `asOf` (when the approval was asked for). `payee`: its name,
+ * and whether the directory holds it (a sandbox's seeded payee is held, with no change by a person).
+ */
+export function payeeHistoryLines(
+  history: PayeeHistory,
+  asOf: string,
+  payee: { name?: string | undefined; known: boolean },
+): string[] {
+  const { name } = payee;
   const lines: string[] = [];
   const { payouts } = history;
   lines.push(
@@ -39,7 +47,11 @@ export function payeeHistoryLines(history: PayeeHistory, asOf: string, name: str
   );
   const created = history.created;
   if (created === undefined) {
-    lines.push('Not in the payee directory: bankops neither created nor named it');
+    lines.push(
+      payee.known
+        ? 'In the payee directory, with no record of who created or named it'
+        : 'Not in the payee directory: bankops neither created nor named it',
+    );
   } else {
     const how = created.kind === 'created' ? 'Created' : 'Named in the payee directory';
     const through = created.approvalId === undefined ? '' : ` through approval ${created.approvalId}`;

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { cliHome, runCliHere } from '../helpers/cli.js';
+import { cliHome, payoutCall, runCliHere } from '../helpers/cli.js';
 
 // `bankops payees` against a SQLite file and the embedded sandbox beside it, each command through
 // the CLI's main: naming waits for an approver (rule payee-directory), verifying needs the role
@@ -74,6 +74,25 @@ describe('bankops payees', () => {
       name: 'Acme Corp',
       verification: { method: 'callback', note: 'Jane Doe in AP confirmed' },
     });
+  });
+
+  it("verifies a sandbox's seeded payee before any call, and keeps it verified once the sandbox starts", async () => {
+    // No command of this file has asked the service anything yet: the sandbox never started.
+    const done = await runText('verify', 'ben_de_swift_0001', ...VERIFY, '--as', 'vera');
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toContain('Verified Rhein Maschinenbau GmbH by call-back');
+    // A payout starts the embedded sandbox, which names its seeded payees: not over a person's record.
+    const asked = await runCliHere([...payoutCall(120), '--as', 'alice', '--json'], env);
+    expect(asked.json?.status, asked.stderr).toBe('pending_approval');
+    const shown = await runCliHere(['approvals', 'show', asked.json.approvalId], {
+      ...env,
+      BANKOPS_OUTPUT: 'text',
+      COLUMNS: '200',
+    });
+    const summary = shown.stdout;
+    expect(summary).toContain('In the payee directory, with no record of who created or named it');
+    expect(summary).toMatch(/Verified by call-back by vera \(CLI\) on \d{4}-\d\d-\d\d \(\S*2233\)/);
+    expect(summary).not.toContain('Not verified');
   });
 
   it('says what is wrong with a command that cannot be, and exits 2', async () => {
