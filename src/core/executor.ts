@@ -40,7 +40,7 @@ import type { ExecuteResult, FieldError } from './results.js';
 import { type AllowedCall, runAllowed } from './run-allowed.js';
 import { secretsOf } from './run-tool.js';
 import type { AnyTool } from './tool.js';
-import { countedCall, countTotals } from './totals/admit.js';
+import { countedCall, countsTotals, countTotals } from './totals/admit.js';
 import { type Admission, admission, runCounted } from './totals/direct.js';
 
 export type { WriteToConfirm } from './confirmation.js';
@@ -134,7 +134,7 @@ export class Executor {
     // approval or a direct run); a denial without them is looked at again with them.
     const counted = countedCall(policy, view, input, actor, now);
     let decision = evaluate(policy, judged);
-    if (counted !== undefined && decision.decision === 'deny') {
+    if (counted !== undefined && decision.decision === 'deny' && countsTotals(policy)) {
       const totals = await this.deps.storage.read((stores) => countTotals(stores, counted));
       decision = evaluate(policy, { ...judged, totals });
     }
@@ -189,7 +189,7 @@ export class Executor {
     const running =
       counted === undefined || replay
         ? runAllowed(this.deps, call)
-        : runCounted(this.deps, call, { counted, judged }, (approval, admitted) =>
+        : runCounted(this.deps, call, { counted, judged, first: decision }, (approval, admitted) =>
             this.openApproval(tool, input, req, approval, this.fingerprintOf(call), admitted),
           );
     this.inflight.set(flight, running);

@@ -61,7 +61,7 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
     const other = await join(ctx, tx, request);
     if (other !== undefined) return other;
     let opened = approval;
-    if (request.admission !== undefined) {
+    if (request.admission?.decide !== undefined) {
       // On the totals committed now, under their locks: a call another replica admitted meanwhile
       // counts. A deny (a limit) refuses; another rule's approval replaces the first look's; an
       // allow keeps the approval the first look asked for (the stricter of the two).
@@ -82,7 +82,8 @@ export async function openApproval(ctx: EngineContext, request: OpenApprovalRequ
     };
   };
   // Begun with the count the admission decides on (PostgreSQL: in the round trip of BEGIN).
-  return ctx.transaction(opening, { count: request.admission?.count });
+  const count = request.admission?.count;
+  return ctx.transaction(opening, count === undefined ? {} : { count });
 }
 
 /**

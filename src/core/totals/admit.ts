@@ -75,7 +75,16 @@ export interface CountedCall {
   now: Date;
 }
 
-/** The call to count, when the policy counts anything and the call takes money from an account. */
+/** Whether the policy counts anything: a `total:` condition, or a daily limit. */
+export function countsTotals(policy: Policy): boolean {
+  const { windows, daily } = needs(policy);
+  return windows.length > 0 || daily.length > 0;
+}
+
+/**
+ * The call to count, when it takes money from an account: its hold is kept whatever the policy
+ * counts today, so totals and limits switched on later count what moved before them.
+ */
 export function countedCall(
   policy: Policy,
   tool: PolicyTool,
@@ -83,8 +92,6 @@ export function countedCall(
   actor: Actor,
   now: Date,
 ): CountedCall | undefined {
-  const { windows, daily } = needs(policy);
-  if (windows.length === 0 && daily.length === 0) return undefined;
   const sourceAccount = tool.sourceAccount?.(input);
   if (sourceAccount === undefined) return undefined;
   let money: ReturnType<typeof moneyOf>;

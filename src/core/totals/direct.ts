@@ -4,45 +4,49 @@ import { refuseDenied } from '../refusal-audit.js';
 import type { ExecuteResult } from '../results.js';
 import { type AllowedCall, type AllowedDeps, runAllowed } from '../run-allowed.js';
 import type { Storage, Tx } from '../store/index.js';
-import { admissionTally, type CountedCall, decideCounted, holdFor, holdOf } from './admit.js';
+import { admissionTally, type CountedCall, countsTotals, decideCounted, holdFor, holdOf } from './admit.js';
 import type { HoldCount, MoneyHold } from './store.js';
 
-/** What the approval engine is handed to decide again, and count, in the transaction that opens it. */
+/**
+ * What the approval engine is handed to record the call's hold, and (when the policy counts) decide
+ * again and count, in the transaction that opens it.
+ */
 export interface Admission {
   /** What `decide` counts: the opening transaction begins with it (`TxOptions.count`). */
-  count: HoldCount;
-  decide(tx: Tx): Promise<Decision>;
+  count?: HoldCount;
+  /** Decides again on the totals; none when the policy counts nothing (the first look stands). */
+  decide?(tx: Tx): Promise<Decision>;
   /** The approval's row of the running totals, inserted with it. */
   hold(approvalId: string): MoneyHold;
 }
 
 export function admission(call: CountedCall, request: Omit<EvaluationRequest, 'totals'>): Admission {
+  const hold = (approvalId: string) => holdOf(call, approvalId);
+  if (!countsTotals(call.policy)) return { hold };
   // One count for every transaction this admission decides in: each begins with it, and a backend
   // that counted as it began answers `decide` from that very count.
   const counting = admissionTally(call);
-  return {
-    count: counting.count,
-    decide: (tx) => decideCounted(tx, call, counting, request),
-    hold: (approvalId) => holdOf(call, approvalId),
-  };
+  return { count: counting.count, decide: (tx) => decideCounted(tx, call, counting, request), hold };
 }
 
 /**
- * A call the first look allowed: decided again under the locks, and counted if still allowed,
- * in one transaction. The hold is released afterwards if no money can have moved (`settleDirect`).
+ * A call the first look allowed (`first`): decided again under the locks when the policy counts,
+ * and counted if still allowed, in one transaction. The hold is released afterwards if no money
+ * can have moved (`settleDirect`).
  */
 export function admitDirect(
   storage: Storage,
   call: CountedCall,
   admitted: Admission,
+  first: Decision,
 ): Promise<{ decision: Decision; hold?: string }> {
   return storage.transaction(
     async (tx) => {
-      const decision = await admitted.decide(tx);
+      const decision = admitted.decide === undefined ? first : await admitted.decide(tx);
       if (decision.decision !== 'allow') return { decision };
       return { decision, hold: await holdFor(tx, call) };
     },
-    { count: admitted.count },
+    admitted.count === undefined ? {} : { count: admitted.count },
   );
 }
 
@@ -80,16 +84,16 @@ export async function settleDirect(
 export async function runCounted(
   deps: AllowedDeps,
   call: AllowedCall,
-  counting: { counted: CountedCall; judged: Omit<EvaluationRequest, 'totals'> },
+  counting: { counted: CountedCall; judged: Omit<EvaluationRequest, 'totals'>; first: Decision },
   open: (
     decision: Extract<Decision, { decision: 'approval' }>,
     admitted: Admission,
   ) => Promise<ExecuteResult>,
 ): Promise<ExecuteResult> {
   const { tool, input, actor } = call;
-  const { counted, judged } = counting;
+  const { counted, judged, first } = counting;
   const admitted = admission(counted, judged);
-  const { decision, hold } = await admitDirect(deps.storage, counted, admitted);
+  const { decision, hold } = await admitDirect(deps.storage, counted, admitted, first);
   if (decision.decision === 'deny') {
     return refuseDenied(deps.audit, tool, actor, input, decision.reason);
   }

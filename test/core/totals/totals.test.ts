@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cliActor } from '../../../src/core/actors.js';
 import type { ExecuteResult } from '../../../src/core/results.js';
@@ -103,6 +104,29 @@ describe('daily limits', () => {
     expect(denied[0]).toMatchObject({
       event: 'requested',
       error: expect.stringMatching(/daily limit per requester/),
+    });
+  });
+
+  it('counts what moved and what waits from before the limit was switched on', async () => {
+    // No limit, no total: direct payouts run, and a larger one waits for an approver.
+    const open = `${LIMITED.replace(/limits:[^]*?perRequester: \{ USD: 25000 \}\n/, '')}`;
+    const c = await start(
+      open.replace(
+        'rules:\n',
+        'rules:\n  - tools: [create_payout]\n    when: { amount: { atLeast: { USD: 9000 } } }\n    allow: [operator]\n    approval: { approvers: 1, role: operator }\n',
+      ),
+    );
+    expect(c.policy.current().limits).toBeUndefined();
+    expect(await c.call('create_payout', payout(8_000, 'before 1'))).toMatchObject({ status: 'ok' });
+    expect(await c.call('create_payout', payout(8_000, 'before 2'))).toMatchObject({ status: 'ok' });
+    pending(await c.call('create_payout', payout(9_000, 'before 3, waiting')));
+    // Treasury switches on a daily limit of 25,000 USD per requester, the same day.
+    writeFileSync(c.policy.path, LIMITED);
+    expect(c.policy.reload()).toEqual({ ok: true });
+    // 8,000 + 8,000 + 9,000 (waiting) have used it all: nothing more goes today.
+    expect(await c.call('create_payout', payout(100, 'after'))).toMatchObject({
+      status: 'denied',
+      reason: expect.stringContaining('0.00 USD left'),
     });
   });
 
