@@ -3,7 +3,7 @@ import { ApprovalViewSchema } from '../core/approvals/types.js';
 import type { ExecuteResult, Failure, FieldError } from '../core/results.js';
 import type { AnyTool } from '../core/tool.js';
 import { approvalSummary } from '../present/approval-summary.js';
-import { joinedLine, statusLine } from '../present/approval-words.js';
+import { approvalLines, joinedLine, statusLine } from '../present/approval-words.js';
 import { describeFailure } from '../present/failure.js';
 import { nameActors } from '../present/people.js';
 
@@ -76,8 +76,13 @@ function failureText(tool: AnyTool, error: Failure): string {
   return `${words.headline}${facts}${issues}\n${words.advice}`;
 }
 
-/** `Waiting for 1 controller (1 of 2 …), until …`: the status line of an approval view. */
+/**
+ * `Waiting for 1 controller (1 of 2 …), until …`, then what it does and what is known of its payee
+ * (`First payment to this beneficiary`, `Not verified`): an approval view in the words every front
+ * end shows.
+ */
 function approvalLead(output: unknown): string | undefined {
   const view = ApprovalViewSchema.safeParse(output);
-  return view.success ? statusLine(view.data) : undefined;
+  if (!view.success) return undefined;
+  return [statusLine(view.data), ...approvalLines(view.data).map((line) => `• ${line}`)].join('\n');
 }

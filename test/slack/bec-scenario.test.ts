@@ -111,6 +111,12 @@ describe('business e-mail compromise through MCP and Slack', () => {
     expect(message).toContain(
       'John Smith is in the 24h cooling-off period after its bank details were set (2026-11-20T09:00:00.000Z), until 2026-11-21T09:00:00.000Z (policy payees.coolingOff)',
     );
+    // The assistant following its request with get_approval reads the same words.
+    const read = await client.callTool({ name: 'get_approval', arguments: { approvalId } });
+    const lead = (read.content as { type: string; text: string }[])[0]?.text.split('\n{')[0] ?? '';
+    expect(lead).toContain('• First payment to this beneficiary');
+    expect(lead).toMatch(/• Created 8 minutes before this request by ci-agent/);
+    expect(lead).toContain('• Not verified');
     await client.close();
   });
 
