@@ -109,7 +109,7 @@ describe('daily limits', () => {
 
   it('counts what moved and what waits from before the limit was switched on', async () => {
     // No limit, no total: direct payouts run, and a larger one waits for an approver.
-    const open = `${LIMITED.replace(/limits:[^]*?perRequester: \{ USD: 25000 \}\n/, '')}`;
+    const open = `${LIMITED.replace(/limits:[\s\S]*?perRequester: \{ USD: 25000 \}\n/, '')}`;
     const c = await start(
       open.replace(
         'rules:\n',
