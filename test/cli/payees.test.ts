@@ -76,6 +76,22 @@ describe('bankops payees', () => {
     });
   });
 
+  it('keeps the last four digits of the number itself, not of its extension', async () => {
+    const contact = '+1 (512) 555-0199 ext 7';
+    const done = await run(
+      'verify',
+      'Acme Corp',
+      ...VERIFY.slice(0, 2),
+      '--contact',
+      contact,
+      ...VERIFY.slice(4),
+      '--as',
+      'vera',
+      '--json',
+    );
+    expect(done.json?.verification, done.stderr).toMatchObject({ contactMasked: '••••0199' });
+  });
+
   it("verifies a sandbox's seeded payee before any call, and keeps it verified once the sandbox starts", async () => {
     // No command of this file has asked the service anything yet: the sandbox never started.
     const done = await runText('verify', 'ben_de_swift_0001', ...VERIFY, '--as', 'vera');
@@ -119,6 +135,14 @@ describe('bankops payees', () => {
         'method',
       ],
       [['forget', 'x'], "unknown payees command 'forget'"],
+      [
+        ['verify', 'Acme Corp', '--method', 'callback', '--contact', 'abcd', '--note', 'x', '--as', 'vera'],
+        'contact: must be a telephone number',
+      ],
+      [
+        ['verify', 'Acme Corp', '--method', 'callback', '--contact', '+1 23', '--note', 'x', '--as', 'vera'],
+        'contact: must have at least four digits',
+      ],
     ];
     for (const [args, message] of cases) {
       const result = await runText(...args);

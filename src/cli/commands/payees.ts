@@ -22,7 +22,9 @@ The payee directory (docs/controls.md): what payout approvals say of a payee.
           and the payee's bank details were confirmed. <payee> is a beneficiary id or a payee
           name. Needs the role verifier, and not the person who created or changed the payee; a
           later change makes it unverified again. --note says who answered and what they
-          confirmed; only the last four digits of --contact are kept.
+          confirmed. --contact is a telephone number (digits, spaces, + ( ) . -, an extension
+          as "ext 12"); the payee directory and every approval keep only its last four digits,
+          the audit log keeps the call as it was asked.
 
 These commands are short forms of the tools name_payee and verify_payee (bankops call, MCP, and
 /bank payee name|verify in Slack); each is audited, refusals too.

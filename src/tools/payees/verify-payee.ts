@@ -2,14 +2,15 @@ import { z } from 'zod';
 import { CodedError, ErrorCode, notConfigured } from '../../core/errors.js';
 import { InputError } from '../../core/input-error.js';
 import { payeeHistory } from '../../core/payee-facts.js';
-import {
-  maskAccount,
-  nameKey,
-  type Payee,
-  type PayeeDirectory,
-  PayeeVerificationSchema,
-} from '../../core/payees.js';
+import { nameKey, type Payee, type PayeeDirectory, PayeeVerificationSchema } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
+
+/** A telephone number: digits and the signs people write them with, then an extension. */
+const TELEPHONE = /^\+?[\d\s().-]+(?:\s*(?:ext\.?|x)\s*\d+)?$/i;
+
+/** The digits of the number itself, without its extension: what is called back. */
+const digitsOf = (contact: string): string =>
+  contact.replace(/\s*(?:ext\.?|x)\s*\d+$/i, '').replace(/\D/g, '');
 
 /** A payee by its beneficiary id, else by its name (case-insensitive, spaces collapsed). */
 export async function findPayee(directory: PayeeDirectory, text: string): Promise<Payee | undefined> {
@@ -35,7 +36,17 @@ export const verifyPayee = defineTool({
   input: z.object({
     payee: z.string().trim().min(1).describe('Beneficiary id or payee name.'),
     method: z.literal('callback').describe('callback: a call to a number already on file.'),
-    contact: z.string().trim().min(4).max(40).describe('The number called, as on file.'),
+    contact: z
+      .string()
+      .trim()
+      .min(4)
+      .max(40)
+      .refine(
+        (value) => TELEPHONE.test(value),
+        'must be a telephone number: digits, spaces, + ( ) . -, an extension as "ext 12"',
+      )
+      .refine((value) => digitsOf(value).length >= 4, 'must have at least four digits')
+      .describe('The number called, as on file.'),
     note: z.string().trim().min(1).max(500).describe('Who answered and what they confirmed.'),
   }),
   output: z.object({
@@ -62,7 +73,7 @@ export const verifyPayee = defineTool({
       method,
       at: (ctx.now?.() ?? new Date()).toISOString(),
       by,
-      contactMasked: maskAccount(contact) ?? '',
+      contactMasked: `••••${digitsOf(contact).slice(-4)}`,
       note,
     };
     await directory.remember({ ...found, verification });
