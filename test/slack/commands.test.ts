@@ -384,6 +384,9 @@ describe('the generic form', () => {
 
   it('says what is wrong in one line: a misspelt tool or field, a token that is not key=value', async () => {
     expect((await ask(USERS.viewer, 'balnces')).text).toContain('did you mean balances?');
+    expect((await ask(USERS.viewer, 'frobnicate 12')).text).toContain(
+      '`frobnicate` is neither a tool nor a short form. `/bank help` lists what you can do.',
+    );
     expect((await ask(USERS.viewer, 'get_acount accountId=acc_usd_0001')).text).toContain(
       'did you mean get_account?',
     );

@@ -93,7 +93,7 @@ describe('service events as people read them', () => {
     const text = JSON.stringify(message?.blocks);
     expect(text).toContain('*Card ID*\\n••••4821 (`card_demo_alice_virtual`)');
     expect(text).toContain('*Cardholder ID*');
-    expect(text).toContain('<!date^1795600798^{date_short_pretty} {time_secs}|2026-11-25T09:59:58Z>');
+    expect(text).toContain('<!date^1795600798^{time_secs} {date_short_pretty}|2026-11-25T09:59:58Z>');
     expect(text).toContain('at <!date^1795600800^');
     expect(text).not.toContain('*cardId*');
   });

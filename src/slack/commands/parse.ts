@@ -18,7 +18,7 @@ function generic(word: string, rest: string[], context: GrammarContext): Command
   if (schema === undefined) {
     const meant = didYouMean(word, [...commandWords(), ...context.toolNames]);
     return usage(
-      `\`${word}\` is neither a tool nor a short form${meant === '' ? '' : `; ${meant}`} \`/bank help\` lists what you can do`,
+      `\`${word}\` is neither a tool nor a short form${meant === '' ? '.' : `; ${meant}`} \`/bank help\` lists what you can do.`,
     );
   }
   if (context.isSecretInput(word)) return { kind: 'tool', tool: word, input: {}, form: 'generic' };

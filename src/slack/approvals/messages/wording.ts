@@ -29,11 +29,14 @@ export function whoInSlack(policy: Pick<Policy, 'actors'>, actorId: string, pers
   return via === undefined ? name : `${name} (${via})`;
 }
 
-/** A time Slack shows in each reader's own time zone, with the ISO time as the fallback. */
+/**
+ * A time Slack shows in each reader's own time zone (`6:32:18 PM today`, `9:00:00 AM Nov 30, 2026`:
+ * it follows "at" and "until"), with the ISO time as the fallback.
+ */
 export function slackTime(iso: string): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return escapeText(iso);
-  return `<!date^${Math.floor(ms / 1000)}^{date_short_pretty} {time_secs}|${iso}>`;
+  return `<!date^${Math.floor(ms / 1000)}^{time_secs} {date_short_pretty}|${iso}>`;
 }
 
 /** The words of src/present, written for Slack: mentions, local times, escaped text. */
