@@ -23,11 +23,12 @@ export function passkeyUrlProblem(publicUrl: string | undefined): string | undef
 }
 
 /**
- * One line per rule (and for `breakGlass`) that asks for passkey step-up when this deployment cannot
- * offer it: the policy is refused at load, so nothing waits for a confirmation nobody can give.
+ * One line per rule (and for `breakGlass`, and a payee cooling-off of `action: stepUp`) that asks
+ * for passkey step-up when this deployment cannot offer it: the policy is refused at load, so
+ * nothing waits for a confirmation nobody can give.
  */
 export function stepUpProblems(
-  policy: Pick<Policy, 'rules' | 'breakGlass'>,
+  policy: Pick<Policy, 'rules' | 'breakGlass' | 'payees'>,
   publicUrl: string | undefined,
 ): string[] {
   const problem = passkeyUrlProblem(publicUrl);
@@ -45,5 +46,11 @@ export function stepUpProblems(
       : [
           `breakGlass.stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL (the break-glass page is served there); ${problem}`,
         ];
-  return [...rules, ...breakGlass];
+  const coolingOff =
+    policy.payees?.coolingOff?.action === 'stepUp'
+      ? [
+          `payees.coolingOff.action: stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL (the approval page is served there); ${problem}; or choose refuse or extraApprover`,
+        ]
+      : [];
+  return [...rules, ...breakGlass, ...coolingOff];
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -70,6 +70,28 @@ describe('policy', () => {
       }
       for (const url of ['https://bankops.example.com', 'http://localhost:3000', 'http://127.0.0.1:3000'])
         expect(PolicyStore.load(file, { publicUrl: url }).current().rules.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is refused at load when a payee cooling-off asks for step-up without an https public URL', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bankops-stepup-'));
+    const file = join(dir, 'policy.yaml');
+    const shipped = readFileSync(
+      join(import.meta.dirname, '..', '..', '..', 'policy', 'default.yaml'),
+      'utf8',
+    );
+    writeFileSync(file, `${shipped}\npayees:\n  coolingOff: { period: 24h, action: stepUp }\n`);
+    try {
+      expect(() => PolicyStore.load(file, { publicUrl: undefined })).toThrow(
+        /payees\.coolingOff\.action: stepUp: passkey confirmation needs an https BANKOPS_PUBLIC_URL.*or choose refuse or extraApprover/,
+      );
+      expect(
+        PolicyStore.load(file, { publicUrl: 'https://bankops.example.com' }).current().payees,
+      ).toMatchObject({
+        coolingOff: { action: 'stepUp' },
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
