@@ -6,7 +6,8 @@ import { ConditionError, type ConditionInput, conditionHolds, moneyOf } from './
 import { limitExceeded } from './limits.js';
 import { coolingOffEnd, firstPaymentOver, type PayeeControlFacts } from './payee-controls.js';
 import { type QuorumGroup, quorumWords } from './quorum.js';
-import type { Policy, Rule } from './schema.js';
+import type { Condition, Policy, Rule } from './schema.js';
+import { type CountedTotals, totalsReached } from './totals.js';
 import type { Decision, EvaluationRequest, Money, PolicyTool, RuleRef } from './types.js';
 
 export function ruleRef(rule: Rule, index: number): RuleRef {
@@ -118,7 +119,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       ...optional('route', slackChannel === undefined ? undefined : { slackChannel }),
       ...optional('stepUp', stepUp),
       ...optional('groups', from),
-      reason: `${describeCall(tool, money)} needs ${who}${confirmed} (rule ${ref.label})`,
+      reason: `${describeCall(tool, money)} needs ${who}${confirmed} (rule ${ref.label}${totalsWords(rule.when, request.totals)})`,
     };
   }
   return {
@@ -126,6 +127,12 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
     rule: ref,
     reason: `${tool.name} allowed for role ${role} (rule ${ref.label})`,
   };
+}
+
+/** `; running total to this beneficiary within 24h …`: why a rule with totals applies. */
+function totalsWords(when: Condition | undefined, totals: CountedTotals | undefined): string {
+  const reached = totalsReached(when, totals);
+  return reached.length === 0 ? '' : `; running total ${reached.join('; ')}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { toMinor } from '../money.js';
+import { formatAmount, fromMinor, toMinor } from '../money.js';
 import { DurationSchema, durationMs, SomeCurrencyAmounts } from './payee-controls.js';
+import type { Condition } from './schema.js';
 
 /**
  * Running totals (docs/policy.md "Totals and limits"): how much money a requester, a beneficiary,
@@ -57,3 +58,38 @@ export function totalConditionHolds(condition: TotalCondition, totals: CountedTo
 /** The start of a rolling window ending at `now`. */
 export const windowStart = (window: TotalWindow, now: Date): number =>
   now.getTime() - durationMs(window.within);
+
+const SUBJECT_WORDS: Record<TotalSubject, string> = {
+  requester: 'by this requester',
+  beneficiary: 'to this beneficiary',
+  sourceAccount: 'from this account',
+  company: 'by the company',
+};
+
+/**
+ * The running totals that made a rule's `when` hold, in words an approver reads beside its reason:
+ * `to this beneficiary within 24h 3,060.00 USD (this call included), at least 3,000.00 USD`.
+ * None when no `total:` condition of it holds (an amount alone reached the rule).
+ */
+export function totalsReached(condition: Condition | undefined, totals: CountedTotals | undefined): string[] {
+  if (condition === undefined || totals === undefined) return [];
+  switch (condition.kind) {
+    case 'all':
+    case 'any':
+      return condition.of.flatMap((inner) => totalsReached(inner, totals));
+    case 'total': {
+      if (!totalConditionHolds(condition, totals)) return [];
+      const money = (minor: number) => formatAmount(fromMinor(minor, totals.currency));
+      const total = totals.rolling[windowKey(condition)] ?? 0;
+      const threshold = capFor(condition.atLeast, totals.currency) ?? 0;
+      return [
+        `${SUBJECT_WORDS[condition.of]} within ${condition.within} ${money(total)} (this call included), at least ${money(threshold)}`,
+      ];
+    }
+    case 'amount':
+    case 'input':
+    case 'payee':
+    case 'time':
+      return [];
+  }
+}

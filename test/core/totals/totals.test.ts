@@ -62,9 +62,12 @@ describe('running totals', () => {
     const first = pending(await c.call('create_payout', payout(30_000, 'invoice 1')));
     expect(first).toMatchObject({ requiredApprovers: 1, reason: expect.stringContaining("'payouts'") });
     const second = pending(await c.call('create_payout', payout(30_000, 'invoice 2')));
+    // The reason says which total reached the rule, so the approvers see the split.
     expect(second).toMatchObject({
       requiredApprovers: 2,
-      reason: expect.stringContaining("'large-payouts'"),
+      reason: expect.stringContaining(
+        "(rule 'large-payouts'; running total to this beneficiary within 24h 60,000.00 USD (this call included), at least 50,000.00 USD)",
+      ),
     });
 
     // Released: the first no longer counts, so 30,000 + 15,000 stays under the threshold.
