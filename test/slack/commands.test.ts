@@ -30,6 +30,10 @@ describe('/bank help', () => {
     const viewer = await ask(USERS.viewer, 'help');
     expect(viewer.text).toContain('/bank balances');
     expect(viewer.text).not.toContain('/bank payout');
+    // A short form is listed only to who may run its tool: a viewer lists alerts, never adds one.
+    expect(viewer.text).toContain('/bank alert list');
+    expect(viewer.text).not.toContain('/bank alert balance');
+    expect(viewer.text).not.toContain('/bank alert remove');
     const viewerMoney = await ask(USERS.viewer, 'help money');
     expect(viewerMoney.text).toContain('`get_balances`');
     expect(viewerMoney.text).not.toContain('create_payout');

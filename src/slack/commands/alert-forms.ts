@@ -15,6 +15,7 @@ const alertBalance: ShortForm = {
   takes: (rest) => rest[0] === 'balance',
   usage: 'alert balance <CUR> below <amount> [#channel]',
   what: 'post when a balance goes below an amount, and when it recovers (this channel by default)',
+  tool: 'create_balance_alert',
   read: ([, currency, below, amount, where, ...more]) => {
     const value = amount === undefined || amount.startsWith('-') ? undefined : readNumber(amount);
     if (!currency || below !== 'below' || value === undefined || more.length > 0) {
@@ -40,6 +41,7 @@ const alertList: ShortForm = {
   word: 'alert',
   usage: 'alert list',
   what: 'the balance alerts and where each stands',
+  tool: 'list_balance_alerts',
   read: (rest) => {
     if (rest[0] !== 'list') return usage(GRAMMAR);
     return rest.length === 1 ? { kind: 'alert-list' } : usage('alert list takes nothing more');
@@ -52,6 +54,7 @@ const alertRemove: ShortForm = {
   takes: (rest) => rest[0] === 'remove',
   usage: 'alert remove <id>',
   what: 'stop a balance alert',
+  tool: 'delete_balance_alert',
   read: ([, id, ...more]) =>
     id !== undefined && more.length === 0
       ? { kind: 'alert-remove', id }
