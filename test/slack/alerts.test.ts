@@ -96,9 +96,11 @@ describe('balance alerts', () => {
   });
 
   it('refuses a viewer, a currency the company does not hold, and too many decimals, each audited', async () => {
-    expect(await say(USERS.viewer, 'alert balance EUR below 10')).toMatch(
-      /Not allowed: create_balance_alert/,
-    );
+    const refused = await say(USERS.viewer, 'alert balance EUR below 10');
+    expect(refused).toMatch(/Not allowed: create_balance_alert/);
+    // The person refused is named as Slack names them, not by bankops's id for them.
+    expect(refused).toContain(`<@${USERS.viewer}> has viewer`);
+    expect(refused).not.toContain('slack:');
     expect(await say(USERS.operator, 'alert balance CHF below 10')).toContain(
       'the account has no CHF balance; it holds',
     );

@@ -7,7 +7,7 @@ import { type AnswerServices, answerFor, slackOrigin } from '../answers/run.js';
 import type { Asker } from '../asker.js';
 import type { Command } from '../commands/command.js';
 import { line, type SlackMessage } from '../render/message.js';
-import { usageMessage } from '../render/outcome.js';
+import { refusalWords, usageMessage } from '../render/outcome.js';
 import { addedMessage, alertListMessage, removedMessage } from './messages.js';
 
 type AlertCommand = Extract<Command, { kind: `alert-${string}` }>;
@@ -67,7 +67,7 @@ export async function alertCommand(
       return asker.reply(doneMessage(command, result.output));
     case 'denied':
     case 'declined':
-      return asker.reply(line(`:no_entry: Not allowed: ${result.reason}.`));
+      return asker.reply(line(`:no_entry: Not allowed: ${refusalWords(result.reason)}.`));
     case 'invalid':
       return asker.reply(usageMessage(result.errors[0]?.message ?? result.message));
     case 'failed':

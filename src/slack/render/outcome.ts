@@ -7,6 +7,9 @@ import { context, escapeText, type SlackMessage, sections } from './message.js';
 const slackWho = (actorId: string): string =>
   actorId.startsWith('slack:') ? `<@${actorId.slice('slack:'.length)}>` : escapeText(actorName(actorId));
 
+/** A policy's reason as Slack shows it: its people named (`<@U…>`), its text escaped. */
+export const refusalWords = (reason: string): string => nameActors(escapeText(reason), slackWho);
+
 const codeOf = (name: string): string => `\`${name.replaceAll('`', "'")}\``;
 
 /**
@@ -21,7 +24,7 @@ export function outcomeMessage(
   switch (result.status) {
     case 'denied':
     case 'declined': {
-      const text = `:no_entry: ${nameActors(escapeText(result.reason), slackWho)}`;
+      const text = `:no_entry: ${refusalWords(result.reason)}`;
       return { text, blocks: sections(text) };
     }
     case 'invalid': {
