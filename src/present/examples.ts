@@ -94,12 +94,12 @@ const EXAMPLES: Record<string, ToolExample> = {
   },
   verify_payee: {
     input: {
-      payee: 'Acme Corp',
+      payee: 'ben_us_ach_0001',
       method: 'callback',
       contact: '+1 555 0100 2233',
       note: 'Jane Doe in accounts payable confirmed the account ending 6789',
     },
-    note: 'Needs the role verifier; not by whoever created or named the payee.',
+    note: 'Needs the role verifier, which the shipped policy gives nobody (give it under actors); not by whoever created or named the payee.',
   },
 
   create_cardholder_a: {

@@ -65,7 +65,9 @@ describe('bankops payees', () => {
     const done = await runText('verify', 'acme  corp', ...VERIFY, '--as', 'vera');
     expect(done.stderr).toBe('');
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/^Verified Acme Corp by call-back to \S*2233 by vera \(CLI\)\.\n$/);
+    expect(done.stdout).toMatch(
+      /^Verified Acme Corp \(ben_us_ach_0001\) by call-back to \S*2233 by vera \(CLI\)\.\n$/,
+    );
     expect(done.stdout).not.toContain('555 0100');
     const json = await run('verify', 'ben_us_ach_0001', ...VERIFY, '--as', 'vera', '--json');
     expect(json.json).toMatchObject({
@@ -96,7 +98,7 @@ describe('bankops payees', () => {
     // No command of this file has asked the service anything yet: the sandbox never started.
     const done = await runText('verify', 'ben_de_swift_0001', ...VERIFY, '--as', 'vera');
     expect(done.stderr).toBe('');
-    expect(done.stdout).toContain('Verified Rhein Maschinenbau GmbH by call-back');
+    expect(done.stdout).toContain('Verified Rhein Maschinenbau GmbH (ben_de_swift_0001) by call-back');
     // A payout starts the embedded sandbox, which names its seeded payees: not over a person's record.
     const asked = await runCliHere([...payoutCall(120), '--as', 'alice', '--json'], env);
     expect(asked.json?.status, asked.stderr).toBe('pending_approval');
@@ -119,6 +121,10 @@ describe('bankops payees', () => {
       [['verify', 'Acme Corp', '--method', 'callback', '--note', 'x'], 'payees verify needs --contact'],
       [['verify', ...VERIFY], 'payees verify takes one payee'],
       [['verify', 'Nobody Ltd', ...VERIFY, '--as', 'vera'], "no payee 'Nobody Ltd' in the payee directory"],
+      [
+        ['verify', 'Acme Crop', ...VERIFY, '--as', 'vera'],
+        "no payee 'Acme Crop' in the payee directory (an id or a name); did you mean 'Acme Corp'?",
+      ],
       [
         [
           'verify',

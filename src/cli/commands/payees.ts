@@ -86,7 +86,7 @@ function printDone(sub: string, output: Record<string, unknown>, mode: OutputMod
   if (!mode.text) printJson({ status: 'verified', ...verified });
   else
     out(
-      `Verified ${verified.name ?? verified.beneficiaryId} by call-back to ${verified.verification.contactMasked} by ${byWords(verified.verification.by)}.\n`,
+      `Verified ${verified.name === undefined ? verified.beneficiaryId : `${verified.name} (${verified.beneficiaryId})`} by call-back to ${verified.verification.contactMasked} by ${byWords(verified.verification.by)}.\n`,
     );
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CodedError, ErrorCode, notConfigured } from '../../core/errors.js';
 import { InputError } from '../../core/input-error.js';
+import { meant } from '../../core/meant.js';
 import { payeeHistory } from '../../core/payee-facts.js';
 import { nameKey, type Payee, type PayeeDirectory, PayeeVerificationSchema } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
@@ -59,8 +60,12 @@ export const verifyPayee = defineTool({
     const directory = ctx.payees;
     if (directory === undefined) throw notConfigured('the payee directory is not available here');
     const found = await findPayee(directory, payee);
-    if (found === undefined)
-      throw new InputError('payee', `no payee '${payee}' in the payee directory (an id or a name)`);
+    if (found === undefined) {
+      const known = (await directory.all()).flatMap((p) => (p.name === undefined ? [p.id] : [p.name, p.id]));
+      const close = meant(payee, known);
+      const hint = close.length === 0 ? '' : `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?`;
+      throw new InputError('payee', `no payee '${payee}' in the payee directory (an id or a name)${hint}`);
+    }
     const by = ctx.by ?? { actorId: ctx.actorName, person: ctx.actorName, frontEnd: 'unknown' };
     const history = await payeeHistory(directory, found.id);
     if (history.changedBy.includes(by.person)) {
