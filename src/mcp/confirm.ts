@@ -97,5 +97,5 @@ function confirmationText({ tool, input }: WriteToConfirm): string {
     return `- ${name}: ${shown}`;
   });
   const final = tool.hints.destructive ? ' It cannot be undone.' : '';
-  return `The assistant wants to run "${tool.title}" (${tool.name}) with:\n${fields.join('\n')}\nThis changes data at the service.${final} Confirm to go ahead.`;
+  return `The assistant wants to run "${tool.title}" (${tool.name}) with:\n${fields.join('\n')}\nThis changes data (at the service, or bankops's own records).${final} Confirm to go ahead.`;
 }
