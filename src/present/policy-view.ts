@@ -25,6 +25,16 @@ export interface ToolAccess {
   cases?: Case[];
 }
 
+/** Whether this access lets the person call the tool with some input: not denied whatever it is. */
+export const mayCall = (access: ToolAccess | undefined): boolean =>
+  access !== undefined &&
+  access.access !== 'denied' &&
+  (access.access !== 'depends_on_input' || (access.cases ?? []).some((c) => c.access !== 'denied'));
+
+/** Why a person may not call it at all: the policy's reason (the last case's, when the input decides). */
+export const deniedReason = (access: ToolAccess | undefined): string =>
+  access?.reason ?? access?.cases?.at(-1)?.reason ?? 'no role of yours covers it';
+
 export interface PolicyView {
   actor: string;
   roles: string[];

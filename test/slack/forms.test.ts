@@ -163,5 +163,10 @@ describe('forms generated from a tool’s schema', () => {
     const { id } = await t.slack.command(USERS.viewer, 'create_cardholder_b');
     const [answer] = await t.api.answers(id);
     expect(textOf(answer?.body ?? {})).toMatch(/create_cardholder_b needs role operator/);
+    // Nor for one whose rules depend on the input but refuse this person whatever it is.
+    const payout = await t.slack.command(USERS.viewer, 'create_payout amount=1');
+    const [refused] = await t.api.answers(payout.id);
+    expect(textOf(refused?.body ?? {})).toMatch(/create_payout needs role operator \(rule 'payouts'\)/);
+    expect(t.api.callsOf('views.open').some((c) => c.args.trigger_id === payout.triggerId)).toBe(false);
   });
 });

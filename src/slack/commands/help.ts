@@ -1,5 +1,5 @@
 import type { AnyTool, ToolDefaults } from '../../core/tool.js';
-import type { PolicyView, ToolAccess } from '../../present/policy-view.js';
+import { deniedReason, mayCall, type PolicyView, type ToolAccess } from '../../present/policy-view.js';
 import { GROUP_WORDS, TOOL_GROUPS, type ToolGroup, toolGroup } from '../../present/tool-groups.js';
 import { argsOf, toolHelp } from '../../present/tool-help.js';
 import { context, escapeText, header, type SlackMessage, sections } from '../render/message.js';
@@ -23,16 +23,10 @@ function accessNote(access: ToolAccess): string {
   return waits.length > 0 ? ` _(some calls need ${most})_` : '';
 }
 
-/** Denied outright, or denied whatever the input: then it is not listed. */
-const mayCall = (access: ToolAccess | undefined): boolean =>
-  access !== undefined &&
-  access.access !== 'denied' &&
-  (access.access !== 'depends_on_input' || (access.cases ?? []).some((c) => c.access !== 'denied'));
-
 /** What happens when this person calls it, case by case when the input decides. */
 function accessSentence(access: ToolAccess | undefined): string {
   if (access === undefined || !mayCall(access)) {
-    return `You may not call it: ${escapeText(access?.reason ?? access?.cases?.at(-1)?.reason ?? 'no role of yours covers it')}.`;
+    return `You may not call it: ${escapeText(deniedReason(access))}.`;
   }
   const one = (a: Pick<ToolAccess, 'access' | 'approval' | 'reason'>): string =>
     a.access === 'approval'

@@ -1,7 +1,7 @@
 import type { ExecuteResult } from '../../core/results.js';
 import type { AnyTool } from '../../core/tool.js';
 import { unknownFields } from '../../core/unknown-fields.js';
-import { policyView } from '../../present/policy-view.js';
+import { deniedReason, mayCall, policyView } from '../../present/policy-view.js';
 import { didYouMean } from '../../present/suggest.js';
 import { typedFieldErrors } from '../../present/typed-fields.js';
 import { runAndAnswer } from '../answers/run.js';
@@ -125,8 +125,13 @@ export async function toolCommand(
   }
   // A form for a tool this person may not call at all would only end in a refusal.
   const access = policyView(services.executor.policy, asker.actor, [tool]).tools[0];
-  if (access?.access === 'denied') {
-    await asker.reply(usageMessage(`${tool.name} ${access.reason ?? 'is not allowed to you'}`));
+  if (!mayCall(access)) {
+    await asker.reply(
+      outcomeMessage(
+        { status: 'denied', tool: tool.name, reason: `${tool.name} ${deniedReason(access)}` },
+        false,
+      ),
+    );
     return;
   }
   const where = { responseUrl: trigger.responseUrl, channel: asker.channelId };
