@@ -399,7 +399,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(done.structuredContent).toMatchObject({ status: 'ok' });
     expect(questions).toHaveLength(2);
     expect(questions[1]).toContain('- mobile: 81230002');
-    expect(questions[1]).toMatch(/This changes data \(at the service, or bankops's own records\)\. Confirm to go ahead\.$/);
+    expect(questions[1]).toMatch(
+      /This changes data \(at the service, or bankops's own records\)\. Confirm to go ahead\.$/,
+    );
     const { cardholder } = (
       await client.callTool({
         name: 'get_cardholder_b',
