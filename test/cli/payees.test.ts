@@ -42,6 +42,10 @@ describe('bankops payees', () => {
     expect(asked.json).toMatchObject({ status: 'pending_approval', tool: 'name_payee' });
     const text = await runText('name', 'ben_us_ach_0001', 'Acme Corp', '--as', 'alice');
     expect(text.stdout).toContain(asked.json.approvalId);
+    // The approvers read which bank details get the name, and what they were called until now.
+    expect(JSON.stringify(asked.json.approval)).toMatch(
+      /Name ben_us_ach_0001 \(US, USD, [^)]*••••\d{4}\) \\"Acme Corp\\"; now named Jane Doe \(ACH\)/,
+    );
 
     const approved = await runCliHere(['approvals', 'approve', asked.json.approvalId, '--as', 'bob'], env);
     expect(approved.stderr).toBe('');
@@ -49,6 +53,19 @@ describe('bankops payees', () => {
     const shown = await runCliHere(['approvals', 'show', asked.json.approvalId, '--json'], env);
     expect(shown.stdout).toContain('Acme Corp');
     expect(shown.json).toMatchObject({ state: 'succeeded' });
+    // The name on other bank details: the approvers are told it moves.
+    const moving = await run('name', 'ben_de_swift_0001', 'ACME  corp', '--as', 'alice', '--json');
+    expect(JSON.stringify(moving.json?.approval)).toMatch(
+      /Acme Corp is already a payee with other bank details \([^)]*ben_us_ach_0001\): this moves the name to new bank details/,
+    );
+    expect(
+      (
+        await runCliHere(
+          ['approvals', 'reject', moving.json.approvalId, '--as', 'bob', '--reason', 'not ours'],
+          env,
+        )
+      ).code,
+    ).toBe(0);
   });
 
   it('refuses a verification by the person who named the payee, and by one without the role', async () => {

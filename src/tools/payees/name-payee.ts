@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { notConfigured } from '../../core/errors.js';
 import { InputError } from '../../core/input-error.js';
-import { PayeeChangeSchema } from '../../core/payees.js';
+import { nameKey, PayeeChangeSchema, payeeNamed } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 import { recordChange } from '../shared/payee-change.js';
@@ -24,6 +24,35 @@ export const namePayee = defineTool({
   output: z.object({ beneficiaryId: z.string(), name: z.string(), change: PayeeChangeSchema }),
   // bankops's own directory only; naming again replaces the name.
   hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+  // Under the payee-directory rule: approvers read which bank details get the name, what they were
+  // called, and whether the name is already known for other bank details.
+  async preview({ beneficiaryId, name }, ctx) {
+    const earlier = await ctx.payees?.get(beneficiaryId);
+    const where = [earlier?.country, earlier?.currency, earlier?.rail, earlier?.accountMasked].filter(
+      Boolean,
+    );
+    const details = where.length === 0 ? beneficiaryId : `${beneficiaryId} (${where.join(', ')})`;
+    const was =
+      earlier?.name === undefined
+        ? '; bankops knew no name for it'
+        : nameKey(earlier.name) === nameKey(name)
+          ? ''
+          : `; now named ${earlier.name}`;
+    const same = ctx.payees === undefined ? undefined : await payeeNamed(ctx.payees, name, beneficiaryId);
+    const moves =
+      same === undefined
+        ? ''
+        : `; ${same.name} is already a payee with other bank details (${[same.accountMasked, same.country, same.rail, same.id].filter(Boolean).join(', ')}): this moves the name to new bank details`;
+    return {
+      summary: `Name ${details} "${name}"${was}${moves}`,
+      details: {
+        name,
+        beneficiaryId,
+        ...(earlier?.name === undefined ? {} : { namedNow: earlier.name }),
+        ...(same === undefined ? {} : { namedBefore: same.id }),
+      },
+    };
+  },
   async run({ beneficiaryId, name }, ctx) {
     if (ctx.payees === undefined) throw notConfigured('the payee directory is not available here');
     if (!/^\S/.test(name)) throw new InputError('name', 'must not be empty');
