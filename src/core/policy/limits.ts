@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatAmount, fromMinor } from '../money.js';
 import { wallAsUtc, wallClockIn, ZoneSchema } from '../zone-clock.js';
-import { CurrencyAmounts } from './payee-controls.js';
+import { SomeCurrencyAmounts } from './payee-controls.js';
 import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
 
 /**
@@ -14,9 +14,9 @@ import { type CountedTotals, capFor, type TotalSubject } from './totals.js';
 export const LimitsSectionSchema = z.strictObject({
   /** Whose calendar day the limits count: `Europe/Berlin`, `UTC`. */
   zone: ZoneSchema,
-  perRequester: CurrencyAmounts.optional(),
-  perBeneficiary: CurrencyAmounts.optional(),
-  perSourceAccount: CurrencyAmounts.optional(),
+  perRequester: SomeCurrencyAmounts.optional(),
+  perBeneficiary: SomeCurrencyAmounts.optional(),
+  perSourceAccount: SomeCurrencyAmounts.optional(),
 });
 export type LimitsSection = z.output<typeof LimitsSectionSchema>;
 

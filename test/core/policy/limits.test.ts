@@ -81,6 +81,10 @@ describe('limits and totals, as the evaluator weighs them', () => {
     expect(() =>
       parsePolicyText(`${base}limits: { zone: Mars/Olympus, perRequester: { USD: 1 } }\n`, 'p.yaml'),
     ).toThrow(/IANA time zone/);
+    // A cap that names no currency says nothing: refused, as an empty break-glass cap is.
+    expect(() => parsePolicyText(`${base}limits: { zone: UTC, perRequester: {} }\n`, 'p.yaml')).toThrow(
+      /limits\.perRequester.*needs at least one currency or "default"/,
+    );
     expect(() =>
       parsePolicyText(
         'actors: []\nrules: [{ allow: [], when: { total: { of: someone, within: 24h, atLeast: { USD: 1 } } } }]\n',
