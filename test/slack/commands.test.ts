@@ -388,6 +388,10 @@ describe('the generic form', () => {
 
   it('says what is wrong in one line: a misspelt tool or field, a token that is not key=value', async () => {
     expect((await ask(USERS.viewer, 'balnces')).text).toContain('did you mean balances?');
+    // A value the grammar reads but the tool refuses: the tool's own words, as over MCP and the CLI.
+    expect((await ask(USERS.operator, 'payout -5 USD to ben_de_swift_0001 from acc_usd_0001')).text).toMatch(
+      /amount.* must be more than 0, got -5/,
+    );
     expect((await ask(USERS.viewer, 'frobnicate 12')).text).toContain(
       '`frobnicate` is neither a tool nor a short form. `/bank help` lists what you can do.',
     );

@@ -43,10 +43,12 @@ const CURRENCY = /^[A-Za-z]{3}$/;
 
 export const usage = (message: string): Command => ({ kind: 'usage', message });
 
-/** The amount of a short form, read as every front end reads a number (`1,000.50`); no sign. */
+/**
+ * The amount of a short form, read as every front end reads a number (`1,000.50`); a negative one
+ * goes on, for the core to say what is wrong with it.
+ */
 function amountOf(token: string | undefined): number | undefined {
-  if (token === undefined || token.startsWith('-')) return undefined;
-  return readNumber(token);
+  return token === undefined ? undefined : readNumber(token);
 }
 
 const currencyOf = (token: string | undefined): string | undefined =>
