@@ -173,4 +173,16 @@ describe('bankops payees', () => {
       expect(result.stderr + result.stdout).toContain(message);
     }
   });
+  it('refuses to verify a name two payees share, and asks for the beneficiary id', async () => {
+    const asked = await run('name', 'ben_us_fail_0001', 'Acme Corp', '--as', 'alice', '--json');
+    const approved = await runCliHere(['approvals', 'approve', asked.json.approvalId, '--as', 'bob'], env);
+    expect(approved.code, approved.stderr).toBe(0);
+    const ambiguous = await runText('verify', 'Acme Corp', ...VERIFY, '--as', 'vera');
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toMatch(
+      /'Acme Corp' names 2 payees \(ben_us_ach_0001 ••••\d{4}, ben_us_fail_0001 ••••\d{4}\): give the beneficiary id/,
+    );
+    const byId = await runText('verify', 'ben_us_ach_0001', ...VERIFY, '--as', 'vera');
+    expect(byId.stdout).toContain('Verified Acme Corp (ben_us_ach_0001)');
+  });
 });

@@ -13,6 +13,13 @@ const TELEPHONE = /^\+?[\d\s().-]+(?:\s*(?:ext\.?|x)\s*\d+)?$/i;
 const digitsOf = (contact: string): string =>
   contact.replace(/\s*(?:ext\.?|x)\s*\d+$/i, '').replace(/\D/g, '');
 
+/** The payees a text names when it is no beneficiary id (case-insensitive, spaces collapsed). */
+async function payeesNamed(directory: PayeeDirectory, text: string): Promise<Payee[]> {
+  if ((await directory.get(text.trim())) !== undefined) return [];
+  const key = nameKey(text);
+  return (await directory.all()).filter((p) => p.name !== undefined && nameKey(p.name) === key);
+}
+
 /** A payee by its beneficiary id, else by its name (case-insensitive, spaces collapsed). */
 export async function findPayee(directory: PayeeDirectory, text: string): Promise<Payee | undefined> {
   const byId = await directory.get(text.trim());
@@ -59,6 +66,15 @@ export const verifyPayee = defineTool({
   async run({ payee, method, contact, note }, ctx) {
     const directory = ctx.payees;
     if (directory === undefined) throw notConfigured('the payee directory is not available here');
+    const named = await payeesNamed(directory, payee);
+    if (named.length > 1) {
+      // A call-back confirms one set of bank details: which one is not for bankops to guess.
+      const which = named.map((p) => [p.id, p.accountMasked].filter(Boolean).join(' ')).join(', ');
+      throw new InputError(
+        'payee',
+        `'${payee}' names ${named.length} payees (${which}): give the beneficiary id of the bank details you called back about`,
+      );
+    }
     const found = await findPayee(directory, payee);
     if (found === undefined) {
       const known = (await directory.all()).flatMap((p) => (p.name === undefined ? [p.id] : [p.name, p.id]));
