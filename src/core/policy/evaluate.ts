@@ -98,12 +98,15 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
   if (over !== undefined && money !== undefined) {
     return { decision: 'deny', rule: ref, reason: `${tool.name} of ${formatAmount(money)} refused: ${over}` };
   }
+  // Which running totals sent the call to this rule, said beside it in any approval's reason.
+  const totals = totalsWords(rule.when, request.totals);
   if (request.payee !== undefined) {
     const controlled = payeeControls(policy, request.payee, request.now ?? new Date(), {
       tool,
       money,
       rule,
       ref,
+      totals,
     });
     if (controlled !== undefined) return controlled;
   }
@@ -119,7 +122,7 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
       ...optional('route', slackChannel === undefined ? undefined : { slackChannel }),
       ...optional('stepUp', stepUp),
       ...optional('groups', from),
-      reason: `${describeCall(tool, money)} needs ${who}${confirmed} (rule ${ref.label}${totalsWords(rule.when, request.totals)})`,
+      reason: `${describeCall(tool, money)} needs ${who}${confirmed} (rule ${ref.label}${totals})`,
     };
   }
   return {
@@ -144,7 +147,7 @@ function payeeControls(
   policy: Policy,
   payee: PayeeControlFacts,
   now: Date,
-  call: { tool: PolicyTool; money: Money | undefined; rule: Rule; ref: RuleRef },
+  call: { tool: PolicyTool; money: Money | undefined; rule: Rule; ref: RuleRef; totals: string },
 ): Decision | undefined {
   const { tool, money, rule, ref } = call;
   const over = firstPaymentOver(policy.payees, payee, money);
@@ -180,7 +183,7 @@ function payeeControls(
         approvers,
         ...optional('stepUp', rule.approval?.stepUp),
         ...optional('groups', groups),
-        reason: `${describeCall(tool, money)} needs ${needs}: ${who} is in ${period} (rule ${ref.label})`,
+        reason: `${describeCall(tool, money)} needs ${needs}: ${who} is in ${period} (rule ${ref.label}${call.totals})`,
       };
     }
     case 'stepUp': {
@@ -192,7 +195,7 @@ function payeeControls(
         approvers,
         stepUp: 'passkey',
         ...optional('groups', from),
-        reason: `${describeCall(tool, money)} needs ${needs}, each confirming with a passkey: ${who} is in ${period} (rule ${ref.label})`,
+        reason: `${describeCall(tool, money)} needs ${needs}, each confirming with a passkey: ${who} is in ${period} (rule ${ref.label}${call.totals})`,
       };
     }
   }

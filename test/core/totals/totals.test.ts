@@ -83,6 +83,26 @@ describe('running totals', () => {
   });
 });
 
+describe('running totals beside the payee controls', () => {
+  it('says the total that picked the rule and the cooling-off that added an approver, both', async () => {
+    const c = await start(
+      SPLITTING.replace(
+        'rules:\n',
+        'payees:\n  coolingOff: { period: 24h, action: extraApprover }\nrules:\n  - tools: [name_payee]\n    allow: [operator]\n    approval: { approvers: 1, role: approver }\n',
+      ),
+    );
+    pending(await c.call('create_payout', payout(30_000, 'invoice 1')));
+    // The payee is named now: a change of bank details for a name, so its cooling-off starts.
+    await c.approved('name_payee', { beneficiaryId: PAYOUT.beneficiaryId, name: 'Rhein GmbH' });
+    const second = pending(await c.call('create_payout', payout(30_000, 'invoice 2')));
+    expect(second).toMatchObject({ requiredApprovers: 3 });
+    expect(second.reason).toContain('Rhein GmbH is in the 24h cooling-off period');
+    expect(second.reason).toContain(
+      "(rule 'large-payouts'; running total to this beneficiary within 24h 60,000.00 USD (this call included), at least 50,000.00 USD)",
+    );
+  });
+});
+
 describe('daily limits', () => {
   it('refuses past the cap, naming the limit and what is left, audited as a denial; direct calls count', async () => {
     const c = await start(LIMITED);
