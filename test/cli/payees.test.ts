@@ -58,6 +58,14 @@ describe('bankops payees', () => {
     expect(JSON.stringify(moving.json?.approval)).toMatch(
       /Acme Corp is already a payee with other bank details \([^)]*ben_us_ach_0001\): this moves the name to new bank details/,
     );
+    // Its details say whose the name is now, under a label that says so.
+    const details = await runCliHere(['approvals', 'show', moving.json.approvalId], {
+      ...env,
+      BANKOPS_OUTPUT: 'text',
+      COLUMNS: '200',
+    });
+    expect(details.stdout).toMatch(/Name also on\s+ben_us_ach_0001/);
+    expect(details.stdout).toMatch(/Called now\s+Rhein Maschinenbau GmbH/);
     expect(
       (
         await runCliHere(
@@ -158,6 +166,10 @@ describe('bankops payees', () => {
         'method',
       ],
       [['forget', 'x'], "unknown payees command 'forget'"],
+      [
+        ['name', 'ben_us_ach_0001', 'ACME  corp', '--as', 'alice'],
+        "ben_us_ach_0001 is named 'Acme Corp' already (names are matched ignoring case and spaces): nothing to change",
+      ],
       [
         ['verify', 'Acme Corp', '--method', 'callback', '--contact', 'abcd', '--note', 'x', '--as', 'vera'],
         'contact: must be a telephone number',

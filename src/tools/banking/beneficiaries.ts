@@ -117,7 +117,7 @@ export const createBeneficiary = defineTool({
         : `; ${same.name} is already a payee with other bank details (${[same.accountMasked, same.country, same.rail, same.id].filter(Boolean).join(', ')}): this moves the name to new bank details`;
     return {
       summary: `Register the payee ${payee.name ?? '(no name)'} (${where})${moves}`,
-      details: { name: payee.name ?? null, where, ...(same === undefined ? {} : { namedBefore: same.id }) },
+      details: { name: payee.name ?? null, where, ...(same === undefined ? {} : { nameAlsoOn: same.id }) },
     };
   },
   async run(input, ctx) {

@@ -1,10 +1,22 @@
 import { z } from 'zod';
 import { notConfigured } from '../../core/errors.js';
 import { InputError } from '../../core/input-error.js';
-import { nameKey, PayeeChangeSchema, payeeNamed } from '../../core/payees.js';
+import { nameKey, type Payee, PayeeChangeSchema, payeeNamed } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
 import { recordChange } from '../shared/payee-change.js';
+
+/**
+ * A name payees are matched by already (case and spaces aside): no change of bank details, and
+ * approving one would only restart the cooling-off and undo a call-back for nothing.
+ */
+function refuseSameName(beneficiaryId: string, earlier: Payee | undefined, name: string): void {
+  if (earlier?.name !== undefined && nameKey(earlier.name) === nameKey(name))
+    throw new InputError(
+      'name',
+      `${beneficiaryId} is named '${earlier.name}' already (names are matched ignoring case and spaces): nothing to change`,
+    );
+}
 
 /**
  * Gives a beneficiary made outside bankops (or by another bankops) its name, so approvals name the
@@ -28,16 +40,12 @@ export const namePayee = defineTool({
   // called, and whether the name is already known for other bank details.
   async preview({ beneficiaryId, name }, ctx) {
     const earlier = await ctx.payees?.get(beneficiaryId);
+    refuseSameName(beneficiaryId, earlier, name);
     const where = [earlier?.country, earlier?.currency, earlier?.rail, earlier?.accountMasked].filter(
       Boolean,
     );
     const details = where.length === 0 ? beneficiaryId : `${beneficiaryId} (${where.join(', ')})`;
-    const was =
-      earlier?.name === undefined
-        ? '; bankops knew no name for it'
-        : nameKey(earlier.name) === nameKey(name)
-          ? ''
-          : `; now named ${earlier.name}`;
+    const was = earlier?.name === undefined ? '; bankops knew no name for it' : `; now named ${earlier.name}`;
     const same = ctx.payees === undefined ? undefined : await payeeNamed(ctx.payees, name, beneficiaryId);
     const moves =
       same === undefined
@@ -48,8 +56,8 @@ export const namePayee = defineTool({
       details: {
         name,
         beneficiaryId,
-        ...(earlier?.name === undefined ? {} : { namedNow: earlier.name }),
-        ...(same === undefined ? {} : { namedBefore: same.id }),
+        ...(earlier?.name === undefined ? {} : { calledNow: earlier.name }),
+        ...(same === undefined ? {} : { nameAlsoOn: same.id }),
       },
     };
   },
@@ -57,6 +65,7 @@ export const namePayee = defineTool({
     if (ctx.payees === undefined) throw notConfigured('the payee directory is not available here');
     if (!/^\S/.test(name)) throw new InputError('name', 'must not be empty');
     const earlier = await ctx.payees.get(beneficiaryId);
+    refuseSameName(beneficiaryId, earlier, name);
     const change = await recordChange(ctx.payees, { ...earlier, id: beneficiaryId, name }, 'named', ctx);
     return { beneficiaryId, name, change };
   },
