@@ -98,6 +98,8 @@ export interface PayeeDirectory {
   remember(payee: Payee): Promise<void>;
   /** A payout that succeeded; the same request id twice is kept once. */
   notePayout(payout: PayeePayout): Promise<void>;
+  /** A payout the service settled as failed (its request id): no money reached the payee. */
+  forgetPayout(requestId: string): Promise<void>;
   /** Payouts to this payee so far. */
   payouts(beneficiaryId: string): Promise<PayoutsSoFar>;
 }

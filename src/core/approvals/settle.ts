@@ -100,6 +100,18 @@ export async function recordSettled(
     ...(settlement.outcome === 'completed' ? {} : { error: detail }),
   });
   await ctx.record(tx, row.id, 'settled', { actor: SYSTEM_ACTOR, detail });
+  if (settlement.outcome === 'failed') {
+    // No money left: the payout no longer counts in the running totals, nor as paid to its payee
+    // (the payee directory is its own store: told once this commits).
+    await tx.holds.releaseApproval(row.id, ctx.now().getTime());
+    const payees = ctx.deps.payees;
+    if (payees !== undefined)
+      tx.afterCommit(() => {
+        payees.forgetPayout(row.requestId).catch((error: unknown) => {
+          ctx.deps.log?.error('a failed payout is still in its payee history', { approvalId: row.id, error });
+        });
+      });
+  }
 }
 
 /** One pass over the sent money whose status is due to be asked; returns how many were asked. */

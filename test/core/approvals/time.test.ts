@@ -50,6 +50,12 @@ describe('money followed to the end', () => {
     });
     if (sent.status !== 'ok') return;
     expect(settlementLine(sent.approval)).toMatch(/^Sent: payout \S+ is PENDING at the service/);
+    // Sent: it counts in the payee's running total, and as paid to it.
+    const toPayee = { of: 'beneficiary', subject: 'ben_us_fail_0001', currency: 'USD', since: [0] } as const;
+    const counted = () =>
+      manual.runtime.storage.read((s) => s.holds.count({ locks: [], queries: [toPayee] }));
+    expect(await counted()).toEqual([[50_000]]);
+    expect((await manual.runtime.payees.payouts('ben_us_fail_0001')).count).toBe(1);
     // Not asked before it is due; then asked, and the service says FAILED.
     expect(await manual.executor.settleDue()).toBe(0);
     await advanceSandbox(121);
@@ -59,6 +65,12 @@ describe('money followed to the end', () => {
     expect(view).toMatchObject({ state: 'succeeded', settlement: { status: 'FAILED', outcome: 'failed' } });
     expect(view === undefined ? '' : statusLine(view)).toMatch(
       /^FAILED after approval: payout \S+ did not go through/,
+    );
+    // No money left: it no longer counts, nor is it a payment the payee had.
+    expect(await counted()).toEqual([[0]]);
+    await until(
+      async () => (await manual.runtime.payees.payouts('ben_us_fail_0001')).count === 0,
+      'the failed payout to leave the payee history',
     );
     const settled = (await manual.runtime.approvals.feed.after(0, 1000)).filter(
       (e) => e.approvalId === id && e.kind === 'settled',

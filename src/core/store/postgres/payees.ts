@@ -47,6 +47,9 @@ export function postgresPayees(store: PgStore): PayeeDirectory {
         [p.requestId, p.beneficiaryId, p.amount, p.currency, p.at],
       );
     },
+    forgetPayout: async (requestId) => {
+      await statement(store, 'DELETE FROM payee_payouts WHERE request_id = $1', [requestId]);
+    },
     payouts: async (beneficiaryId) =>
       soFar(
         (

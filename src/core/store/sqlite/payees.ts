@@ -40,6 +40,7 @@ export function sqlitePayees(db: Db): PayeeDirectory {
     `INSERT INTO payee_payouts (request_id, beneficiary_id, amount, currency, at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (request_id) DO NOTHING`,
   );
+  const unpaid = db.prepare('DELETE FROM payee_payouts WHERE request_id = ?');
   const sums = db.prepare(
     `SELECT currency, COUNT(*) AS n, SUM(amount) AS total, MIN(at) AS first, MAX(at) AS last
        FROM payee_payouts WHERE beneficiary_id = ? GROUP BY currency ORDER BY currency`,
@@ -59,6 +60,9 @@ export function sqlitePayees(db: Db): PayeeDirectory {
     },
     notePayout: async (p) => {
       await underFileLock(db, () => paid.run(p.requestId, p.beneficiaryId, p.amount, p.currency, p.at));
+    },
+    forgetPayout: async (requestId) => {
+      await underFileLock(db, () => unpaid.run(requestId));
     },
     payouts: async (beneficiaryId) =>
       soFar(
