@@ -58,6 +58,8 @@ describe('bankops payees', () => {
     expect(JSON.stringify(moving.json?.approval)).toMatch(
       /Acme Corp is already a payee with other bank details \([^)]*ben_us_ach_0001\): this moves the name to new bank details/,
     );
+    // The name as it will be kept: spaces inside collapsed, as names are matched.
+    expect(JSON.stringify(moving.json?.approval)).toContain('\\"ACME corp\\"');
     // Its details say whose the name is now, under a label that says so.
     const details = await runCliHere(['approvals', 'show', moving.json.approvalId], {
       ...env,

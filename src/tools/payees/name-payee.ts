@@ -31,7 +31,13 @@ export const namePayee = defineTool({
   toolset: 'banking',
   input: z.object({
     beneficiaryId: idString().describe('The beneficiary id at the service.'),
-    name: z.string().trim().min(1).max(140).describe('The name approvers will see.'),
+    name: z
+      .string()
+      .trim()
+      .overwrite((value) => value.replace(/\s+/g, ' '))
+      .min(1)
+      .max(140)
+      .describe('The name approvers will see.'),
   }),
   output: z.object({ beneficiaryId: z.string(), name: z.string(), change: PayeeChangeSchema }),
   // bankops's own directory only; naming again replaces the name.
