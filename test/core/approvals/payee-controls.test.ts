@@ -104,6 +104,6 @@ describe('payee controls: a new payee is held, verified by call-back, then paid 
     const named = await core.approved('name_payee', { beneficiaryId: 'ben_us_ach_0001', name: 'Acme  Corp' });
     expect(named).toMatchObject({ change: { kind: 'named', by: { actorId: 'cli:operator' } } });
     const held = await core.call('create_payout', payout('ben_us_ach_0001'));
-    expect(held.status === 'denied' ? held.reason : held.status).toContain('to Acme  Corp is refused');
+    expect(held.status === 'denied' ? held.reason : held.status).toContain('to Acme Corp is refused');
   });
 });
