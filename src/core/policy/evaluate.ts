@@ -88,10 +88,16 @@ export function evaluate(policy: Policy, request: EvaluationRequest): Decision {
   const role = rule.allow.find((allowed) => roles.includes(allowed));
   if (role === undefined) {
     const needed = rule.allow.length === 0 ? 'is allowed to nobody' : `needs role ${rule.allow.join(' or ')}`;
+    // A role no entry of the actors list gives (the shipped `verifier`): say so, or people hunt for who has it.
+    const held = new Set(policy.actors.flatMap((entry) => entry.roles));
+    const nobody =
+      rule.allow.length > 0 && rule.allow.every((r) => !held.has(r))
+        ? `; no entry of the policy's actors gives role ${rule.allow.join(' or ')} yet`
+        : '';
     return {
       decision: 'deny',
       rule: ref,
-      reason: `${tool.name} ${needed} (rule ${ref.label}); ${actor.id} has ${roles.join(', ')}`,
+      reason: `${tool.name} ${needed} (rule ${ref.label}); ${actor.id} has ${roles.join(', ')}${nobody}`,
     };
   }
   const over = money === undefined ? undefined : limitExceeded(policy.limits, request.totals, toMinor(money));

@@ -185,6 +185,29 @@ describe('shipped default policy', () => {
   });
 });
 
+describe('shipped default policy: a role nobody holds yet', () => {
+  it('says so when it refuses a call-back verification, which only a verifier may record', async () => {
+    const decision = evaluate(policy, { tool: tool('verify_payee'), input: {}, actor: alice });
+    expect(decision).toMatchObject({
+      decision: 'deny',
+      reason:
+        "verify_payee needs role verifier (rule 'payee-verification'); cli:alice has viewer, operator, approver; no entry of the policy's actors gives role verifier yet",
+    });
+    // A role some entry gives is refused as before, without the note.
+    const { systemActor } = await import('../../../src/core/actors.js');
+    const alerts = evaluate(policy, {
+      tool: tools.createPayout,
+      input: { amount: 1, currency: 'USD' },
+      actor: systemActor('alerts'),
+    });
+    expect(alerts).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringContaining('needs role operator'),
+    });
+    expect(alerts.decision === 'deny' ? alerts.reason : '').not.toContain('gives role');
+  });
+});
+
 describe('shipped default policy: card-data links', () => {
   it('gives links that reveal a card number or set a PIN to operators, not to every reader', async () => {
     const { parsePolicyText } = await import('../../../src/core/policy/index.js');
