@@ -138,6 +138,14 @@ describe('bankops payees', () => {
     expect(summary).toContain('In the payee directory, with no record of who created or named it');
     expect(summary).toMatch(/Verified by call-back by vera \(CLI\) on \d{4}-\d\d-\d\d \(\S*2233\)/);
     expect(summary).not.toContain('Not verified');
+    // `bankops call get_approval` shows it as `approvals show` does, payee facts included.
+    const read = await runCliHere(['call', 'get_approval', `approvalId=${asked.json.approvalId}`], {
+      ...env,
+      BANKOPS_OUTPUT: 'text',
+      COLUMNS: '200',
+    });
+    expect(read.stdout).toContain('In the payee directory, with no record of who created or named it');
+    expect(read.stdout).toMatch(/Verified by call-back by vera \(CLI\)/);
   });
 
   it('says what is wrong with a command that cannot be, and exits 2', async () => {

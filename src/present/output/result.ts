@@ -1,3 +1,4 @@
+import { ApprovalViewSchema } from '../../core/approvals/view-schema.js';
 import type { Registry } from '../../core/registry.js';
 import type { ExecuteResult } from '../../core/results.js';
 import type { OutcomeClass } from '../approval-outcome.js';
@@ -46,10 +47,13 @@ export function resultDocument(
 ): OutputDocument {
   const tool = registry.get(result.tool);
   switch (result.status) {
-    case 'ok':
-      return tool === undefined
-        ? { title: result.tool, blocks: [note('Done.')] }
-        : toolOutputDocument(tool, result.output, options);
+    case 'ok': {
+      if (tool === undefined) return { title: result.tool, blocks: [note('Done.')] };
+      // An approval read is shown as `approvals show` shows it: its lines, payee facts included.
+      const approval = tool.name === 'get_approval' ? ApprovalViewSchema.safeParse(result.output) : undefined;
+      if (approval?.success) return approvalDocument(approval.data, { registry, title: tool.title });
+      return toolOutputDocument(tool, result.output, options);
+    }
     case 'pending_approval': {
       const view = result.approval;
       const doc = approvalDocument(view, {
