@@ -13,21 +13,32 @@ const TELEPHONE = /^\+?[\d\s().-]+(?:\s*(?:ext\.?|x)\s*\d+)?$/i;
 const digitsOf = (contact: string): string =>
   contact.replace(/\s*(?:ext\.?|x)\s*\d+$/i, '').replace(/\D/g, '');
 
-/** The payees a text names when it is no beneficiary id (case-insensitive, spaces collapsed). */
-async function payeesNamed(directory: PayeeDirectory, text: string): Promise<Payee[]> {
-  if ((await directory.get(text.trim())) !== undefined) return [];
-  const key = nameKey(text);
-  return (await directory.all()).filter((p) => p.name !== undefined && nameKey(p.name) === key);
-}
-
-/** A payee by its beneficiary id, else by its name (case-insensitive, spaces collapsed). */
-export async function findPayee(directory: PayeeDirectory, text: string): Promise<Payee | undefined> {
+/**
+ * The payee a text names: a beneficiary id, else the one payee of that name (case-insensitive,
+ * spaces collapsed). A name two payees share is refused (a call-back confirms one set of bank
+ * details: which one is not for bankops to guess), and one nobody has gets the names meant.
+ */
+async function payeeOf(directory: PayeeDirectory, text: string): Promise<Payee> {
   const byId = await directory.get(text.trim());
   if (byId !== undefined) return byId;
+  const all = await directory.all();
   const key = nameKey(text);
-  const named = (await directory.all()).filter((p) => p.name !== undefined && nameKey(p.name) === key);
-  // The newest change of the name is the bank details it points at now.
-  return named.sort((a, b) => (b.changes?.at(-1)?.at ?? '').localeCompare(a.changes?.at(-1)?.at ?? ''))[0];
+  const named = all.filter((p) => p.name !== undefined && nameKey(p.name) === key);
+  const [only] = named;
+  if (named.length > 1) {
+    const which = named.map((p) => [p.id, p.accountMasked].filter(Boolean).join(' ')).join(', ');
+    throw new InputError(
+      'payee',
+      `'${text}' names ${named.length} payees (${which}): give the beneficiary id of the bank details you called back about`,
+    );
+  }
+  if (only !== undefined) return only;
+  const close = meant(
+    text,
+    all.flatMap((p) => (p.name === undefined ? [p.id] : [p.name, p.id])),
+  );
+  const hint = close.length === 0 ? '' : `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?`;
+  throw new InputError('payee', `no payee '${text}' in the payee directory (an id or a name)${hint}`);
 }
 
 /**
@@ -66,22 +77,7 @@ export const verifyPayee = defineTool({
   async run({ payee, method, contact, note }, ctx) {
     const directory = ctx.payees;
     if (directory === undefined) throw notConfigured('the payee directory is not available here');
-    const named = await payeesNamed(directory, payee);
-    if (named.length > 1) {
-      // A call-back confirms one set of bank details: which one is not for bankops to guess.
-      const which = named.map((p) => [p.id, p.accountMasked].filter(Boolean).join(' ')).join(', ');
-      throw new InputError(
-        'payee',
-        `'${payee}' names ${named.length} payees (${which}): give the beneficiary id of the bank details you called back about`,
-      );
-    }
-    const found = await findPayee(directory, payee);
-    if (found === undefined) {
-      const known = (await directory.all()).flatMap((p) => (p.name === undefined ? [p.id] : [p.name, p.id]));
-      const close = meant(payee, known);
-      const hint = close.length === 0 ? '' : `; did you mean ${close.map((c) => `'${c}'`).join(' or ')}?`;
-      throw new InputError('payee', `no payee '${payee}' in the payee directory (an id or a name)${hint}`);
-    }
+    const found = await payeeOf(directory, payee);
     const by = ctx.by ?? { actorId: ctx.actorName, person: ctx.actorName, frontEnd: 'unknown' };
     const history = await payeeHistory(directory, found.id);
     if (history.changedBy.includes(by.person)) {
