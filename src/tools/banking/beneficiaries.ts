@@ -10,7 +10,7 @@ import { optional } from '../../core/optional.js';
 import { maskAccount, nameKey, type Payee } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { readOptions, writeOptions } from '../shared/call-options.js';
-import { recordChange } from '../shared/payee-change.js';
+import { nameMovesWords, recordChange } from '../shared/payee-change.js';
 import { BeneficiaryInputSchema } from './beneficiary-input.js';
 import { currencyCode } from './fields.js';
 
@@ -111,10 +111,7 @@ export const createBeneficiary = defineTool({
     const where = [payee.country, payee.currency, payee.rail, payee.accountMasked].filter(Boolean).join(', ');
     const known = payee.name === undefined ? undefined : await ctx.payees?.all();
     const same = known?.find((p) => p.name !== undefined && nameKey(p.name) === nameKey(payee.name ?? ''));
-    const moves =
-      same === undefined
-        ? ''
-        : `; ${same.name} is already a payee with other bank details (${[same.accountMasked, same.country, same.rail, same.id].filter(Boolean).join(', ')}): this moves the name to new bank details`;
+    const moves = nameMovesWords(same);
     return {
       summary: `Register the payee ${payee.name ?? '(no name)'} (${where})${moves}`,
       details: { name: payee.name ?? null, where, ...(same === undefined ? {} : { nameAlsoOn: same.id }) },

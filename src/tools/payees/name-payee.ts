@@ -4,7 +4,7 @@ import { InputError } from '../../core/input-error.js';
 import { nameKey, type Payee, PayeeChangeSchema, payeeNamed } from '../../core/payees.js';
 import { defineTool } from '../../core/tool.js';
 import { idString } from '../shared/ids.js';
-import { recordChange } from '../shared/payee-change.js';
+import { nameMovesWords, recordChange } from '../shared/payee-change.js';
 
 /**
  * A name payees are matched by already (case and spaces aside): no change of bank details, and
@@ -53,10 +53,7 @@ export const namePayee = defineTool({
     const details = where.length === 0 ? beneficiaryId : `${beneficiaryId} (${where.join(', ')})`;
     const was = earlier?.name === undefined ? '; bankops knew no name for it' : `; now named ${earlier.name}`;
     const same = ctx.payees === undefined ? undefined : await payeeNamed(ctx.payees, name, beneficiaryId);
-    const moves =
-      same === undefined
-        ? ''
-        : `; ${same.name} is already a payee with other bank details (${[same.accountMasked, same.country, same.rail, same.id].filter(Boolean).join(', ')}): this moves the name to new bank details`;
+    const moves = nameMovesWords(same);
     return {
       summary: `Name ${details} "${name}"${was}${moves}`,
       details: {

@@ -33,3 +33,13 @@ export async function recordChange(
   await directory.remember({ ...kept, changes: [...(earlier?.changes ?? []), change] });
   return change;
 }
+
+/**
+ * `; ACME GmbH is already a payee with other bank details (••••1234, DE, SWIFT, ben_…): this moves
+ * the name to new bank details`, for an approval that points a known name elsewhere; '' for none.
+ */
+export function nameMovesWords(other: Payee | undefined): string {
+  if (other === undefined) return '';
+  const where = [other.accountMasked, other.country, other.rail, other.id].filter(Boolean).join(', ');
+  return `; ${other.name} is already a payee with other bank details (${where}): this moves the name to new bank details`;
+}
